@@ -1,0 +1,259 @@
+"""Argument parsing only: each command is imported lazily so ``drill --help`` stays fast."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from drill import __version__
+
+DTYPE_CHOICES = ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8")
+
+
+class UsageError(Exception):
+    """Bad input on the command line: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, no usage dump
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _count(text: str) -> int:
+    from drill.units import UnitError, parse_count
+
+    try:
+        return parse_count(text)
+    except UnitError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _number(text: str) -> float:
+    from drill.units import UnitError, parse_number
+
+    try:
+        value = parse_number(text)
+    except UnitError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r} must not be negative")
+    return value
+
+
+def _flop_rate(text: str) -> float:
+    from drill.units import FLOP_RATE, UnitError, parse_rate
+
+    try:
+        return parse_rate(text, FLOP_RATE)
+    except UnitError as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (e.g. 200T or '200 TFLOP/s')") from None
+
+
+def _byte_rate(text: str) -> float:
+    from drill.units import BYTE_RATE, UnitError, parse_rate
+
+    try:
+        return parse_rate(text, BYTE_RATE)
+    except UnitError as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (e.g. 1555GB/s or 1.5TB/s)") from None
+
+
+def _frequency(text: str) -> float:
+    from drill.units import UnitError, parse_frequency
+
+    try:
+        return parse_frequency(text)
+    except UnitError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _positive_float(text: str) -> float:
+    value = _number(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r} must be positive")
+    return value
+
+
+def _card_flags(parser: argparse.ArgumentParser, dtype_default: str | None = "fp16") -> None:
+    parser.add_argument("--gpu", default=None, metavar="ID",
+                        help="card id or alias (default: your setting, else a100); see drill gpus")
+    parser.add_argument("--dtype", default=dtype_default, choices=DTYPE_CHOICES,
+                        help="precision; fp16/bf16/tf32/fp8/int8 use the dense tensor-core peak "
+                             f"(default {dtype_default})")
+    parser.add_argument("--cuda-cores", action="store_true",
+                        help="use the non-tensor (CUDA core / vector) peak instead")
+    parser.add_argument("--peak", type=_flop_rate, metavar="RATE",
+                        help="override the peak, e.g. 19.5T (no card needed with --bandwidth)")
+    parser.add_argument("--bandwidth", type=_byte_rate, metavar="RATE",
+                        help="override the memory bandwidth, e.g. 1555GB/s")
+    parser.add_argument("--lang", choices=("en", "zh"), help="language (default from locale)")
+
+
+def _add_calc(sub: argparse._SubParsersAction) -> None:
+    from drill.engine.registry import OPERATORS
+
+    calc = sub.add_parser(
+        "calc",
+        help="roofline calculator for an operator, or peak / bandwidth from specs",
+        description="Place an operator on a card's roofline: FLOPs, bytes, intensity, ridge, "
+                    "bound, attainable throughput and minimum time, with every step shown. "
+                    "Units are decimal SI (1 TFLOP/s = 1e12 FLOP/s, 1 GB/s = 1e9 B/s); one FMA "
+                    "= 2 FLOPs. Numbers accept 4096, 4k (= 4000), 4Ki (= 4096), 52e9, 1,024.",
+    )
+    ops = calc.add_subparsers(dest="op", metavar="OP", parser_class=_Parser)
+    ops.required = True
+    for spec in OPERATORS.values():
+        p = ops.add_parser(spec.name, help=spec.en, description=spec.en)
+        for param in spec.params:
+            if param.kind == "flag":
+                p.add_argument(*param.flags, dest=param.name, action="store_true", help=param.en)
+            else:
+                kind = _count if param.kind == "count" else _number
+                default = "" if param.default is None else f" (default {param.default:g})"
+                p.add_argument(*param.flags, dest=param.name, type=kind, default=None,
+                               metavar="N", help=param.en + default)
+        _card_flags(p)
+        p.add_argument("--measured", type=_flop_rate, metavar="RATE",
+                       help="measured throughput, e.g. 200T, to get the efficiency")
+        p.add_argument("--compare-gpu", metavar="ID", help="also run on this card: speed-up")
+        p.add_argument("--compare-dtype", choices=DTYPE_CHOICES,
+                       help="also run in this precision: speed-up of the precision change")
+        p.add_argument("--json", action="store_true", help="one JSON object in base SI units")
+        p.add_argument("--plot", action="store_true", help="draw the roofline below the table")
+
+    kv = ops.add_parser("kv-cache", help="KV cache size (and time to stream it with --gpu)",
+                        description="KV cache bytes = 2·L·H_kv·D·T·B·s")
+    kv.add_argument("--layers", type=_count, required=True, metavar="L")
+    kv.add_argument("--kv-heads", type=_count, required=True, metavar="H")
+    kv.add_argument("--head-dim", type=_count, required=True, metavar="D")
+    kv.add_argument("--tokens", type=_count, required=True, metavar="T")
+    kv.add_argument("--batch", type=_count, default=1, metavar="B")
+    kv.add_argument("--dtype", choices=DTYPE_CHOICES, default="fp16")
+    kv.add_argument("--gpu", metavar="ID", help="also show the time to read it once")
+    kv.add_argument("--json", action="store_true")
+    kv.add_argument("--lang", choices=("en", "zh"))
+
+    peak = ops.add_parser("peak", help="peak FLOP/s = units × lanes × 2 × clock")
+    peak.add_argument("--units", type=_count, required=True, help="SMs or CUs")
+    peak.add_argument("--lanes", type=_count, required=True, help="FP32 lanes per unit")
+    peak.add_argument("--clock", type=_frequency, required=True, help="boost clock, e.g. 1.41GHz")
+    peak.add_argument("--json", action="store_true")
+    peak.add_argument("--lang", choices=("en", "zh"))
+
+    bw = ops.add_parser("bandwidth", help="bandwidth = bus width / 8 × per-pin data rate")
+    bw.add_argument("--bus-width", type=_count, required=True, help="bits")
+    bw.add_argument("--data-rate", type=_positive_float, required=True,
+                    help="per-pin Gb/s (already double data rate: do not double it)")
+    bw.add_argument("--json", action="store_true")
+    bw.add_argument("--lang", choices=("en", "zh"))
+
+    for name, text in (("ridge", "ridge point of a card for a dtype"),
+                       ("critical-batch", "decode batch size where it turns compute-bound"),
+                       ("ops-per-element",
+                        "FLOPs per element at which an element-wise op turns compute-bound")):
+        p = ops.add_parser(name, help=text, description=text)
+        _card_flags(p)
+        if name == "ops-per-element":
+            p.add_argument("--inputs", type=_count, default=2)
+            p.add_argument("--outputs", type=_count, default=1)
+        p.add_argument("--json", action="store_true")
+
+    waves = ops.add_parser("waves", help="wave quantization: thread blocks vs SMs")
+    waves.add_argument("--blocks", type=_count, required=True, help="thread blocks in the grid")
+    waves.add_argument("--units", type=_count, help="SMs (default: the card's)")
+    waves.add_argument("--gpu", metavar="ID")
+    waves.add_argument("--blocks-per-unit", type=_count, default=1,
+                       help="blocks resident per SM at once (occupancy)")
+    waves.add_argument("--json", action="store_true")
+    waves.add_argument("--lang", choices=("en", "zh"))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="drill",
+        description="roofline-drill: practise GPU performance reasoning (roofline, intensity, "
+                    "ridge point, bound, efficiency). With no command, opens the app.",
+    )
+    parser.add_argument("--version", action="version", version=f"roofline-drill {__version__}")
+    parser.add_argument("--lang", choices=("en", "zh"), help="language (default from locale)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    start = sub.add_parser("start", help="practice session (the app; --plain or --jsonl for lines)")
+    start.add_argument("--plain", action="store_true", help="line mode for any terminal")
+    start.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")
+    start.add_argument("--seed", type=int, help="reproducible questions")
+    start.add_argument("--count", type=_count, help="questions in the session (default 10)")
+    start.add_argument("--skill", action="append", metavar="ID", help="only these skills")
+    start.add_argument("--difficulty", type=int, choices=(1, 2, 3))
+    start.add_argument("--gpu", metavar="ID", help="use only this card")
+    start.add_argument("--topic", choices=("numeric", "concepts", "mixed"), default=None,
+                       help="numeric scenarios, conceptual questions, or both (default mixed)")
+    start.add_argument("--lang", choices=("en", "zh"))
+
+    _add_calc(sub)
+
+    gpus = sub.add_parser("gpus", help="the GPU catalog, or one card in full")
+    gpus.add_argument("id", nargs="?", help="card id or alias")
+    gpus.add_argument("--json", action="store_true")
+    gpus.add_argument("--lang", choices=("en", "zh"))
+
+    plot = sub.add_parser("plot", help="draw a card's roofline in the terminal")
+    _card_flags(plot)
+    plot.add_argument("--ai", type=_positive_float, action="append", metavar="X",
+                      help="arithmetic intensity (FLOP/B) of an operator to place; repeatable")
+    plot.add_argument("--measured", type=_flop_rate, action="append", metavar="RATE",
+                      help="measured throughput for the --ai point(s), same order")
+    plot.add_argument("--width", type=_count, help="columns (default: terminal width)")
+    plot.add_argument("--height", type=_count, help="rows (default: fits the terminal)")
+
+    validate = sub.add_parser("validate", help="check GPU cards and question packs")
+    validate.add_argument("paths", nargs="*", help="files or folders (default: built-in and yours)")
+
+    sub.add_parser("paths", help="where your cards, packs, settings and history live")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args.command = "start"
+        args = parser.parse_args(["start", *(["--lang", args.lang] if args.lang else [])])
+    try:
+        if args.command == "calc":
+            from drill.commands import calc
+
+            return calc.run(args)
+        if args.command == "gpus":
+            from drill.commands import gpus
+
+            return gpus.run(args)
+        if args.command == "plot":
+            from drill.commands import plot
+
+            return plot.run(args)
+        if args.command == "validate":
+            from drill.commands import validate
+
+            return validate.run(args)
+        if args.command == "paths":
+            from drill.commands import validate
+
+            return validate.show_paths()
+        if args.command == "start":
+            from drill.commands import start
+
+            return start.run(args)
+    except UsageError as exc:
+        print(f"drill: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    parser.error(f"unknown command {args.command}")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

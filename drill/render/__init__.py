@@ -1,0 +1,1 @@
+"""Renderers shared by the CLI and the TUI (rich tables, plotext roofline)."""

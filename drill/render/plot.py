@@ -1,0 +1,136 @@
+"""The roofline drawn with plotext, as text (ANSI colours optional), for the CLI and the TUI.
+
+plotext's own log scale misbehaves when a figure is rebuilt, so the axes are linear over
+log10 values with hand-made tick labels.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+MIN_WIDTH = 30
+MIN_HEIGHT = 10
+
+
+@dataclass(frozen=True)
+class RoofLine:
+    label: str
+    peak: float  # FLOP/s
+    bandwidth: float  # B/s
+    main: bool = False
+
+    @property
+    def ridge(self) -> float:
+        return self.peak / self.bandwidth
+
+
+@dataclass(frozen=True)
+class Point:
+    label: str
+    intensity: float  # FLOP/B
+    rate: float  # FLOP/s
+    marker: str = "●"
+    color: str = "green"
+
+
+@dataclass
+class Figure:
+    title: str
+    roofs: list[RoofLine]
+    points: list[Point] = field(default_factory=list)
+    x_label: str = "arithmetic intensity (FLOP/B)"
+    y_label: str = "TFLOP/s"
+
+
+def _span(values: list[float], pad: float = 0.5) -> tuple[float, float]:
+    logs = [math.log10(v) for v in values if v > 0 and math.isfinite(v)]
+    lo, hi = min(logs) - pad, max(logs) + pad
+    return math.floor(lo), math.ceil(hi)
+
+
+def _tick_label(exp: int, scale: float = 1.0) -> str:
+    value = 10.0**exp / scale
+    if value >= 1:
+        return f"{value:,.0f}".replace(",", "")
+    return f"{value:g}"
+
+
+def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
+    """The figure as ``height`` lines of text at most ``width`` wide ('' if too small)."""
+    if width < MIN_WIDTH or height < MIN_HEIGHT or not figure.roofs:
+        return ""
+    import plotext as plt  # ~75 ms import; only the plot needs it
+
+    main = next((r for r in figure.roofs if r.main), figure.roofs[0])
+    xs = [r.ridge for r in figure.roofs] + [p.intensity for p in figure.points]
+    x_lo, x_hi = _span(xs + [main.ridge / 30, main.ridge * 30], 0.3)
+    peaks = [r.peak for r in figure.roofs]
+    y_values = peaks + [p.rate for p in figure.points]
+    y_values.append(min(r.bandwidth * 10.0**x_lo for r in figure.roofs))
+    y_lo, y_hi = _span(y_values, 0.05)
+    y_lo = max(y_lo, y_hi - 6)
+
+    legend = width >= 60 and height >= 16
+    plt.clear_figure()
+    plt.plotsize(width, height)
+    plt.theme("pro" if color else "clear")
+    steps = 60
+    for roof in sorted(figure.roofs, key=lambda r: r.main):
+        xs_line, ys_line = [], []
+        for i in range(steps + 1):
+            lx = x_lo + (x_hi - x_lo) * i / steps
+            rate = min(roof.peak, roof.bandwidth * 10.0**lx)
+            ly = math.log10(rate)
+            if ly >= y_lo:
+                xs_line.append(lx)
+                ys_line.append(ly)
+        if xs_line:
+            plt.plot(xs_line, ys_line, marker="braille",
+                     color=("cyan" if roof.main else "gray") if color else "default")
+            plt.text(roof.label, x_hi - (x_hi - x_lo) * 0.02, math.log10(roof.peak),
+                     alignment="right", color=("cyan" if roof.main else "gray")
+                     if color else "default")
+    ridge_x = math.log10(main.ridge)
+    if x_lo <= ridge_x <= x_hi:
+        plt.scatter([ridge_x], [math.log10(main.peak)], marker="◆",
+                    color="yellow" if color else "default",
+                    label=f"ridge {main.ridge:.3g} FLOP/B" if legend else None)
+    for point in figure.points:
+        if point.intensity <= 0 or point.rate <= 0:
+            continue
+        lx = min(max(math.log10(point.intensity), x_lo), x_hi)
+        ly = min(max(math.log10(point.rate), y_lo), y_hi)
+        plt.scatter([lx], [ly], marker=point.marker, label=point.label if legend else None,
+                    color=point.color if color else "default")
+    x_ticks = list(range(x_lo, x_hi + 1))
+    if len(x_ticks) > max(2, width // 8):
+        x_ticks = x_ticks[:: math.ceil(len(x_ticks) / max(2, width // 8))]
+    plt.xticks(x_ticks, [_tick_label(e) for e in x_ticks])
+    y_ticks = list(range(y_lo, y_hi + 1))
+    plt.yticks(y_ticks, [_tick_label(e, 1e12) for e in y_ticks])
+    plt.xlim(x_lo, x_hi)
+    plt.ylim(y_lo, y_hi)
+    plt.xlabel(figure.x_label)
+    plt.ylabel(figure.y_label)
+    plt.title(figure.title)
+    text = plt.build()
+    return text if color else _ANSI.sub("", text)
+
+
+def card_figure(card, dtype: str, cuda_cores: bool = False, title: str = "",
+                peak: float | None = None, bandwidth: float | None = None) -> Figure:
+    """The chosen dtype's roof in front, the card's other dtypes fainter behind it."""
+    main_peak = peak if peak is not None else card.peak(dtype, cuda_cores).value
+    bw = bandwidth if bandwidth is not None else card.bandwidth
+    roofs = [RoofLine(dtype, main_peak, bw, main=True)]
+    if card is not None:
+        for other in card.dtypes():
+            if other == dtype:
+                continue
+            value = card.peak(other).value
+            if value != main_peak and all(abs(value - r.peak) > 1e-6 * value for r in roofs):
+                roofs.append(RoofLine(other, value, bw))
+    return Figure(title or (card.name if card else "roofline"), roofs)

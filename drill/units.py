@@ -1,0 +1,296 @@
+"""Parse and format quantities: SI prefixes, FLOP, FLOP/s, B, B/s, s, FLOP/B, Hz.
+
+Units are decimal SI throughout (1 TFLOP/s = 1e12 FLOP/s, 1 GB/s = 1e9 B/s); binary
+prefixes (KiB, GiB) are understood when typed so that a GiB/GB mix-up can be diagnosed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# Dimensions a quantity can have.
+FLOP = "flop"
+FLOP_RATE = "flop/s"
+BYTES = "B"
+BYTE_RATE = "B/s"
+TIME = "s"
+INTENSITY = "flop/B"
+FREQUENCY = "Hz"
+RATIO = "ratio"  # plain number, percent or "x"
+
+DIMENSION_NAMES = {
+    FLOP: "FLOP",
+    FLOP_RATE: "FLOP/s",
+    BYTES: "bytes",
+    BYTE_RATE: "B/s",
+    TIME: "seconds",
+    INTENSITY: "FLOP/B",
+    FREQUENCY: "Hz",
+    RATIO: "a plain number",
+}
+
+PREFIXES = {
+    "": 1.0,
+    "k": 1e3,
+    "K": 1e3,
+    "M": 1e6,
+    "G": 1e9,
+    "T": 1e12,
+    "P": 1e15,
+    "E": 1e18,
+    "m": 1e-3,
+    "u": 1e-6,
+    "µ": 1e-6,
+    "μ": 1e-6,
+    "n": 1e-9,
+}
+BINARY_PREFIXES = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
+
+# Bare multipliers people type after a number ("312T", "7B" parameters, "4k").
+_BARE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15}
+
+
+class UnitError(ValueError):
+    """Text that is not a quantity we understand; the message is safe to show."""
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A parsed value in base units. ``dims`` is empty when no unit was typed."""
+
+    value: float
+    dims: frozenset[str] = frozenset()
+    binary: bool = False  # a binary prefix (GiB, MiB) was used
+    bits: bool = False  # the unit was bits (Gb/s, Gbit), converted to bytes
+
+    def fits(self, dim: str) -> bool:
+        return not self.dims or dim in self.dims
+
+
+_FLOAT = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+_NUMBER = re.compile(rf"^\s*({_FLOAT})(?:\s*(?:[x×*]|\\times)\s*10\s*\^\s*([+-]?\d+))?")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
+def clean(text: str) -> str:
+    """Full-width to ASCII, thousands separators removed, surrounding space trimmed."""
+    text = unicodedata.normalize("NFKC", text).strip()
+    text = text.replace("\u2212", "-").replace("−", "-")
+    return _THOUSANDS.sub("", text)
+
+
+def _split_number(text: str) -> tuple[float, str]:
+    match = _NUMBER.match(text)
+    if not match:
+        raise UnitError(f"expected a number, got {text[:40]!r}")
+    value = float(match.group(1))
+    if match.group(2) is not None:
+        exponent = int(match.group(2))
+        if abs(exponent) > 308:
+            raise UnitError("number out of range")
+        value *= 10.0**exponent
+    if not math.isfinite(value):
+        raise UnitError("number out of range")
+    return value, text[match.end() :].strip()
+
+
+def parse_number(text: str) -> float:
+    """A plain count: ``52e9``, ``4k`` (= 4000), ``1,024``, ``4Ki`` (= 4096), ``7B`` (= 7e9)."""
+    value, rest = _split_number(clean(text))
+    if not rest:
+        return value
+    if rest in BINARY_PREFIXES:
+        return value * BINARY_PREFIXES[rest]
+    if rest in _BARE:
+        return value * _BARE[rest]
+    raise UnitError(f"cannot read {text.strip()!r} as a number (try 4096, 4k, 4Ki, 52e9)")
+
+
+def parse_count(text: str) -> int:
+    """A positive whole number for shapes and counts."""
+    value = parse_number(text)
+    if value <= 0:
+        raise UnitError(f"{text.strip()!r} must be positive")
+    if value != int(value):
+        raise UnitError(f"{text.strip()!r} must be a whole number")
+    return int(value)
+
+
+# Unit words, after the prefix is removed, mapped to (dimensions, bits?).
+_UNITS: dict[str, tuple[frozenset[str], bool]] = {}
+
+
+def _unit(names: str, dims: tuple[str, ...], bits: bool = False) -> None:
+    for name in names.split():
+        _UNITS[name] = (frozenset(dims), bits)
+
+
+_unit("flop/s flops/s flop/sec flop/s flops/sec", (FLOP_RATE,))
+_unit("flops", (FLOP_RATE, FLOP))  # "FLOPS" is a rate, "FLOPs" a count: accept either meaning
+_unit("flop", (FLOP,))
+_unit("ops ops/s op/s", (FLOP_RATE,))
+_unit("op", (FLOP,))
+_unit("b/s bps byte/s bytes/s b/sec", (BYTE_RATE,))
+_unit("bit/s bits/s", (BYTE_RATE,), bits=True)
+_unit("b byte bytes", (BYTES,))
+_unit("bit bits", (BYTES,), bits=True)
+_unit("s sec secs second seconds 秒", (TIME,))
+_unit(
+    "flop/b flops/b flop/byte flops/byte flop/bytes flops/bytes op/b ops/b op/byte ops/byte",
+    (INTENSITY,),
+)
+_unit("hz", (FREQUENCY,))
+
+_TIME_WORDS = {"毫秒": 1e-3, "微秒": 1e-6, "纳秒": 1e-9}
+_PREFIX_ORDER = sorted(PREFIXES, key=len, reverse=True)
+
+
+def _unit_scale(unit: str) -> tuple[float, frozenset[str], bool, bool] | None:
+    """Return (scale, dims, binary, bits) for a unit string such as ``TFLOP/s`` or ``GiB``."""
+    found = _unit_scale_exact(unit)
+    if found is None and unit[:1].islower():
+        # "tflops", "gb/s": a lowercase SI prefix typed lazily
+        found = _unit_scale_exact(unit[0].upper() + unit[1:])
+    return found
+
+
+def _unit_scale_exact(unit: str) -> tuple[float, frozenset[str], bool, bool] | None:
+    if unit in _TIME_WORDS:
+        return _TIME_WORDS[unit], frozenset((TIME,)), False, False
+    compact = unit.replace(" ", "").replace("per", "/").replace("／", "/")
+    compact = compact.replace("/second", "/s").replace("/sec", "/s")
+    for prefix, factor in BINARY_PREFIXES.items():
+        if compact.startswith(prefix) and len(compact) > len(prefix):
+            found = _lookup_word(compact[len(prefix) :])
+            if found and BYTES in found[0] | {BYTE_RATE}:
+                return factor, found[0], True, found[1]
+    for prefix in _PREFIX_ORDER:
+        if not compact.startswith(prefix):
+            continue
+        word = compact[len(prefix) :]
+        found = _lookup_word(word)
+        if found is None:
+            continue
+        dims, bits = found
+        if prefix == "m" and dims & {BYTES, BYTE_RATE, FLOP, FLOP_RATE}:
+            continue  # "mB" is a typo for MB far more often than millibytes
+        return PREFIXES[prefix], dims, False, bits
+    return None
+
+
+def _lookup_word(word: str) -> tuple[frozenset[str], bool] | None:
+    if not word:
+        return None
+    lowered = word.lower()
+    if lowered in _UNITS:
+        dims, bits = _UNITS[lowered]
+        return dims, bits
+    return None
+
+
+def parse_quantity(text: str) -> Quantity:
+    """Parse what a person types: ``1555 GB/s``, ``312T``, ``8.6µs``, ``170 flop/byte``, ``64%``."""
+    if text is None:
+        raise UnitError("empty answer")
+    cleaned = clean(text)
+    if not cleaned:
+        raise UnitError("empty answer")
+    value, rest = _split_number(cleaned)
+    if not rest:
+        return Quantity(value)
+    if rest in ("%", "percent", "pct"):
+        return Quantity(value / 100.0, frozenset((RATIO,)))
+    if rest in ("x", "×", "X", "倍", "times"):
+        return Quantity(value, frozenset((RATIO,)))
+    if rest in _BARE:
+        return Quantity(value * _BARE[rest])
+    if rest in BINARY_PREFIXES:
+        return Quantity(value * BINARY_PREFIXES[rest], binary=True)
+    bits = _is_bit_unit(rest)
+    found = _unit_scale(rest)
+    if found is None:
+        raise UnitError(f"unknown unit {rest[:30]!r}")
+    scale, dims, binary, unit_bits = found
+    bits = bits or unit_bits
+    result = value * scale
+    if bits:
+        result /= 8.0
+    if not math.isfinite(result):
+        raise UnitError("number out of range")
+    return Quantity(result, dims, binary, bits)
+
+
+_BIT_UNIT = re.compile(r"^(?:[kKMGTP]i?)b(?:/s|ps|it)", re.ASCII)
+
+
+def _is_bit_unit(unit: str) -> bool:
+    """``Gb/s``, ``Gbps``, ``Mbit`` are bits; ``GB/s`` and lazily typed ``gb/s`` are bytes."""
+    return bool(_BIT_UNIT.match(unit.replace(" ", "")))
+
+
+def parse_rate(text: str, dim: str) -> float:
+    """A rate on the command line: ``200T``, ``200 TFLOP/s``, ``1.5TB/s``, ``19.5e12``."""
+    quantity = parse_quantity(text)
+    if quantity.dims and dim not in quantity.dims:
+        have = " or ".join(sorted(DIMENSION_NAMES[d] for d in quantity.dims))
+        raise UnitError(f"{text.strip()!r} is {have}, expected {DIMENSION_NAMES[dim]}")
+    if quantity.value <= 0:
+        raise UnitError(f"{text.strip()!r} must be positive")
+    return quantity.value
+
+
+def parse_frequency(text: str) -> float:
+    """``1.41GHz``, ``1410 MHz``; a bare number below 10 is read as GHz, else as MHz."""
+    quantity = parse_quantity(text)
+    if quantity.dims and FREQUENCY not in quantity.dims:
+        raise UnitError(f"{text.strip()!r} is not a frequency (try 1.41GHz or 1410MHz)")
+    if quantity.value <= 0:
+        raise UnitError(f"{text.strip()!r} must be positive")
+    if not quantity.dims and quantity.value < 1e3:
+        return quantity.value * (1e9 if quantity.value < 10 else 1e6)
+    return quantity.value
+
+
+_SI_STEPS = [(1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, "")]
+_SMALL_STEPS = [(1.0, ""), (1e-3, "m"), (1e-6, "µ"), (1e-9, "n")]
+
+
+def sig(value: float, digits: int = 4) -> str:
+    """A number with ``digits`` significant figures, without exponent noise for normal sizes."""
+    if value == 0 or not math.isfinite(value):
+        return str(value) if not math.isfinite(value) else "0"
+    magnitude = math.floor(math.log10(abs(value)))
+    if magnitude >= 9 or magnitude < -4:
+        mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+        if "." in mantissa:
+            mantissa = mantissa.rstrip("0").rstrip(".")
+        return f"{mantissa}e{int(exponent)}"
+    decimals = max(digits - 1 - magnitude, 0)
+    text = f"{value:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def format_si(value: float, unit: str, digits: int = 4) -> str:
+    """``format_si(1.9488e13, 'FLOP/s')`` -> ``'19.49 TFLOP/s'``."""
+    if unit == "s":
+        return format_time(value, digits)
+    if value == 0 or not math.isfinite(value):
+        return f"{sig(value, digits)} {unit}".strip()
+    for scale, prefix in _SI_STEPS:
+        if abs(value) >= scale * 0.9995:
+            return f"{sig(value / scale, digits)} {prefix}{unit}".strip()
+    return f"{sig(value, digits)} {unit}".strip()
+
+
+def format_time(seconds: float, digits: int = 4) -> str:
+    if seconds == 0 or not math.isfinite(seconds):
+        return f"{sig(seconds, digits)} s"
+    for scale, prefix in _SMALL_STEPS:
+        if abs(seconds) >= scale * 0.9995:
+            return f"{sig(seconds / scale, digits)} {prefix}s"
+    return f"{sig(seconds / 1e-9, digits)} ns"
