@@ -243,13 +243,13 @@ def parse_rate(text: str, dim: str) -> float:
 
 
 def parse_frequency(text: str) -> float:
-    """``1.41GHz``, ``1410 MHz``; a bare number below 10 is read as GHz, else as MHz."""
+    """``1.41GHz``, ``1410 MHz``; a bare number below 10 is GHz, below 1e5 MHz, else Hz."""
     quantity = parse_quantity(text)
     if quantity.dims and FREQUENCY not in quantity.dims:
         raise UnitError(f"{text.strip()!r} is not a frequency (try 1.41GHz or 1410MHz)")
     if quantity.value <= 0:
         raise UnitError(f"{text.strip()!r} must be positive")
-    if not quantity.dims and quantity.value < 1e3:
+    if not quantity.dims and quantity.value < 1e5:
         return quantity.value * (1e9 if quantity.value < 10 else 1e6)
     return quantity.value
 

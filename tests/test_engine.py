@@ -1,0 +1,159 @@
+"""The engine's worked examples (the seed guide's numbers) and its invariants."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from drill.engine import analyze
+from drill.engine import operators as ops
+from drill.engine import roofline as rl
+
+A100_FP32 = 19.5e12
+A100_FP16 = 312e12
+A100_BW = 1555e9
+
+
+def test_gemm_1024_fp32_on_a100_is_compute_bound():
+    a = analyze(ops.gemm(1024, 1024, 1024, "fp32"), A100_FP32, A100_BW, "fp32")
+    assert a.intensity == pytest.approx(170.67, rel=1e-3)
+    assert a.ridge == pytest.approx(12.54, rel=1e-3)
+    assert a.bound == "compute"
+    assert a.attainable == 19.5e12
+
+
+def test_vector_matrix_product_is_memory_bound():
+    a = analyze(ops.gemm(1, 1024, 1024, "fp32"), A100_FP32, A100_BW, "fp32")
+    assert a.intensity == pytest.approx(0.499, abs=1e-3)
+    assert a.bound == "memory"
+    assert a.attainable == pytest.approx(0.499 * A100_BW, rel=1e-3)
+
+
+def test_gemm_4096_fp16_efficiency_of_200_tflops():
+    a = analyze(ops.gemm(4096, 4096, 4096, "fp16"), A100_FP16, A100_BW, "fp16", measured=200e12)
+    assert a.intensity == pytest.approx(1365.33, rel=1e-4)
+    assert a.ridge == pytest.approx(200.6, rel=1e-3)
+    assert a.bound == "compute"
+    assert a.attainable == 312e12
+    assert a.efficiency == pytest.approx(0.641, abs=1e-3)
+    keys = [s.key for s in a.steps]
+    assert keys[:2] == ["flops", "bytes"] and "efficiency" in keys
+
+
+def test_peak_and_bandwidth_from_specs():
+    peak, step = rl.peak_from_specs(108, 64, 1.41e9)
+    assert peak / 1e12 == pytest.approx(19.49, abs=0.01)
+    assert "108 × 64 × 2" in step.substitution
+    bw, _ = rl.bandwidth_from_specs(5120, 2.43)
+    assert bw / 1e9 == pytest.approx(1555.2, abs=0.1)
+
+
+def test_seed_guide_hbm_example_is_not_doubled():
+    # 4096-bit HBM at 2.4 Gb/s per pin: the rate is already double data rate.
+    bw, _ = rl.bandwidth_from_specs(4096, 2.4)
+    assert bw == pytest.approx(1.2288e12)
+
+
+def test_beta_and_batch():
+    plain = ops.gemm(64, 64, 64, "fp16")
+    beta = ops.gemm(64, 64, 64, "fp16", beta=True)
+    assert beta.bytes - plain.bytes == 2 * 64 * 64
+    batched = ops.gemm(64, 64, 64, "fp16", batch=8)
+    assert batched.flops == 8 * plain.flops and batched.bytes == 8 * plain.bytes
+
+
+def test_elementwise_and_ops_per_element():
+    cost = ops.elementwise(1 << 20, 1, 2, 1, "fp32")
+    assert cost.flops / cost.bytes == pytest.approx(1 / 12)
+    f = rl.ops_per_element_to_compute(A100_FP32, A100_BW, 4, 2, 1)
+    at_ridge = ops.elementwise(1000, f, 2, 1, "fp32")
+    assert at_ridge.flops / at_ridge.bytes == pytest.approx(A100_FP32 / A100_BW)
+
+
+def test_conv2d_implicit_gemm_and_im2col_cost():
+    implicit = ops.conv2d(32, 64, 56, 56, 64, 3, "fp16", padding=1)
+    explicit = ops.conv2d(32, 64, 56, 56, 64, 3, "fp16", padding=1, im2col=True)
+    assert implicit.params["out_height"] == 56
+    assert implicit.flops == 2 * (32 * 56 * 56) * 64 * (64 * 9)
+    assert explicit.flops == implicit.flops
+    assert explicit.bytes - implicit.bytes == 2 * 2 * (32 * 56 * 56) * (64 * 9)
+    with pytest.raises(ops.ShapeError):
+        ops.conv2d(1, 3, 2, 2, 8, 5, "fp32")
+
+
+def test_fused_attention_moves_fewer_bytes():
+    naive = ops.attention(1, 32, 4096, 128, "fp16")
+    fused = ops.attention(1, 32, 4096, 128, "fp16", fused=True)
+    assert naive.flops == fused.flops == 4 * 32 * 4096**2 * 128
+    assert fused.bytes == 2 * 4 * 32 * 4096 * 128
+    assert naive.bytes == fused.bytes + 2 * 4 * 32 * 4096**2
+
+
+def test_decode_intensity_is_about_the_batch_in_fp16():
+    cost = ops.decode(7e9, "fp16", batch=16)
+    assert cost.flops / cost.bytes == pytest.approx(16)
+    b = rl.critical_batch(989.4e12, 3352e9, 2)
+    assert b == pytest.approx(989.4e12 / 3352e9)
+
+
+def test_kv_cache_size_llama_7b():
+    value, step = ops.kv_cache_bytes(32, 32, 128, 4096, 1, "fp16")
+    assert value == 2 * 32 * 32 * 128 * 4096 * 2  # 2 GiB
+    assert step.unit == "B"
+
+
+def test_sol_diagnosis():
+    assert rl.sol_diagnosis(0.05, 0.85) == "memory"
+    assert rl.sol_diagnosis(0.9, 0.3) == "compute"
+    assert rl.sol_diagnosis(0.4, 0.35) == "latency"
+
+
+def test_wave_quantization():
+    w = rl.wave_quantization(109, 108)
+    assert w.waves == 2
+    assert w.utilization == pytest.approx(109 / 216)
+
+
+def test_bad_shapes_are_rejected():
+    for bad in (0, -1):
+        with pytest.raises(ops.ShapeError):
+            ops.gemm(bad, 4, 4, "fp32")
+    with pytest.raises(ops.ShapeError):
+        ops.gemm(4, 4, 4, "fp12")
+
+
+positive = st.floats(min_value=1e-3, max_value=1e6, allow_nan=False, allow_infinity=False)
+rates = st.floats(min_value=1e9, max_value=1e16)
+
+
+@given(intensity=positive, peak=rates, bandwidth=rates)
+def test_attainable_never_above_either_roof(intensity, peak, bandwidth):
+    att = rl.attainable(intensity, peak, bandwidth)
+    assert att <= peak
+    assert att <= intensity * bandwidth * (1 + 1e-12)
+
+
+@given(peak=rates, bandwidth=rates)
+def test_bound_flips_exactly_at_the_ridge(peak, bandwidth):
+    ridge = rl.ridge(peak, bandwidth)
+    assert rl.bound(ridge, peak, bandwidth) == "compute"
+    assert rl.bound(math.nextafter(ridge, 0), peak, bandwidth) == "memory"
+
+
+dims = st.integers(min_value=1, max_value=50_000)
+
+
+@given(m=dims, n=dims, k=dims)
+def test_doubling_bytes_per_element_halves_gemm_intensity(m, n, k):
+    fp16 = ops.gemm(m, n, k, "fp16")
+    fp32 = ops.gemm(m, n, k, "fp32")
+    assert fp32.flops / fp32.bytes == pytest.approx(fp16.flops / fp16.bytes / 2)
+
+
+@given(m=dims, n=dims, k=dims, peak=rates, bandwidth=rates)
+def test_min_time_matches_attainable(m, n, k, peak, bandwidth):
+    a = analyze(ops.gemm(m, n, k, "bf16"), peak, bandwidth, "bf16")
+    assert a.min_time == pytest.approx(a.cost.flops / a.attainable, rel=1e-9)
