@@ -40,8 +40,10 @@ def run(args) -> int:
         packs = [f for f in files if not _is_card(f)]
     else:
         missing = []
-        cards = _expand([paths.builtin_gpus_dir(), paths.user_gpus_dir()])
-        packs = _expand([paths.builtin_questions_dir(), paths.user_questions_dir()])
+        cards = _expand([d for d in (paths.builtin_gpus_dir(), paths.user_gpus_dir())
+                         if d.is_dir()])
+        packs = _expand([d for d in (paths.builtin_questions_dir(), paths.user_questions_dir())
+                         if d.is_dir()])
     problems = catalog.validate_paths(cards) if cards else []
     problems += bank.validate_paths(packs) if packs else []
     for problem in problems:

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from drill.units import format_si, sig
 
-
 WORDS: dict[str, dict[str, str]] = {
     "memory": {"en": "memory-bound", "zh": "带宽受限（访存密集）"},
     "compute": {"en": "compute-bound", "zh": "算力受限（计算密集）"},

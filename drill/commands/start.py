@@ -1,0 +1,234 @@
+"""``drill start``: a practice session in the app, or line by line (--plain, --jsonl)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from drill.cli import UsageError
+from drill.commands.common import lang_of
+
+
+def build_session(args, lang: str, on_result=None):
+    """The session the front ends drive, from the command line and the saved settings."""
+    from drill import settings as settings_mod
+    from drill.bank import load_bank
+    from drill.catalog import CatalogError, load_catalog
+    from drill.drills import skills
+    from drill.drills.session import Session, SessionConfig
+
+    settings = settings_mod.load()
+    catalog = load_catalog()
+    gpu = args.gpu
+    if gpu:
+        try:
+            gpu = catalog.get(gpu).id
+        except CatalogError as exc:
+            raise UsageError(str(exc)) from None
+    for skill_id in args.skill or []:
+        try:
+            skills.get(skill_id)
+        except skills.SkillError as exc:
+            raise UsageError(str(exc)) from None
+    topic = args.topic or ("numeric" if args.skill else "mixed")
+    bank = load_bank() if topic != "numeric" else None
+    if bank is not None and topic == "concepts" and not bank.questions:
+        raise UsageError("no conceptual questions are available (see drill validate)")
+    config = SessionConfig(
+        count=args.count or settings.questions,
+        seed=args.seed,
+        skills=args.skill,
+        difficulty=args.difficulty or settings.difficulty,
+        gpu=gpu,
+        lang=lang,
+        topic=topic,
+    )
+    return Session(config, catalog, bank, on_result=on_result)
+
+
+def run(args) -> int:
+    lang = lang_of(args)
+    if args.jsonl:
+        return run_jsonl(build_session(args, lang), sys.stdin, sys.stdout)
+    return run_plain(build_session(args, lang), sys.stdin, sys.stdout)
+
+
+def _read(stream) -> str | None:
+    line = stream.readline()
+    if not line:
+        return None
+    return line.rstrip("\r\n")
+
+
+def run_plain(session, stdin, stdout) -> int:
+    """Line mode for any terminal or screen reader; end of input ends the session cleanly."""
+    from drill.drills.grading import AnswerError
+    from drill.drills.session import mistake_lines
+    from drill.i18n import tr
+
+    lang = session.config.lang
+
+    def say(text: str = "") -> None:
+        stdout.write(text + "\n")
+        stdout.flush()
+
+    say(tr("plain-help", lang))
+    while not session.finished:
+        question = session.current
+        say()
+        if lang == "zh":
+            say(f"== 第 {question.number} 题 / 共 {session.total} 题 [{question.skill}] ==")
+        else:
+            say(f"== Question {question.number} of {session.total} [{question.skill}] ==")
+        say(question.text(lang))
+        while True:
+            stdout.write("> ")
+            stdout.flush()
+            text = _read(stdin)
+            if text is None:
+                say()
+                _plain_summary(session, say, lang)
+                return 0
+            command = text.strip().lower()
+            if command in ("quit", "exit", "q", "退出"):
+                _plain_summary(session, say, lang)
+                return 0
+            if command in ("hint", "?", "提示"):
+                hint = session.hint()
+                say(f"{tr('hint', lang)}: {hint}" if hint else tr("no-hint", lang))
+                continue
+            if command in ("skip", "跳过"):
+                result = session.skip()
+                break
+            try:
+                result = session.answer(text)
+            except AnswerError as exc:
+                say(f"{exc.message(lang)} — {tr('try-again', lang)}")
+                continue
+            break
+        verdict = tr(result.verdict(), lang)
+        say(f"{verdict} ({result.score:.2g}) — {tr('expected', lang)}: "
+            f"{question.expected_text(lang)}")
+        for line in mistake_lines(result, lang):
+            say(f"{tr('mistake', lang)}: {line}")
+        if result.hit or result.missed:
+            if result.hit:
+                say(f"{tr('points-hit', lang)}: " + "; ".join(result.hit))
+            if result.missed:
+                say(f"{tr('points-missed', lang)}: " + "; ".join(result.missed))
+        say(f"{tr('solution', lang)}:")
+        for line in question.solution(lang):
+            say(f"  {line}")
+        if question.is_concept and question.kind == "free" and not result.grade.correct:
+            say(tr("self-mark", lang))
+            stdout.write("> ")
+            stdout.flush()
+            mark = _read(stdin)
+            if mark is None:
+                _plain_summary(session, say, lang)
+                return 0
+            if mark.strip().lower() in ("right", "r", "对"):
+                session.mark_last(True)
+            elif mark.strip().lower() in ("wrong", "w", "错"):
+                session.mark_last(False)
+    say()
+    _plain_summary(session, say, lang)
+    return 0
+
+
+def _plain_summary(session, say, lang: str) -> None:
+    from drill.drills.mistakes import explain
+    from drill.i18n import tr
+
+    s = session.summary()
+    say(f"== {tr('summary', lang)} ==")
+    if lang == "zh":
+        say(f"共 {s.questions} 题，答对 {s.correct} 题，跳过 {s.skipped} 题；"
+            f"得分 {s.score:.2f} / {s.questions}（{s.accuracy * 100:.0f} %），用时 {s.seconds:.0f} 秒")
+    else:
+        say(f"{s.questions} question(s), {s.correct} correct, {s.skipped} skipped; score "
+            f"{s.score:.2f} / {s.questions} ({s.accuracy * 100:.0f} %), {s.seconds:.0f} s")
+    for skill, (n, score) in sorted(s.per_skill.items(), key=lambda kv: kv[1][1] / kv[1][0]):
+        say(f"  {skill:24} {score:.2f} / {n}")
+    for tag, count in sorted(s.mistakes.items(), key=lambda kv: -kv[1]):
+        say(f"  {tr('mistake', lang)} {tag} ×{count}: {explain(tag, lang)}")
+    missed = sorted({skill for skill, (n, score) in s.per_skill.items() if score < n})
+    if missed:
+        say(f"{tr('practise-again', lang)} drill start "
+            + " ".join(f"--skill {m}" for m in missed if m in _skill_ids()))
+
+
+def _skill_ids() -> set[str]:
+    from drill.drills.skills import SKILLS
+
+    return set(SKILLS)
+
+
+def question_event(question, session) -> dict:
+    lang = session.config.lang
+    return {
+        "type": "question",
+        "id": question.id,
+        "skill": question.skill,
+        "ask": question.ask.key if question.ask is not None else "concept",
+        "kind": question.kind,
+        "unit": question.unit(),
+        "prompt": question.text(lang),
+        "choices": question.choices_json(lang),
+        "scenario": question.scenario_json(),
+    }
+
+
+def grade_event(result, lang: str) -> dict:
+    q = result.question
+    return {
+        "type": "grade",
+        "id": q.id,
+        "score": result.score,
+        "correct": result.grade.correct,
+        "skipped": result.grade.skipped,
+        "expected": q.expected_json(),
+        "expected_text": q.expected_text(lang),
+        "mistakes": list(result.grade.mistakes),
+        "solution": q.solution(lang),
+        "hit": list(result.hit),
+        "missed": list(result.missed),
+    }
+
+
+def run_jsonl(session, stdin, stdout) -> int:
+    """Machine mode: one JSON object per line each way (see README)."""
+    from drill.drills.grading import AnswerError
+
+    lang = session.config.lang
+
+    def emit(obj: dict) -> None:
+        stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        stdout.flush()
+
+    while not session.finished:
+        question = session.current
+        emit(question_event(question, session))
+        while True:
+            text = _read(stdin)
+            if text is None:
+                emit(session.summary().to_json())
+                return 0
+            if text.strip() == "":
+                emit({"type": "error", "message": "empty answer"})
+                continue
+            if text.strip().lower() in ("skip", "跳过"):
+                result = session.skip()
+                break
+            if text.strip().lower() == "hint":
+                emit({"type": "hint", "id": question.id, "text": session.hint()})
+                continue
+            try:
+                result = session.answer(text)
+            except AnswerError as exc:
+                emit({"type": "error", "message": exc.message(lang)})
+                continue
+            break
+        emit(grade_event(result, lang))
+    emit(session.summary().to_json())
+    return 0

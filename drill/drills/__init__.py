@@ -1,0 +1,1 @@
+"""Skills (scenario templates), generation, grading, and the session that drives them."""

@@ -1,0 +1,158 @@
+"""Every skill: the engine's own answer, typed as a person would, is right; mistakes are named."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from drill.catalog import load_catalog
+from drill.drills import skills
+from drill.drills.grading import AnswerError, grade
+from drill.drills.model import CHOICE, MULTI, NUMBER, Ask
+from drill.units import sig
+
+SEEDS = range(200)
+CATALOG = load_catalog(include_user=False)
+
+
+def typed(ask: Ask, value) -> str:
+    """A value as a person types it: 3 significant figures and the asked unit."""
+    unit = ask.unit
+    if unit.label == "%":
+        return f"{sig(value * 100, 3)}%"
+    if unit.label == "x":
+        return f"{sig(value, 3)}x"
+    if unit.label == "":
+        return sig(value, 3)
+    return f"{sig(value / unit.scale, 3)} {unit.label}"
+
+
+def right_answer(ask: Ask) -> str:
+    if ask.kind == NUMBER:
+        return typed(ask, float(ask.expected))
+    if ask.kind == CHOICE:
+        return next(o.id for o in ask.options if o.value == ask.expected)
+    return ",".join(o.id for o in ask.options if o.value in ask.expected)
+
+
+@pytest.mark.parametrize("difficulty", [1, 2, 3])
+@pytest.mark.parametrize("skill_id", sorted(skills.SKILLS))
+def test_engine_answer_is_right_and_every_mistake_is_named(skill_id, difficulty):
+    for seed in SEEDS:
+        scenario = skills.generate(skill_id, seed, difficulty, CATALOG)
+        assert scenario.asks
+        assert scenario.intro_en and scenario.intro_zh
+        for ask in scenario.asks:
+            assert ask.prompt_en and ask.prompt_zh and ask.steps
+            g = grade(ask, right_answer(ask))
+            assert g.score == 1.0 and g.correct, (skill_id, seed, ask.key, right_answer(ask))
+            for tag, wrong in ask.mistakes:
+                answer = typed(ask, wrong) if ask.kind == NUMBER else next(
+                    o.id for o in ask.options if o.value == wrong)
+                g = grade(ask, answer)
+                assert tag in g.mistakes, (skill_id, seed, ask.key, tag, answer)
+                assert g.score < 1.0
+
+
+def test_generation_is_reproducible():
+    for skill_id in skills.SKILLS:
+        a = skills.generate(skill_id, 42, 2, CATALOG)
+        b = skills.generate(skill_id, 42, 2, load_catalog(include_user=False))
+        assert a == b
+    variety = {skills.generate("gemm-intensity", s, 1, CATALOG).intro_en for s in range(20)}
+    assert len(variety) > 10
+
+
+def test_every_skill_the_issue_names_exists():
+    required = {
+        "peak-from-specs", "bandwidth-from-specs", "gemm-intensity", "gemv-intensity",
+        "elementwise-intensity", "conv-intensity", "attention-intensity", "ridge-point",
+        "bound", "attainable", "efficiency", "min-time", "direction", "sol-diagnosis",
+        "card-upgrade", "precision-change", "decode-latency", "kv-cache", "critical-batch",
+        "ops-per-element", "wave-quantization", "sustained-clock", "spec-sheet",
+    }
+    assert required <= set(skills.SKILLS)
+
+
+def test_forced_gpu_is_used():
+    for skill_id in ("ridge-point", "attainable", "decode-latency", "bound"):
+        scenario = skills.generate(skill_id, 1, 3, CATALOG, gpu="l4")
+        assert scenario.params["gpu"] == "l4"
+        assert "300 GB/s" in scenario.intro_en  # figures are given for a forced card
+
+
+def _ridge_ask() -> Ask:
+    return skills.generate("ridge-point", 7, 1, CATALOG).asks[0]
+
+
+@pytest.mark.parametrize("text", ["", "   ", "abc", "12 parsecs", "1e400", "nan", "inf",
+                                  "--5", "2 ms"])
+def test_unreadable_or_mismatched_answers_ask_again(text):
+    with pytest.raises(AnswerError) as info:
+        grade(_ridge_ask(), text)
+    assert info.value.message("en") and info.value.message("zh")
+
+
+def test_seconds_for_an_intensity_names_the_units():
+    with pytest.raises(AnswerError, match="seconds.*FLOP/B"):
+        grade(_ridge_ask(), "2 ms")
+
+
+def test_tolerance_and_partial_credit():
+    ask = _ridge_ask()
+    value = float(ask.expected)
+    assert grade(ask, sig(value * 1.015, 4)).score == 1.0
+    assert 0 < grade(ask, sig(value * 1.07, 4)).score < 1
+    assert grade(ask, sig(value * 3.3, 4)).score == 0
+
+
+def test_round_numbers_are_right_in_an_interview():
+    scenario = next(skills.generate("gemm-intensity", s, 1, CATALOG) for s in range(500)
+                    if skills.generate("gemm-intensity", s, 1, CATALOG).params["shape"]
+                    == {"M": 4096, "N": 4096, "K": 4096, "batch": 1, "beta": False}
+                    and skills.generate("gemm-intensity", s, 1, CATALOG).params["dtype"]
+                    in ("fp16", "bf16"))
+    assert grade(scenario.asks[0], "1370").correct
+    assert grade(scenario.asks[0], "1,365 flop/byte").correct
+
+
+def test_bound_words_in_both_languages():
+    ask = skills.generate("bound", 3, 1, CATALOG).asks[0]
+    memory = ask.expected == "memory"
+    for text in (["memory", "mem", "m", "bandwidth", "带宽", "访存"] if memory else
+                 ["compute", "c", "算力", "计算"]):
+        assert grade(ask, text).correct, text
+
+
+def test_direction_partial_credit():
+    scenario = skills.generate("direction", 0, 1, CATALOG)
+    ask = scenario.asks[0]
+    right = [o.id for o in ask.options if o.value in ask.expected]
+    wrong = [o.id for o in ask.options if o.value not in ask.expected]
+    assert grade(ask, ",".join(right)).score == 1.0
+    assert grade(ask, right[0]).score == pytest.approx(
+        1 / len(right))
+    assert grade(ask, f"{right[0]} {wrong[0]}").score == 0
+    assert ask.kind == MULTI
+
+
+@settings(max_examples=300)
+@given(st.text(max_size=2000))
+def test_random_text_never_crashes_the_grader(text):
+    for ask in (_ridge_ask(), skills.generate("direction", 1, 1, CATALOG).asks[0],
+                skills.generate("bound", 1, 1, CATALOG).asks[0]):
+        try:
+            g = grade(ask, text)
+        except AnswerError:
+            continue
+        assert 0.0 <= g.score <= 1.0
+
+
+@given(st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(str),
+                 st.integers(min_value=-10**400, max_value=10**400).map(str)))
+def test_huge_and_odd_numbers_never_crash(text):
+    with contextlib.suppress(AnswerError):
+        grade(_ridge_ask(), text)

@@ -1,0 +1,136 @@
+"""The session object and its line front ends (--plain, --jsonl), driven as a user would."""
+
+from __future__ import annotations
+
+import json
+
+from drill.catalog import load_catalog
+from drill.drills.grading import HINT_COSTS
+from drill.drills.session import Session, SessionConfig
+from tests.conftest import run_drill
+from tests.test_drills import right_answer
+
+CATALOG = load_catalog(include_user=False)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def numeric_session(**kw) -> Session:
+    config = SessionConfig(count=kw.pop("count", 6), seed=kw.pop("seed", 11), topic="numeric",
+                           **kw)
+    return Session(config, CATALOG, clock=kw.get("clock", FakeClock()))
+
+
+def test_same_seed_same_questions():
+    a = [q.text("en") for q in _all_questions(numeric_session())]
+    b = [q.text("en") for q in _all_questions(numeric_session())]
+    assert a == b and len(set(a)) > 3
+
+
+def _all_questions(session):
+    seen = []
+    while not session.finished:
+        seen.append(session.current)
+        session.skip()
+    return seen
+
+
+def test_answering_everything_right_scores_full_marks():
+    clock = FakeClock()
+    session = Session(SessionConfig(count=8, seed=5, topic="numeric", difficulty=3), CATALOG,
+                      clock=clock)
+    while not session.finished:
+        clock.now += 12
+        result = session.answer(right_answer(session.current.ask))
+        assert result.grade.correct and result.seconds == 12
+    summary = session.summary()
+    assert summary.questions == len(session.results) >= 8
+    assert summary.correct == summary.questions
+    assert summary.accuracy == 1.0
+    assert summary.mistakes == {}
+
+
+def test_hints_cost_the_stated_share():
+    session = numeric_session(skills=["ridge-point"])
+    first = session.hint()
+    second = session.hint()
+    assert first and second and first != second
+    result = session.answer(right_answer(session.current.ask))
+    assert result.score == round(1 - HINT_COSTS[0] - HINT_COSTS[1], 4)
+    assert result.hints_used == 2
+
+
+def test_unreadable_answer_keeps_the_question():
+    session = numeric_session(skills=["ridge-point"])
+    before = session.current
+    try:
+        session.answer("twelve")
+    except ValueError as exc:
+        assert "number" in str(exc)
+    assert session.current is before and session.results == []
+
+
+def test_plain_session_of_five_varied_questions():
+    result = run_drill("start", "--plain", "--seed", "1", "--count", "5", "--topic", "numeric",
+                       input="1\n" * 40)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.count("== Question") == 5
+    assert "Convention:" in out and "1 FMA = 2 FLOPs" in out
+    assert "Worked solution:" in out
+    assert "== Summary ==" in out
+    skills = {line.split("[")[1].split("]")[0] for line in out.splitlines()
+              if line.startswith("== Question")}
+    assert len(skills) == 5
+
+
+def test_plain_end_of_input_ends_cleanly_in_chinese():
+    result = run_drill("start", "--plain", "--seed", "2", "--count", "3", "--lang", "zh",
+                       "--topic", "numeric", input="")
+    assert result.returncode == 0
+    assert "第 1 题" in result.stdout and "总结" in result.stdout
+
+
+def test_jsonl_protocol():
+    lines = "\n".join(["not a number", "skip", "hint", "1", "1", "1", "1", "1"]) + "\n"
+    result = run_drill("start", "--jsonl", "--seed", "4", "--count", "3", "--skill", "ridge-point",
+                       "--skill", "kv-cache", "--skill", "bound", input=lines)
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    kinds = [e["type"] for e in events]
+    assert kinds[0] == "question" and kinds[1] == "error" and kinds[-1] == "summary"
+    q = events[0]
+    for key in ("id", "skill", "ask", "unit", "prompt", "scenario"):
+        assert key in q
+    assert {"gpu", "dtype", "peak", "bandwidth"} <= set(q["scenario"]) or "tokens" in q["scenario"]
+    grades = [e for e in events if e["type"] == "grade"]
+    assert grades[0]["skipped"] is True
+    for g in grades:
+        assert set(g) >= {"id", "score", "correct", "expected", "mistakes", "solution"}
+        assert 0 <= g["score"] <= 1 and isinstance(g["solution"], list)
+    assert events[-1]["questions"] == len(grades)
+
+
+def test_jsonl_right_answers_from_the_scenario_score_one():
+    # Answer each question with the expected value the grade event reveals on a first pass.
+    first = run_drill("start", "--jsonl", "--seed", "9", "--count", "4", "--topic", "numeric",
+                      input="skip\n" * 20)
+    expected = [e for e in map(json.loads, first.stdout.splitlines()) if e["type"] == "grade"]
+    answers = []
+    for g in expected:
+        value = g["expected"]
+        if isinstance(value, float):
+            answers.append(g["expected_text"])  # numbers with their unit, e.g. "52.12 TFLOP/s"
+        else:
+            answers.append(",".join(value) if isinstance(value, list) else value)
+    events = [json.loads(line) for line in run_drill(
+        "start", "--jsonl", "--seed", "9", "--count", "4", "--topic", "numeric",
+        input="\n".join(answers) + "\n").stdout.splitlines()]
+    grades = [e for e in events if e["type"] == "grade"]
+    assert grades and all(g["score"] == 1.0 for g in grades), grades
