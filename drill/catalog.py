@@ -6,14 +6,19 @@ naming the file, the line, the field and what is wrong.
 
 from __future__ import annotations
 
+import json
+import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from drill import paths
+from drill import __version__, paths
 from drill.problems import Problem
-from drill.yamlio import LineDict, YamlError, load_file
+
+if TYPE_CHECKING:
+    from drill.yamlio import LineDict
 
 TOLERANCE = 0.01
 TENSOR_DTYPES = ("fp64", "tf32", "fp16", "bf16", "fp8", "int8")
@@ -53,6 +58,12 @@ _MEMORY = {
     "data_rate_gbps": (int, float),
     "bandwidth_gbs": (int, float),
 }
+
+
+def _line(data: object, key: str) -> int:
+    """The line of ``key`` in a mapping read by drill.yamlio (0 for plain data)."""
+    line_of = getattr(data, "line_of", None)
+    return line_of(key) if line_of is not None else 0
 
 
 class CatalogError(LookupError):
@@ -212,7 +223,7 @@ def _check_fields(data: LineDict, spec: dict, where: str, path: str, required: b
                   problems: list[Problem]) -> bool:
     ok = True
     for key, kind in spec.items():
-        line = data.line_of(key) if isinstance(data, LineDict) else 0
+        line = _line(data, key)
         if key not in data or data[key] is None:
             if required:
                 problems.append(Problem(path, getattr(data, "line", 0), f"{where}{key}",
@@ -245,7 +256,7 @@ def _peaks(section: object, allowed: tuple[str, ...], where: str, path: str,
         problems.append(Problem(path, getattr(section, "line", 0), where, "must be a mapping"))
         return result
     for key, value in section.items():
-        line = section.line_of(key) if isinstance(section, LineDict) else 0
+        line = _line(section, key)
         if key not in allowed:
             problems.append(Problem(path, line, f"{where}.{key}",
                                     f"unknown dtype; expected one of {', '.join(allowed)}"))
@@ -338,7 +349,7 @@ def check_formulas(card: Card, data: LineDict | None = None) -> list[Problem]:
     problems: list[Problem] = []
 
     def line(key: str) -> int:
-        return data.line_of(key) if isinstance(data, LineDict) else 0
+        return _line(data, key)
 
     fp32 = card.vector.get("fp32", 0.0)
     derived = card.derived_fp32()
@@ -376,6 +387,87 @@ def card_files(folders: Iterable[Path]) -> list[Path]:
     return files
 
 
+_TUPLE_FIELDS = ("aliases", "inferred", "notes", "sources")
+
+
+def _file_key(path: Path) -> list:
+    stat = path.stat()
+    return [stat.st_mtime_ns, stat.st_size, __version__]
+
+
+def _read_cache() -> dict:
+    try:
+        data = json.loads(paths.card_cache_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write_cache(entries: dict) -> None:
+    """Best effort: a read-only or full disk only costs the next start a re-parse."""
+    target = paths.card_cache_file()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(entries), encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError:
+        pass
+
+
+def _parse_file(path: Path, user: bool) -> tuple[Card | None, list[Problem], dict]:
+    """Parse one card file; also return the lines of id and aliases for later messages."""
+    from drill.yamlio import YamlError, load_file  # the YAML parser only on a cache miss
+
+    try:
+        data = load_file(path)
+    except YamlError as exc:
+        return None, [Problem(exc.path, exc.line, "", exc.message)], {}
+    card, found = parse_card(data, str(path), user)
+    lines = {"id": _line(data, "id"), "aliases": _line(data, "aliases")}
+    return card, found, lines
+
+
+def _load_files(sources: list[tuple[Path, bool]]) -> list[tuple[Card | None, list, dict, Path]]:
+    """Every file parsed, from a JSON cache keyed by modification time and size when fresh."""
+    cache = _read_cache()
+    fresh: dict = {}
+    results = []
+    for path, user in sources:
+        key = str(path)
+        try:
+            stamp = _file_key(path)
+        except OSError:
+            stamp = None
+        entry = cache.get(key)
+        if stamp is not None and isinstance(entry, dict) and entry.get("stamp") == stamp \
+                and entry.get("user") == user:
+            try:
+                card = _card_from_json(entry["card"]) if entry.get("card") else None
+                found = [Problem(*p) for p in entry.get("problems", [])]
+                results.append((card, found, entry.get("lines", {}), path))
+                fresh[key] = entry
+                continue
+            except (TypeError, KeyError, ValueError):
+                pass
+        card, found, lines = _parse_file(path, user)
+        results.append((card, found, lines, path))
+        if stamp is not None:
+            fresh[key] = {"stamp": stamp, "user": user, "lines": lines,
+                          "card": asdict(card) if card else None,
+                          "problems": [[p.path, p.line, p.field, p.message] for p in found]}
+    if fresh != cache:
+        _write_cache(fresh)
+    return results
+
+
+def _card_from_json(data: dict) -> Card:
+    values = dict(data)
+    for name in _TUPLE_FIELDS:
+        values[name] = tuple(values.get(name) or ())
+    return Card(**values)
+
+
 def load_catalog(include_user: bool = True, extra: Iterable[Path] = ()) -> Catalog:
     """Built-in cards, then the user's; bad files are reported, never fatal."""
     sources = [(p, False) for p in card_files([paths.builtin_gpus_dir()])]
@@ -385,24 +477,18 @@ def load_catalog(include_user: bool = True, extra: Iterable[Path] = ()) -> Catal
     cards: dict[str, Card] = {}
     aliases: dict[str, str] = {}
     problems: list[Problem] = []
-    for path, user in sources:
-        try:
-            data = load_file(path)
-        except YamlError as exc:
-            problems.append(Problem(exc.path, exc.line, "", exc.message))
-            continue
-        card, found = parse_card(data, str(path), user)
+    for card, found, lines, path in _load_files(sources):
         problems.extend(found)
         if card is None:
             continue
         if card.id in cards or card.id in aliases:
             other = cards.get(card.id) or cards[aliases[card.id]]
-            problems.append(Problem(str(path), data.line_of("id"), "id",
+            problems.append(Problem(str(path), lines.get("id", 0), "id",
                                     f"{card.id!r} is already defined in {other.path}"))
             continue
         clash = [a for a in card.aliases if a in aliases or a in cards]
         for alias in clash:
-            problems.append(Problem(str(path), data.line_of("aliases"), "aliases",
+            problems.append(Problem(str(path), lines.get("aliases", 0), "aliases",
                                     f"alias {alias!r} is already taken"))
         cards[card.id] = card
         for alias in card.aliases:
@@ -418,6 +504,8 @@ def validate_paths(targets: Iterable[Path]) -> list[Problem]:
     problems: list[Problem] = []
     seen_ids = dict(builtin.aliases) | {c: c for c in builtin.cards}
     builtin_files = {Path(c.path).resolve() for c in builtin}
+    from drill.yamlio import YamlError, load_file
+
     for path in card_files(targets):
         try:
             data = load_file(path)

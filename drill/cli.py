@@ -89,9 +89,8 @@ def _card_flags(parser: argparse.ArgumentParser, dtype_default: str | None = "fp
     parser.add_argument("--lang", choices=("en", "zh"), help="language (default from locale)")
 
 
-def _add_calc(sub: argparse._SubParsersAction) -> None:
-    from drill.engine.registry import OPERATORS
-
+def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
+    """The calc operators are only built when ``calc`` is on the command line (~15 ms)."""
     calc = sub.add_parser(
         "calc",
         help="roofline calculator for an operator, or peak / bandwidth from specs",
@@ -102,6 +101,10 @@ def _add_calc(sub: argparse._SubParsersAction) -> None:
     )
     ops = calc.add_subparsers(dest="op", metavar="OP", parser_class=_Parser)
     ops.required = True
+    if not full:
+        return
+    from drill.engine.registry import OPERATORS
+
     for spec in OPERATORS.values():
         p = ops.add_parser(spec.name, help=spec.en, description=spec.en)
         for param in spec.params:
@@ -168,7 +171,7 @@ def _add_calc(sub: argparse._SubParsersAction) -> None:
     waves.add_argument("--lang", choices=("en", "zh"))
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="drill",
         description="roofline-drill: practise GPU performance reasoning (roofline, intensity, "
@@ -190,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="numeric scenarios, conceptual questions, or both (default mixed)")
     start.add_argument("--lang", choices=("en", "zh"))
 
-    _add_calc(sub)
+    _add_calc(sub, full=argv is None or "calc" in argv)
 
     gpus = sub.add_parser("gpus", help="the GPU catalog, or one card in full")
     gpus.add_argument("id", nargs="?", help="card id or alias")
@@ -210,15 +213,34 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("paths", nargs="*", help="files or folders (default: built-in and yours)")
 
     sub.add_parser("paths", help="where your cards, packs, settings and history live")
+
+    stats = sub.add_parser("stats", help="your progress: accuracy, speed, skills, mistakes")
+    stats.add_argument("--json", action="store_true", help="the same figures as JSON")
+    stats.add_argument("--since", metavar="DATE", help="only attempts on or after YYYY-MM-DD")
+    stats.add_argument("--skill", metavar="ID", help="only this skill or question id")
+    stats.add_argument("--lang", choices=("en", "zh"))
+
+    history = sub.add_parser("history", help="export, import or check your answer history")
+    hsub = history.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
+    hsub.required = True
+    export = hsub.add_parser("export", help="write every session and attempt to a file")
+    export.add_argument("--format", choices=("csv", "json"), default="json")
+    export.add_argument("file", nargs="?", help="output file (default: standard output)")
+    imp = hsub.add_parser("import", help="merge an exported file; importing twice adds nothing")
+    imp.add_argument("file")
+    hsub.add_parser("check", help="run an integrity check on the history database")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if args.command is None:
         args.command = "start"
         args = parser.parse_args(["start", *(["--lang", args.lang] if args.lang else [])])
+        args.home = True  # bare `drill` opens the home screen, `drill start` a session
     try:
         if args.command == "calc":
             from drill.commands import calc
@@ -240,6 +262,14 @@ def main(argv: list[str] | None = None) -> int:
             from drill.commands import validate
 
             return validate.show_paths()
+        if args.command == "stats":
+            from drill.commands import stats
+
+            return stats.run(args)
+        if args.command == "history":
+            from drill.commands import history
+
+            return history.run(args)
         if args.command == "start":
             from drill.commands import start
 

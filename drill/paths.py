@@ -47,6 +47,19 @@ def database_file() -> Path:
     return data_dir() / "history.sqlite3"
 
 
+def cache_dir() -> Path:
+    root = home()
+    if root is not None:
+        return root / "cache"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("roofline-drill"))
+
+
+def card_cache_file() -> Path:
+    return cache_dir() / "cards.json"
+
+
 def builtin_dir(name: str) -> Path:
     """Shipped data folder: inside the wheel as ``drill/_data/NAME``, in a checkout at the root."""
     packaged = _PACKAGE / "_data" / name

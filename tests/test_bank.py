@@ -528,6 +528,12 @@ def test_builtin_model_answers_score_full(builtin: Bank) -> None:
     assert short == []
 
 
+@pytest.mark.parametrize("text", ["I like cats", "我喜欢猫", "I don't know", "不知道"])
+def test_builtin_rubrics_ignore_off_topic_answers(builtin: Bank, text: str) -> None:
+    loose = [q.id for q in builtin.questions.values() if grade_free(q, text).score]
+    assert loose == []
+
+
 def test_builtin_follow_ups_resolve(builtin: Bank) -> None:
     # load_bank drops a dangling follow-up and reports it, so look at both
     assert [str(p) for p in builtin.problems if ".follow_ups" in p.field] == []

@@ -92,7 +92,9 @@ def _intensity_scenario(ctx: Ctx, skill: str, card, pick: shapes.OpPick, dtype: 
     return Scenario(skill, ctx.difficulty, 0, f"Take {pick.en}, in {dtype}.",
                     f"考虑{pick.zh}，精度 {dtype}。", tuple(asks),
                     {"op": cost.op, "shape": cost.params, "dtype": dtype, "gpu": card.id,
-                     "peak": card.peak(dtype).value, "bandwidth": card.bandwidth},
+                     "peak": card.peak(dtype).value, "bandwidth": card.bandwidth,
+                     "intensity": a.intensity, "card_in_question": len(asks) > 1 and
+                     asks[-1].key == "bound"},
                     conv_en, conv_zh)
 
 
@@ -148,8 +150,11 @@ def _card_op(ctx: Ctx, op_kind: str | None = None):
 
 
 def _params(card, dtype, pick, **extra) -> dict:
+    peak = card.peak(dtype).value
+    intensity = pick.cost.flops / pick.cost.bytes
     data = {"op": pick.cost.op, "shape": pick.cost.params, "dtype": dtype, "gpu": card.id,
-            "peak": card.peak(dtype).value, "bandwidth": card.bandwidth}
+            "peak": peak, "bandwidth": card.bandwidth, "intensity": intensity,
+            "attainable": min(peak, intensity * card.bandwidth)}
     data.update(extra)
     return data
 

@@ -1,0 +1,88 @@
+"""Time until the home screen, and until the first practice question with its roofline, are on
+screen, as ratios to a minimal Textual app (Header, Static, Footer) measured in the same run.
+
+Targets: home <= 1.3x, first question with its plot <= 1.6x. Uses tmux, like
+../shared/tools/tui_first_frame.py; medians of several runs, interleaved so drift hits all.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+RUNS = 7
+MINIMAL = """
+from textual.app import App
+from textual.widgets import Footer, Header, Static
+class Minimal(App):
+    def compose(self):
+        yield Header()
+        yield Static("minimal ready")
+        yield Footer()
+Minimal().run()
+"""
+
+
+def first_frame(command: str, marker: str, timeout: float = 30) -> float:
+    name = "bench-" + uuid.uuid4().hex[:8]
+    start = time.perf_counter()
+    subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "40", command],
+                   check=True)
+    try:
+        while time.perf_counter() - start < timeout:
+            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", name],
+                                    capture_output=True, text=True).stdout
+            if marker in screen:
+                return time.perf_counter() - start
+            time.sleep(0.005)
+        raise SystemExit(f"{marker!r} never appeared for: {command}\n{screen}")
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+
+
+def main() -> None:
+    home = tempfile.mkdtemp(prefix="drill-bench-")
+    script = Path(home) / "minimal.py"
+    script.write_text(MINIMAL)
+    py = shlex.quote(sys.executable)
+    env = f"DRILL_HOME={shlex.quote(home)} DRILL_LANG=en"
+    cases = {
+        "minimal Textual app": (f"{py} {script}", "minimal ready"),
+        "drill (home screen)": (f"{env} {py} -m drill", "Calculator"),
+        "drill start (question + plot)": (
+            f"{env} {py} -m drill start --seed 1 --skill ridge-point",
+            "arithmetic intensity (FLOP/B)"),
+    }
+    times: dict[str, list[float]] = {k: [] for k in cases}
+    # An idle session keeps the tmux server up between runs (a server exiting races the next).
+    keep = "bench-keep-" + uuid.uuid4().hex[:6]
+    subprocess.run(["tmux", "new-session", "-d", "-s", keep, "sleep 600"], check=True)
+    try:
+        for command, marker in cases.values():  # warm caches once
+            first_frame(command, marker)
+        for _ in range(RUNS):
+            for label, (command, marker) in cases.items():
+                times[label].append(first_frame(command, marker))
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", keep], capture_output=True)
+    base = statistics.median(times["minimal Textual app"])
+    targets = {"drill (home screen)": 1.3, "drill start (question + plot)": 1.6}
+    for label, values in times.items():
+        median = statistics.median(values)
+        line = f"{label:32} median {median * 1000:7.1f} ms  ratio {median / base:4.2f}x"
+        if label in targets:
+            ok = median / base <= targets[label]
+            line += f"  (target <= {targets[label]}x) {'ok' if ok else 'OVER TARGET'}"
+        print(line)
+    os.environ.pop("DRILL_HOME", None)
+
+
+if __name__ == "__main__":
+    main()

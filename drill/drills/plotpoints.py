@@ -1,0 +1,52 @@
+"""Where a question and the user's answer land on the card's roofline (data only, no drawing)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PlotSpec:
+    gpu: str
+    dtype: str
+    peak: float
+    bandwidth: float
+    points: tuple[tuple[str, float, float], ...]  # (role, intensity FLOP/B, rate FLOP/s)
+
+
+def plot_spec(question, result=None) -> PlotSpec | None:
+    """The roof of the scenario's card with the true point, the measured one, and the user's.
+
+    Roles: "truth" (the operator on the roof), "measured", "answer" (where the typed number
+    puts the operator). Returns None for questions with no card and dtype to draw.
+    """
+    scenario = getattr(question, "scenario", None)
+    if scenario is None:
+        return None
+    p = scenario.params
+    if not all(k in p for k in ("gpu", "dtype", "peak", "bandwidth")):
+        return None
+    peak, bw = float(p["peak"]), float(p["bandwidth"])
+    points: list[tuple[str, float, float]] = []
+    if result is None:
+        # While the question is open: the roof alone, when the question is about a card.
+        if not p.get("card_in_question", True):
+            return None
+        return PlotSpec(p["gpu"], p["dtype"], peak, bw, ())
+    ai = p.get("intensity")
+    if ai:
+        points.append(("truth", ai, min(peak, ai * bw)))
+        if p.get("measured"):
+            points.append(("measured", ai, float(p["measured"])))
+    parsed = getattr(getattr(result, "grade", None), "parsed", None)
+    key = question.ask.key if question.ask is not None else ""
+    if isinstance(parsed, float) and parsed > 0:
+        if key == "intensity":
+            points.append(("answer", parsed, min(peak, parsed * bw)))
+        elif key == "attainable" and ai:
+            points.append(("answer", ai, parsed))
+        elif key == "ridge":
+            points.append(("answer", parsed, peak))
+        elif key == "efficiency" and ai:
+            points.append(("answer", ai, parsed * min(peak, ai * bw)))
+    return PlotSpec(p["gpu"], p["dtype"], peak, bw, tuple(points))

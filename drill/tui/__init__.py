@@ -1,0 +1,1 @@
+"""The Textual app: home, practice, calculator, catalog and settings screens."""

@@ -1,0 +1,49 @@
+"""Prepare the first practice session in a thread while Textual loads (no Textual import here).
+
+``drill start`` spends most of its first 150 ms importing Textual and starting the terminal;
+building the session and warming the plot modules meanwhile puts the first question on
+screen sooner.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import Future
+
+
+def prepare(options: dict, lang: str, clock=time.monotonic) -> Future:
+    """A future of (catalog, session) for ``options``; errors are kept for the screen."""
+    future: Future = Future()
+
+    def work() -> None:
+        try:
+            import plotext  # noqa: F401 - the plot's imports, warmed off the UI thread
+            import rich.ansi  # noqa: F401
+
+            from drill import settings
+            from drill.catalog import load_catalog
+            from drill.drills.practice import new_session
+
+            catalog = load_catalog()
+            session = new_session(options, settings.load(), lang, catalog, clock=clock)
+            future.set_result((catalog, session))
+        except BaseException as exc:  # the screen shows it
+            future.set_exception(exc)
+
+    threading.Thread(target=work, daemon=True, name="prepare-session").start()
+    return future
+
+
+def start_options(args) -> dict | None:
+    """What ``drill start`` asked for, or None for the home screen (bare ``drill``)."""
+    if getattr(args, "command", None) != "start" or getattr(args, "home", False):
+        return None
+    return {
+        "count": args.count,
+        "seed": args.seed,
+        "skills": args.skill,
+        "difficulty": args.difficulty,
+        "gpu": args.gpu,
+        "topic": args.topic,
+    }

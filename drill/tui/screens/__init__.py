@@ -1,0 +1,1 @@
+"""One screen per module; screens coordinate, widgets post messages up."""

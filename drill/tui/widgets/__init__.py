@@ -1,0 +1,1 @@
+"""Self-contained widgets used by the screens."""

@@ -1,0 +1,37 @@
+"""The answer box: single-letter commands work while it is empty, typing works otherwise."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.message import Message
+from textual.widgets import Input
+
+COMMAND_KEYS = {"h": "hint", "s": "skip", "p": "plot", "question_mark": "help", "q": "leave"}
+
+
+class AnswerInput(Input):
+    """An Input that turns h / s / p / ? / q into commands when nothing has been typed.
+
+    Letters that are answer options (a-j in a multiple choice) and free-text questions keep
+    their letters: there the commands are on the function keys (F1 hint, F2 skip, F3 plot).
+    """
+
+    class Command(Message):
+        def __init__(self, name: str) -> None:
+            super().__init__()
+            self.name = name
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.reserved: set[str] = set()
+        self.free_text = False
+
+    async def _on_key(self, event: events.Key) -> None:
+        name = COMMAND_KEYS.get(event.key)
+        if (name and not self.value and not self.free_text
+                and (event.character or "") not in self.reserved):
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Command(name))
+            return
+        await super()._on_key(event)

@@ -1,0 +1,41 @@
+"""A roofline drawn to fit the widget: plotext text rendered as rich Text."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from drill.render.plot import Figure, render
+
+
+class PlotView(Static):
+    """Shows ``figure`` at the widget's size; renders nothing when too small."""
+
+    DEFAULT_CSS = """
+    PlotView { height: 22; width: 1fr; }
+    """
+
+    def __init__(self, figure: Figure | None = None, **kwargs) -> None:
+        super().__init__("", **kwargs)
+        self._figure = figure
+        self._drawn: tuple | None = None
+
+    def show(self, figure: Figure | None) -> None:
+        self._figure = figure
+        self._drawn = None
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        """Draw once per figure and size: plotting and ANSI parsing cost ~15 ms a time."""
+        width, height = self.size.width, self.size.height
+        if self._figure is None or not width:
+            self.update("")
+            return
+        if self._drawn == (id(self._figure), width, height):
+            return
+        self._drawn = (id(self._figure), width, height)
+        text = render(self._figure, width, height, color=True)
+        self.update(Text.from_ansi(text) if text else Text(""))

@@ -1,0 +1,196 @@
+"""The real app under Pilot: every screen flow a user takes, with a temporary DRILL_HOME."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from textual.widgets import DataTable, Input, Static
+
+from drill.catalog import load_catalog
+from drill.drills.session import Session, SessionConfig
+from drill.tui.app import make_app
+from drill.tui.screens.calculator import CalculatorScreen
+from drill.tui.screens.catalog import CardScreen, CatalogScreen
+from drill.tui.screens.home import HomeScreen
+from drill.tui.screens.practice import PracticeScreen
+from drill.tui.screens.summary import SummaryScreen
+from tests.test_drills import right_answer, typed
+
+SIZE = (100, 34)
+START = {"seed": 7, "count": 2, "skills": ["gemm-intensity"], "difficulty": 1,
+         "topic": "numeric"}
+
+
+def frozen() -> float:
+    return 0.0
+
+
+def text_of(app, selector: str) -> str:
+    """What a Static shows, as plain text."""
+    widget = app.screen.query_one(selector, Static)
+    console = Console(width=160, file=io.StringIO(), record=True)
+    console.print(widget.content)
+    return console.export_text()
+
+
+async def wait_for_question(pilot) -> PracticeScreen:
+    screen = pilot.app.screen
+    for _ in range(200):
+        if isinstance(screen, PracticeScreen) and screen.session is not None:
+            return screen
+        await pilot.pause(0.02)
+        screen = pilot.app.screen
+    raise AssertionError("the first question never appeared")
+
+
+async def type_answer(pilot, text: str) -> None:
+    box = pilot.app.screen.query_one("#answer", Input)
+    box.value = text
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def expected_questions():
+    session = Session(SessionConfig(count=2, seed=7, skills=["gemm-intensity"], difficulty=1,
+                                    topic="numeric"), load_catalog(include_user=False))
+    asks = []
+    while not session.finished:
+        asks.append(session.current.ask)
+        session.skip()
+    return asks
+
+
+async def test_home_to_practice_right_then_wrong_then_summary(drill_home):
+    asks = expected_questions()
+    app = make_app(home=drill_home, lang="en", clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, HomeScreen)
+        app.screen.action_open("practice")
+        await pilot.pause()
+        assert isinstance(app.screen, PracticeScreen)
+        app.screen.options = dict(START)  # the fixed session of this test
+        app.screen._build_session()
+        screen = await wait_for_question(pilot)
+        for _ in range(100):
+            if screen.session.config.seed == 7:
+                break
+            await pilot.pause(0.02)
+        assert "arithmetic intensity" in text_of(app, "#scenario")
+        await type_answer(pilot, right_answer(asks[0]))
+        feedback = text_of(app, "#feedback")
+        assert "correct" in feedback and "Worked solution" in feedback
+        await pilot.press("n")
+        await pilot.pause()
+        wrong = dict(asks[1].mistakes)["fma-factor"]
+        await type_answer(pilot, typed(asks[1], wrong))
+        feedback = text_of(app, "#feedback")
+        assert "fma-factor" in feedback and "multiply-add" in feedback
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        summary = text_of(app, "#summary")
+        assert "2 questions, 1 correct" in summary
+        assert "fma-factor" in summary
+
+
+async def test_unparseable_answer_stays_inline(drill_home):
+    app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_question(pilot)
+        first = screen.session.current
+        await type_answer(pilot, "a lot")
+        assert "number" in text_of(app, "#message")
+        assert screen.session.current is first and not screen.session.results
+
+
+async def test_hint_skip_and_leave_with_confirmation(drill_home):
+    app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_question(pilot)
+        await pilot.press("h")
+        assert "Formula" in text_of(app, "#message")
+        await pilot.press("s")
+        await pilot.pause()
+        assert "skipped" in text_of(app, "#feedback")
+        await pilot.press("n")
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("n")  # stay
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+
+
+async def test_calculator_updates_when_a_shape_changes(drill_home):
+    app = make_app(home=drill_home, lang="en", clock=frozen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, CalculatorScreen)
+        await pilot.pause(0.1)
+        before = text_of(app, "#calc-result")
+        assert "1365 FLOP/B" in before  # 4096³ fp16 on the A100
+        app.screen.query_one("#p-m", Input).value = "1"
+        await pilot.pause(0.1)
+        after = text_of(app, "#calc-result")
+        assert "memory-bound" in after and after != before
+        app.screen.query_one("#p-m", Input).value = "zero"
+        await pilot.pause(0.1)
+        assert "-M" in text_of(app, "#calc-result")
+
+
+async def test_catalog_opens_a_card(drill_home):
+    app = make_app(home=drill_home, lang="en", clock=frozen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, CatalogScreen)
+        table = app.screen.query_one(DataTable)
+        assert table.row_count >= 16
+        await pilot.press("3")  # sort by bandwidth, largest first
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, CardScreen)
+        assert app.screen.card.id == "b200"
+        assert "Sources" in text_of(app, "#card-panel")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, CatalogScreen)
+
+
+async def test_language_switch_shows_chinese(drill_home):
+    app = make_app(home=drill_home, lang="en", clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("o")
+        await pilot.pause()
+        from textual.widgets import Select
+
+        app.screen.query_one("#set-language", Select).value = "zh"
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.2)
+        assert app.lang == "zh"
+        assert isinstance(app.screen, HomeScreen)
+        assert "练习" in str(app.screen.query_one("#home-options").render_line(0))
+    from drill import settings
+
+    assert settings.load().language == "zh"
+    app = make_app(home=drill_home, start=dict(START), clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_question(pilot)
+        assert "算术强度" in text_of(app, "#scenario")
+        assert "第 1 题" in text_of(app, "#progress")
+
+
+async def test_small_terminal_hides_the_plot(drill_home):
+    app = make_app(home=drill_home, lang="en", start=dict(START, skills=["ridge-point"]),
+                   clock=frozen)
+    async with app.run_test(size=(50, 16)) as pilot:
+        screen = await wait_for_question(pilot)
+        assert not screen.query_one("#plot").display
+        assert "enlarge" in text_of(app, "#plot-note")

@@ -1,0 +1,86 @@
+"""Snapshots of the main screens (SVG under __snapshots__; update with --snapshot-update)."""
+
+from __future__ import annotations
+
+from drill.tui.app import make_app
+from tests.tui.test_flows import START, frozen, type_answer, wait_for_question
+
+SIZE = (100, 34)
+
+
+def app_for(home, lang: str, start: dict | None = None):
+    return make_app(home=home, lang=lang, start=start, clock=frozen)
+
+
+def test_home(snap_compare, drill_home):
+    assert snap_compare(app_for(drill_home, "en"), terminal_size=SIZE)
+
+
+async def _question(pilot) -> None:
+    await wait_for_question(pilot)
+    await pilot.pause()
+
+
+def test_practice_question_en(snap_compare, drill_home):
+    start = dict(START, skills=["ridge-point"])
+    assert snap_compare(app_for(drill_home, "en", start), terminal_size=SIZE,
+                        run_before=_question)
+
+
+def test_practice_question_zh(snap_compare, drill_home):
+    start = dict(START, skills=["ridge-point"])
+    assert snap_compare(app_for(drill_home, "zh", start), terminal_size=SIZE,
+                        run_before=_question)
+
+
+async def _feedback(pilot) -> None:
+    await wait_for_question(pilot)
+    await type_answer(pilot, "12.5")
+    await pilot.pause()
+
+
+def test_practice_feedback_en(snap_compare, drill_home):
+    start = dict(START, skills=["ridge-point"])
+    assert snap_compare(app_for(drill_home, "en", start), terminal_size=SIZE,
+                        run_before=_feedback)
+
+
+def test_practice_feedback_zh(snap_compare, drill_home):
+    start = dict(START, skills=["ridge-point"])
+    assert snap_compare(app_for(drill_home, "zh", start), terminal_size=SIZE,
+                        run_before=_feedback)
+
+
+async def _summary(pilot) -> None:
+    await wait_for_question(pilot)
+    for _ in range(2):
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+
+
+def test_summary(snap_compare, drill_home):
+    assert snap_compare(app_for(drill_home, "en", dict(START)), terminal_size=SIZE,
+                        run_before=_summary)
+
+
+async def _open(pilot, key: str) -> None:
+    await pilot.press(key)
+    await pilot.pause(0.2)
+
+
+def test_calculator(snap_compare, drill_home):
+    async def run_before(pilot):
+        await _open(pilot, "c")
+
+    assert snap_compare(app_for(drill_home, "en"), terminal_size=(120, 40),
+                        run_before=run_before)
+
+
+def test_catalog(snap_compare, drill_home):
+    async def run_before(pilot):
+        await _open(pilot, "g")
+
+    assert snap_compare(app_for(drill_home, "en"), terminal_size=(100, 30),
+                        run_before=run_before)
