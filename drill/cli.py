@@ -214,6 +214,20 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
     sub.add_parser("paths", help="where your cards, packs, settings and history live")
 
+    measure = sub.add_parser(
+        "measure", help="measure this machine's roofline and save it as a card",
+        description="Measure the roofline of this machine: peak FLOP/s from large matrix "
+                    "multiplications, memory bandwidth from STREAM-style copy and triad, and an "
+                    "intensity sweep. The result is saved as a card you can drill on.")
+    measure.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                         help="cpu (numpy) or cuda (needs PyTorch or CuPy with a GPU)")
+    measure.add_argument("--quick", action="store_true", help="smaller sizes, under 20 s")
+    measure.add_argument("--name", default="my-machine", metavar="ID",
+                         help="card id to save the result as (default my-machine)")
+    measure.add_argument("--no-save", action="store_true", help="measure only, save no card")
+    measure.add_argument("--json", action="store_true", help="print the figures as JSON")
+    measure.add_argument("--lang", choices=("en", "zh"))
+
     stats = sub.add_parser("stats", help="your progress: accuracy, speed, skills, mistakes")
     stats.add_argument("--json", action="store_true", help="the same figures as JSON")
     stats.add_argument("--since", metavar="DATE", help="only attempts on or after YYYY-MM-DD")
@@ -262,6 +276,10 @@ def main(argv: list[str] | None = None) -> int:
             from drill.commands import validate
 
             return validate.show_paths()
+        if args.command == "measure":
+            from drill.commands import measure
+
+            return measure.run(args)
         if args.command == "stats":
             from drill.commands import stats
 
