@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import sys
 
 from drill.cli import UsageError
@@ -34,23 +35,63 @@ def build_session(args, lang: str, on_result=None):
     bank = load_bank() if topic != "numeric" else None
     if bank is not None and topic == "concepts" and not bank.questions:
         raise UsageError("no conceptual questions are available (see drill validate)")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
     config = SessionConfig(
         count=args.count or settings.questions,
-        seed=args.seed,
+        seed=seed,
         skills=args.skill,
         difficulty=args.difficulty or settings.difficulty,
         gpu=gpu,
         lang=lang,
         topic=topic,
     )
-    return Session(config, catalog, bank, on_result=on_result)
+    recorder = open_recorder(config, "practice")
+    callbacks = [c for c in (recorder.on_result if recorder else None, on_result) if c]
+    session = Session(config, catalog, bank, on_result=_each(callbacks) if callbacks else None)
+    session.recorder = recorder
+    return session
+
+
+def _each(callbacks):
+    def call(result) -> None:
+        for callback in callbacks:
+            callback(result)
+
+    return call
+
+
+def open_recorder(config, mode: str):
+    """A Recorder on the user's history, or None (with a one-line warning) if it is refused."""
+    from drill.history import HistoryError
+    from drill.recorder import Recorder
+
+    try:
+        return Recorder.open(mode, config)
+    except HistoryError as exc:
+        print(f"drill: warning: answers will not be saved: {exc}", file=sys.stderr)
+        return None
+
+
+def finish_session(session) -> None:
+    """Close the session's recorder, if it has one: the session's end time is written."""
+    recorder = getattr(session, "recorder", None)
+    if recorder is not None:
+        recorder.close()
 
 
 def run(args) -> int:
     lang = lang_of(args)
     if args.jsonl:
         return run_jsonl(build_session(args, lang), sys.stdin, sys.stdout)
-    return run_plain(build_session(args, lang), sys.stdin, sys.stdout)
+    if args.plain or not sys.stdin.isatty() or not sys.stdout.isatty():
+        return run_plain(build_session(args, lang), sys.stdin, sys.stdout)
+    from drill.tui.prepare import prepare, start_options
+
+    options = start_options(args)
+    prepared = prepare(dict(options), lang) if options is not None else None
+    from drill.tui.app import run_app  # textual ~100 ms; only the app needs it
+
+    return run_app(start_args=args, lang=lang, prepared=prepared)
 
 
 def _read(stream) -> str | None:
@@ -62,6 +103,13 @@ def _read(stream) -> str | None:
 
 def run_plain(session, stdin, stdout) -> int:
     """Line mode for any terminal or screen reader; end of input ends the session cleanly."""
+    try:
+        return _run_plain(session, stdin, stdout)
+    finally:
+        finish_session(session)
+
+
+def _run_plain(session, stdin, stdout) -> int:
     from drill.drills.grading import AnswerError
     from drill.drills.session import mistake_lines
     from drill.i18n import tr
@@ -198,6 +246,13 @@ def grade_event(result, lang: str) -> dict:
 
 def run_jsonl(session, stdin, stdout) -> int:
     """Machine mode: one JSON object per line each way (see README)."""
+    try:
+        return _run_jsonl(session, stdin, stdout)
+    finally:
+        finish_session(session)
+
+
+def _run_jsonl(session, stdin, stdout) -> int:
     from drill.drills.grading import AnswerError
 
     lang = session.config.lang
