@@ -57,6 +57,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "settings-save": ("Save", "保存"),
     "settings-saved": ("Saved.", "已保存。"),
     "settings-bad-count": ("Questions per session must be 1 to 100.", "每次练习的题数须为 1 到 100。"),
+    "loading-stats": ("Reading your history…", "正在读取历史记录…"),
+    "stats-failed": ("The history could not be read", "无法读取历史记录"),
     "too-small": ("The terminal is very small: enlarge it for the full view.",
                   "终端太小：放大以查看完整界面。"),
     "question": ("Question", "第"),

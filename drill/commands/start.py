@@ -3,51 +3,33 @@
 from __future__ import annotations
 
 import json
-import random
 import sys
 
 from drill.cli import UsageError
 from drill.commands.common import lang_of
 
 
-def build_session(args, lang: str, on_result=None):
-    """The session the front ends drive, from the command line and the saved settings."""
-    from drill import settings as settings_mod
-    from drill.bank import load_bank
-    from drill.catalog import CatalogError, load_catalog
-    from drill.drills import skills
-    from drill.drills.session import Session, SessionConfig
+def options_of(args) -> dict:
+    """What ``drill start`` asked for, as the options a session is built from."""
+    return {"count": args.count, "seed": args.seed, "skills": args.skill,
+            "difficulty": args.difficulty, "gpu": args.gpu, "topic": args.topic}
 
-    settings = settings_mod.load()
+
+def build_session(args, lang: str, on_result=None):
+    """The session the line front ends drive, from the command line and the saved settings."""
+    from drill import settings as settings_mod
+    from drill.catalog import load_catalog
+    from drill.drills.practice import SetupError, new_session, session_config
+
     catalog = load_catalog()
-    gpu = args.gpu
-    if gpu:
-        try:
-            gpu = catalog.get(gpu).id
-        except CatalogError as exc:
-            raise UsageError(str(exc)) from None
-    for skill_id in args.skill or []:
-        try:
-            skills.get(skill_id)
-        except skills.SkillError as exc:
-            raise UsageError(str(exc)) from None
-    topic = args.topic or ("numeric" if args.skill else "mixed")
-    bank = load_bank() if topic != "numeric" else None
-    if bank is not None and topic == "concepts" and not bank.questions:
-        raise UsageError("no conceptual questions are available (see drill validate)")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
-    config = SessionConfig(
-        count=args.count or settings.questions,
-        seed=seed,
-        skills=args.skill,
-        difficulty=args.difficulty or settings.difficulty,
-        gpu=gpu,
-        lang=lang,
-        topic=topic,
-    )
-    recorder = open_recorder(config, "practice")
-    callbacks = [c for c in (recorder.on_result if recorder else None, on_result) if c]
-    session = Session(config, catalog, bank, on_result=_each(callbacks) if callbacks else None)
+    try:
+        config = session_config(options_of(args), settings_mod.load(), lang, catalog)
+        recorder = open_recorder(config, "practice")
+        callbacks = [c for c in (recorder.on_result if recorder else None, on_result) if c]
+        session = new_session(config, catalog,
+                              on_result=_each(callbacks) if callbacks else None)
+    except SetupError as exc:
+        raise UsageError(str(exc)) from None
     session.recorder = recorder
     return session
 
@@ -85,13 +67,15 @@ def run(args) -> int:
         return run_jsonl(build_session(args, lang), sys.stdin, sys.stdout)
     if args.plain or not sys.stdin.isatty() or not sys.stdout.isatty():
         return run_plain(build_session(args, lang), sys.stdin, sys.stdout)
-    from drill.tui.prepare import prepare, start_options
+    options = None if getattr(args, "home", False) else options_of(args)
+    prepared = None
+    if options is not None:
+        from drill.tui.prepare import prepare
 
-    options = start_options(args)
-    prepared = prepare(dict(options), lang) if options is not None else None
+        prepared = prepare(dict(options), lang)
     from drill.tui.app import run_app  # textual ~100 ms; only the app needs it
 
-    return run_app(start_args=args, lang=lang, prepared=prepared)
+    return run_app(options, lang=lang, prepared=prepared)
 
 
 def _read(stream) -> str | None:

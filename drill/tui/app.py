@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from textual.app import App
@@ -34,6 +34,8 @@ class DrillApp(App):
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
         self._prepared = prepared
+        # History writes run in order on one thread, off the UI thread.
+        self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history")
 
     def t(self, key: str) -> str:
         return tr(key, self.lang)
@@ -72,6 +74,9 @@ class DrillApp(App):
 
             self.push_screen(HomeScreen())
 
+    def on_unmount(self) -> None:
+        self.db.shutdown(wait=True)  # pending answers reach the database before exit
+
     def go_home(self) -> None:
         """Back to the home screen, whether the app opened on it or on a session."""
         from drill.tui.screens.home import HomeScreen
@@ -105,10 +110,9 @@ def make_app(home: Path | str | None = None, lang: str | None = None, start: dic
     return DrillApp(lang=lang, start=start, clock=clock, prepared=prepared)
 
 
-def run_app(start_args=None, lang: str | None = None, prepared: Future | None = None) -> int:
-    from drill.tui.prepare import start_options
-
-    app = make_app(lang=lang, start=start_options(start_args) if start_args else None,
-                   prepared=prepared)
+def run_app(options: dict | None = None, lang: str | None = None,
+            prepared: Future | None = None) -> int:
+    """Run the app: a practice session for ``options``, or the home screen for None."""
+    app = make_app(lang=lang, start=options, prepared=prepared)
     app.run()
     return app.return_code or 0

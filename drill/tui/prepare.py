@@ -13,7 +13,10 @@ from concurrent.futures import Future
 
 
 def prepare(options: dict, lang: str, clock=time.monotonic) -> Future:
-    """A future of (catalog, session) for ``options``; errors are kept for the screen."""
+    """A future of (catalog, session) for ``options``; errors are kept for the screen.
+
+    The screen that takes the session attaches the history recorder to it.
+    """
     future: Future = Future()
 
     def work() -> None:
@@ -23,27 +26,14 @@ def prepare(options: dict, lang: str, clock=time.monotonic) -> Future:
 
             from drill import settings
             from drill.catalog import load_catalog
-            from drill.drills.practice import new_session
+            from drill.drills.practice import new_session, session_config
 
             catalog = load_catalog()
-            session = new_session(options, settings.load(), lang, catalog, clock=clock)
-            future.set_result((catalog, session))
+            config = session_config(options, settings.load(), lang, catalog)
+            future.set_result((catalog, new_session(config, catalog, clock=clock)))
         except BaseException as exc:  # the screen shows it
             future.set_exception(exc)
 
     threading.Thread(target=work, daemon=True, name="prepare-session").start()
     return future
 
-
-def start_options(args) -> dict | None:
-    """What ``drill start`` asked for, or None for the home screen (bare ``drill``)."""
-    if getattr(args, "command", None) != "start" or getattr(args, "home", False):
-        return None
-    return {
-        "count": args.count,
-        "seed": args.seed,
-        "skills": args.skill,
-        "difficulty": args.difficulty,
-        "gpu": args.gpu,
-        "topic": args.topic,
-    }

@@ -194,3 +194,41 @@ async def test_small_terminal_hides_the_plot(drill_home):
         screen = await wait_for_question(pilot)
         assert not screen.query_one("#plot").display
         assert "enlarge" in text_of(app, "#plot-note")
+
+
+async def test_answers_in_the_app_reach_the_history(drill_home):
+    from drill.history import History
+    from drill.stats import compute
+
+    asks = expected_questions()
+    app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_question(pilot)
+        await type_answer(pilot, right_answer(asks[0]))
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+    history = History.open()
+    stats = compute(history)
+    history.close()
+    assert stats.overview.attempts == 2 and stats.overview.skipped == 1
+    assert stats.overview.accuracy == 0.5
+
+
+async def test_stats_screen_shows_the_history(drill_home):
+    from tests.conftest import run_drill
+
+    result = run_drill("start", "--plain", "--seed", "3", "--count", "3", "--topic", "numeric",
+                       input="1\n1\n1\n1\n1\n1\n", env={"DRILL_HOME": str(drill_home)})
+    assert result.returncode == 0
+    app = make_app(home=drill_home, lang="en", clock=frozen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("s")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if "Reading" not in text_of(app, "#stats"):
+                break
+        shown = text_of(app, "#stats")
+        assert "Overview" in shown or "overview" in shown.lower()
+        assert "3" in shown

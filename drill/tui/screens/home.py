@@ -14,6 +14,7 @@ from drill.tui.widgets.keybar import KeyBar
 # id, key, i18n label
 ITEMS = (
     ("practice", "p", "home-practice"),
+    ("stats", "s", "home-stats"),
     ("calc", "c", "home-calc"),
     ("gpus", "g", "home-gpus"),
     ("settings", "o", "home-settings"),
@@ -48,6 +49,10 @@ class HomeScreen(Screen):
             from drill.tui.screens.practice import PracticeScreen
 
             self.app.push_screen(PracticeScreen({}))
+        elif item == "stats":
+            from drill.tui.screens.stats import StatsScreen
+
+            self.app.push_screen(StatsScreen())
         elif item == "calc":
             from drill.tui.screens.calculator import CalculatorScreen
 

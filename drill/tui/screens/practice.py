@@ -73,8 +73,31 @@ class PracticeScreen(Screen):
 
     def _ready(self, session) -> None:
         self.session = session
+        self._recorder = self.app.db.submit(open_recorder, session.config, "practice",
+                                            self._history_refused)
+        session.on_result = self._record
         self.query_one("#answer-row").display = True
         self._show_question()
+
+    # -- history ----------------------------------------------------------------------
+    def _record(self, result) -> None:
+        """Queue the write; the history thread commits each answer as it is graded."""
+        future = self._recorder
+
+        def write() -> None:
+            recorder = future.result()
+            if recorder is not None:
+                recorder.on_result(result)
+
+        self.app.db.submit(write)
+
+    def _history_refused(self, message: str) -> None:
+        self.app.call_from_thread(self.app.notify, message, severity="warning", timeout=8)
+
+    def _close_history(self) -> None:
+        future = getattr(self, "_recorder", None)
+        if future is not None:
+            self.app.db.submit(lambda: future.result() and future.result().close())
 
     # -- rendering --------------------------------------------------------------------
     def _refresh_progress(self) -> None:
@@ -274,6 +297,7 @@ class PracticeScreen(Screen):
     def _finish(self) -> None:
         from drill.tui.screens.summary import SummaryScreen
 
+        self._close_history()
         if self.session is None or not self.session.results:
             self.dismiss_to_home()
             return
@@ -286,8 +310,22 @@ class PracticeScreen(Screen):
 def new_session(app, options: dict):
     """A session for the app, sharing its catalog."""
     from drill.drills.practice import new_session as build
+    from drill.drills.practice import session_config
 
-    return build(options, app.settings, app.lang, app.catalog, clock=app.clock)
+    config = session_config(options, app.settings, app.lang, app.catalog)
+    return build(config, app.catalog, clock=app.clock)
+
+
+def open_recorder(config, mode: str, refused):
+    """A Recorder on the history, or None after telling the user why answers are not saved."""
+    from drill.history import HistoryError
+    from drill.recorder import Recorder
+
+    try:
+        return Recorder.open(mode, config, on_error=refused)
+    except HistoryError as exc:
+        refused(f"Answers will not be saved: {exc}")
+        return None
 
 
 def figure_for(spec, catalog, lang: str):
