@@ -214,6 +214,21 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
     sub.add_parser("paths", help="where your cards, packs, settings and history live")
 
+    mock = sub.add_parser("mock", help="a timed mock interview with a scorecard",
+                          description="A timed, one-way mock interview: a case worked step by "
+                                      "step, follow-up questions, a system-design question, "
+                                      "and a scorecard at the end.")
+    mock.add_argument("--minutes", type=_positive_float, default=30.0,
+                      help="length of the interview (default 30)")
+    mock.add_argument("--gpu", metavar="ID", help="the card of the case")
+    mock.add_argument("--seed", type=int, help="reproducible interview")
+    mock.add_argument("--feedback", choices=("end", "each"), default="end",
+                      help="feedback at the end (default, as in an interview) or after each")
+    mock.add_argument("--report", metavar="FILE.md", help="write a Markdown report at the end")
+    mock.add_argument("--plain", action="store_true", help="line mode for any terminal")
+    mock.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")
+    mock.add_argument("--lang", choices=("en", "zh"))
+
     measure = sub.add_parser(
         "measure", help="measure this machine's roofline and save it as a card",
         description="Measure the roofline of this machine: peak FLOP/s from large matrix "
@@ -276,6 +291,10 @@ def main(argv: list[str] | None = None) -> int:
             from drill.commands import validate
 
             return validate.show_paths()
+        if args.command == "mock":
+            from drill.commands import mock
+
+            return mock.run(args)
         if args.command == "measure":
             from drill.commands import measure
 

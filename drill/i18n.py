@@ -21,6 +21,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "streak": ("streak", "连对"),
     "loading": ("Preparing questions…", "正在准备题目…"),
     "plot-hidden": ("(enlarge the terminal to see the roofline)", "（终端太小，放大后可显示 Roofline 图）"),
+    "next-only": ("Enter or n: next question", "回车或 n：下一题"),
     "next-key": ("Enter or n: next question · p: plot", "回车或 n：下一题 · p：图"),
     "self-mark-keys": (
         "Said it in other words? r: mark right · w: mark wrong",
@@ -57,6 +58,26 @@ STRINGS: dict[str, tuple[str, str]] = {
     "settings-save": ("Save", "保存"),
     "settings-saved": ("Saved.", "已保存。"),
     "settings-bad-count": ("Questions per session must be 1 to 100.", "每次练习的题数须为 1 到 100。"),
+    "mock-intro": (
+        "Mock interview, {minutes} minutes: a case step by step, follow-up questions, a "
+        "design question. One way: no going back. Commands: 'hint' (costs credit), 'skip', "
+        "'quit'.",
+        "模拟面试，{minutes} 分钟：逐步分析一个案例、追问、一道系统设计题。只能向前，不能回头。"
+        "命令：hint（提示，会扣分）、skip（跳过）、quit（结束）。",
+    ),
+    "stage-case": ("case", "案例"),
+    "stage-follow-up": ("follow-up", "追问"),
+    "stage-design": ("design", "系统设计"),
+    "mock-time-up": ("Time is up: the questions left count as unanswered.",
+                     "时间到：剩下的题目按未作答计。"),
+    "mock-noted": ("Noted.", "已记录。"),
+    "mock-reminder": ("{left} left in the interview.", "面试还剩 {left}。"),
+    "scorecard": ("Scorecard", "成绩单"),
+    "mock-change": ("Change since the previous mock (points)", "与上次模拟相比（分）"),
+    "unanswered": ("unanswered", "未作答"),
+    "mock-report-saved": ("Report written to {path}", "报告已写入 {path}"),
+    "mock-keys-end": ("m: write the Markdown report · Escape / q: home",
+                      "m：写出 Markdown 报告 · Esc / q：回到首页"),
     "loading-stats": ("Reading your history…", "正在读取历史记录…"),
     "stats-failed": ("The history could not be read", "无法读取历史记录"),
     "too-small": ("The terminal is very small: enlarge it for the full view.",

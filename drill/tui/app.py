@@ -24,8 +24,9 @@ class DrillApp(App):
 
     def __init__(self, lang: str | None = None, start: dict | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 prepared: Future | None = None) -> None:
+                 prepared: Future | None = None, mock: dict | None = None) -> None:
         super().__init__()
+        self.mock_options = mock
         self.settings = settings_mod.load()
         self.lang = lang or self.settings.lang()
         self.start_options = start
@@ -65,7 +66,11 @@ class DrillApp(App):
 
     def on_mount(self) -> None:
         self.sub_title = self.t("app-sub")
-        if self.start_options is not None:
+        if self.mock_options is not None:
+            from drill.tui.screens.mock import MockScreen
+
+            self.push_screen(MockScreen(self.mock_options))
+        elif self.start_options is not None:
             from drill.tui.screens.practice import PracticeScreen
 
             self.push_screen(PracticeScreen(self.start_options))
@@ -99,7 +104,7 @@ class DrillApp(App):
 
 def make_app(home: Path | str | None = None, lang: str | None = None, start: dict | None = None,
              clock: Callable[[], float] = time.monotonic,
-             prepared: Future | None = None) -> DrillApp:
+             prepared: Future | None = None, mock: dict | None = None) -> DrillApp:
     """The one app factory, for ``drill`` and for tests (``home`` becomes DRILL_HOME)."""
     if home is not None:
         os.environ["DRILL_HOME"] = str(home)
@@ -107,12 +112,21 @@ def make_app(home: Path | str | None = None, lang: str | None = None, start: dic
         from drill.tui.prepare import prepare
 
         prepared = prepare(dict(start), lang or settings_mod.load().lang(), clock)
-    return DrillApp(lang=lang, start=start, clock=clock, prepared=prepared)
+    return DrillApp(lang=lang, start=start, clock=clock, prepared=prepared, mock=mock)
 
 
 def run_app(options: dict | None = None, lang: str | None = None,
             prepared: Future | None = None) -> int:
     """Run the app: a practice session for ``options``, or the home screen for None."""
     app = make_app(lang=lang, start=options, prepared=prepared)
+    app.run()
+    return app.return_code or 0
+
+
+def run_mock_app(args, lang: str | None, report=None) -> int:
+    """Run the app on a mock interview for ``drill mock`` options."""
+    options = {"minutes": args.minutes, "gpu": args.gpu, "seed": args.seed,
+               "feedback": args.feedback, "report": str(report) if report else None}
+    app = make_app(lang=lang, mock=options)
     app.run()
     return app.return_code or 0

@@ -14,6 +14,7 @@ from drill.tui.widgets.keybar import KeyBar
 # id, key, i18n label
 ITEMS = (
     ("practice", "p", "home-practice"),
+    ("mock", "m", "home-mock"),
     ("stats", "s", "home-stats"),
     ("calc", "c", "home-calc"),
     ("gpus", "g", "home-gpus"),
@@ -49,6 +50,10 @@ class HomeScreen(Screen):
             from drill.tui.screens.practice import PracticeScreen
 
             self.app.push_screen(PracticeScreen({}))
+        elif item == "mock":
+            from drill.tui.screens.mock import MockScreen
+
+            self.app.push_screen(MockScreen({}))
         elif item == "stats":
             from drill.tui.screens.stats import StatsScreen
 

@@ -22,6 +22,7 @@ KEYS: dict[str, tuple[str, str, str]] = {
     "dtype": ("d", "precision", "精度"),
     "save": ("ctrl+s", "save", "保存"),
     "quit": ("q", "quit", "退出"),
+    "report": ("m", "Markdown report", "Markdown 报告"),
 }
 
 

@@ -1,0 +1,152 @@
+"""The mock interview: the chain, the clock, hints, the scorecard, the report, the history."""
+
+from __future__ import annotations
+
+import json
+
+from drill.bank import load_bank
+from drill.catalog import load_catalog
+from drill.drills.grading import HINT_COSTS
+from drill.mock import MockConfig, MockInterview
+from drill.mock_report import report
+from tests.conftest import run_drill
+from tests.test_drills import right_answer as right_numeric
+
+CATALOG = load_catalog(include_user=False)
+BANK = load_bank(include_user=False)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 500.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def right_answer(question, lang: str = "en") -> str:
+    """What a well-prepared candidate types for any question of the interview."""
+    if question.ask is not None:
+        return right_numeric(question.ask)
+    q = question.concept
+    if q.type == "truefalse":
+        return "true" if q.correct else "false"
+    if q.choices:
+        return ",".join(c.id for c in q.choices if c.correct)
+    return q.answer[lang]
+
+
+def interview(seed: int = 4, minutes: float = 30, clock=None, **kw) -> MockInterview:
+    return MockInterview(MockConfig(minutes=minutes, seed=seed, **kw), CATALOG, BANK,
+                         clock=clock or FakeClock())
+
+
+def test_the_chain_case_then_follow_ups_then_design():
+    mock = interview()
+    stages = []
+    while not mock.finished:
+        stages.append(mock.current_item.stage)
+        mock.answer(right_answer(mock.current))
+    assert stages[:6] == ["case"] * 6
+    assert [mock.items[i].question.ask.key for i in range(6)] == [
+        "intensity", "ridge", "bound", "attainable", "efficiency", "direction"]
+    assert stages[6:-1] == ["follow-up"] * 3 and stages[-1] == "design"
+    card = mock.scorecard()
+    assert card.score == 1.0 and card.band == "ready"
+
+
+def test_a_wrong_bound_leads_to_a_bound_follow_up():
+    for seed in range(30):
+        mock = interview(seed=seed)
+        while mock.current_item.stage == "case":
+            key = mock.current.ask.key
+            if key == "bound":
+                wrong = "a" if mock.current.ask.expected == "compute" else "b"
+                mock.answer(wrong)
+            else:
+                mock.answer(right_answer(mock.current))
+        follow = [i.question.concept for i in mock.items if i.stage == "follow-up"]
+        assert "bound" in follow[0].skills, (seed, follow[0].id)
+
+
+def test_time_running_out_ends_it_and_the_rest_is_unanswered():
+    clock = FakeClock()
+    recorded = []
+    mock = interview(clock=clock, minutes=10)
+    mock.on_result = recorded.append
+    mock.answer(right_answer(mock.current))
+    clock.now += 10 * 60 + 1
+    assert mock.tick() and mock.finished and mock.timed_out
+    card = mock.scorecard()
+    assert [i.status for i in card.items].count("unanswered") == len(card.items) - 1
+    assert len(card.items) == 6 + 2 + 1  # a 10-minute interview has two follow-ups
+    assert card.score == 1 / len(card.items)
+    assert len(recorded) == len(card.items)  # unanswered ones reach the history too
+
+
+def test_hints_cost_the_stated_share():
+    mock = interview()
+    assert mock.hint() and mock.hint()
+    result = mock.answer(right_answer(mock.current))
+    assert result.score == round(1 - HINT_COSTS[0] - HINT_COSTS[1], 4)
+    assert mock.items[0].hints and len(mock.items[0].hints) == 2
+
+
+def test_report_has_its_sections():
+    mock = interview()
+    mock.answer(right_answer(mock.current))
+    mock.answer("12")
+    mock.finish()
+    text = report(mock.scorecard(previous=0.5), "en")
+    for heading in ("# Mock interview report", "## Summary", "## Questions", "## Solutions"):
+        assert heading in text
+    assert "| 1 | case |" in text and "unanswered" in text
+    assert "Change since the previous mock" in text
+    zh = report(mock.scorecard(), "zh")
+    assert "## 总结" in zh and "## 参考解答" in zh
+
+
+def test_plain_interview_from_a_file_is_scored_and_kept(tmp_path, drill_home):
+    mock = interview(seed=8)
+    answers = []
+    while not mock.finished:
+        answers.append(right_answer(mock.current))
+        mock.answer(answers[-1])
+    report_file = tmp_path / "mock.md"
+    feed = tmp_path / "answers.txt"
+    feed.write_text("\n".join(answers) + "\n", encoding="utf-8")
+    with feed.open() as stdin:
+        import subprocess
+        import sys
+
+        result = subprocess.run([sys.executable, "-m", "drill", "mock", "--plain", "--seed", "8",
+                                 "--report", str(report_file)], stdin=stdin,
+                                capture_output=True, text=True,
+                                env={**__import__("os").environ, "DRILL_HOME": str(drill_home)})
+    assert result.returncode == 0, result.stderr
+    assert "== Scorecard ==" in result.stdout
+    assert "100 % — ready" in result.stdout
+    assert report_file.read_text().startswith("# Mock interview report")
+    stats = json.loads(run_drill("stats", "--json").stdout)
+    assert stats["overview"]["sessions"] == 1
+    assert stats["overview"]["attempts"] == len(answers)
+    assert stats["mock"] and stats["mock"][-1]["accuracy"] == 1.0
+
+
+def test_jsonl_interview_and_time_left():
+    result = run_drill("mock", "--jsonl", "--seed", "3", "--minutes", "15",
+                       input="skip\n" * 4)
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    questions = [e for e in events if e["type"] == "question"]
+    assert questions[0]["stage"] == "case" and questions[0]["time_left_s"] > 800
+    assert events[-1]["type"] == "summary" and events[-1]["mode"] == "mock"
+    statuses = [q["status"] for q in events[-1]["questions"]]
+    assert statuses.count("skipped") == 4 and "unanswered" in statuses
+
+
+def test_bad_options_are_one_line_errors():
+    result = run_drill("mock", "--plain", "--gpu", "mi300x")
+    assert result.returncode == 2 and "NVIDIA" in result.stderr
+    result = run_drill("mock", "--plain", "--report", "/nonexistent/dir/x.md")
+    assert result.returncode == 2 and "does not exist" in result.stderr
