@@ -212,6 +212,10 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     validate = sub.add_parser("validate", help="check GPU cards and question packs")
     validate.add_argument("paths", nargs="*", help="files or folders (default: built-in and yours)")
 
+    reference = sub.add_parser("reference", help="quick reference: symptom → bound → check → fix")
+    reference.add_argument("--json", action="store_true")
+    reference.add_argument("--lang", choices=("en", "zh"))
+
     sub.add_parser("paths", help="where your cards, packs, settings and history live")
 
     mock = sub.add_parser("mock", help="a timed mock interview with a scorecard",
@@ -287,6 +291,10 @@ def main(argv: list[str] | None = None) -> int:
             from drill.commands import validate
 
             return validate.run(args)
+        if args.command == "reference":
+            from drill.commands import reference
+
+            return reference.run(args)
         if args.command == "paths":
             from drill.commands import validate
 

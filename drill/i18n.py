@@ -8,6 +8,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "home-practice": ("Practice", "练习"),
     "home-mock": ("Mock interview", "模拟面试"),
     "home-stats": ("Stats", "统计"),
+    "home-reference": ("Quick reference", "速查表"),
     "home-calc": ("Calculator", "计算器"),
     "home-gpus": ("GPU catalog", "GPU 目录"),
     "home-settings": ("Settings", "设置"),

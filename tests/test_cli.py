@@ -179,3 +179,9 @@ def test_calc_json_stays_light():
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             "    main(['calc','gemm','-M','8','-N','8','-K','8','--json'])")
     assert not (HEAVY | {"rich"}) & _modules_after(code)
+
+
+def test_quick_reference_in_both_languages():
+    rows = run_json("reference", "--json")
+    assert len(rows) >= 10 and all(r["symptom"]["zh"] and r["fix"]["en"] for r in rows)
+    assert "Likely bound" in run_drill("reference", "--lang", "en").stdout

@@ -232,3 +232,12 @@ async def test_stats_screen_shows_the_history(drill_home):
         shown = text_of(app, "#stats")
         assert "Overview" in shown or "overview" in shown.lower()
         assert "3" in shown
+
+
+async def test_quick_reference_opens_from_home(drill_home):
+    app = make_app(home=drill_home, lang="zh", clock=frozen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        shown = text_of(app, "#reference")
+        assert "速查表" in shown and "现象" in shown

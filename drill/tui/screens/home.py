@@ -16,6 +16,7 @@ ITEMS = (
     ("practice", "p", "home-practice"),
     ("mock", "m", "home-mock"),
     ("stats", "s", "home-stats"),
+    ("reference", "r", "home-reference"),
     ("calc", "c", "home-calc"),
     ("gpus", "g", "home-gpus"),
     ("settings", "o", "home-settings"),
@@ -54,6 +55,10 @@ class HomeScreen(Screen):
             from drill.tui.screens.mock import MockScreen
 
             self.app.push_screen(MockScreen({}))
+        elif item == "reference":
+            from drill.tui.screens.reference import ReferenceScreen
+
+            self.app.push_screen(ReferenceScreen())
         elif item == "stats":
             from drill.tui.screens.stats import StatsScreen
 
