@@ -241,3 +241,28 @@ async def test_quick_reference_opens_from_home(drill_home):
         await pilot.pause()
         shown = text_of(app, "#reference")
         assert "速查表" in shown and "现象" in shown
+
+
+async def test_conceptual_questions_and_self_mark(drill_home):
+    app = make_app(home=drill_home, lang="en", clock=frozen,
+                   start={"seed": 2, "count": 6, "topic": "concepts"})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_question(pilot)
+        for _ in range(6):
+            question = screen.session.current
+            if question.kind == "free":
+                break
+            await type_answer(pilot, "a" if question.kind != "truefalse" else "true")
+            await pilot.press("n")
+            await pilot.pause()
+        else:
+            raise AssertionError("no free-text question in six")
+        await pilot.press("s")  # a letter in a free-text answer is typed, not a command
+        assert screen.query_one("#answer", Input).value == "s"
+        await type_answer(pilot, "it depends on the bandwidth")
+        feedback = text_of(app, "#feedback")
+        assert "Points missed" in feedback and "r: mark right" in feedback
+        await pilot.press("r")
+        await pilot.pause()
+        assert screen.session.results[-1].self_mark is True
+        assert "Marked right" in text_of(app, "#message")
