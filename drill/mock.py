@@ -115,6 +115,12 @@ class Scorecard:
         }
 
 
+def clock_text(seconds: float) -> str:
+    """``mm:ss``, for the countdowns and the time spent per question."""
+    seconds = max(0, int(seconds))
+    return f"{seconds // 60:02d}:{seconds % 60:02d}"
+
+
 def band_for(score: float) -> str:
     if score >= READY:
         return "ready"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from drill.drills.mistakes import explain
-from drill.mock import BAND_RULE, UNANSWERED, Scorecard
+from drill.mock import BAND_RULE, UNANSWERED, Scorecard, clock_text
 
 WORDS = {
     "title": ("Mock interview report", "模拟面试报告"),
@@ -50,11 +50,6 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _mmss(seconds: float) -> str:
-    seconds = max(0, int(round(seconds)))
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
 def report(card: Scorecard, lang: str = "en", when: datetime | None = None) -> str:
     when = when or datetime.now()
     lines = [f"# {w('title', lang)}", "", f"## {w('summary', lang)}", ""]
@@ -81,11 +76,11 @@ def report(card: Scorecard, lang: str = "en", when: datetime | None = None) -> s
               "|---|---|---|---|---|---|---|---|"]
     for item in card.items:
         q = item.question
-        spent = _mmss(item.result.seconds) if item.result else "—"
+        spent = clock_text(item.result.seconds) if item.result else "—"
         mistakes = ", ".join(item.result.grade.mistakes) if item.result else ""
         lines.append(f"| {q.id} | {w(item.stage, lang)} | {_cell(q.skill)} | "
                      f"{w(item.status, lang)} | {item.score:.2f} | {spent} / "
-                     f"{_mmss(item.budget)} | {len(item.hints)} | {mistakes} |")
+                     f"{clock_text(item.budget)} | {len(item.hints)} | {mistakes} |")
     lines += ["", f"## {w('solutions', lang)}", ""]
     for item in card.items:
         q = item.question

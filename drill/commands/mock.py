@@ -8,6 +8,7 @@ from pathlib import Path
 
 from drill.cli import UsageError
 from drill.commands.common import lang_of
+from drill.mock import clock_text
 
 
 def build_interview(args, lang: str):
@@ -84,17 +85,12 @@ def run(args) -> int:
     return 0
 
 
-def _clock(seconds: float) -> str:
-    seconds = max(0, int(seconds))
-    return f"{seconds // 60:02d}:{seconds % 60:02d}"
-
-
 def timer_line(interview, lang: str) -> str:
-    left = _clock(interview.time_left())
+    left = clock_text(interview.time_left())
     budget = interview.question_time_left()
     if lang == "zh":
-        return f"[剩余 {left} · 本题 {_clock(budget)}{'（已超时）' if budget < 0 else ''}]"
-    return f"[{left} left · this question {_clock(budget)}{' (over)' if budget < 0 else ''}]"
+        return f"[剩余 {left} · 本题 {clock_text(budget)}{'（已超时）' if budget < 0 else ''}]"
+    return f"[{left} left · this question {clock_text(budget)}{' (over)' if budget < 0 else ''}]"
 
 
 def _read(stream) -> str | None:
@@ -163,11 +159,11 @@ def print_scorecard(card, lang: str, stdout) -> None:
     stdout.write(f"\n== {tr('scorecard', lang)} ==\n")
     for item in card.items:
         q = item.question
-        spent = _clock(item.result.seconds) if item.result else "--:--"
+        spent = clock_text(item.result.seconds) if item.result else "--:--"
         mistakes = ", ".join(item.result.grade.mistakes) if item.result else ""
         stdout.write(f"{q.id:>3} {tr('stage-' + item.stage, lang):10} {q.skill:24} "
                      f"{tr(item.status, lang):10} {item.score:.2f}  {spent} / "
-                     f"{_clock(item.budget)}  {tr('hint', lang)} {len(item.hints)}"
+                     f"{clock_text(item.budget)}  {tr('hint', lang)} {len(item.hints)}"
                      f"{'  ' + mistakes if mistakes else ''}\n")
     stdout.write(f"{tr('score', lang)}: {card.score * 100:.0f} % — {card.band_text(lang)} "
                  f"({BAND_RULE[lang]})\n")

@@ -13,15 +13,11 @@ from textual.screen import Screen
 from textual.widgets import Label, ProgressBar, Static
 
 from drill.i18n import tr
+from drill.mock import clock_text
 from drill.tui.widgets.answer import AnswerInput
 from drill.tui.widgets.keybar import KeyBar
 
 REMINDERS = (0.5, 300.0, 60.0)  # at half time, then with 5 and 1 minutes left
-
-
-def clock_text(seconds: float) -> str:
-    seconds = max(0, int(seconds))
-    return f"{seconds // 60:02d}:{seconds % 60:02d}"
 
 
 class MockScreen(Screen):
@@ -154,20 +150,13 @@ class MockScreen(Screen):
         else:
             body.append(question.text(lang), style="bold")
         self.query_one("#mock-question", Static).update(body)
-        answer = self.query_one("#answer", AnswerInput)
-        answer.value = ""
-        answer.disabled = False
-        answer.free_text = question.kind == "free"
-        options = question.ask.options if question.ask is not None else ()
-        choices = question.concept.choices if question.concept is not None else ()
-        answer.reserved = {o.id for o in options} | {c.id for c in choices}
         unit = question.unit()
         self.query_one("#answer-label", Label).update(
             tr("answer", lang) + (f" ({unit})" if unit else ""))
         self.query_one("#message", Static).update("")
         self.query_one("#feedback", Static).update("")
         self._refresh_header()
-        answer.focus()
+        self.query_one("#answer", AnswerInput).ask(question)
 
     @on(AnswerInput.Submitted, "#answer")
     def submit(self, event: AnswerInput.Submitted) -> None:

@@ -139,12 +139,7 @@ class PracticeScreen(Screen):
             body.append(question.text(lang), style="bold")
         self.query_one("#scenario", Static).update(body)
         answer = self.query_one("#answer", AnswerInput)
-        answer.value = ""
-        answer.disabled = False
-        answer.free_text = question.kind == "free"
-        options = question.ask.options if question.ask is not None else ()
-        concept_choices = question.concept.choices if question.concept is not None else ()
-        answer.reserved = {o.id for o in options} | {c.id for c in concept_choices}
+        answer.ask(question)
         unit = question.unit()
         label = tr("answer", lang) + (f" ({unit})" if unit else "")
         self.query_one("#answer-label", Label).update(label)
@@ -152,7 +147,6 @@ class PracticeScreen(Screen):
         self.query_one("#feedback", Static).update("")
         self._draw_plot(None)
         self._refresh_progress()
-        answer.focus()
         self.query_one("#practice-body").scroll_home(animate=False)
 
     def _draw_plot(self, result) -> None:

@@ -26,6 +26,16 @@ class AnswerInput(Input):
         self.reserved: set[str] = set()
         self.free_text = False
 
+    def ask(self, question) -> None:
+        """Ready the box for ``question``: empty, enabled, its answer letters kept as letters."""
+        self.value = ""
+        self.disabled = False
+        self.free_text = question.kind == "free"
+        options = question.ask.options if question.ask is not None else ()
+        choices = question.concept.choices if question.concept is not None else ()
+        self.reserved = {o.id for o in options} | {c.id for c in choices}
+        self.focus()
+
     async def _on_key(self, event: events.Key) -> None:
         name = COMMAND_KEYS.get(event.key)
         if (name and not self.value and not self.free_text
