@@ -266,3 +266,21 @@ async def test_conceptual_questions_and_self_mark(drill_home):
         await pilot.pause()
         assert screen.session.results[-1].self_mark is True
         assert "Marked right" in text_of(app, "#message")
+
+
+async def test_every_screen_survives_small_terminals(drill_home):
+    from drill.tui.screens.reference import ReferenceScreen
+    from drill.tui.screens.settings import SettingsScreen
+    from drill.tui.screens.stats import StatsScreen
+
+    for size in ((80, 24), (40, 12)):
+        app = make_app(home=drill_home, lang="zh", start=dict(START), clock=frozen)
+        async with app.run_test(size=size) as pilot:
+            await wait_for_question(pilot)
+            await type_answer(pilot, "12")
+            for screen in (CalculatorScreen(), CatalogScreen(), SettingsScreen(),
+                           StatsScreen(), ReferenceScreen(), CardScreen("h100")):
+                app.push_screen(screen)
+                await pilot.pause(0.05)
+                app.pop_screen()
+                await pilot.pause()
