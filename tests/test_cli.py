@@ -185,3 +185,18 @@ def test_quick_reference_in_both_languages():
     rows = run_json("reference", "--json")
     assert len(rows) >= 10 and all(r["symptom"]["zh"] and r["fix"]["en"] for r in rows)
     assert "Likely bound" in run_drill("reference", "--lang", "en").stdout
+
+
+def test_validate_reports_file_line_and_exits_1(tmp_path):
+    assert run_drill("validate").returncode == 0
+    pack = tmp_path / "mine.yaml"
+    pack.write_text("pack: mine\nquestions:\n  - id: x\n    topic: roofline\n"
+                    "    difficulty: 9\n", encoding="utf-8")
+    card = tmp_path / "gpus" / "bad.yaml"
+    card.parent.mkdir()
+    card.write_text("id: bad\nname: !!python/object/apply:os.system ['true']\n")
+    result = run_drill("validate", str(pack), str(card))
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert any(line.startswith(f"{pack}:5: questions[0].difficulty") for line in lines), lines
+    assert any(line.startswith(f"{card}:2:") and "not allowed" in line for line in lines)
