@@ -181,16 +181,30 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--lang", choices=("en", "zh"), help="language (default from locale)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    start = sub.add_parser("start", help="practice session (the app; --plain or --jsonl for lines)")
+    start = sub.add_parser(
+        "start", help="practice session (the app; --plain or --jsonl for lines)",
+        description="A practice session. By default it is planned from your history with "
+                    "spaced repetition: reviews due today, your weakest items, a few new ones. "
+                    "--skill or --seed give a fixed plan instead.")
     start.add_argument("--plain", action="store_true", help="line mode for any terminal")
     start.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")
-    start.add_argument("--seed", type=int, help="reproducible questions")
+    start.add_argument("--seed", type=int,
+                       help="reproducible questions (a fixed plan instead of the smart one)")
     start.add_argument("--count", type=_count, help="questions in the session (default 10)")
     start.add_argument("--skill", action="append", metavar="ID", help="only these skills")
     start.add_argument("--difficulty", type=int, choices=(1, 2, 3))
     start.add_argument("--gpu", metavar="ID", help="use only this card")
     start.add_argument("--topic", choices=("numeric", "concepts", "mixed"), default=None,
                        help="numeric scenarios, conceptual questions, or both (default mixed)")
+    modes = start.add_mutually_exclusive_group()
+    modes.add_argument("--review", dest="mode", action="store_const", const="review",
+                       help="only the review cards due today")
+    modes.add_argument("--mistakes", dest="mode", action="store_const", const="mistakes",
+                       help="what you got wrong recently, and items with the same mistakes")
+    modes.add_argument("--cram", dest="mode", action="store_const", const="cram",
+                       help="your weakest items first, whatever their due dates")
+    modes.add_argument("--new", dest="mode", action="store_const", const="new",
+                       help="only items you have not seen yet")
     start.add_argument("--lang", choices=("en", "zh"))
 
     _add_calc(sub, full=argv is None or "calc" in argv)

@@ -246,23 +246,28 @@ class History:
             conn.execute("UPDATE sessions SET ended_utc = ? WHERE id = ?",
                          (ended_utc or utc_iso(), session_id))
 
-    def add_attempt(self, session_id: int, attempt: Attempt) -> int:
+    def add_attempt(self, session_id: int, attempt: Attempt,
+                    review: tuple[str, str, dict, str | None] | None = None) -> int:
+        """Insert an answer and, in the same commit, its review card's new state."""
         with self.transaction() as conn:
-            return _insert_attempt(conn, session_id, attempt)
+            row = _insert_attempt(conn, session_id, attempt)
+            if review is not None:
+                _put_review(conn, *review)
+            return row
 
-    def update_attempt(self, attempt_id: int, attempt: Attempt) -> None:
+    def update_attempt(self, attempt_id: int, attempt: Attempt,
+                       review: tuple[str, str, dict, str | None] | None = None) -> None:
         sets = ", ".join(f"{c} = ?" for c in ATTEMPT_COLUMNS)
         with self.transaction() as conn:
             conn.execute(f"UPDATE attempts SET {sets} WHERE id = ?", (*attempt.row(), attempt_id))
+            if review is not None:
+                _put_review(conn, *review)
 
     # -- review state ---------------------------------------------------------------------
     def put_review_card(self, card_id: str, kind: str, state: dict,
                         due_utc: str | None) -> None:
         with self.transaction() as conn:
-            conn.execute("INSERT INTO review_cards VALUES (?, ?, ?, ?, ?) ON CONFLICT(card_id) "
-                         "DO UPDATE SET kind = excluded.kind, state_json = excluded.state_json, "
-                         "due_utc = excluded.due_utc, updated_utc = excluded.updated_utc",
-                         (card_id, kind, _dumps(state), due_utc, utc_iso()))
+            _put_review(conn, card_id, kind, state, due_utc)
 
     def review_cards(self) -> dict[str, tuple[str, dict, str | None]]:
         rows = self.conn.execute("SELECT card_id, kind, state_json, due_utc FROM review_cards")
@@ -373,6 +378,14 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+
+
+def _put_review(conn: sqlite3.Connection, card_id: str, kind: str, state: dict,
+                due_utc: str | None) -> None:
+    conn.execute("INSERT INTO review_cards VALUES (?, ?, ?, ?, ?) ON CONFLICT(card_id) "
+                 "DO UPDATE SET kind = excluded.kind, state_json = excluded.state_json, "
+                 "due_utc = excluded.due_utc, updated_utc = excluded.updated_utc",
+                 (card_id, kind, _dumps(state), due_utc, utc_iso()))
 
 
 def _insert_session(conn: sqlite3.Connection, s: SessionRecord) -> int:

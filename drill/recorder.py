@@ -1,6 +1,8 @@
 """Writes a practice session into the history as it happens: one commit per graded answer.
 
-A failing write never stops the session; it is reported once through ``on_error``.
+Each commit holds the attempt and its review card's new state (drill.srs), so the schedule
+never runs ahead of or behind the answers. A failing write never stops the session; it is
+reported once through ``on_error``.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import asdict, replace
 from datetime import datetime, timezone
 
-from drill.history import Attempt, History, SessionRecord, utc_iso
+from drill.history import Attempt, History, SessionRecord, parse_utc, utc_iso
+from drill.srs import Reviewer
 
 
 def _warn(message: str) -> None:
@@ -57,7 +60,8 @@ class Recorder:
 
     def __init__(self, history: History, mode: str, config, seed: int | None,
                  app_version: str, clock: Callable[[], datetime] | None = None,
-                 on_error: Callable[[str], None] = _warn) -> None:
+                 on_error: Callable[[str], None] = _warn, scheduler=None,
+                 zone=None) -> None:
         self.history = history
         self.mode = mode
         self.config = config
@@ -69,6 +73,7 @@ class Recorder:
         self.session_id: int | None = None
         self.saved = 0
         self._rows: dict[int, tuple[object, int, Attempt]] = {}
+        self.reviewer = Reviewer(history, scheduler, zone)
         self._warned = False
         self._closed = False
 
@@ -107,20 +112,30 @@ class Recorder:
             known = self._rows.get(id(result))
             if known is not None and known[0] is result:
                 attempt = replace(attempt_of(result, known[2].answered_utc), uuid=known[2].uuid)
-                self.history.update_attempt(known[1], attempt)
+                review = self._review(result, parse_utc(attempt.answered_utc))
+                self.history.update_attempt(known[1], attempt, review)
                 self._rows[id(result)] = (result, known[1], attempt)
                 return
-            attempt = attempt_of(result, utc_iso(self.clock()))
-            row = self.history.add_attempt(self.session_id, attempt)
+            now = self.clock()
+            attempt = attempt_of(result, utc_iso(now))
+            row = self.history.add_attempt(self.session_id, attempt, self._review(result, now))
             self._rows[id(result)] = (result, row, attempt)
             self.saved += 1
         except (sqlite3.Error, OSError) as exc:
             self._fail(exc)
 
-    def _fail(self, exc: Exception) -> None:
+    def _review(self, result, when: datetime):
+        """The card's new row; a card that cannot be scheduled never costs the answer."""
+        try:
+            return self.reviewer.review(result, when)
+        except (ValueError, TypeError, KeyError, ImportError) as exc:
+            self._fail(exc, "update the review schedule in")
+            return None
+
+    def _fail(self, exc: Exception, what: str = "save an answer to") -> None:
         if not self._warned:
             self._warned = True
-            self.on_error(f"could not save an answer to {self.history.path} ({exc})")
+            self.on_error(f"could not {what} {self.history.path} ({exc})")
 
     def close(self) -> None:
         """Mark the session's end and close the database; safe to call twice."""

@@ -19,6 +19,22 @@ RECENT_DAYS = 30  # mistakes: the last 30 days against everything before
 RECENT_ATTEMPTS = 10  # skills: accuracy over the last 10 attempts
 DAILY_TREND_DAYS = 60  # longer spans are charted per week
 CALENDAR_DAYS = 365
+FORECAST_DAYS = 14
+
+
+@dataclass
+class ReviewStats:
+    """The spaced-repetition side: cards, what falls due, and recall when due."""
+
+    cards: int = 0
+    due_today: int = 0  # overdue included
+    forecast: list[tuple[date, int]] = field(default_factory=list)  # today first
+    due_reviews: int = 0  # reviews made when the card was due
+    due_correct: int = 0
+
+    @property
+    def retention(self) -> float | None:
+        return self.due_correct / self.due_reviews if self.due_reviews else None
 
 
 @dataclass
@@ -66,6 +82,8 @@ class SkillStats:
     recent_accuracy: float
     median_seconds: float | None
     last_practised: date
+    due_reviews: int = 0  # reviews when due (drill.srs)
+    retention: float | None = None  # share of those answered correctly
 
 
 @dataclass
@@ -107,6 +125,7 @@ class Stats:
     mistakes: list[MistakeStats] = field(default_factory=list)
     calendar: dict[date, int] = field(default_factory=dict)  # days with attempts, last year
     recent_days: int = RECENT_DAYS
+    review: ReviewStats = field(default_factory=ReviewStats)
 
     @property
     def calendar_start(self) -> date:
@@ -124,6 +143,13 @@ class Stats:
                 "median_seconds": _r(o.median_seconds, 3), "current_streak": o.current_streak,
                 "longest_streak": o.longest_streak, "days_last_365": o.days_last_365,
                 "first_day": _iso(o.first_day), "last_day": _iso(o.last_day),
+                "review": {
+                    "cards": self.review.cards, "due_today": self.review.due_today,
+                    "due_reviews": self.review.due_reviews,
+                    "due_correct": self.review.due_correct,
+                    "retention": _r(self.review.retention),
+                    "forecast": [{"day": d.isoformat(), "due": n}
+                                 for d, n in self.review.forecast]},
             },
             "trend": {"period": self.period, "points": [
                 {"start": p.start.isoformat(), "attempts": p.attempts,
@@ -134,7 +160,9 @@ class Stats:
             "skills": [{"id": s.id, "kind": s.kind, "attempts": s.attempts,
                         "accuracy": _r(s.accuracy), "recent_accuracy": _r(s.recent_accuracy),
                         "median_seconds": _r(s.median_seconds, 3),
-                        "last_practised": s.last_practised.isoformat()} for s in self.skills],
+                        "last_practised": s.last_practised.isoformat(),
+                        "due_reviews": s.due_reviews, "retention": _r(s.retention)}
+                       for s in self.skills],
             "mistakes": {"recent_days": self.recent_days, "tags": [
                 {"tag": m.tag, "count": m.count, "recent": m.recent, "earlier": m.earlier,
                  "recent_rate": _r(m.recent_rate), "earlier_rate": _r(m.earlier_rate),
@@ -241,6 +269,7 @@ def compute(history, zone: tzinfo | None = None, now: datetime | None = None,
     if history is None:
         return stats
     conn: sqlite3.Connection = getattr(history, "conn", history)
+    retention = _review(stats, conn, now, zone, skill)
     where = ["1 = 1"]
     params: dict[str, object] = {}
     if since is not None:
@@ -282,6 +311,9 @@ def compute(history, zone: tzinfo | None = None, now: datetime | None = None,
 
     _trend(stats, daily, cond, run, zone)
     _skills(stats, cond, run, zone)
+    for s in stats.skills:
+        s.due_reviews, right = retention.get(s.id, (0, 0))
+        s.retention = right / s.due_reviews if s.due_reviews else None
     _mistakes(stats, daily, cond, run, zone)
     stats.mock = [MockScore(uuid, parse_utc(started).astimezone(zone).date(), n, score)
                   for uuid, started, n, score in run(
@@ -289,6 +321,26 @@ def compute(history, zone: tzinfo | None = None, now: datetime | None = None,
                       f"JOIN attempts a ON a.session_id = s.id WHERE s.mode = 'mock' AND {cond} "
                       "GROUP BY s.id ORDER BY s.started_utc")]
     return stats
+
+
+def _review(stats: Stats, conn: sqlite3.Connection, now: datetime, zone: tzinfo,
+            item: str | None) -> dict[str, tuple[int, int]]:
+    """Due today, the forecast and retention from the review cards (a few hundred rows)."""
+    from drill import srs
+
+    review = stats.review
+    review.forecast = srs.forecast(conn, now, zone, FORECAST_DAYS, item)
+    review.due_today = review.forecast[0][1] if review.forecast else 0
+    sql = "SELECT count(*) FROM review_cards"
+    args: tuple = ()
+    if item:
+        sql += " WHERE card_id IN (?, ?)"
+        args = (srs.card_id("skill", item), srs.card_id("concept", item))
+    review.cards = conn.execute(sql, args).fetchone()[0]
+    retention = srs.retention(conn, item)
+    review.due_reviews = sum(n for n, _ in retention.values())
+    review.due_correct = sum(r for _, r in retention.values())
+    return retention
 
 
 def _median(run, cond: str, answered: int, extra: dict | None = None,

@@ -12,18 +12,25 @@ from drill.commands.common import lang_of
 def options_of(args) -> dict:
     """What ``drill start`` asked for, as the options a session is built from."""
     return {"count": args.count, "seed": args.seed, "skills": args.skill,
-            "difficulty": args.difficulty, "gpu": args.gpu, "topic": args.topic}
+            "difficulty": args.difficulty, "gpu": args.gpu, "topic": args.topic,
+            "mode": getattr(args, "mode", None)}
 
 
 def build_session(args, lang: str, on_result=None):
     """The session the line front ends drive, from the command line and the saved settings."""
     from drill import settings as settings_mod
     from drill.catalog import load_catalog
-    from drill.drills.practice import SetupError, new_session, session_config
+    from drill.drills.practice import NothingToPractise, SetupError, new_session, session_config
 
     catalog = load_catalog()
     try:
         config = session_config(options_of(args), settings_mod.load(), lang, catalog)
+    except NothingToPractise as exc:
+        print(f"drill: {exc}", file=sys.stderr)  # not an error: there is nothing to do now
+        raise SystemExit(0) from None
+    except SetupError as exc:
+        raise UsageError(str(exc)) from None
+    try:
         recorder = open_recorder(config, "practice")
         callbacks = [c for c in (recorder.on_result if recorder else None, on_result) if c]
         session = new_session(config, catalog,

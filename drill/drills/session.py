@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from drill import srs
 from drill.catalog import Catalog
 from drill.drills import skills as skill_registry
 from drill.drills.grading import AnswerError, Grade, grade, hint_penalty
@@ -20,6 +21,7 @@ from drill.drills.model import MULTI, NUMBER, Ask, Scenario
 
 TOPICS = ("mixed", "numeric", "concepts")
 CONCEPT_EVERY = 3  # in mixed sessions, every third question is conceptual
+RETRY_GAP = 3  # a missed item comes back after this many other items (or at the end)
 
 
 @dataclass
@@ -32,6 +34,9 @@ class SessionConfig:
     lang: str = "en"
     topic: str = "mixed"
     plan: list[tuple[str, str]] | None = None  # explicit ("skill"|"concept", id) items
+    mode: str = "plain"  # how the plan was made: plain, or a drill.planner mode
+    difficulties: dict[str, int] | None = None  # per-skill level, over ``difficulty``
+    retry_missed: bool = False  # an item rated Again comes back once, RETRY_GAP items later
 
 
 @dataclass
@@ -221,8 +226,9 @@ class Session:
         self.seed = config.seed if config.seed is not None else random.SystemRandom().randrange(
             1, 10**9)
         self.results: list[Result] = []
-        self._plan = config.plan or self._make_plan()
+        self._plan = list(config.plan) if config.plan else self._make_plan()
         self._position = 0  # index in plan
+        self._retried: set[tuple[str, str]] = set()
         self._queue: list[Question] = []
         self._started = clock()
         self._shown_at = clock()
@@ -266,9 +272,9 @@ class Session:
         if kind == "concept":
             q = self.bank.get(ident)
             return [Question(str(number), number, 1, 1, ident, concept=q)]
-        scenario = skill_registry.generate(ident, self.seed * 1000 + index,
-                                           self.config.difficulty, self.catalog,
-                                           self.config.gpu)
+        difficulty = (self.config.difficulties or {}).get(ident, self.config.difficulty)
+        scenario = skill_registry.generate(ident, self.seed * 1000 + index, difficulty,
+                                           self.catalog, self.config.gpu)
         parts = len(scenario.asks)
         return [Question(f"{number}{chr(97 + i)}" if parts > 1 else str(number), number, i + 1,
                          parts, ident, scenario, ask) for i, ask in enumerate(scenario.asks)]
@@ -279,6 +285,23 @@ class Session:
             self._position += 1
         self._shown_at = self.clock()
         self._hints = 0
+
+    def requeue(self, kind: str, ident: str, gap: int = RETRY_GAP) -> bool:
+        """Ask the item once more, ``gap`` items from now (fresh numbers); False if it already
+        came back once in this session."""
+        if (kind, ident) in self._retried:
+            return False
+        self._retried.add((kind, ident))
+        self._plan.insert(min(len(self._plan), self._position + gap), (kind, ident))
+        return True
+
+    def _unqueue(self, kind: str, ident: str) -> None:
+        """Take back a retry not yet reached (the user marked the answer right after all)."""
+        for index in range(len(self._plan) - 1, self._position - 1, -1):
+            if self._plan[index] == (kind, ident):
+                del self._plan[index]
+                self._retried.discard((kind, ident))
+                return
 
     # -- driving --------------------------------------------------------------------------
     @property
@@ -357,6 +380,8 @@ class Session:
                         self._hints, hit, missed)
         self.results.append(result)
         self._queue.pop(0)
+        if self.config.retry_missed and srs.missed(result):
+            self.requeue(*srs.item_of(result))
         if self.on_result is not None:
             self.on_result(result)
         self._advance()
@@ -366,6 +391,12 @@ class Session:
         """'I said it differently': the user's own verdict on a free answer, kept beside it."""
         if self.results:
             self.results[-1].self_mark = right
+            if self.config.retry_missed:
+                item = srs.item_of(self.results[-1])
+                if right:
+                    self._unqueue(*item)
+                else:
+                    self.requeue(*item)
             if self.on_result is not None:
                 self.on_result(self.results[-1])
 

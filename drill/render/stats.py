@@ -59,6 +59,14 @@ TEXT: dict[str, tuple[str, str]] = {
               "还没有答题记录：先运行 drill start 练习一下。"),
     "filtered-empty": ("No answers match the filter.", "没有符合筛选条件的答题记录。"),
     "filter": ("Filter", "筛选"),
+    "due-today": ("Reviews due today", "今日待复习"),
+    "due-value": ("{due} of {cards} cards", "{due} 张（共 {cards} 张卡片）"),
+    "retention": ("Retention when due", "到期时的记忆保持率"),
+    "retention-value": ("{pct} ({right} of {n} reviews)", "{pct}（{n} 次复习中答对 {right} 次）"),
+    "retention-col": ("Recall", "保持率"),
+    "forecast": ("Reviews due, next {days} days", "未来 {days} 天的待复习卡片"),
+    "forecast-day": ("day", "日期"),
+    "forecast-due": ("due", "到期"),
 }
 WEEKDAYS = {"en": ("Mon", "", "Wed", "", "Fri", "", ""), "zh": ("一", "", "三", "", "五", "", "")}
 MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -104,6 +112,14 @@ def overview(stats: Stats, lang: str = "en") -> Table:
     table.add_row(t("streak", lang), t("streak-value", lang, current=o.current_streak,
                                        longest=o.longest_streak))
     table.add_row(t("days-365", lang), str(o.days_last_365))
+    review = stats.review
+    if review.cards:
+        table.add_row(t("due-today", lang), Text(t("due-value", lang, due=review.due_today,
+                                                   cards=review.cards), style="bold magenta"))
+        if review.due_reviews:
+            table.add_row(t("retention", lang), t(
+                "retention-value", lang, pct=_pct(review.retention), right=review.due_correct,
+                n=review.due_reviews))
     if stats.since or stats.skill:
         parts = [f"--since {stats.since}" if stats.since else "",
                  f"--skill {stats.skill}" if stats.skill else ""]
@@ -209,14 +225,41 @@ def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Ta
     table.add_column(t("accuracy", lang), justify="right")
     table.add_column(t("recent", lang, n=RECENT_ATTEMPTS), justify="right")
     table.add_column(t("median", lang), justify="right")
+    table.add_column(t("retention-col", lang), justify="right")
     table.add_column(t("last", lang), justify="right", style="dim")
     for s in stats.skills[:limit]:
         style = "red" if s.recent_accuracy < 0.5 else ("yellow" if s.recent_accuracy < 0.8
                                                        else "green")
         table.add_row(skill_name(s.id, lang), str(s.attempts), _pct(s.accuracy),
                       Text(_pct(s.recent_accuracy), style=style), _secs(s.median_seconds),
-                      s.last_practised.isoformat())
+                      _pct(s.retention), s.last_practised.isoformat())
     return table
+
+
+BARS = " ▁▂▃▄▅▆▇█"
+
+
+def forecast_chart(stats: Stats, lang: str = "en") -> Text:
+    """Cards falling due on each of the next days (today, with the overdue ones, first):
+    a row of day numbers, a row of bars and a row of counts."""
+    days = stats.review.forecast
+    top = max((n for _, n in days), default=0)
+    width = max(3, *(len(str(n)) for _, n in days)) + 1
+    label = max(cell_len(t("forecast-day", lang)), cell_len(t("forecast-due", lang))) + 1
+    text = Text()
+    text.append(t("forecast", lang, days=len(days)) + "\n", style="bold")
+    text.append(set_cell_size(t("forecast-day", lang), label), style="dim")
+    for i, (day, _) in enumerate(days):
+        text.append(f"{day.day:>{width}}", style="bold" if i == 0 else "dim")
+    text.append("\n" + " " * label)
+    for _, n in days:
+        bar = BARS[max(1, round(8 * n / top))] if n else " "
+        text.append(f"{bar:>{width}}", style="magenta")
+    text.append("\n")
+    text.append(set_cell_size(t("forecast-due", lang), label), style="dim")
+    for i, (_, n) in enumerate(days):
+        text.append(f"{n:>{width}}", style="bold magenta" if i == 0 else "")
+    return text
 
 
 def mistakes_table(stats: Stats, lang: str = "en") -> Table:
@@ -298,6 +341,8 @@ def stats_view(stats: Stats, lang: str = "en", width: int = 100,
     mock = mock_chart(stats, lang, chart_width, 10, color)
     if mock:
         parts += [Text.from_ansi(mock), Text()]
+    if stats.review.cards and stats.review.forecast:
+        parts += [forecast_chart(stats, lang), Text()]
     parts += [skills_table(stats, lang), Text()]
     if stats.mistakes:
         parts += [mistakes_table(stats, lang), Text()]
