@@ -13,6 +13,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "home-gpus": ("GPU catalog", "GPU 目录"),
     "home-settings": ("Settings", "设置"),
     "home-quit": ("Quit", "退出"),
+    "home-due": ("{count} review card(s) due today — p starts a smart session.",
+                 "今天有 {count} 张复习卡到期——按 p 开始智能练习。"),
+    "home-none-due": ("Nothing due today: practice introduces new skills.",
+                      "今天没有到期的复习卡：练习会引入新技能。"),
     "home-tip": (
         "Press a key or choose with the arrows and Enter.",
         "按对应按键，或用方向键和回车选择。",

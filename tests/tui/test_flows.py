@@ -284,3 +284,31 @@ async def test_every_screen_survives_small_terminals(drill_home):
                 await pilot.pause(0.05)
                 app.pop_screen()
                 await pilot.pause()
+
+
+async def test_home_shows_cards_due_and_review_with_nothing_due_goes_home(drill_home):
+    app = make_app(home=drill_home, lang="en", clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if text_of(app, "#home-due").strip():
+                break
+        assert "Nothing due today" in text_of(app, "#home-due")
+    app = make_app(home=drill_home, lang="en", clock=frozen, start={"mode": "review"})
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, HomeScreen):
+                break
+        await pilot.pause(0.1)  # let the home screen finish mounting
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_help_states_the_rating_rule(drill_home):
+    app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_question(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        shown = str(app.screen.query_one("#help Static").content)
+        assert "Again" in shown and "Easy" in shown and "Grading" in shown

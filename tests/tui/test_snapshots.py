@@ -12,8 +12,17 @@ def app_for(home, lang: str, start: dict | None = None):
     return make_app(home=home, lang=lang, start=start, clock=frozen)
 
 
+async def _home(pilot) -> None:
+    from tests.tui.test_flows import text_of
+
+    for _ in range(100):  # the count of due cards arrives from a worker
+        if text_of(pilot.app, "#home-due").strip():
+            return
+        await pilot.pause(0.02)
+
+
 def test_home(snap_compare, drill_home):
-    assert snap_compare(app_for(drill_home, "en"), terminal_size=SIZE)
+    assert snap_compare(app_for(drill_home, "en"), terminal_size=SIZE, run_before=_home)
 
 
 async def _question(pilot) -> None:

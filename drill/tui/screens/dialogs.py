@@ -73,6 +73,10 @@ def help_text(lang: str) -> Text:
             ("Answers may carry units: 1555 GB/s, 312T, 8.6 µs, 64%; a bare number is read in "
              "the unit the question asks for.", ""),
         ]
+    from drill.srs import RATING_RULE
+
+    lines += [("", ""), ("间隔重复" if lang == "zh" else "Spaced repetition", "bold"),
+              (RATING_RULE["zh" if lang == "zh" else "en"], "")]
     text = Text()
     for line, style in lines:
         text.append(line + "\n", style=style)

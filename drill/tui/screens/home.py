@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
@@ -36,10 +37,21 @@ class HomeScreen(Screen):
             yield OptionList(*[Option(f" {key}  {t(label)}", id=item)
                                for item, key, label in ITEMS], id="home-options")
             yield Static(t("home-tip"), id="home-tip")
+            yield Static("", id="home-due")
         yield KeyBar(["quit"], self.app.lang)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
+        self.count_due()
+
+    @work(thread=True, exclusive=True)
+    def count_due(self) -> None:
+        """Cards due today, from the history (SQLite): after the first frame, off the UI."""
+        from drill.srs import due_today
+
+        due = due_today()
+        text = self.app.t("home-due").format(count=due) if due else self.app.t("home-none-due")
+        self.app.call_from_thread(self.query_one("#home-due", Static).update, text)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_open(event.option.id)

@@ -57,8 +57,14 @@ class PracticeScreen(Screen):
         yield KeyBar(["enter", "hint", "skip", "next", "plot", "help", "leave"], self.app.lang)
 
     def on_mount(self) -> None:
+        from drill.drills.practice import SetupError
+
         self.set_interval(1.0, self._refresh_progress)
-        ready = self.app.take_prepared(self.options, wait=False)
+        try:
+            ready = self.app.take_prepared(self.options, wait=False)
+        except SetupError as exc:
+            self.call_after_refresh(self._cannot_start, str(exc))
+            return
         if ready is not None:
             self._ready(ready)  # prepared during start-up: no loading frame
             return
@@ -68,8 +74,19 @@ class PracticeScreen(Screen):
     @work(thread=True, exclusive=True)
     def _build_session(self) -> None:
         """Catalog, bank and the first scenario are file and CPU work: off the UI thread."""
-        session = self.app.take_prepared(self.options) or new_session(self.app, self.options)
+        from drill.drills.practice import SetupError
+
+        try:
+            session = self.app.take_prepared(self.options) or new_session(self.app,
+                                                                           self.options)
+        except SetupError as exc:  # nothing due in --review, an unknown card or skill
+            self.app.call_from_thread(self._cannot_start, str(exc))
+            return
         self.app.call_from_thread(self._ready, session)
+
+    def _cannot_start(self, message: str) -> None:
+        self.app.notify(message, severity="warning", timeout=8)
+        self.app.go_home()
 
     def _ready(self, session) -> None:
         self.session = session
