@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from drill.drills.answering import grade_question
-from drill.drills.grading import HINT_COSTS, AnswerError, Grade, hint_penalty
+from drill.drills.grading import HINT_COSTS, AnswerError, Grade, with_hints
 from drill.drills.session import Question, Result
 
 MAX_HINTS = len(HINT_COSTS)
@@ -216,11 +216,7 @@ class MockInterview:
             raise AnswerError("the interview is over", "面试已结束")
         item = self.current_item
         result_grade, hit, missed = grade_question(item.question, text, self.config.lang)
-        if item.hints:
-            result_grade = Grade(round(result_grade.score * (1 - hint_penalty(len(item.hints))),
-                                       4), result_grade.correct, result_grade.mistakes,
-                                 result_grade.parsed, result_grade.relative_error)
-        return self._record(item, text, result_grade, hit, missed)
+        return self._record(item, text, with_hints(result_grade, len(item.hints)), hit, missed)
 
     def skip(self) -> Result:
         if self.tick() or self.finished:

@@ -42,6 +42,15 @@ def hint_penalty(hints_used: int) -> float:
     return sum(HINT_COSTS[: max(0, min(hints_used, len(HINT_COSTS)))])
 
 
+def with_hints(result: Grade, hints_used: int) -> Grade:
+    """The grade after the hints' cost: each hint takes its share of the question's credit."""
+    if not hints_used:
+        return result
+    score = round(result.score * (1 - hint_penalty(hints_used)), 4)
+    return Grade(score, result.correct, result.mistakes, result.parsed, result.relative_error,
+                 result.skipped)
+
+
 _MEMORY = {"memory", "mem", "m", "memory-bound", "memory bound", "bandwidth", "bw", "bandwidth-bound",
            "带宽", "访存", "带宽受限", "访存密集", "内存", "显存带宽", "存储"}
 _COMPUTE = {"compute", "c", "comp", "compute-bound", "compute bound", "flops", "math",

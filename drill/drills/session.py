@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from drill import srs
 from drill.catalog import Catalog
 from drill.drills import skills as skill_registry
-from drill.drills.grading import AnswerError, Grade, grade, hint_penalty
+from drill.drills.answering import grade_question
+from drill.drills.grading import AnswerError, Grade, with_hints
 from drill.drills.mistakes import explain
 from drill.drills.model import MULTI, NUMBER, Ask, Scenario
 
@@ -336,38 +336,8 @@ class Session:
         question = self.current
         if question is None:
             raise AnswerError("the session is over", "本次练习已结束")
-        hit: tuple[str, ...] = ()
-        missed: tuple[str, ...] = ()
-        if question.is_concept:
-            result_grade, hit, missed = self._grade_concept(question, text)
-        else:
-            result_grade = grade(question.ask, text)
-        if self._hints:
-            factor = 1 - hint_penalty(self._hints)
-            result_grade = Grade(round(result_grade.score * factor, 4), result_grade.correct,
-                                 result_grade.mistakes, result_grade.parsed,
-                                 result_grade.relative_error)
-        return self._record(question, text, result_grade, hit, missed)
-
-    def _grade_concept(self, question: Question, text: str):
-        from drill import bank
-
-        q = question.concept
-        if q.type == "free":
-            if not text.strip():
-                raise AnswerError("type your answer in a sentence or two",
-                                  "请用一两句话写下你的答案")
-            rubric = bank.grade_free(q, text)
-            lang = self.config.lang
-            hit = tuple(p.label.get(lang) or p.label["en"] for p in rubric.hit)
-            missed = tuple(p.label.get(lang) or p.label["en"] for p in rubric.missed)
-            return Grade(round(rubric.score, 4), rubric.score >= 0.999, parsed=text), hit, missed
-        try:
-            choice = bank.grade_choice(q, text)
-        except bank.AnswerError as exc:
-            raise AnswerError(str(exc), getattr(exc, "zh", str(exc))) from None
-        return Grade(round(choice.score, 4), choice.score >= 0.999,
-                     parsed=tuple(choice.selected)), (), ()
+        result_grade, hit, missed = grade_question(question, text, self.config.lang)
+        return self._record(question, text, with_hints(result_grade, self._hints), hit, missed)
 
     def skip(self) -> Result:
         question = self.current
@@ -380,8 +350,11 @@ class Session:
                         self._hints, hit, missed)
         self.results.append(result)
         self._queue.pop(0)
-        if self.config.retry_missed and srs.missed(result):
-            self.requeue(*srs.item_of(result))
+        if self.config.retry_missed:
+            from drill import srs  # the history's module: only smart sessions need it
+
+            if srs.missed(result):
+                self.requeue(*srs.item_of(result))
         if self.on_result is not None:
             self.on_result(result)
         self._advance()
@@ -392,6 +365,8 @@ class Session:
         if self.results:
             self.results[-1].self_mark = right
             if self.config.retry_missed:
+                from drill import srs
+
                 item = srs.item_of(self.results[-1])
                 if right:
                     self._unqueue(*item)
