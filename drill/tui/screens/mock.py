@@ -60,7 +60,7 @@ class MockScreen(Screen):
     @work(thread=True, exclusive=True)
     def _build(self) -> None:
         """Catalog, bank and the history's previous mock: file work, off the UI thread."""
-        from drill.bank import load_bank
+        from drill.drills.practice import cached_bank
         from drill.history import HistoryError
         from drill.mock import MockConfig, MockInterview, previous_mock_score
         from drill.recorder import Recorder
@@ -69,7 +69,7 @@ class MockScreen(Screen):
         config = MockConfig(minutes=o.get("minutes") or 30.0, gpu=o.get("gpu"),
                             seed=o.get("seed"), feedback=o.get("feedback") or "end",
                             lang=self.app.lang)
-        interview = MockInterview(config, self.app.catalog, load_bank(), clock=self.app.clock)
+        interview = MockInterview(config, self.app.catalog, cached_bank(), clock=self.app.clock)
         config.seed = interview.seed
 
         def refused(message: str) -> None:
