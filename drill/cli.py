@@ -74,12 +74,12 @@ def _positive_float(text: str) -> float:
     return value
 
 
-def _card_flags(parser: argparse.ArgumentParser, dtype_default: str | None = "fp16") -> None:
+def _card_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gpu", default=None, metavar="ID",
                         help="card id or alias (default: your setting, else a100); see drill gpus")
-    parser.add_argument("--dtype", default=dtype_default, choices=DTYPE_CHOICES,
+    parser.add_argument("--dtype", default=None, choices=DTYPE_CHOICES,
                         help="precision; fp16/bf16/tf32/fp8/int8 use the dense tensor-core peak "
-                             f"(default {dtype_default})")
+                             "(default fp16, or fp32 on a card without fp16)")
     parser.add_argument("--cuda-cores", action="store_true",
                         help="use the non-tensor (CUDA core / vector) peak instead")
     parser.add_argument("--peak", type=_flop_rate, metavar="RATE",

@@ -200,3 +200,17 @@ def test_validate_reports_file_line_and_exits_1(tmp_path):
     lines = result.stdout.splitlines()
     assert any(line.startswith(f"{pack}:5: questions[0].difficulty") for line in lines), lines
     assert any(line.startswith(f"{card}:2:") and "not allowed" in line for line in lines)
+
+
+def test_default_precision_follows_the_card(drill_home):
+    from drill import paths
+    from tests.test_catalog import GOOD
+
+    folder = paths.user_gpus_dir()
+    folder.mkdir(parents=True)
+    text = GOOD.replace("id: my-card", "id: my-cpu").replace("    fp16: 10\n", "    fp32: 2\n")
+    (folder / "my-cpu.yaml").write_text(text)
+    d = run_json("calc", "gemm", "-M", "64", "-N", "64", "-K", "64", "--gpu", "my-cpu", "--json")
+    assert d["dtype"] == "fp32" and d["peak_flops"] == 1.28e12
+    assert run_json("calc", "gemm", "-M", "64", "-N", "64", "-K", "64", "--json")["dtype"] == "fp16"
+    assert run_drill("plot", "--gpu", "my-cpu", "--width", "60", "--height", "15").returncode == 0

@@ -156,3 +156,23 @@ def test_random_text_never_crashes_the_grader(text):
 def test_huge_and_odd_numbers_never_crash(text):
     with contextlib.suppress(AnswerError):
         grade(_ridge_ask(), text)
+
+
+def test_a_measured_card_is_drilled_on_without_inventing_its_build(drill_home):
+    from drill import paths
+    from tests.test_catalog import GOOD
+
+    folder = paths.user_gpus_dir()
+    folder.mkdir(parents=True)
+    text = GOOD.replace("id: my-card", "id: my-cpu").replace("    fp16: 10\n", "    fp32: 2\n")
+    text += "exceptions:\n  fp32: measured\n  bandwidth: measured\nmeasured:\n  method: test\n"
+    (folder / "my-cpu.yaml").write_text(text)
+    catalog = load_catalog()
+    assert catalog.get("my-cpu").measured
+    for skill_id in skills.SKILLS:
+        for difficulty in (1, 2, 3):
+            scenario = skills.generate(skill_id, 3, difficulty, catalog, gpu="my-cpu")
+            about_build = skill_id in ("peak-from-specs", "bandwidth-from-specs",
+                                       "wave-quantization", "spec-sheet")
+            if about_build:
+                assert scenario.params.get("gpu") != "my-cpu", skill_id

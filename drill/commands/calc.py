@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 
 from drill.cli import UsageError
-from drill.commands.common import lang_of, load_card, print_json, roof_for
+from drill.commands.common import lang_of, load_card, print_json, roof_for, settle_dtype
 from drill.engine import ShapeError, analyze
 from drill.engine import roofline as rl
 from drill.engine.operators import dtype_bytes, kv_cache_bytes
@@ -26,6 +26,7 @@ def run(args) -> int:
         return _kv_cache(args, lang)
     if args.op == "waves":
         return _waves(args, lang)
+    settle_dtype(args)
     if args.op in ("ridge", "critical-batch", "ops-per-element"):
         return _card_helper(args, lang)
     return _operator(args, lang)

@@ -68,5 +68,14 @@ def roof_for(args, dtype: str) -> Roof:
                 card)
 
 
+def settle_dtype(args) -> str:
+    """``--dtype``, or fp16 by default, or fp32 on a card without fp16 (a measured CPU)."""
+    if args.dtype is None:
+        custom = getattr(args, "peak", None) and getattr(args, "bandwidth", None) \
+            and not args.gpu
+        args.dtype = "fp16" if custom or "fp16" in load_card(args.gpu).dtypes() else "fp32"
+    return args.dtype
+
+
 def print_json(data: object) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2))

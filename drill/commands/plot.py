@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 
 from drill.cli import UsageError
-from drill.commands.common import roof_for
+from drill.commands.common import roof_for, settle_dtype
 
 
 def run(args) -> int:
@@ -14,7 +14,7 @@ def run(args) -> int:
 
     from drill.render.plot import Figure, Point, RoofLine, card_figure, render
 
-    roof = roof_for(args, args.dtype)
+    roof = roof_for(args, settle_dtype(args))
     ais = args.ai or []
     measured = args.measured or []
     if len(measured) > len(ais):

@@ -39,11 +39,18 @@ class Ctx:
     catalog: Catalog
     gpu: str | None = None
 
-    def card(self, need: str | None = None, nvidia: bool = False) -> Card:
-        """A card for the scenario: the user's choice, else a common one (famous at level 3)."""
+    def card(self, need: str | None = None, nvidia: bool = False, specs: bool = False) -> Card:
+        """A card for the scenario: the user's choice, else a common one (famous at level 3).
+
+        ``specs``: the question is about the card's build (units, bus, clocks), which a
+        measured card does not have, so a datasheet card is used instead of it; so too when
+        the chosen card lacks the precision ``need`` that the question is about.
+        """
         if self.gpu:
-            return self.catalog.get(self.gpu)
-        pool = FAMOUS if self.difficulty >= 3 else COMMON
+            forced = self.catalog.get(self.gpu)
+            if not (specs and forced.measured) and (need is None or need in forced.dtypes()):
+                return forced
+        pool = FAMOUS if self.difficulty >= 3 and not self.gpu else COMMON
         cards = [self.catalog.cards[c] for c in pool if c in self.catalog.cards]
         if need:
             cards = [c for c in cards if need in c.dtypes()]
