@@ -41,6 +41,8 @@ class PracticeScreen(Screen):
         self.streak = 0
         self.feedback_for = None  # the Result on screen, in feedback state
         self.show_plot = True
+        self._plotted: tuple | None = None  # which question and result the figure is for
+        self._figure = None
 
     def compose(self) -> ComposeResult:
         t = self.app.t
@@ -167,19 +169,24 @@ class PracticeScreen(Screen):
         self.query_one("#practice-body").scroll_home(animate=False)
 
     def _draw_plot(self, result) -> None:
+        """Show the roofline for the question (and the answer) on screen, if there is room."""
         from drill.drills.plotpoints import plot_spec
 
-        plot = self.query_one("#plot", PlotView)
-        note = self.query_one("#plot-note", Static)
         question = result.question if result is not None else self.session.current
-        spec = plot_spec(question, result) if question is not None else None
+        key = (id(question), id(result))
+        if key != self._plotted:
+            self._plotted = key
+            spec = plot_spec(question, result) if question is not None else None
+            self._figure = figure_for(spec, self.app.catalog, self.app.lang) if spec else None
+        plot = self.query_one("#plot", PlotView)
         big_enough = self.size.width >= 60 and self.size.height >= 20
-        visible = self.show_plot and spec is not None and big_enough
+        visible = self.show_plot and self._figure is not None and big_enough
         plot.display = visible
-        note.update(tr("plot-hidden", self.app.lang)
-                    if self.show_plot and spec is not None and not big_enough else "")
+        self.query_one("#plot-note", Static).update(
+            tr("plot-hidden", self.app.lang)
+            if self.show_plot and self._figure is not None and not big_enough else "")
         if visible:
-            plot.show(figure_for(spec, self.app.catalog, self.app.lang))
+            plot.show(self._figure)  # the view redraws only for a new figure or size
 
     def _show_feedback(self, result) -> None:
         from drill.drills.mistakes import explain

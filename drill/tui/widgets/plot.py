@@ -21,8 +21,9 @@ class PlotView(Static):
         self._drawn: tuple | None = None
 
     def show(self, figure: Figure | None) -> None:
-        self._figure = figure
-        self._drawn = None
+        if figure is not self._figure:
+            self._figure = figure
+            self._drawn = None
         self._draw()
 
     def on_resize(self) -> None:
@@ -31,6 +32,12 @@ class PlotView(Static):
     def _draw(self) -> None:
         """Draw once per figure and size: plotting and ANSI parsing cost ~15 ms a time."""
         width, height = self.size.width, self.size.height
+        if not width and self._figure is not None:
+            # Not laid out yet: draw at the size it will most likely get, so the plot is in
+            # the first frame; a different final size redraws it on resize.
+            width = self.app.size.width - 2
+            height = self.styles.height.value if self.styles.height else 22
+            height = int(height)
         if self._figure is None or not width:
             self.update("")
             return
