@@ -8,6 +8,7 @@ from pathlib import Path
 
 from drill.cli import UsageError
 from drill.commands.common import lang_of
+from drill.commands.start import read_line
 from drill.mock import clock_text
 
 
@@ -93,11 +94,6 @@ def timer_line(interview, lang: str) -> str:
     return f"[{left} left · this question {clock_text(budget)}{' (over)' if budget < 0 else ''}]"
 
 
-def _read(stream) -> str | None:
-    line = stream.readline()
-    return None if not line else line.rstrip("\r\n")
-
-
 def run_plain(interview, stdin, stdout, lang: str) -> None:
     """Line mode: the timer is printed with each question; no going back."""
     from drill.drills.grading import AnswerError
@@ -122,7 +118,7 @@ def run_plain(interview, stdin, stdout, lang: str) -> None:
         while True:
             stdout.write("> ")
             stdout.flush()
-            text = _read(stdin)
+            text = read_line(stdin)
             if text is None or text.strip().lower() in ("quit", "q", "退出"):
                 interview.finish()
                 return
@@ -198,7 +194,7 @@ def run_jsonl(interview, stdin, stdout, lang: str) -> None:
               "scenario": q.scenario_json(), "time_left_s": round(interview.time_left(), 1),
               "budget_s": round(item.budget, 1)})
         while True:
-            text = _read(stdin)
+            text = read_line(stdin)
             if text is None:
                 interview.finish()
                 return

@@ -85,7 +85,8 @@ def run(args) -> int:
     return run_app(options, lang=lang, prepared=prepared)
 
 
-def _read(stream) -> str | None:
+def read_line(stream) -> str | None:
+    """One line without its newline, or None at the end of input."""
     line = stream.readline()
     if not line:
         return None
@@ -123,7 +124,7 @@ def _run_plain(session, stdin, stdout) -> int:
         while True:
             stdout.write("> ")
             stdout.flush()
-            text = _read(stdin)
+            text = read_line(stdin)
             if text is None:
                 say()
                 _plain_summary(session, say, lang)
@@ -162,7 +163,7 @@ def _run_plain(session, stdin, stdout) -> int:
             say(tr("self-mark", lang))
             stdout.write("> ")
             stdout.flush()
-            mark = _read(stdin)
+            mark = read_line(stdin)
             if mark is None:
                 _plain_summary(session, say, lang)
                 return 0
@@ -256,7 +257,7 @@ def _run_jsonl(session, stdin, stdout) -> int:
         question = session.current
         emit(question_event(question, session))
         while True:
-            text = _read(stdin)
+            text = read_line(stdin)
             if text is None:
                 emit(session.summary().to_json())
                 return 0
