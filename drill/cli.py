@@ -207,6 +207,27 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                        help="only items you have not seen yet")
     start.add_argument("--lang", choices=("en", "zh"))
 
+    mock = sub.add_parser("mock", help="a timed mock interview with a scorecard",
+                          description="A timed, one-way mock interview: a case worked step by "
+                                      "step, follow-up questions, a system-design question, "
+                                      "and a scorecard at the end.")
+    mock.add_argument("--minutes", type=_positive_float, default=30.0,
+                      help="length of the interview (default 30)")
+    mock.add_argument("--gpu", metavar="ID", help="the card of the case")
+    mock.add_argument("--seed", type=int, help="reproducible interview")
+    mock.add_argument("--feedback", choices=("end", "each"), default="end",
+                      help="feedback at the end (default, as in an interview) or after each")
+    mock.add_argument("--report", metavar="FILE.md", help="write a Markdown report at the end")
+    mock.add_argument("--plain", action="store_true", help="line mode for any terminal")
+    mock.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")
+    mock.add_argument("--lang", choices=("en", "zh"))
+
+    stats = sub.add_parser("stats", help="your progress: accuracy, speed, skills, mistakes")
+    stats.add_argument("--json", action="store_true", help="the same figures as JSON")
+    stats.add_argument("--since", metavar="DATE", help="only attempts on or after YYYY-MM-DD")
+    stats.add_argument("--skill", metavar="ID", help="only this skill or question id")
+    stats.add_argument("--lang", choices=("en", "zh"))
+
     _add_calc(sub, full=argv is None or "calc" in argv)
 
     gpus = sub.add_parser("gpus", help="the GPU catalog, or one card in full")
@@ -223,30 +244,6 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     plot.add_argument("--width", type=_count, help="columns (default: terminal width)")
     plot.add_argument("--height", type=_count, help="rows (default: fits the terminal)")
 
-    validate = sub.add_parser("validate", help="check GPU cards and question packs")
-    validate.add_argument("paths", nargs="*", help="files or folders (default: built-in and yours)")
-
-    reference = sub.add_parser("reference", help="quick reference: symptom → bound → check → fix")
-    reference.add_argument("--json", action="store_true")
-    reference.add_argument("--lang", choices=("en", "zh"))
-
-    sub.add_parser("paths", help="where your cards, packs, settings and history live")
-
-    mock = sub.add_parser("mock", help="a timed mock interview with a scorecard",
-                          description="A timed, one-way mock interview: a case worked step by "
-                                      "step, follow-up questions, a system-design question, "
-                                      "and a scorecard at the end.")
-    mock.add_argument("--minutes", type=_positive_float, default=30.0,
-                      help="length of the interview (default 30)")
-    mock.add_argument("--gpu", metavar="ID", help="the card of the case")
-    mock.add_argument("--seed", type=int, help="reproducible interview")
-    mock.add_argument("--feedback", choices=("end", "each"), default="end",
-                      help="feedback at the end (default, as in an interview) or after each")
-    mock.add_argument("--report", metavar="FILE.md", help="write a Markdown report at the end")
-    mock.add_argument("--plain", action="store_true", help="line mode for any terminal")
-    mock.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")
-    mock.add_argument("--lang", choices=("en", "zh"))
-
     measure = sub.add_parser(
         "measure", help="measure this machine's roofline and save it as a card",
         description="Measure the roofline of this machine: peak FLOP/s from large matrix "
@@ -261,11 +258,12 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     measure.add_argument("--json", action="store_true", help="print the figures as JSON")
     measure.add_argument("--lang", choices=("en", "zh"))
 
-    stats = sub.add_parser("stats", help="your progress: accuracy, speed, skills, mistakes")
-    stats.add_argument("--json", action="store_true", help="the same figures as JSON")
-    stats.add_argument("--since", metavar="DATE", help="only attempts on or after YYYY-MM-DD")
-    stats.add_argument("--skill", metavar="ID", help="only this skill or question id")
-    stats.add_argument("--lang", choices=("en", "zh"))
+    validate = sub.add_parser("validate", help="check GPU cards and question packs")
+    validate.add_argument("paths", nargs="*", help="files or folders (default: built-in and yours)")
+
+    reference = sub.add_parser("reference", help="quick reference: symptom → bound → check → fix")
+    reference.add_argument("--json", action="store_true")
+    reference.add_argument("--lang", choices=("en", "zh"))
 
     history = sub.add_parser("history", help="export, import or check your answer history")
     hsub = history.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
@@ -276,6 +274,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     imp = hsub.add_parser("import", help="merge an exported file; importing twice adds nothing")
     imp.add_argument("file")
     hsub.add_parser("check", help="run an integrity check on the history database")
+    sub.add_parser("paths", help="where your cards, packs, settings and history live")
+
     return parser
 
 
