@@ -74,6 +74,12 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _lang_flag(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` on a subcommand; when absent it keeps ``drill --lang`` given before it."""
+    parser.add_argument("--lang", choices=("en", "zh"), default=argparse.SUPPRESS,
+                        help="language (default: drill --lang, your setting, or the locale)")
+
+
 def _card_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gpu", default=None, metavar="ID",
                         help="card id or alias (default: your setting, else a100); see drill gpus")
@@ -86,7 +92,7 @@ def _card_flags(parser: argparse.ArgumentParser) -> None:
                         help="override the peak, e.g. 19.5T (no card needed with --bandwidth)")
     parser.add_argument("--bandwidth", type=_byte_rate, metavar="RATE",
                         help="override the memory bandwidth, e.g. 1555GB/s")
-    parser.add_argument("--lang", choices=("en", "zh"), help="language (default from locale)")
+    _lang_flag(parser)
 
 
 def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
@@ -134,21 +140,21 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
     kv.add_argument("--dtype", choices=DTYPE_CHOICES, default="fp16")
     kv.add_argument("--gpu", metavar="ID", help="also show the time to read it once")
     kv.add_argument("--json", action="store_true")
-    kv.add_argument("--lang", choices=("en", "zh"))
+    _lang_flag(kv)
 
     peak = ops.add_parser("peak", help="peak FLOP/s = units × lanes × 2 × clock")
     peak.add_argument("--units", type=_count, required=True, help="SMs or CUs")
     peak.add_argument("--lanes", type=_count, required=True, help="FP32 lanes per unit")
     peak.add_argument("--clock", type=_frequency, required=True, help="boost clock, e.g. 1.41GHz")
     peak.add_argument("--json", action="store_true")
-    peak.add_argument("--lang", choices=("en", "zh"))
+    _lang_flag(peak)
 
     bw = ops.add_parser("bandwidth", help="bandwidth = bus width / 8 × per-pin data rate")
     bw.add_argument("--bus-width", type=_count, required=True, help="bits")
     bw.add_argument("--data-rate", type=_positive_float, required=True,
                     help="per-pin Gb/s (already double data rate: do not double it)")
     bw.add_argument("--json", action="store_true")
-    bw.add_argument("--lang", choices=("en", "zh"))
+    _lang_flag(bw)
 
     for name, text in (("ridge", "ridge point of a card for a dtype"),
                        ("critical-batch", "decode batch size where it turns compute-bound"),
@@ -168,7 +174,7 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
     waves.add_argument("--blocks-per-unit", type=_count, default=1,
                        help="blocks resident per SM at once (occupancy)")
     waves.add_argument("--json", action="store_true")
-    waves.add_argument("--lang", choices=("en", "zh"))
+    _lang_flag(waves)
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -205,7 +211,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                        help="your weakest items first, whatever their due dates")
     modes.add_argument("--new", dest="mode", action="store_const", const="new",
                        help="only items you have not seen yet")
-    start.add_argument("--lang", choices=("en", "zh"))
+    _lang_flag(start)
 
     mock = sub.add_parser("mock", help="a timed mock interview with a scorecard",
                           description="A timed, one-way mock interview: a case worked step by "
@@ -220,20 +226,20 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     mock.add_argument("--report", metavar="FILE.md", help="write a Markdown report at the end")
     mock.add_argument("--plain", action="store_true", help="line mode for any terminal")
     mock.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")
-    mock.add_argument("--lang", choices=("en", "zh"))
+    _lang_flag(mock)
 
     stats = sub.add_parser("stats", help="your progress: accuracy, speed, skills, mistakes")
     stats.add_argument("--json", action="store_true", help="the same figures as JSON")
     stats.add_argument("--since", metavar="DATE", help="only attempts on or after YYYY-MM-DD")
     stats.add_argument("--skill", metavar="ID", help="only this skill or question id")
-    stats.add_argument("--lang", choices=("en", "zh"))
+    _lang_flag(stats)
 
     _add_calc(sub, full=argv is None or "calc" in argv)
 
     gpus = sub.add_parser("gpus", help="the GPU catalog, or one card in full")
     gpus.add_argument("id", nargs="?", help="card id or alias")
     gpus.add_argument("--json", action="store_true")
-    gpus.add_argument("--lang", choices=("en", "zh"))
+    _lang_flag(gpus)
 
     plot = sub.add_parser("plot", help="draw a card's roofline in the terminal")
     _card_flags(plot)
@@ -256,14 +262,14 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                          help="card id to save the result as (default my-machine)")
     measure.add_argument("--no-save", action="store_true", help="measure only, save no card")
     measure.add_argument("--json", action="store_true", help="print the figures as JSON")
-    measure.add_argument("--lang", choices=("en", "zh"))
+    _lang_flag(measure)
 
     validate = sub.add_parser("validate", help="check GPU cards and question packs")
     validate.add_argument("paths", nargs="*", help="files or folders (default: built-in and yours)")
 
     reference = sub.add_parser("reference", help="quick reference: symptom → bound → check → fix")
     reference.add_argument("--json", action="store_true")
-    reference.add_argument("--lang", choices=("en", "zh"))
+    _lang_flag(reference)
 
     history = sub.add_parser("history", help="export, import or check your answer history")
     hsub = history.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)

@@ -214,3 +214,9 @@ def test_default_precision_follows_the_card(drill_home):
     assert d["dtype"] == "fp32" and d["peak_flops"] == 1.28e12
     assert run_json("calc", "gemm", "-M", "64", "-N", "64", "-K", "64", "--json")["dtype"] == "fp16"
     assert run_drill("plot", "--gpu", "my-cpu", "--width", "60", "--height", "15").returncode == 0
+
+
+def test_language_before_the_command_reaches_it():
+    assert "拐点" in run_drill("--lang", "zh", "calc", "ridge", "--gpu", "a100").stdout
+    assert "Ridge point" in run_drill("--lang", "zh", "calc", "ridge", "--gpu", "a100",
+                                      "--lang", "en").stdout

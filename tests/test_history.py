@@ -474,3 +474,28 @@ def test_timestamps_are_fixed_width_utc():
     assert parse_utc("2025-03-10T08:05:07.123+09:00") == moment.replace(microsecond=123000)
     with pytest.raises(ValueError):
         utc_iso(datetime(2025, 1, 1))
+
+
+def test_import_refuses_out_of_range_values_and_keeps_stats_working(tmp_path, drill_home):
+    import json as json_mod
+
+    from tests.conftest import run_drill
+
+    run_drill("start", "--plain", "--seed", "2", "--count", "2", "--topic", "numeric",
+              input="skip\n" * 4)
+    exported = json_mod.loads(run_drill("history", "export").stdout)
+    attempt = exported["sessions"][0]["attempts"][0] if isinstance(exported, dict) else \
+        exported[0]["attempts"][0]
+    for field, value in (("seconds", 1e308), ("hints_used", 2**70),
+                         ("answered_utc", "9999-12-31T23:59:59-12:00")):
+        broken = json_mod.loads(json_mod.dumps(exported))
+        target = broken["sessions"][0]["attempts"][0] if isinstance(broken, dict) else \
+            broken[0]["attempts"][0]
+        target[field] = value
+        target["uuid"] = "00000000-0000-4000-8000-000000000001"
+        path = tmp_path / f"{field}.json"
+        path.write_text(json_mod.dumps(broken))
+        result = run_drill("history", "import", str(path))
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        assert field in result.stderr
+    assert attempt and run_drill("stats").returncode == 0

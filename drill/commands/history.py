@@ -244,6 +244,9 @@ def _uuid(data: dict, where: str) -> str:
         raise _Bad(f"{where}: uuid {text!r} is not a UUID") from None
 
 
+MAX_SECONDS = 7 * 24 * 3600.0  # one answer never takes a week; larger values are corrupt
+
+
 def _time(data: dict, key: str, where: str, required: bool = True) -> str | None:
     from drill.history import parse_utc, utc_iso
 
@@ -252,7 +255,7 @@ def _time(data: dict, key: str, where: str, required: bool = True) -> str | None
         return None
     try:
         return utc_iso(parse_utc(value))
-    except (TypeError, ValueError, AttributeError):
+    except (TypeError, ValueError, AttributeError, OverflowError):
         raise _Bad(f"{where}: '{key}' must be an ISO-8601 time with a zone, "
                    f"e.g. 2025-01-31T08:00:00Z") from None
 
@@ -281,8 +284,9 @@ def _session(data: dict, where: str):
     from drill.history import SessionRecord
 
     seed = data.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise _Bad(f"{where}: 'seed' must be an integer")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
+                             or not 0 <= seed < 2**63):
+        raise _Bad(f"{where}: 'seed' must be a whole number from 0 to 2^63 - 1")
     settings = data.get("settings") or {}
     if not isinstance(settings, dict):
         raise _Bad(f"{where}: 'settings' must be an object")
@@ -306,18 +310,18 @@ def _attempt(data: dict, where: str):
     if not isinstance(scenario, dict):
         raise _Bad(f"{where}: 'scenario' must be an object")
     hints = data.get("hints_used") or 0
-    if isinstance(hints, bool) or not isinstance(hints, int) or hints < 0:
-        raise _Bad(f"{where}: 'hints_used' must be a whole number")
+    if isinstance(hints, bool) or not isinstance(hints, int) or not 0 <= hints <= 100:
+        raise _Bad(f"{where}: 'hints_used' must be a whole number from 0 to 100")
     return Attempt(
         item_kind=kind, skill=_text(data, "skill", where),
         score=_number(data, "score", where, 0.0, 1.0), correct=_flag(data, "correct", where),
-        seconds=_number(data, "seconds", where),
+        seconds=_number(data, "seconds", where, 0.0, MAX_SECONDS),
         answered_utc=_time(data, "answered_utc", where),
         question=_text(data, "question", where, required=False),
         ask=_text(data, "ask", where, required=False),
         kind=_text(data, "kind", where, required=False), scenario=scenario,
         answer=_text(data, "answer", where, required=False), parsed=data.get("parsed"),
         expected=data.get("expected"), skipped=bool(_flag(data, "skipped", where, False)),
-        relative_error=_number(data, "relative_error", where, required=False),
+        relative_error=_number(data, "relative_error", where, 0.0, 1e300, required=False),
         self_mark=_flag(data, "self_mark", where, required=False), mistakes=tuple(mistakes),
         hints_used=hints, uuid=_uuid(data, where))
