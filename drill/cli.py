@@ -84,8 +84,9 @@ def _card_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gpu", default=None, metavar="ID",
                         help="card id or alias (default: your setting, else a100); see drill gpus")
     parser.add_argument("--dtype", default=None, choices=DTYPE_CHOICES,
-                        help="precision; fp16/bf16/tf32/fp8/int8 use the dense tensor-core peak "
-                             "(default fp16, or fp32 on a card without fp16)")
+                        help="precision; fp64/tf32/fp16/bf16/fp8/int8 use the dense "
+                             "tensor-core peak where the card has one, fp32 never (default "
+                             "fp16, or fp32 on a card without fp16)")
     parser.add_argument("--cuda-cores", action="store_true",
                         help="use the non-tensor (CUDA core / vector) peak instead")
     parser.add_argument("--peak", type=_flop_rate, metavar="RATE",

@@ -220,3 +220,14 @@ def test_language_before_the_command_reaches_it():
     assert "拐点" in run_drill("--lang", "zh", "calc", "ridge", "--gpu", "a100").stdout
     assert "Ridge point" in run_drill("--lang", "zh", "calc", "ridge", "--gpu", "a100",
                                       "--lang", "en").stdout
+
+
+def test_a_rate_above_the_roof_is_flagged_and_comparisons_use_the_other_card():
+    d = run_json("calc", "gemm", "-M", "4096", "-N", "4096", "-K", "4096", "--gpu", "a100",
+                 "--measured", "2000T", "--json")
+    assert d["efficiency"] > 1 and "above the roof" in d["warnings"][0]
+    d = run_json("calc", "gemm", "-M", "4096", "-N", "4096", "-K", "4096", "--peak", "100T",
+                 "--bandwidth", "1TB/s", "--compare-gpu", "h100", "--json")
+    assert d["compare_gpu"]["speedup"] == pytest.approx(989.4 / 100, rel=1e-3)
+    assert run_drill("calc", "gemm", "-M", "8", "-N", "8", "-K", "8", "--peak", "100T",
+                     "--bandwidth", "1TB/s", "--compare-dtype", "fp8").returncode == 2

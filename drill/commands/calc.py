@@ -32,8 +32,13 @@ def run(args) -> int:
     return _operator(args, lang)
 
 
-def _analysis(spec, values, dtype, args, gpu=None):
-    roof = roof_for(_with_gpu(args, gpu), dtype)
+def _analysis(spec, values, dtype, args, gpu=None, own_figures=False):
+    """``own_figures``: a comparison uses the card's datasheet figures, not --peak/--bandwidth."""
+    if own_figures:
+        gpu = gpu or args.gpu
+        if gpu is None and args.peak and args.bandwidth:
+            raise UsageError("a comparison needs a card: add --gpu ID to --peak/--bandwidth")
+    roof = roof_for(_with_gpu(args, gpu, own_figures), dtype)
     try:
         cost = spec.cost(values, dtype)
         return analyze(cost, roof.peak, roof.bandwidth, dtype, getattr(args, "measured", None),
@@ -43,13 +48,15 @@ def _analysis(spec, values, dtype, args, gpu=None):
 
 
 class _GpuArgs:
-    def __init__(self, args, gpu):
+    def __init__(self, args, gpu, own_figures: bool):
         self.__dict__.update(vars(args))
         self.gpu = gpu
+        if own_figures:
+            self.peak = self.bandwidth = None
 
 
-def _with_gpu(args, gpu):
-    return args if gpu is None else _GpuArgs(args, gpu)
+def _with_gpu(args, gpu, own_figures: bool = False):
+    return args if gpu is None and not own_figures else _GpuArgs(args, gpu, own_figures)
 
 
 def _operator(args, lang: str) -> int:
@@ -62,7 +69,8 @@ def _operator(args, lang: str) -> int:
     data = analysis.to_json()
     extra_steps: list[Step] = []
     if args.compare_gpu:
-        other, other_roof = _analysis(spec, values, args.dtype, args, gpu=args.compare_gpu)
+        other, other_roof = _analysis(spec, values, args.dtype, args, gpu=args.compare_gpu,
+                                      own_figures=True)
         speedup = analysis.min_time / other.min_time
         data["compare_gpu"] = {"gpu": other_roof.gpu, "min_time_s": other.min_time,
                                "bound": other.bound, "speedup": speedup}
@@ -71,7 +79,7 @@ def _operator(args, lang: str) -> int:
                                 f"{format_si(analysis.min_time, 's')} / "
                                 f"{format_si(other.min_time, 's')}", speedup, "x"))
     if args.compare_dtype:
-        other, _ = _analysis(spec, values, args.compare_dtype, args)
+        other, _ = _analysis(spec, values, args.compare_dtype, args, own_figures=True)
         speedup = analysis.min_time / other.min_time
         data["compare_dtype"] = {"dtype": args.compare_dtype, "min_time_s": other.min_time,
                                  "bound": other.bound, "intensity": other.intensity,

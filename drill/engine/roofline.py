@@ -17,6 +17,11 @@ MEMORY = "memory"
 COMPUTE = "compute"
 LATENCY = "latency"
 SOL_THRESHOLD = 0.60
+ABOVE_ROOF = {
+    "en": "The measured rate is above the roof, which is impossible: check its units, the "
+          "FLOP count and the card.",
+    "zh": "实测吞吐高于屋顶，这不可能：请检查单位、FLOP 计数和所选显卡。",
+}
 
 
 def peak_from_specs(units: int, lanes: int, clock_hz: float) -> tuple[float, Step]:
@@ -107,6 +112,11 @@ class Analysis:
     peak_label: str = ""
     steps: tuple[Step, ...] = field(default_factory=tuple)
 
+    @property
+    def above_roof(self) -> bool:
+        """A measured rate above the roof means the units, the FLOP count or the card is off."""
+        return self.efficiency is not None and self.efficiency > 1.0 + 1e-9
+
     def to_json(self) -> dict:
         data = {
             "op": self.cost.op,
@@ -129,6 +139,8 @@ class Analysis:
         if self.measured is not None:
             data["measured_flops"] = self.measured
             data["efficiency"] = self.efficiency
+            if self.above_roof:
+                data["warnings"] = [ABOVE_ROOF["en"]]
         data["steps"] = [step.to_json() for step in self.steps]
         return data
 

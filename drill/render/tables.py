@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from drill.engine.roofline import Analysis
+from drill.engine.roofline import ABOVE_ROOF, Analysis
 from drill.engine.steps import Step
 from drill.units import format_si, sig
 
@@ -53,10 +53,14 @@ def verdict(analysis: Analysis, lang: str = "en") -> Text:
                 f"可达 {att}，至少 {format_si(a.min_time, 's')}。")
         if a.efficiency is not None:
             text += f" 实测效率 {sig(a.efficiency * 100, 3)} %。"
+        if a.above_roof:
+            text += " " + ABOVE_ROOF["zh"]
     else:
         kind = "memory-bound" if a.bound == "memory" else "compute-bound"
         text = (f"Intensity {sig(a.intensity)} FLOP/B vs ridge {sig(a.ridge)} FLOP/B: {kind}; "
                 f"attainable {att}; at least {format_si(a.min_time, 's')}.")
         if a.efficiency is not None:
             text += f" Measured efficiency {sig(a.efficiency * 100, 3)} % of the roof."
+        if a.above_roof:
+            text += " " + ABOVE_ROOF["en"]
     return Text(text, style="bold")
