@@ -75,10 +75,16 @@ _NUMBER = re.compile(rf"^\s*({_FLOAT})(?:\s*(?:[x×*]|\\times)\s*10\s*\^\s*([+-]
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
 
+_APPROX = re.compile(r"^(?:~|≈|about|approx\.?|约|大约)\s*", re.IGNORECASE)
+
+
 def clean(text: str) -> str:
-    """Full-width to ASCII, thousands separators removed, surrounding space trimmed."""
+    """Full-width to ASCII, "~" / "about" and a closing full stop dropped, no separators."""
     text = unicodedata.normalize("NFKC", text).strip()
     text = text.replace("\u2212", "-").replace("−", "-")
+    text = _APPROX.sub("", text).rstrip("。").strip()
+    if text.endswith(".") and not text[:-1].rstrip().endswith("."):
+        text = text[:-1].rstrip()
     return _THOUSANDS.sub("", text)
 
 
@@ -165,7 +171,7 @@ def _unit_scale_exact(unit: str) -> tuple[float, frozenset[str], bool, bool] | N
     for prefix, factor in BINARY_PREFIXES.items():
         if compact.startswith(prefix) and len(compact) > len(prefix):
             found = _lookup_word(compact[len(prefix) :])
-            if found and BYTES in found[0] | {BYTE_RATE}:
+            if found and found[0] & {BYTES, BYTE_RATE}:
                 return factor, found[0], True, found[1]
     for prefix in _PREFIX_ORDER:
         if not compact.startswith(prefix):

@@ -176,3 +176,20 @@ def test_a_measured_card_is_drilled_on_without_inventing_its_build(drill_home):
                                        "wave-quantization", "spec-sheet")
             if about_build:
                 assert scenario.params.get("gpu") != "my-cpu", skill_id
+
+
+def test_one_wrong_number_from_two_habits_names_both():
+    for seed in range(200):
+        ask = skills.generate("gemm-intensity", seed, 1, CATALOG).asks[0]
+        tags = dict(ask.mistakes)
+        if "dtype-bytes" in tags and abs(tags["dtype-bytes"] - tags["fma-factor"]) < 1e-9:
+            g = grade(ask, typed(ask, tags["fma-factor"]))
+            assert {"fma-factor", "dtype-bytes"} <= set(g.mistakes)
+            return
+    raise AssertionError("no fp16 GEMM in 200 seeds")
+
+
+def test_chinese_parse_errors_are_chinese():
+    with pytest.raises(AnswerError) as info:
+        grade(_ridge_ask(), "memory")
+    assert info.value.message("zh").startswith("无法读懂")

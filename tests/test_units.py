@@ -78,3 +78,11 @@ def test_format():
 def test_parser_never_raises_anything_but_unit_error(text):
     with contextlib.suppress(u.UnitError):
         u.parse_quantity(text)
+
+
+def test_how_people_write_estimates():
+    assert u.parse_quantity("~1555").value == 1555
+    assert u.parse_quantity("≈ 12.5 FLOP/B").value == 12.5
+    assert u.parse_quantity("1555 GB/s.").value == 1555e9
+    assert u.parse_quantity("12.5。").value == 12.5
+    assert u.parse_quantity("1448 GiB/s").value == pytest.approx(1448 * 2**30)

@@ -109,8 +109,9 @@ def parse_number(ask: Ask, text: str) -> tuple[list[float], u.Quantity]:
     try:
         quantity = u.parse_quantity(text)
     except u.UnitError as exc:
+        shown = text.strip()[:30]
         raise AnswerError(f"{exc}; type a number such as 12.5 or 1555 GB/s",
-                          f"{exc}；请输入数字，如 12.5 或 1555 GB/s") from None
+                          f"无法读懂“{shown}”；请输入数字，如 12.5 或 1555 GB/s") from None
     if not math.isfinite(quantity.value):
         raise AnswerError("that number is out of range", "数字超出范围")
     if quantity.dims and unit is not None and unit.dim not in quantity.dims:
@@ -162,15 +163,15 @@ def grade(ask: Ask, text: str) -> Grade:
     error = _rel(best, target)
     if error <= FULL:
         return Grade(1.0, True, parsed=best, relative_error=error)
-    for tag, wrong in ask.mistakes:
-        if isinstance(wrong, str):
-            continue
-        for value in candidates:
-            if _rel(value, float(wrong)) <= MISTAKE_MATCH:
-                return Grade(0.0, False, (tag,), parsed=value, relative_error=_rel(value, target))
+    for value in candidates:
+        tags = tuple(tag for tag, wrong in ask.mistakes
+                     if not isinstance(wrong, str) and _rel(value, float(wrong)) <= MISTAKE_MATCH)
+        if tags:  # the same wrong number can come from more than one habit: name them all
+            return Grade(0.0, False, tuple(dict.fromkeys(tags)), parsed=value,
+                         relative_error=_rel(value, target))
     if quantity.binary and _rel(best * 1e9 / 2**30, target) <= FULL:
         return Grade(0.0, False, ("gib-gb",), parsed=best, relative_error=error)
-    for power in (1e3, 1e6, 1e-3, 1e-6):
+    for power in (1e3, 1e6, 1e9, 1e12, 1e-3, 1e-6, 1e-9, 1e-12):
         if _rel(best * power, target) <= FULL:
             return Grade(0.0, False, ("unit-prefix",), parsed=best, relative_error=error)
     for limit, score in BANDS:

@@ -40,8 +40,10 @@ def gemv(ctx: Ctx, dtype: str) -> OpPick:
 
 
 ELEMENTWISE = (
-    ("vector add c = a + b", "向量加 c = a + b", 1, 2, 1, False),
-    ("ReLU y = max(x, 0)", "ReLU y = max(x, 0)", 1, 1, 1, False),
+    ("vector add c = a + b (1 FLOP per element)", "向量加 c = a + b（每元素 1 次运算）", 1, 2, 1,
+     False),
+    ("ReLU y = max(x, 0) (count 1 FLOP per element)", "ReLU y = max(x, 0)（每元素记 1 次运算）",
+     1, 1, 1, False),
     ("axpy y = a·x + y (one FMA per element)", "axpy y = a·x + y（每元素一次 FMA）", 2, 2, 1, True),
     ("GELU, tanh form (count 8 FLOPs per element)", "GELU（tanh 近似，每元素记 8 次运算）", 8, 1, 1,
      False),

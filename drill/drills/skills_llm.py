@@ -11,12 +11,14 @@ from drill.engine.operators import dtype_bytes
 from drill.engine.steps import Step
 from drill.units import format_si
 
-# name, parameters, layers, kv heads, head dim
+# name, parameters, layers, kv heads, head dim, query heads
 MODELS = (
-    ("a 7B model (Llama-2-7B shape)", "7B 模型（Llama-2-7B 结构）", 7e9, 32, 32, 128),
-    ("an 8B model (Llama-3-8B shape, GQA)", "8B 模型（Llama-3-8B 结构，GQA）", 8e9, 32, 8, 128),
-    ("a 13B model (Llama-2-13B shape)", "13B 模型（Llama-2-13B 结构）", 13e9, 40, 40, 128),
-    ("a 70B model (Llama-2-70B shape, GQA)", "70B 模型（Llama-2-70B 结构，GQA）", 70e9, 80, 8, 128),
+    ("a 7B model (Llama-2-7B shape)", "7B 模型（Llama-2-7B 结构）", 7e9, 32, 32, 128, 32),
+    ("an 8B model (Llama-3-8B shape, GQA)", "8B 模型（Llama-3-8B 结构，GQA）", 8e9, 32, 8, 128,
+     32),
+    ("a 13B model (Llama-2-13B shape)", "13B 模型（Llama-2-13B 结构）", 13e9, 40, 40, 128, 40),
+    ("a 70B model (Llama-2-70B shape, GQA)", "70B 模型（Llama-2-70B 结构，GQA）", 70e9, 80, 8, 128,
+     64),
 )
 WRONG_BYTES = {1: 2, 2: 4, 4: 2, 8: 4}
 
@@ -30,12 +32,12 @@ def _model(ctx: Ctx, card, dtype: str):
 def decode_latency(ctx: Ctx) -> Scenario:
     card = ctx.card()
     dtype = ctx.dtype(card, ("fp16", "bf16", "int8", "fp8"))
-    name_en, name_zh, params, layers, kv_heads, head_dim = _model(ctx, card, dtype)
+    name_en, name_zh, params, layers, kv_heads, head_dim, heads = _model(ctx, card, dtype)
     s = dtype_bytes(dtype)
     batch = 1 if ctx.difficulty < 3 else ctx.choice((1, 4, 8))
     context = 0 if ctx.difficulty < 3 else ctx.choice((2048, 4096, 8192))
     cost = ops.decode(params, dtype, batch=batch, context=context, layers=layers,
-                      kv_heads=kv_heads, head_dim=head_dim)
+                      kv_heads=kv_heads, head_dim=head_dim, heads=heads)
     peak, bw = card.peak(dtype).value, card.bandwidth
     a = analyze(cost, peak, bw, dtype, gpu=card.id)
     mistakes = [("wrong-bound", min(cost.flops / peak, cost.bytes / bw)),
@@ -44,10 +46,11 @@ def decode_latency(ctx: Ctx) -> Scenario:
     extra_en = extra_zh = ""
     if context:
         extra_en = (f" Batch {batch}, {context} tokens already in the KV cache ({layers} layers, "
-                    f"{kv_heads} KV heads of dim {head_dim}); count weights once and every "
-                    "sequence's KV cache once.")
-        extra_zh = (f" batch {batch}，KV 缓存中已有 {context} 个 token（{layers} 层，{kv_heads} 个 KV "
-                    f"头，每头 {head_dim} 维）；权重计一次，每条序列的 KV 缓存各计一次。")
+                    f"{heads} query heads, {kv_heads} KV heads of dim {head_dim}); count weights "
+                    "once and every sequence's KV cache once.")
+        extra_zh = (f" batch {batch}，KV 缓存中已有 {context} 个 token（{layers} 层，{heads} 个 "
+                    f"query 头，{kv_heads} 个 KV 头，每头 {head_dim} 维）；权重计一次，每条序列的 "
+                    "KV 缓存各计一次。")
     en = (f"{g_en} It serves {name_en} in {dtype}, generating one token at a time at batch "
           f"{batch}.{extra_en}")
     zh = f"{g_zh} 用它以 {dtype} 服务{name_zh}，batch {batch}，逐个生成 token。{extra_zh}"
@@ -60,11 +63,12 @@ def decode_latency(ctx: Ctx) -> Scenario:
     return Scenario("decode-latency", ctx.difficulty, 0, en, zh, (ask,),
                     {"gpu": card.id, "dtype": dtype, "params": params, "batch": batch,
                      "context": context, "layers": layers, "kv_heads": kv_heads,
-                     "head_dim": head_dim, "peak": peak, "bandwidth": bw}, conv_en, conv_zh)
+                     "head_dim": head_dim, "heads": heads, "peak": peak, "bandwidth": bw},
+                    conv_en, conv_zh)
 
 
 def kv_cache(ctx: Ctx) -> Scenario:
-    name_en, name_zh, params, layers, kv_heads, head_dim = ctx.choice(MODELS)
+    name_en, name_zh, params, layers, kv_heads, head_dim, _heads = ctx.choice(MODELS)
     dtype = ctx.choice(("fp16", "bf16", "fp8"))
     tokens = ctx.choice((2048, 4096, 8192, 32768))
     batch = ctx.choice((1, 4, 8, 16, 32))

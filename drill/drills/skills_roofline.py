@@ -411,7 +411,7 @@ def ops_per_element(ctx: Ctx) -> Scenario:
 
 
 def wave_quantization(ctx: Ctx) -> Scenario:
-    card = ctx.card(nvidia=True, specs=True)
+    card = ctx.card(nvidia=True, specs="build")
     tile = ctx.choice((128, 256))
     per_sm = ctx.choice((1, 2))
     slots = card.units * per_sm

@@ -12,7 +12,7 @@ TENSOR_FLOP_PER_CLK = (256, 512, 1024, 2048, 4096, 8192)
 
 
 def peak_from_specs(ctx: Ctx) -> Scenario:
-    card = ctx.card(specs=True)
+    card = ctx.card(specs="fp32")
     if ctx.difficulty >= 3 and card.vendor == "NVIDIA" and "fp16" in card.tensor:
         return _tensor_peak(ctx, card)
     clock = card.boost_clock_mhz * 1e6
@@ -63,7 +63,7 @@ def _tensor_peak(ctx: Ctx, card) -> Scenario:
 
 
 def bandwidth_from_specs(ctx: Ctx) -> Scenario:
-    card = ctx.card(specs=True)
+    card = ctx.card(specs="bandwidth")
     bus, rate = card.bus_width_bits, card.data_rate_gbps
     value, step = rl.bandwidth_from_specs(int(bus), rate)
     mistakes = [("ddr-double", value * 2), ("bits-bytes", value * 8),
@@ -118,7 +118,7 @@ def sustained_clock(ctx: Ctx) -> Scenario:
 
 def spec_sheet(ctx: Ctx) -> Scenario:
     kinds = ["sparse", "gib", "tensor", "boost"]
-    card = ctx.card(specs=True)
+    card = ctx.card(specs="build")
     if not card.sparse:
         kinds.remove("sparse")
     if not any(d in card.vector and card.peak(d).path.startswith("tensor")
