@@ -28,6 +28,13 @@ def _count(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _session_count(text: str) -> int:
+    value = _count(text)
+    if value > 100:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r}: a session has at most 100 questions")
+    return value
+
+
 def _number(text: str) -> float:
     from drill.units import UnitError, parse_number
 
@@ -197,7 +204,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     start.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")
     start.add_argument("--seed", type=int,
                        help="reproducible questions (a fixed plan instead of the smart one)")
-    start.add_argument("--count", type=_count, help="questions in the session (default 10)")
+    start.add_argument("--count", type=_session_count,
+                       help="questions in the session, 1 to 100 (default 10)")
     start.add_argument("--skill", action="append", metavar="ID", help="only these skills")
     start.add_argument("--difficulty", type=int, choices=(1, 2, 3))
     start.add_argument("--gpu", metavar="ID", help="use only this card")

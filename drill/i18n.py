@@ -126,7 +126,3 @@ STRINGS: dict[str, tuple[str, str]] = {
 def tr(key: str, lang: str) -> str:
     en, zh = STRINGS[key]
     return zh if lang == "zh" else en
-
-
-def verdict_word(verdict: str, lang: str) -> str:
-    return tr(verdict, lang)

@@ -21,7 +21,6 @@ from pathlib import Path
 from drill.history import parse_utc, utc_iso
 
 AGAIN, HARD, GOOD, EASY = 1, 2, 3, 4  # the values of fsrs.Rating
-RATING_NAMES = {AGAIN: "again", HARD: "hard", GOOD: "good", EASY: "easy"}
 SLOW_FACTOR = 2.0  # slower than twice your median time for that question: Hard
 FAST_FACTOR = 0.5  # faster than half your median time, and correct: Easy
 MIN_TIMED = 5  # answers needed before your median time counts

@@ -148,6 +148,13 @@ def run_plain(interview, stdin, stdout, lang: str) -> None:
             say(tr("mock-noted", lang))
 
 
+def pad(text: str, width: int) -> str:
+    """Left-justify by display cells, so Chinese labels line up too."""
+    from rich.cells import cell_len
+
+    return text + " " * max(0, width - cell_len(text))
+
+
 def print_scorecard(card, lang: str, stdout) -> None:
     from drill.i18n import tr
     from drill.mock import BAND_RULE
@@ -157,8 +164,8 @@ def print_scorecard(card, lang: str, stdout) -> None:
         q = item.question
         spent = clock_text(item.result.seconds) if item.result else "--:--"
         mistakes = ", ".join(item.result.grade.mistakes) if item.result else ""
-        stdout.write(f"{q.id:>3} {tr('stage-' + item.stage, lang):10} {q.skill:24} "
-                     f"{tr(item.status, lang):10} {item.score:.2f}  {spent} / "
+        stdout.write(f"{q.id:>3} {pad(tr('stage-' + item.stage, lang), 10)} {pad(q.skill, 24)} "
+                     f"{pad(tr(item.status, lang), 10)} {item.score:.2f}  {spent} / "
                      f"{clock_text(item.budget)}  {tr('hint', lang)} {len(item.hints)}"
                      f"{'  ' + mistakes if mistakes else ''}\n")
     stdout.write(f"{tr('score', lang)}: {card.score * 100:.0f} % — {card.band_text(lang)} "
@@ -170,9 +177,11 @@ def print_scorecard(card, lang: str, stdout) -> None:
     stdout.write(f"\n{tr('solution', lang)}:\n")
     for item in card.items:
         q = item.question
-        stdout.write(f"{q.id}. {tr('expected', lang)}: {q.expected_text(lang)}\n")
+        expected = q.expected_text(lang)
+        stdout.write(f"{q.id}. {tr('expected', lang)}: {expected}\n")
         for line in q.solution(lang):
-            stdout.write(f"    {line}\n")
+            if line != expected:  # a free answer's model answer is the expected text itself
+                stdout.write(f"    {line}\n")
     stdout.flush()
 
 

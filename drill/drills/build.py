@@ -30,6 +30,7 @@ PLAIN = Unit("", u.RATIO, 1.0)
 FAMOUS = ("a100-sxm4-40gb", "h100-sxm5-80gb", "v100-sxm2-32gb", "t4", "l4", "a10")
 COMMON = FAMOUS + ("rtx-4090", "a100-sxm4-80gb", "h100-pcie-80gb", "h200-sxm-141gb", "l40s",
                    "mi300x", "b200", "rtx-3090", "mi250x", "a100-pcie-80gb")
+WRONG_BYTES = {1: 2, 2: 4, 4: 2, 8: 4}  # the bytes per element people confuse each size with
 COLLIDE = 0.03  # a mistake this close to the answer cannot be told from it
 
 

@@ -17,7 +17,7 @@ from drill.drills import skills as skill_registry
 from drill.drills.answering import grade_question
 from drill.drills.grading import AnswerError, Grade, with_hints
 from drill.drills.mistakes import explain
-from drill.drills.model import MULTI, NUMBER, Ask, Scenario
+from drill.drills.model import Ask, Scenario
 
 TOPICS = ("mixed", "numeric", "concepts")
 CONCEPT_EVERY = 3  # in mixed sessions, every third question is conceptual
@@ -396,10 +396,3 @@ class Session:
 def mistake_lines(result: Result, lang: str) -> list[str]:
     return [f"{tag}: {explain(tag, lang)}" for tag in result.grade.mistakes]
 
-
-def is_numeric(question: Question) -> bool:
-    return question.ask is not None and question.ask.kind == NUMBER
-
-
-def is_multi(question: Question) -> bool:
-    return question.kind in (MULTI, "multi")

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from drill.drills import directions as dirs
 from drill.drills import shapes
 from drill.drills.build import AI, PCT, TFLOPS, Ctx, bound_ask, convention, givens, number_ask
-from drill.drills.model import MULTI, Ask, Option, Scenario
+from drill.drills.model import Scenario
+from drill.drills.skills_diag import direction_ask
 from drill.drills.skills_roofline import intensity_mistakes
 from drill.engine import analyze
 from drill.engine import operators as ops
-from drill.engine.steps import Step
 from drill.units import format_si, sig
 
 # kind, en, zh: how the case's kernel was written, and which directions come first.
@@ -27,26 +26,6 @@ KERNELS = {
                   "them on chip.",
                   "S×S 中间结果主导访存：融合（flash）注意力把它们留在片上。"),
 }
-
-
-def _direction_ask(correct: set[str], why_en: str, why_zh: str) -> Ask:
-    options = tuple(Option(dirs.letter(d), d, e, z) for d, e, z in dirs.DIRECTIONS)
-    listing_en = "  ".join(f"{o.id}) {o.en}" for o in options)
-    listing_zh = "  ".join(f"{o.id}) {o.zh}" for o in options)
-    step = Step("direction", "Directions", "优化方向", why_en, "",
-                ", ".join(f"{dirs.letter(d)}) {d}" for d in dirs.DIRECTION_IDS if d in correct),
-                formula_zh=why_zh)
-    return Ask("direction", MULTI,
-               f"Which optimization directions come first? Choose all that apply: {listing_en}",
-               f"首先应往哪些方向优化？多选：{listing_zh}", frozenset(correct), None, (), (step,),
-               options, why_en, why_zh,
-               hints_en=("Name the bound first, then how far below the roof the kernel is.",
-                         "Far below a compute roof: data reuse and the right instructions. Far "
-                         "below a bandwidth roof: the access pattern.",
-                         f"Expected {len(correct)} choices."),
-               hints_zh=("先说出瓶颈，再看 kernel 离屋顶有多远。",
-                         "远低于算力屋顶：数据复用和合适的指令；远低于带宽屋顶：访存模式。",
-                         f"应选 {len(correct)} 项。"))
 
 
 def interview_case(ctx: Ctx) -> Scenario:
@@ -80,7 +59,7 @@ def interview_case(ctx: Ctx) -> Scenario:
     intro_en = (f"{g_en} The operator is {what_en}. The vendor library runs it at "
                 f"{format_si(library, 'FLOP/s')}; {who_en} reaches {format_si(yours, 'FLOP/s')}. "
                 "Analyse it step by step.")
-    intro_zh = (f"{g_zh} 算子是{what_zh}。厂商库能跑到 {format_si(library, 'FLOP/s')}；{who_zh}只有 "
+    intro_zh = (f"{g_zh} 算子是{what_zh}。厂商库能跑到 {format_si(library, 'FLOP/s')}；{who_zh}{' ' if who_zh[-1].isascii() else ''}只有 "
                 f"{format_si(yours, 'FLOP/s')}。请逐步分析。")
     steps = a.steps
 
@@ -105,7 +84,7 @@ def interview_case(ctx: Ctx) -> Scenario:
                    "你的 kernel 相对屋顶的效率是多少？", a.efficiency, PCT, upto("efficiency"),
                    [("peak-not-attainable", yours / peak),
                     ("inverted-ratio", a.attainable / yours)], prefix_mistake=False),
-        _direction_ask(correct, why_en, why_zh),
+        direction_ask(correct, why_en, why_zh),
     )
     conv_en, conv_zh = convention(dtype, matrices=True)
     return Scenario("interview-case", ctx.difficulty, 0, intro_en, intro_zh, asks,

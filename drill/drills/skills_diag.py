@@ -114,21 +114,31 @@ CASES = (
 )
 
 
-def direction(ctx: Ctx) -> Scenario:
-    index = ctx.rng.randrange(len(CASES))
-    en, zh, correct, why_en, why_zh = CASES[index]
+def direction_ask(correct: set[str], why_en: str, why_zh: str) -> Ask:
+    """Choose the directions that come first from the fixed list; partial credit per pick."""
     options = tuple(Option(dirs.letter(d), d, e, z) for d, e, z in dirs.DIRECTIONS)
     listing_en = "  ".join(f"{o.id}) {o.en}" for o in options)
     listing_zh = "  ".join(f"{o.id}) {o.zh}" for o in options)
-    step = Step("direction", "Directions", "优化方向", why_en,
-                "", ", ".join(f"{dirs.letter(d)}) {d}" for d in dirs.DIRECTION_IDS if d in correct),
+    step = Step("direction", "Directions", "优化方向", why_en, "",
+                ", ".join(f"{dirs.letter(d)}) {d}" for d in dirs.DIRECTION_IDS if d in correct),
                 formula_zh=why_zh)
-    ask = Ask("direction", MULTI,
-              f"Which directions come first? Choose all that apply (e.g. a,c): {listing_en}",
-              f"首先应该往哪些方向优化？多选（如 a,c）：{listing_zh}", frozenset(correct), None,
-              (), (step,), options, why_en, why_zh,
-              hints_en=("Decide the bound first, then how far from the roof it is.",),
-              hints_zh=("先判断瓶颈，再看离上限有多远。",))
-    return Scenario("direction", ctx.difficulty, 0, en, zh, (ask,), {"case": index},
+    return Ask("direction", MULTI,
+               f"Which directions come first? Choose all that apply (e.g. a,c): {listing_en}",
+               f"首先应该往哪些方向优化？多选（如 a,c）：{listing_zh}", frozenset(correct), None,
+               (), (step,), options, why_en, why_zh,
+               hints_en=("Name the bound first, then how far below the roof it is.",
+                         "Far below a compute roof: data reuse and the right instructions. Far "
+                         "below a bandwidth roof: the access pattern.",
+                         f"Expected {len(correct)} choices."),
+               hints_zh=("先说出瓶颈，再看离屋顶有多远。",
+                         "远低于算力屋顶：数据复用和合适的指令；远低于带宽屋顶：访存模式。",
+                         f"应选 {len(correct)} 项。"))
+
+
+def direction(ctx: Ctx) -> Scenario:
+    index = ctx.rng.randrange(len(CASES))
+    en, zh, correct, why_en, why_zh = CASES[index]
+    return Scenario("direction", ctx.difficulty, 0, en, zh,
+                    (direction_ask(correct, why_en, why_zh),), {"case": index},
                     "Partial credit: right picks minus wrong picks, over the number right.",
                     "部分得分：选对数减选错数，除以正确项数。")

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from drill.drills.build import GB, MS, PLAIN, Ctx, convention, fmt, givens, number_ask, pick_steps
+from drill.drills.build import (
+    GB,
+    MS,
+    PLAIN,
+    WRONG_BYTES,
+    Ctx,
+    convention,
+    fmt,
+    givens,
+    number_ask,
+    pick_steps,
+)
 from drill.drills.model import Scenario
 from drill.engine import analyze
 from drill.engine import operators as ops
@@ -20,7 +31,6 @@ MODELS = (
     ("a 70B model (Llama-2-70B shape, GQA)", "70B 模型（Llama-2-70B 结构，GQA）", 70e9, 80, 8, 128,
      64),
 )
-WRONG_BYTES = {1: 2, 2: 4, 4: 2, 8: 4}
 
 
 def _model(ctx: Ctx, card, dtype: str):

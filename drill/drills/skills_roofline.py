@@ -14,6 +14,7 @@ from drill.drills.build import (
     TFLOPS,
     TIMES,
     US,
+    WRONG_BYTES,
     Ctx,
     bound_ask,
     convention,
@@ -29,8 +30,6 @@ from drill.engine import roofline as rl
 from drill.engine.operators import OpCost, dtype_bytes
 from drill.engine.steps import Step
 from drill.units import format_si
-
-WRONG_BYTES = {1: 2, 2: 4, 4: 2, 8: 4}
 
 
 def output_bytes(cost: OpCost, s: int) -> float:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drill.drills.build import GBPS, GIB, TFLOPS, Ctx, convention, fmt, number_ask
+from drill.drills.build import GBPS, GIB, TFLOPS, Ctx, convention, number_ask
 from drill.drills.model import Scenario
 from drill.engine import roofline as rl
 from drill.engine.steps import Step, num
@@ -186,6 +186,3 @@ def spec_sheet(ctx: Ctx) -> Scenario:
     params["variant"] = kind
     return Scenario("spec-sheet", ctx.difficulty, 0, en, zh, (ask,), params, *conv)
 
-
-def fmt_pct(value: float) -> str:
-    return f"{fmt(value * 100, 2)} %"

@@ -53,6 +53,8 @@ def _span(values: list[float], pad: float = 0.5) -> tuple[float, float]:
 
 def _tick_label(exp: int, scale: float = 1.0) -> str:
     value = 10.0**exp / scale
+    if value >= 1e7 or value < 1e-4:
+        return f"1e{round(math.log10(value))}"
     if value >= 1:
         return f"{value:,.0f}".replace(",", "")
     return f"{value:g}"
