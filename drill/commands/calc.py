@@ -105,7 +105,7 @@ def _operator(args, lang: str) -> int:
         console.print(note, style="dim")
     console.print(t("conventions", lang), style="dim")
     if args.plot:
-        _plot_analysis(console, analysis, roof, args)
+        _plot_analysis(console, analysis, roof, args, lang)
     return 0
 
 
@@ -114,26 +114,29 @@ def spec_note(analysis, lang: str) -> str:
     return cost.note_zh if lang == "zh" and cost.note_zh else cost.note_en
 
 
-def _plot_analysis(console, analysis, roof, args) -> None:
+def _plot_analysis(console, analysis, roof, args, lang: str) -> None:
     from rich.text import Text
 
-    from drill.render.plot import Figure, Point, RoofLine, card_figure, render
+    from drill.render.plot import Figure, Point, RoofLine, card_figure, plot_word, render
 
     if roof.card is not None:
         figure = card_figure(roof.card, args.dtype, args.cuda_cores, peak=roof.peak,
                              bandwidth=roof.bandwidth)
     else:
         figure = Figure("custom", [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)])
-    figure.points.append(Point(f"{analysis.cost.op} (roof)", analysis.intensity,
+    figure.x_label = plot_word("x", lang)
+    figure.points.append(Point(f"{analysis.cost.op} ({plot_word('on-roof', lang)})",
+                               analysis.intensity,
                                analysis.attainable))
     if analysis.measured:
-        figure.points.append(Point("measured", analysis.intensity, analysis.measured, "x", "red"))
+        figure.points.append(Point(plot_word("measured", lang), analysis.intensity,
+                                   analysis.measured, "x", "red"))
     width, height = _plot_size(args)
     text = render(figure, width, height, color=console.is_terminal)
     if text:
         console.print(Text.from_ansi(text))
     else:
-        console.print("(terminal too small for the plot)", style="dim")
+        console.print(plot_word("too-small", lang).format(w=width, h=height), style="dim")
 
 
 def _plot_size(args) -> tuple[int, int]:

@@ -5,15 +5,16 @@ from __future__ import annotations
 import shutil
 
 from drill.cli import UsageError
-from drill.commands.common import roof_for, settle_dtype
+from drill.commands.common import lang_of, roof_for, settle_dtype
 
 
 def run(args) -> int:
     from rich.console import Console
     from rich.text import Text
 
-    from drill.render.plot import Figure, Point, RoofLine, card_figure, render
+    from drill.render.plot import Figure, Point, RoofLine, card_figure, plot_word, render
 
+    lang = lang_of(args)
     roof = roof_for(args, settle_dtype(args))
     ais = args.ai or []
     measured = args.measured or []
@@ -24,20 +25,20 @@ def run(args) -> int:
                              bandwidth=roof.bandwidth)
     else:
         figure = Figure("custom roofline", [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)])
+    figure.x_label = plot_word("x", lang)
     for i, ai in enumerate(ais):
         on_roof = min(roof.peak, ai * roof.bandwidth)
-        figure.points.append(Point(f"AI {ai:g} on the roof", ai, on_roof))
+        figure.points.append(Point(f"AI {ai:g} {plot_word('on-roof', lang)}", ai, on_roof))
         if i < len(measured):
-            figure.points.append(Point(f"measured {measured[i] / 1e12:g} T", ai, measured[i],
-                                       "x", "red"))
+            figure.points.append(Point(f"{plot_word('measured', lang)} {measured[i] / 1e12:g} T",
+                                       ai, measured[i], "x", "red"))
     size = shutil.get_terminal_size((100, 30))
     width = args.width or size.columns
     height = args.height or max(size.lines - 2, 10)
     console = Console(highlight=False)
     text = render(figure, width, height, color=console.is_terminal)
     if not text:
-        console.print(f"The terminal is too small for a plot ({width}×{height}); "
-                      "it needs at least 30×10.")
+        console.print(plot_word("too-small", lang).format(w=width, h=height))
         return 0
     console.print(Text.from_ansi(text), soft_wrap=True)
     return 0

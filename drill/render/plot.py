@@ -36,6 +36,20 @@ class Point:
     color: str = "green"
 
 
+PLOT_WORDS = {
+    "x": ("arithmetic intensity (FLOP/B)", "算术强度 (FLOP/B)"),
+    "on-roof": ("on the roof", "屋顶上"),
+    "measured": ("measured", "实测"),
+    "too-small": ("The terminal is too small for a plot ({w}×{h}); it needs at least 30×10.",
+                  "终端太小，画不下图（{w}×{h}）；至少需要 30×10。"),
+}
+
+
+def plot_word(key: str, lang: str) -> str:
+    en, zh = PLOT_WORDS[key]
+    return zh if lang == "zh" else en
+
+
 @dataclass
 class Figure:
     title: str
