@@ -293,10 +293,29 @@ class History:
             by_id[row[0]].attempts.append(_attempt_from_row(row[1:]))
         return list(by_id.values())
 
-    def merge(self, sessions: list[SessionRecord]) -> tuple[int, int]:
-        """Add what is new, by uuid, in one transaction; returns (sessions, attempts) added."""
+    def review_rows(self) -> list[dict]:
+        """Every review card as plain data (for export)."""
+        rows = self.conn.execute("SELECT card_id, kind, state_json, due_utc, updated_utc "
+                                 "FROM review_cards ORDER BY card_id")
+        return [{"card_id": r[0], "kind": r[1], "state": json.loads(r[2] or "{}"),
+                 "due_utc": r[3], "updated_utc": r[4]} for r in rows]
+
+    def merge(self, sessions: list[SessionRecord],
+              reviews: list[dict] = ()) -> tuple[int, int]:
+        """Add what is new, by uuid, in one transaction; returns (sessions, attempts) added.
+
+        A review card is taken when it is new here or was updated later than ours.
+        """
         added_sessions = added_attempts = 0
         with self.transaction() as conn:
+            for card in reviews:
+                conn.execute(
+                    "INSERT INTO review_cards VALUES (?, ?, ?, ?, ?) ON CONFLICT(card_id) DO "
+                    "UPDATE SET kind = excluded.kind, state_json = excluded.state_json, "
+                    "due_utc = excluded.due_utc, updated_utc = excluded.updated_utc "
+                    "WHERE excluded.updated_utc > review_cards.updated_utc",
+                    (card["card_id"], card["kind"], _dumps(card["state"]), card["due_utc"],
+                     card["updated_utc"]))
             for session in sessions:
                 row = conn.execute("SELECT id FROM sessions WHERE uuid = ?",
                                    (session.uuid,)).fetchone()

@@ -499,3 +499,24 @@ def test_import_refuses_out_of_range_values_and_keeps_stats_working(tmp_path, dr
         assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
         assert field in result.stderr
     assert attempt and run_drill("stats").returncode == 0
+
+
+def test_export_and_import_carry_the_review_schedule(tmp_path, drill_home, monkeypatch):
+    import json as json_mod
+
+    from tests.conftest import run_drill
+
+    run_drill("start", "--plain", "--count", "3", "--topic", "numeric", input="skip\n" * 9)
+    exported = tmp_path / "history.json"
+    assert run_drill("history", "export", str(exported)).returncode == 0
+    cards = json_mod.loads(exported.read_text())["review_cards"]
+    assert cards and all(c["card_id"] and c["state"] for c in cards)
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    env = {"DRILL_HOME": str(fresh)}
+    assert run_drill("history", "import", str(exported), env=env).returncode == 0
+    stats = json_mod.loads(run_drill("stats", "--json", env=env).stdout)
+    assert stats["overview"]["review"]["cards"] == len(cards)
+    assert run_drill("history", "import", str(exported), env=env).returncode == 0
+    again = json_mod.loads(run_drill("stats", "--json", env=env).stdout)
+    assert again["overview"]["review"]["cards"] == len(cards)

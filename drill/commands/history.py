@@ -72,16 +72,19 @@ def export(fmt: str, file: str | None) -> int:
     from drill.history import utc_iso
 
     sessions = []
+    reviews: list[dict] = []
     if paths.database_file().exists():
         history = _open()
         if history is None:
             return 1
         with history:
             sessions = history.sessions()
+            reviews = history.review_rows()
     if fmt == "json":
         text = json.dumps({"format": FORMAT, "version": FORMAT_VERSION,
                            "exported_utc": utc_iso(), "app_version": __version__,
-                           "sessions": [s.to_json() for s in sessions]},
+                           "sessions": [s.to_json() for s in sessions],
+                           "review_cards": reviews},
                           ensure_ascii=False, indent=1) + "\n"
     else:
         text = _to_csv(sessions)
@@ -138,14 +141,17 @@ def import_file(file: str) -> int:
     except UnicodeDecodeError:
         raise UsageError(f"{file}: not a text file (expected a drill history export)") from None
     try:
-        sessions = _from_json(text) if text.lstrip().startswith("{") else _from_csv(text)
+        if text.lstrip().startswith("{"):
+            sessions, reviews = _from_json(text)
+        else:
+            sessions, reviews = _from_csv(text), []
     except _Bad as exc:
         raise UsageError(f"{file}: {exc}") from None
     history = _open()
     if history is None:
         return 1
     with history:
-        added_sessions, added_attempts = history.merge(sessions)
+        added_sessions, added_attempts = history.merge(sessions, reviews)
     total = sum(len(s.attempts) for s in sessions)
     print(f"imported {added_sessions} new session(s) and {added_attempts} new attempt(s) from "
           f"{file} ({total - added_attempts} already present)")
@@ -179,7 +185,25 @@ def _from_json(text: str):
                 raise _Bad(f"session {i}: attempt {j}: must be an object")
             session.attempts.append(_attempt(attempt, f"session {i}: attempt {j}"))
         sessions.append(session)
-    return sessions
+    raw_reviews = data.get("review_cards", [])
+    if not isinstance(raw_reviews, list):
+        raise _Bad("'review_cards' must be a list")
+    return sessions, [_review(item, f"review card {i}") for i, item in enumerate(raw_reviews, 1)]
+
+
+def _review(data: object, where: str) -> dict:
+    """A review card from an export; its scheduler state stays data (JSON), never code."""
+    if not isinstance(data, dict):
+        raise _Bad(f"{where}: must be an object")
+    kind = _text(data, "kind", where)
+    if kind not in ("skill", "concept"):
+        raise _Bad(f"{where}: 'kind' must be skill or concept")
+    state = data.get("state")
+    if not isinstance(state, dict):
+        raise _Bad(f"{where}: 'state' must be an object")
+    return {"card_id": _text(data, "card_id", where), "kind": kind, "state": state,
+            "due_utc": _time(data, "due_utc", where, required=False),
+            "updated_utc": _time(data, "updated_utc", where)}
 
 
 def _from_csv(text: str):
