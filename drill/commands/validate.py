@@ -56,7 +56,7 @@ def run(args) -> int:
     return 0
 
 
-def show_paths() -> int:
+def show_paths(args=None) -> int:
     rows = [
         ("config", paths.config_dir()),
         ("your GPU cards", paths.user_gpus_dir()),
