@@ -192,10 +192,12 @@ def _plain_summary(session, say, lang: str) -> None:
         say(f"  {skill:24} {score:.2f} / {n}")
     for tag, count in sorted(s.mistakes.items(), key=lambda kv: -kv[1]):
         say(f"  {tr('mistake', lang)} {tag} ×{count}: {explain(tag, lang)}")
-    missed = sorted({skill for skill, (n, score) in s.per_skill.items() if score < n})
+    skill_ids = _skill_ids()
+    missed = sorted(skill for skill, (n, score) in s.per_skill.items()
+                    if score < n and skill in skill_ids)  # numeric skills, not question ids
     if missed:
         say(f"{tr('practise-again', lang)} drill start "
-            + " ".join(f"--skill {m}" for m in missed if m in _skill_ids()))
+            + " ".join(f"--skill {m}" for m in missed))
 
 
 def _skill_ids() -> set[str]:

@@ -90,13 +90,19 @@ def _secs(value: float | None) -> str:
 
 
 def skill_name(item: str, lang: str) -> str:
-    """A skill's name in the user's language, or the id of a conceptual question."""
-    from drill.drills.skills import SKILLS  # the skill registry pulls in the catalog (~60 ms)
+    """A skill's name, or the start of a conceptual question's prompt, in the user's language."""
+    from drill.drills.skills import SKILLS
 
     skill = SKILLS.get(item)
-    if skill is None:
+    if skill is not None:
+        return skill.zh if lang == "zh" else skill.en
+    from drill.drills.practice import cached_bank  # loaded once, only for conceptual rows
+
+    question = cached_bank().questions.get(item)
+    if question is None:
         return item
-    return skill.zh if lang == "zh" else skill.en
+    prompt = question.prompt.get(lang) or question.prompt["en"]
+    return prompt if len(prompt) <= 40 else prompt[:39].rstrip() + "…"
 
 
 def overview(stats: Stats, lang: str = "en") -> Table:
