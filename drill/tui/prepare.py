@@ -21,13 +21,10 @@ def prepare(options: dict, lang: str, clock=time.monotonic) -> Future:
 
     def work() -> None:
         try:
-            from rich.text import Text
+            import plotext  # noqa: F401 - the plot's imports, off the UI thread
+            import rich.ansi  # noqa: F401
 
             from drill import settings
-            from drill.render.plot import Figure, RoofLine, render
-
-            # The first plot pays for plotext's and rich's set-up: pay it here, not on screen.
-            Text.from_ansi(render(Figure("", [RoofLine("fp16", 1e14, 1e12, True)]), 40, 12))
             from drill.catalog import load_catalog
             from drill.drills.practice import new_session, session_config
 
