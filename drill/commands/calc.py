@@ -124,7 +124,7 @@ def _plot_analysis(console, analysis, roof, args, lang: str) -> None:
                              bandwidth=roof.bandwidth)
     else:
         figure = Figure("custom", [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)])
-    figure.x_label = plot_word("x", lang)
+    figure.lang = lang
     figure.points.append(Point(f"{analysis.cost.op} ({plot_word('on-roof', lang)})",
                                analysis.intensity,
                                analysis.attainable))

@@ -231,7 +231,7 @@ def _plot(result, lang: str, width: int, height: int, color: bool) -> str:
     for dtype, peak in sorted(result.peaks.items(), key=lambda item: -item[1]):
         if dtype != main and all(abs(peak - r.peak) > 0.02 * peak for r in roofs):
             roofs.append(RoofLine(dtype, peak, bw))
-    figure = Figure(tr("plot-title", lang, name=result.processor), roofs)
+    figure = Figure(tr("plot-title", lang, name=result.processor), roofs, lang=lang)
     for i, point in enumerate(result.sweep):
         label = tr("sweep-label", lang, dtype=result.sweep_dtype) if i == 0 else ""
         figure.points.append(Point(label, point.intensity, point.sample.best, "●", "green"))

@@ -25,7 +25,7 @@ def run(args) -> int:
                              bandwidth=roof.bandwidth)
     else:
         figure = Figure("custom roofline", [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)])
-    figure.x_label = plot_word("x", lang)
+    figure.lang = lang
     for i, ai in enumerate(ais):
         on_roof = min(roof.peak, ai * roof.bandwidth)
         figure.points.append(Point(f"AI {ai:g} {plot_word('on-roof', lang)}", ai, on_roof))

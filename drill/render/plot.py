@@ -38,6 +38,7 @@ class Point:
 
 PLOT_WORDS = {
     "x": ("arithmetic intensity (FLOP/B)", "算术强度 (FLOP/B)"),
+    "ridge": ("ridge", "拐点"),
     "on-roof": ("on the roof", "屋顶上"),
     "measured": ("measured", "实测"),
     "too-small": ("The terminal is too small for a plot ({w}×{h}); it needs at least 30×10.",
@@ -55,7 +56,7 @@ class Figure:
     title: str
     roofs: list[RoofLine]
     points: list[Point] = field(default_factory=list)
-    x_label: str = "arithmetic intensity (FLOP/B)"
+    lang: str = "en"
     y_label: str = "TFLOP/s"
 
 
@@ -113,7 +114,8 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
     if x_lo <= ridge_x <= x_hi:
         plt.scatter([ridge_x], [math.log10(main.peak)], marker="◆",
                     color="yellow" if color else "default",
-                    label=f"ridge {main.ridge:.3g} FLOP/B" if legend else None)
+                    label=f"{plot_word('ridge', figure.lang)} {main.ridge:.3g} FLOP/B"
+                    if legend else None)
     for point in figure.points:
         if point.intensity <= 0 or point.rate <= 0:
             continue
@@ -129,7 +131,7 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
     plt.yticks(y_ticks, [_tick_label(e, 1e12) for e in y_ticks])
     plt.xlim(x_lo, x_hi)
     plt.ylim(y_lo, y_hi)
-    plt.xlabel(figure.x_label)
+    plt.xlabel(plot_word("x", figure.lang))
     plt.ylabel(figure.y_label)
     plt.title(figure.title)
     text = plt.build()

@@ -145,6 +145,7 @@ class CalculatorScreen(Screen):
             return
         out.update(Group(steps_table(analysis.steps, lang), verdict(analysis, lang)))
         figure = card_figure(card, dtype)
+        figure.lang = lang
         figure.points.append(Point(self.op, analysis.intensity, analysis.attainable))
         if measured:
             figure.points.append(Point("measured", analysis.intensity, measured, "x", "red"))

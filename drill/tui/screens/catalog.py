@@ -96,7 +96,9 @@ class CardScreen(Screen):
         self.query_one("#card-title", Static).update(
             f"{self.card.name} · {self.dtype} · ridge {sig(self.card.ridges()[self.dtype], 4)} "
             "FLOP/B")
-        self.query_one("#card-plot", PlotView).show(card_figure(self.card, self.dtype))
+        figure = card_figure(self.card, self.dtype)
+        figure.lang = self.app.lang
+        self.query_one("#card-plot", PlotView).show(figure)
 
     def action_next_dtype(self) -> None:
         dtypes = self.card.dtypes()

@@ -348,7 +348,7 @@ def open_recorder(config, mode: str, refused):
 
 def figure_for(spec, catalog, lang: str):
     """The card's roofs with the question's points, labelled in the user's language."""
-    from drill.render.plot import Figure, Point, RoofLine, card_figure, plot_word
+    from drill.render.plot import Figure, Point, RoofLine, card_figure
 
     labels = {"truth": ("the operator", "算子位置"), "measured": ("measured", "实测"),
               "answer": ("your answer", "你的答案")}
@@ -362,5 +362,5 @@ def figure_for(spec, catalog, lang: str):
         marker, color = style[role]
         figure.points.append(Point(labels[role][1 if lang == "zh" else 0], ai, rate, marker,
                                    color))
-    figure.x_label = plot_word("x", lang)
+    figure.lang = lang
     return figure
