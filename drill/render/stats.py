@@ -147,7 +147,7 @@ def _date_ticks(days: list[int], first: date, fmt: str, width: int) -> tuple[lis
 def _chart(xs: list[int], ys: list[float], first: date, fmt: str, title: str, width: int,
            height: int, color: bool, y_ticks: tuple[list, list] | None = None,
            y_range: tuple[float, float] | None = None) -> str:
-    import plotext as plt  # ~75 ms import; only the charts need it
+    import plotext as plt  # ~15 ms import; only the charts need it
 
     plt.clear_figure()
     plt.plotsize(width, height)

@@ -30,7 +30,7 @@ class PlotView(Static):
         self._draw()
 
     def _draw(self) -> None:
-        """Draw once per figure and size: plotting and ANSI parsing cost ~15 ms a time."""
+        """Draw once per figure and size: plotting and ANSI parsing cost ~10 ms a time."""
         width, height = self.size.width, self.size.height
         if not width and self._figure is not None:
             # Not laid out yet: draw at the size it will most likely get, so the plot is in
