@@ -34,13 +34,28 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _count(text: str) -> int:
-    from drill.units import UnitError, parse_count
+def _unit_arg(parse, hint: str = ""):
+    """An argparse type from a drill.units parser: its UnitError becomes a one-line message."""
 
-    try:
-        return parse_count(text)
-    except UnitError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    def convert(text: str):
+        from drill.units import UnitError
+
+        try:
+            return parse(text)
+        except UnitError as exc:
+            raise argparse.ArgumentTypeError(f"{exc}{hint}") from None
+
+    return convert
+
+
+def _units():
+    import drill.units  # small, but only when an argument needs it
+
+    return drill.units
+
+
+def _count(text: str) -> int:
+    return _unit_arg(_units().parse_count)(text)
 
 
 def _session_count(text: str) -> int:
@@ -51,42 +66,24 @@ def _session_count(text: str) -> int:
 
 
 def _number(text: str) -> float:
-    from drill.units import UnitError, parse_number
-
-    try:
-        value = parse_number(text)
-    except UnitError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    value = _unit_arg(_units().parse_number)(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text.strip()!r} must not be negative")
     return value
 
 
 def _flop_rate(text: str) -> float:
-    from drill.units import FLOP_RATE, UnitError, parse_rate
-
-    try:
-        return parse_rate(text, FLOP_RATE)
-    except UnitError as exc:
-        raise argparse.ArgumentTypeError(f"{exc} (e.g. 200T or '200 TFLOP/s')") from None
+    u = _units()
+    return _unit_arg(lambda t: u.parse_rate(t, u.FLOP_RATE), " (e.g. 200T or '200 TFLOP/s')")(text)
 
 
 def _byte_rate(text: str) -> float:
-    from drill.units import BYTE_RATE, UnitError, parse_rate
-
-    try:
-        return parse_rate(text, BYTE_RATE)
-    except UnitError as exc:
-        raise argparse.ArgumentTypeError(f"{exc} (e.g. 1555GB/s or 1.5TB/s)") from None
+    u = _units()
+    return _unit_arg(lambda t: u.parse_rate(t, u.BYTE_RATE), " (e.g. 1555GB/s or 1.5TB/s)")(text)
 
 
 def _frequency(text: str) -> float:
-    from drill.units import UnitError, parse_frequency
-
-    try:
-        return parse_frequency(text)
-    except UnitError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    return _unit_arg(_units().parse_frequency)(text)
 
 
 def _positive_float(text: str) -> float:
