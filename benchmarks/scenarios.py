@@ -12,11 +12,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from drill.catalog import load_catalog  # noqa: E402
-from drill.drills import skills  # noqa: E402
-from drill.drills.grading import grade  # noqa: E402
-from drill.drills.model import CHOICE, NUMBER  # noqa: E402
-from drill.units import sig  # noqa: E402
+from drill.content.catalog import load_catalog  # noqa: E402
+from drill.content.skills import registry as skills  # noqa: E402
+from drill.content.skills.model import CHOICE, NUMBER  # noqa: E402
+from drill.core.units import sig  # noqa: E402
+from drill.grading.numbers import grade  # noqa: E402
 
 N = 10_000
 

@@ -4,7 +4,7 @@ Builds a two-year history in a temporary folder: 23 numeric skills and 477 conce
 questions (copies of the bank's, under new ids), 100,000 attempts spread over them, and one
 review card each made by fsrs from a few reviews. Then times what ``drill start`` does after
 start-up (imports, catalog and question bank loaded): open the history, plan the session
-(drill.planner: the SQL and the ordering), and build the Session with its first scenario.
+(drill.learning.planner: the SQL and the ordering), and build the Session with its first scenario.
 Prints the median of RUNS runs as a ratio to the target of 150 ms.
 """
 
@@ -22,14 +22,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from drill import srs  # noqa: E402
-from drill.bank import Bank  # noqa: E402
-from drill.catalog import load_catalog  # noqa: E402
-from drill.drills.practice import cached_bank, new_session, session_config  # noqa: E402
-from drill.drills.skills import SKILLS  # noqa: E402
-from drill.history import Attempt, History, SessionRecord, utc_iso  # noqa: E402
-from drill.planner import plan_session  # noqa: E402
-from drill.settings import Settings  # noqa: E402
+from drill.config.settings import Settings  # noqa: E402
+from drill.content.bank import Bank  # noqa: E402
+from drill.content.catalog import load_catalog  # noqa: E402
+from drill.content.skills.registry import SKILLS  # noqa: E402
+from drill.learning import srs  # noqa: E402
+from drill.learning.planner import plan_session  # noqa: E402
+from drill.runs.factory import cached_bank, new_session, session_config  # noqa: E402
+from drill.store.history import Attempt, History, SessionRecord, utc_iso  # noqa: E402
 
 ATTEMPTS = 100_000
 CARDS = 500

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from drill.history import Attempt, History, SessionRecord, utc_iso  # noqa: E402
+from drill.store.history import Attempt, History, SessionRecord, utc_iso  # noqa: E402
 
 ATTEMPTS = 100_000
 DAYS = 730
@@ -83,7 +83,7 @@ def _literal(value: object) -> str:
 
 def cli_script(path: Path) -> str:
     """The statements `drill stats --json` runs, parameters written in, for the sqlite3 shell."""
-    from drill.stats import compute
+    from drill.learning.stats import compute
 
     log: list[tuple[str, dict]] = []
     with History.open(path) as history:

@@ -956,7 +956,7 @@ def theoretical(result: Measurement, card) -> dict | None:
     """The catalog's peaks and bandwidth for the dtypes measured (None without a card)."""
     if card is None:
         return None
-    from drill.catalog import CatalogError
+    from drill.content.catalog import CatalogError
 
     peaks = {}
     for dtype in result.gemm:
@@ -1081,14 +1081,14 @@ def card_data(result: Measurement, card_id: str, reference=None) -> dict:
 
 
 def card_path(card_id: str) -> Path:
-    from drill import paths
+    from drill.config import paths
 
     return paths.user_gpus_dir() / f"{card_id}.yaml"
 
 
 def check_card_id(card_id: str) -> str | None:
     """Why ``card_id`` cannot name the measured card (None when it can)."""
-    from drill.catalog import load_catalog
+    from drill.content.catalog import load_catalog
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", card_id):
         return f"card id {card_id!r}: use lowercase letters, digits and '-'"
@@ -1102,7 +1102,7 @@ def save_card(data: dict, path: Path | None = None) -> tuple[Path, list]:
     """Write the card with the safe dumper, then validate the file as drill validate would."""
     import yaml
 
-    from drill.catalog import validate_paths
+    from drill.content.catalog import validate_paths
 
     path = path or card_path(data["id"])
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,7 @@ import drill
 
 PACKAGE = Path(drill.__file__).parent
 UI = ("textual", "rich", "plotext")
-PRESENTATION = ("drill.render", "drill.tui", "drill.commands", "drill.cli", "drill.__main__")
+PRESENTATION = ("drill.ui.render", "drill.ui.tui", "drill.cli.commands", "drill.cli.main", "drill.__main__")
 
 
 def core_modules() -> list[str]:
@@ -27,7 +27,7 @@ def core_modules() -> list[str]:
 
 
 def test_there_are_core_modules():
-    assert {"drill.units", "drill.catalog", "drill.engine.roofline"} <= set(core_modules())
+    assert {"drill.core.units", "drill.content.catalog", "drill.core.engine.roofline"} <= set(core_modules())
 
 
 @pytest.mark.parametrize("module", core_modules())

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from drill import paths
-from drill.bank import (
+from drill.config import paths
+from drill.content.bank import (
     LANGS,
     TOPICS,
     AnswerError,
@@ -23,7 +23,7 @@ from drill.bank import (
     parse_choice,
     validate_paths,
 )
-from drill.problems import Problem
+from drill.content.problems import Problem
 
 FIXTURE = Path(__file__).parent / "data" / "bank" / "fixture.yaml"
 PROBLEM_FORMAT = re.compile(r"^[^:]+:\d+: [A-Za-z_][\w\[\].]*: \S.*$")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from drill import catalog, paths
-from drill.catalog import CatalogError, load_catalog
+from drill.config import paths
+from drill.content import catalog
+from drill.content.catalog import CatalogError, load_catalog
 
 REQUIRED_IDS = {
     "v100-sxm2-32gb", "t4", "a10", "a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie-80gb", "l4",

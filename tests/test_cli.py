@@ -168,14 +168,14 @@ HEAVY = {"textual", "numpy", "plotext"}
 
 
 def test_cli_import_and_help_stay_light():
-    assert not HEAVY & _modules_after("import drill.cli")
-    code = ("import sys\nfrom drill.cli import main\nsys.argv=['drill','--help']\n"
+    assert not HEAVY & _modules_after("import drill.cli.main")
+    code = ("import sys\nfrom drill.cli.main import main\nsys.argv=['drill','--help']\n"
             "try:\n    main()\nexcept SystemExit:\n    pass")
     assert not HEAVY & _modules_after(code)
 
 
 def test_calc_json_stays_light():
-    code = ("import sys, io, contextlib\nfrom drill.cli import main\n"
+    code = ("import sys, io, contextlib\nfrom drill.cli.main import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             "    main(['calc','gemm','-M','8','-N','8','-K','8','--json'])")
     assert not (HEAVY | {"rich"}) & _modules_after(code)
@@ -203,7 +203,7 @@ def test_validate_reports_file_line_and_exits_1(tmp_path):
 
 
 def test_default_precision_follows_the_card(drill_home):
-    from drill import paths
+    from drill.config import paths
     from tests.test_catalog import GOOD
 
     folder = paths.user_gpus_dir()

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drill.catalog import load_catalog
-from drill.drills import skills
-from drill.drills.grading import AnswerError, grade
-from drill.drills.model import CHOICE, MULTI, NUMBER, Ask
-from drill.units import sig
+from drill.content.catalog import load_catalog
+from drill.content.skills import registry as skills
+from drill.content.skills.model import CHOICE, MULTI, NUMBER, Ask
+from drill.core.units import sig
+from drill.grading.numbers import AnswerError, grade
 
 SEEDS = range(200)
 CATALOG = load_catalog(include_user=False)
@@ -159,7 +159,7 @@ def test_huge_and_odd_numbers_never_crash(text):
 
 
 def test_a_measured_card_is_drilled_on_without_inventing_its_build(drill_home):
-    from drill import paths
+    from drill.config import paths
     from tests.test_catalog import GOOD
 
     folder = paths.user_gpus_dir()

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drill.engine import analyze
-from drill.engine import operators as ops
-from drill.engine import roofline as rl
+from drill.core.engine import analyze
+from drill.core.engine import operators as ops
+from drill.core.engine import roofline as rl
 
 A100_FP32 = 19.5e12
 A100_FP16 = 312e12

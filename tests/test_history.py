@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from drill import paths
-from drill.history import (
+from drill.config import paths
+from drill.runs.recording import Recorder
+from drill.store.history import (
     APPLICATION_ID,
     SCHEMA_VERSION,
     Attempt,
@@ -29,7 +30,6 @@ from drill.history import (
     parse_utc,
     utc_iso,
 )
-from drill.recorder import Recorder
 from tests.conftest import ROOT, run_drill
 
 V1_SCHEMA = """
@@ -64,8 +64,8 @@ def attempt(skill: str = "bound", score: float = 1.0, when: str = "2025-01-02T10
 
 
 def make_session(**options):
-    from drill.catalog import load_catalog
-    from drill.drills.session import Session, SessionConfig
+    from drill.content.catalog import load_catalog
+    from drill.runs.practice import Session, SessionConfig
 
     config = SessionConfig(count=3, seed=11, skills=["bound"], topic="numeric")
     return config, Session(config, load_catalog(), None, **options)
@@ -126,7 +126,7 @@ def test_version_1_database_is_upgraded_and_keeps_its_data(tmp_path):
 
 def test_version_0_migration_path_is_every_step(tmp_path):
     """A fresh file goes through version 1 and 2 the same way an old one does."""
-    from drill.history import MIGRATIONS
+    from drill.store.history import MIGRATIONS
 
     assert len(MIGRATIONS) == SCHEMA_VERSION
     with History.open(tmp_path / "x.sqlite3") as history:
@@ -296,7 +296,7 @@ def test_two_processes_writing_at_once_keep_every_attempt(drill_home, tmp_path):
     writer = textwrap.dedent(f"""
         import os, sys, time
         sys.path.insert(0, {str(ROOT)!r})
-        from drill.history import Attempt, History, SessionRecord, utc_iso
+        from drill.store.history import Attempt, History, SessionRecord, utc_iso
         history = History.open()
         sid = history.start_session(SessionRecord("practice", utc_iso()))
         while not os.path.exists({str(go)!r}):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from drill.bank import load_bank
-from drill.catalog import load_catalog
-from drill.drills.grading import HINT_COSTS
-from drill.mock import MockConfig, MockInterview
-from drill.mock_report import report
+from drill.content.bank import load_bank
+from drill.content.catalog import load_catalog
+from drill.grading.numbers import HINT_COSTS
+from drill.runs.interview import MockConfig, MockInterview
+from drill.ui.render.report_md import report
 from tests.conftest import run_drill
 from tests.test_drills import right_answer as right_numeric
 

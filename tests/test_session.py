@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from drill.catalog import load_catalog
-from drill.drills.grading import HINT_COSTS
-from drill.drills.session import Session, SessionConfig
+from drill.content.catalog import load_catalog
+from drill.grading.numbers import HINT_COSTS
+from drill.runs.practice import Session, SessionConfig
 from tests.conftest import run_drill
 from tests.test_drills import right_answer
 
@@ -78,7 +78,7 @@ def test_unreadable_answer_keeps_the_question():
 
 def test_plain_session_of_five_varied_questions():
     result = run_drill("start", "--plain", "--seed", "1", "--count", "5", "--topic", "numeric",
-                       input="1\n" * 40)
+                       input="a\n1\n" * 40)  # a letter for a choice, else a number
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.count("== Question") == 5

@@ -10,15 +10,16 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from drill import paths, srs
-from drill.catalog import load_catalog
-from drill.drills.practice import NothingToPractise, new_session, session_config
-from drill.drills.session import RETRY_GAP, Session, SessionConfig
-from drill.history import Attempt, History, SessionRecord, utc_iso
-from drill.planner import AHEAD_DAYS, NEW_PER_SESSION, plan_session
-from drill.recorder import Recorder
-from drill.settings import Settings
-from drill.stats import compute
+from drill.config import paths
+from drill.config.settings import Settings
+from drill.content.catalog import load_catalog
+from drill.learning import srs
+from drill.learning.planner import AHEAD_DAYS, NEW_PER_SESSION, plan_session
+from drill.learning.stats import compute
+from drill.runs.factory import NothingToPractise, new_session, session_config
+from drill.runs.practice import RETRY_GAP, Session, SessionConfig
+from drill.runs.recording import Recorder
+from drill.store.history import Attempt, History, SessionRecord, utc_iso
 from tests.conftest import ROOT, run_drill
 from tests.test_drills import right_answer
 
@@ -173,7 +174,7 @@ def test_a_missed_item_comes_back_once_later_in_the_session():
 
 
 def test_marking_a_free_answer_right_takes_its_retry_back():
-    from drill.drills.practice import cached_bank
+    from drill.runs.factory import cached_bank
 
     bank = cached_bank()
     free = [q.id for q in bank.questions.values() if q.type == "free"][:4]
@@ -273,13 +274,13 @@ def test_without_a_history_the_first_session_is_all_new(drill_home):
 
 
 def CATALOG_SKILLS() -> list[str]:
-    from drill.drills.skills import SKILLS as REGISTRY
+    from drill.content.skills.registry import SKILLS as REGISTRY
 
     return list(REGISTRY)
 
 
 def test_planning_never_imports_fsrs(drill_home):
-    code = ("import sys\nfrom drill.planner import plan_session\n"
+    code = ("import sys\nfrom drill.learning.planner import plan_session\n"
             "plan_session(None, 'smart', 5, ['bound'], [])\n"
             "print('fsrs' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -378,9 +379,9 @@ def test_stats_show_due_today_forecast_and_retention(drill_home, monkeypatch):
 
 
 def test_the_parts_of_one_scenario_are_one_review(drill_home):
-    from drill.drills import skills
-    from drill.drills.grading import Grade
-    from drill.drills.session import Question, Result
+    from drill.content.skills import registry as skills
+    from drill.grading.numbers import Grade
+    from drill.runs.practice import Question, Result
 
     scenario = skills.generate("ridge-point", 1, 1, CATALOG)
     ask = scenario.asks[0]

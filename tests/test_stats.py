@@ -13,9 +13,9 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from drill import paths
-from drill.history import Attempt, History, SessionRecord, parse_utc, utc_iso
-from drill.stats import calendar_weeks, compute, offset_sql, streaks
+from drill.config import paths
+from drill.learning.stats import calendar_weeks, compute, offset_sql, streaks
+from drill.store.history import Attempt, History, SessionRecord, parse_utc, utc_iso
 from tests.conftest import ROOT, run_drill, run_json
 
 UTC = timezone.utc
@@ -108,7 +108,7 @@ def test_bad_filters_are_one_line_exit_2(args, message):
 def test_json_path_imports_no_ui_library(drill_home):
     with History.open() as h:
         record(h, ["2025-01-01T10:00:00"])
-    code = ("import sys, io, contextlib\nfrom drill.cli import main\n"
+    code = ("import sys, io, contextlib\nfrom drill.cli.main import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n    main(['stats', '--json'])\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
             "('rich', 'textual', 'plotext')))")
@@ -212,7 +212,7 @@ def test_calendar_covers_the_last_year_monday_first(history):
 
 
 def test_heatmap_shades_one_cell_per_practised_day(history):
-    from drill.render.stats import SHADES, heatmap
+    from drill.ui.render.stats import SHADES, heatmap
 
     rng = random.Random(3)
     times = [f"2024-{m:02d}-{d:02d}T12:00:00" for m in range(1, 13) for d in (3, 17, 28)

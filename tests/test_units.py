@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drill import units as u
+from drill.core import units as u
 
 
 @pytest.mark.parametrize(

@@ -7,14 +7,14 @@ import io
 from rich.console import Console
 from textual.widgets import DataTable, Input, Static
 
-from drill.catalog import load_catalog
-from drill.drills.session import Session, SessionConfig
-from drill.tui.app import make_app
-from drill.tui.screens.calculator import CalculatorScreen
-from drill.tui.screens.catalog import CardScreen, CatalogScreen
-from drill.tui.screens.home import HomeScreen
-from drill.tui.screens.practice import PracticeScreen
-from drill.tui.screens.summary import SummaryScreen
+from drill.content.catalog import load_catalog
+from drill.runs.practice import Session, SessionConfig
+from drill.ui.tui.app import make_app
+from drill.ui.tui.screens.calculator import CalculatorScreen
+from drill.ui.tui.screens.catalog import CardScreen, CatalogScreen
+from drill.ui.tui.screens.home import HomeScreen
+from drill.ui.tui.screens.practice import PracticeScreen
+from drill.ui.tui.screens.summary import SummaryScreen
 from tests.test_drills import right_answer, typed
 
 SIZE = (100, 34)
@@ -177,7 +177,7 @@ async def test_language_switch_shows_chinese(drill_home):
         assert app.lang == "zh"
         assert isinstance(app.screen, HomeScreen)
         assert "练习" in str(app.screen.query_one("#home-options").render_line(0))
-    from drill import settings
+    from drill.config import settings
 
     assert settings.load().language == "zh"
     app = make_app(home=drill_home, start=dict(START), clock=frozen)
@@ -197,8 +197,8 @@ async def test_small_terminal_hides_the_plot(drill_home):
 
 
 async def test_answers_in_the_app_reach_the_history(drill_home):
-    from drill.history import History
-    from drill.stats import compute
+    from drill.learning.stats import compute
+    from drill.store.history import History
 
     asks = expected_questions()
     app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
@@ -269,9 +269,9 @@ async def test_conceptual_questions_and_self_mark(drill_home):
 
 
 async def test_every_screen_survives_small_terminals(drill_home):
-    from drill.tui.screens.reference import ReferenceScreen
-    from drill.tui.screens.settings import SettingsScreen
-    from drill.tui.screens.stats import StatsScreen
+    from drill.ui.tui.screens.reference import ReferenceScreen
+    from drill.ui.tui.screens.settings import SettingsScreen
+    from drill.ui.tui.screens.stats import StatsScreen
 
     for size in ((80, 24), (40, 12)):
         app = make_app(home=drill_home, lang="zh", start=dict(START), clock=frozen)

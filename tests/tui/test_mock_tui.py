@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
-from drill.tui.app import make_app
-from drill.tui.screens.mock import MockScreen, ScorecardScreen
+from drill.ui.tui.app import make_app
+from drill.ui.tui.screens.mock import MockScreen, ScorecardScreen
 from tests.test_mock import FakeClock, right_answer
 from tests.tui.test_flows import text_of
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drill.tui.app import make_app
+from drill.ui.tui.app import make_app
 from tests.tui.test_flows import START, frozen, type_answer, wait_for_question
 
 SIZE = (100, 34)

@@ -1,0 +1,1 @@
+"""The command line: argument parsing (main) and one module per command (commands/)."""

@@ -1,0 +1,218 @@
+"""``drill calc``: the roofline calculator on the command line."""
+
+from __future__ import annotations
+
+import shutil
+
+from drill.cli.commands.common import lang_of, load_card, print_json, roof_for, settle_dtype
+from drill.cli.main import UsageError
+from drill.core.engine import ShapeError, analyze
+from drill.core.engine import roofline as rl
+from drill.core.engine.calc_ops import OPERATORS, check_values
+from drill.core.engine.operators import dtype_bytes, kv_cache_bytes
+from drill.core.engine.steps import Step, num
+from drill.core.units import format_si, sig
+
+
+def run(args) -> int:
+    lang = lang_of(args)
+    if args.op == "peak":
+        value, step = rl.peak_from_specs(args.units, args.lanes, args.clock)
+        return _emit_steps(args, lang, [step], {"peak_flops": value})
+    if args.op == "bandwidth":
+        value, step = rl.bandwidth_from_specs(args.bus_width, args.data_rate)
+        return _emit_steps(args, lang, [step], {"bandwidth": value})
+    if args.op == "kv-cache":
+        return _kv_cache(args, lang)
+    if args.op == "waves":
+        return _waves(args, lang)
+    settle_dtype(args)
+    if args.op in ("ridge", "critical-batch", "ops-per-element"):
+        return _card_helper(args, lang)
+    return _operator(args, lang)
+
+
+def _analysis(spec, values, dtype, args, gpu=None, own_figures=False):
+    """``own_figures``: a comparison uses the card's datasheet figures, not --peak/--bandwidth."""
+    if own_figures:
+        gpu = gpu or args.gpu
+        if gpu is None and args.peak and args.bandwidth:
+            raise UsageError("a comparison needs a card: add --gpu ID to --peak/--bandwidth")
+    roof = roof_for(_with_gpu(args, gpu, own_figures), dtype)
+    try:
+        cost = spec.cost(values, dtype)
+        return analyze(cost, roof.peak, roof.bandwidth, dtype, getattr(args, "measured", None),
+                       roof.gpu, roof.peak_label), roof
+    except (ShapeError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+class _GpuArgs:
+    def __init__(self, args, gpu, own_figures: bool):
+        self.__dict__.update(vars(args))
+        self.gpu = gpu
+        if own_figures:
+            self.peak = self.bandwidth = None
+
+
+def _with_gpu(args, gpu, own_figures: bool = False):
+    return args if gpu is None and not own_figures else _GpuArgs(args, gpu, own_figures)
+
+
+def _operator(args, lang: str) -> int:
+    spec = OPERATORS[args.op]
+    try:
+        values = check_values(spec, {p.name: getattr(args, p.name) for p in spec.params})
+    except ShapeError as exc:
+        raise UsageError(str(exc)) from None
+    analysis, roof = _analysis(spec, values, args.dtype, args)
+    data = analysis.to_json()
+    extra_steps: list[Step] = []
+    if args.compare_gpu:
+        other, other_roof = _analysis(spec, values, args.dtype, args, gpu=args.compare_gpu,
+                                      own_figures=True)
+        speedup = analysis.min_time / other.min_time
+        data["compare_gpu"] = {"gpu": other_roof.gpu, "min_time_s": other.min_time,
+                               "bound": other.bound, "speedup": speedup}
+        extra_steps.append(Step("speedup", f"Speed-up on {other_roof.gpu}",
+                                f"换到 {other_roof.gpu} 的加速比", "t_this / t_other",
+                                f"{format_si(analysis.min_time, 's')} / "
+                                f"{format_si(other.min_time, 's')}", speedup, "x"))
+    if args.compare_dtype:
+        other, _ = _analysis(spec, values, args.compare_dtype, args, own_figures=True)
+        speedup = analysis.min_time / other.min_time
+        data["compare_dtype"] = {"dtype": args.compare_dtype, "min_time_s": other.min_time,
+                                 "bound": other.bound, "intensity": other.intensity,
+                                 "speedup": speedup}
+        extra_steps.append(Step("precision", f"Speed-up in {args.compare_dtype}",
+                                f"改用 {args.compare_dtype} 的加速比", "t_this / t_other",
+                                f"{format_si(analysis.min_time, 's')} / "
+                                f"{format_si(other.min_time, 's')}", speedup, "x"))
+    if args.json:
+        print_json(data)
+        return 0
+    from rich.console import Console
+
+    from drill.ui.render.tables import steps_table, t, verdict
+
+    console = Console(highlight=False)
+    title = f"{spec.name} · {roof.name} · {args.dtype} ({analysis.peak_label}, " \
+            f"{format_si(roof.peak, 'FLOP/s')}, {format_si(roof.bandwidth, 'B/s')})"
+    console.print(steps_table(list(analysis.steps) + extra_steps, lang, title))
+    console.print(verdict(analysis, lang))
+    note = spec_note(analysis, lang)
+    if note:
+        console.print(note, style="dim")
+    console.print(t("conventions", lang), style="dim")
+    if args.plot:
+        _plot_analysis(console, analysis, roof, args, lang)
+    return 0
+
+
+def spec_note(analysis, lang: str) -> str:
+    cost = analysis.cost
+    return cost.note_zh if lang == "zh" and cost.note_zh else cost.note_en
+
+
+def _plot_analysis(console, analysis, roof, args, lang: str) -> None:
+    from rich.text import Text
+
+    from drill.ui.render.plot import Figure, Point, RoofLine, card_figure, plot_word, render
+
+    if roof.card is not None:
+        figure = card_figure(roof.card, args.dtype, args.cuda_cores, peak=roof.peak,
+                             bandwidth=roof.bandwidth)
+    else:
+        figure = Figure("custom", [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)])
+    figure.lang = lang
+    figure.points.append(Point(f"{analysis.cost.op} ({plot_word('on-roof', lang)})",
+                               analysis.intensity,
+                               analysis.attainable))
+    if analysis.measured:
+        figure.points.append(Point(plot_word("measured", lang), analysis.intensity,
+                                   analysis.measured, "x", "red"))
+    width, height = _plot_size(args)
+    text = render(figure, width, height, color=console.is_terminal)
+    if text:
+        console.print(Text.from_ansi(text))
+    else:
+        console.print(plot_word("too-small", lang).format(w=width, h=height), style="dim")
+
+
+def _plot_size(args) -> tuple[int, int]:
+    size = shutil.get_terminal_size((100, 30))
+    width = getattr(args, "width", None) or min(size.columns, 120)
+    height = getattr(args, "height", None) or max(min(size.lines - 4, 30), 12)
+    return width, height
+
+
+def _emit_steps(args, lang: str, steps: list[Step], data: dict) -> int:
+    if args.json:
+        data["steps"] = [s.to_json() for s in steps]
+        print_json(data)
+        return 0
+    from rich.console import Console
+
+    from drill.ui.render.tables import steps_table, t
+
+    console = Console(highlight=False)
+    console.print(steps_table(steps, lang))
+    console.print(t("conventions", lang), style="dim")
+    return 0
+
+
+def _kv_cache(args, lang: str) -> int:
+    value, step = kv_cache_bytes(args.layers, args.kv_heads, args.head_dim, args.tokens,
+                                 args.batch, args.dtype)
+    steps = [step]
+    data = {"bytes": value, "dtype": args.dtype}
+    if args.gpu:
+        card = load_card(args.gpu)
+        seconds = value / card.bandwidth
+        data.update(gpu=card.id, bandwidth=card.bandwidth, read_time_s=seconds)
+        steps.append(Step("read-time", f"Time to read it once on {card.id}",
+                          f"在 {card.id} 上读一遍的时间", "bytes / bandwidth",
+                          f"{format_si(value, 'B')} / {format_si(card.bandwidth, 'B/s')}",
+                          seconds, "s"))
+    return _emit_steps(args, lang, steps, data)
+
+
+def _waves(args, lang: str) -> int:
+    units = args.units
+    if units is None:
+        units = load_card(args.gpu).units
+    w = rl.wave_quantization(args.blocks, units, args.blocks_per_unit)
+    step = Step("waves", "Waves", "波次", "ceil(blocks / (units × blocks per unit))",
+                f"ceil({num(w.blocks)} / ({num(units)} × {args.blocks_per_unit}))", float(w.waves))
+    util = Step("wave-util", "Useful share of the last-wave-padded work", "有效利用率",
+                "blocks / (waves × slots)", f"{num(w.blocks)} / ({w.waves} × {num(w.slots)})",
+                w.utilization, "%")
+    return _emit_steps(args, lang, [step, util],
+                       {"blocks": w.blocks, "slots": w.slots, "waves": w.waves,
+                        "utilization": w.utilization})
+
+
+def _card_helper(args, lang: str) -> int:
+    roof = roof_for(args, args.dtype)
+    rid = rl.ridge(roof.peak, roof.bandwidth)
+    ridge_step = Step("ridge", "Ridge point", "拐点", "peak / bandwidth",
+                      f"{format_si(roof.peak, 'FLOP/s')} / {format_si(roof.bandwidth, 'B/s')}",
+                      rid, "FLOP/B")
+    data = {"gpu": roof.gpu, "dtype": args.dtype, "peak_flops": roof.peak,
+            "bandwidth": roof.bandwidth, "ridge": rid}
+    steps = [ridge_step]
+    s = dtype_bytes(args.dtype)
+    if args.op == "critical-batch":
+        value = rl.critical_batch(roof.peak, roof.bandwidth, s)
+        data["critical_batch"] = value
+        steps.append(Step("critical-batch", "Critical decode batch", "临界 batch",
+                          "ridge × s / 2 (intensity of decode ≈ 2·B / s)",
+                          f"{sig(rid)} × {s} / 2", value))
+    elif args.op == "ops-per-element":
+        value = rl.ops_per_element_to_compute(roof.peak, roof.bandwidth, s, args.inputs,
+                                              args.outputs)
+        data["flops_per_element"] = value
+        steps.append(Step("ops-per-element", "FLOPs per element to reach the ridge",
+                          "达到拐点所需的每元素运算数", "ridge × s × (i + o)",
+                          f"{sig(rid)} × {s} × ({args.inputs} + {args.outputs})", value))
+    return _emit_steps(args, lang, steps, data)

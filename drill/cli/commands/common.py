@@ -1,0 +1,81 @@
+"""Helpers shared by the commands: language, card lookup, peak and bandwidth selection."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+
+from drill.cli.main import UsageError
+
+
+def lang_of(args) -> str:
+    if getattr(args, "lang", None):
+        return args.lang
+    from drill.config import settings
+
+    return settings.load().lang()
+
+
+def default_gpu() -> str:
+    from drill.config import settings
+
+    return settings.load().gpu
+
+
+def load_card(name: str | None):
+    from drill.config import paths
+    from drill.content.catalog import CatalogError, load_catalog
+
+    catalog = load_catalog()
+    user_dir = str(paths.user_gpus_dir())
+    for problem in catalog.problems:
+        if problem.path.startswith(user_dir):
+            print(f"drill: warning: {problem} (run drill validate)", file=sys.stderr)
+    try:
+        return catalog.get(name or default_gpu())
+    except CatalogError as exc:
+        raise UsageError(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class Roof:
+    gpu: str
+    name: str
+    peak: float
+    bandwidth: float
+    peak_label: str
+    card: object | None
+
+
+def roof_for(args, dtype: str) -> Roof:
+    """The peak and bandwidth a command uses: the card's, or --peak / --bandwidth overrides."""
+    from drill.content.catalog import CatalogError
+
+    peak = getattr(args, "peak", None)
+    bandwidth = getattr(args, "bandwidth", None)
+    if peak and bandwidth and not args.gpu:
+        return Roof("custom", "custom roofline", peak, bandwidth, "given", None)
+    card = load_card(args.gpu)
+    try:
+        choice = card.peak(dtype, getattr(args, "cuda_cores", False))
+    except CatalogError as exc:
+        if not peak:
+            raise UsageError(str(exc)) from None
+        choice = None
+    label = choice.path if choice and not peak else "given"
+    return Roof(card.id, card.name, peak or choice.value, bandwidth or card.bandwidth, label,
+                card)
+
+
+def settle_dtype(args) -> str:
+    """``--dtype``, or fp16 by default, or fp32 on a card without fp16 (a measured CPU)."""
+    if args.dtype is None:
+        custom = getattr(args, "peak", None) and getattr(args, "bandwidth", None) \
+            and not args.gpu
+        args.dtype = "fp16" if custom or "fp16" in load_card(args.gpu).dtypes() else "fp32"
+    return args.dtype
+
+
+def print_json(data: object) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2))

@@ -1,0 +1,35 @@
+"""``drill gpus``: the catalog as a table, or one card in full."""
+
+from __future__ import annotations
+
+from drill.cli.commands.common import lang_of, load_card, print_json
+
+
+def run(args) -> int:
+    lang = lang_of(args)
+    if args.id:
+        card = load_card(args.id)
+        if args.json:
+            print_json(card.to_json())
+            return 0
+        from rich.console import Console
+
+        from drill.ui.render.cards import card_panel
+
+        Console(highlight=False).print(card_panel(card, lang))
+        return 0
+    from drill.content.catalog import load_catalog
+
+    catalog = load_catalog()
+    if args.json:
+        print_json([card.to_json() for card in catalog])
+        return 0
+    from rich.console import Console
+
+    from drill.ui.render.cards import catalog_table
+
+    console = Console(highlight=False)
+    console.print(catalog_table(list(catalog), lang, wide=console.width >= 130))
+    for problem in catalog.problems:
+        console.print(f"skipped: {problem}", style="yellow", markup=False)
+    return 0

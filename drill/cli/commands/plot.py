@@ -1,0 +1,44 @@
+"""``drill plot``: a card's roofline in the terminal, with optional operator points."""
+
+from __future__ import annotations
+
+import shutil
+
+from drill.cli.commands.common import lang_of, roof_for, settle_dtype
+from drill.cli.main import UsageError
+
+
+def run(args) -> int:
+    from rich.console import Console
+    from rich.text import Text
+
+    from drill.ui.render.plot import Figure, Point, RoofLine, card_figure, plot_word, render
+
+    lang = lang_of(args)
+    roof = roof_for(args, settle_dtype(args))
+    ais = args.ai or []
+    measured = args.measured or []
+    if len(measured) > len(ais):
+        raise UsageError("each --measured needs an --ai before it (the point's intensity)")
+    if roof.card is not None:
+        figure = card_figure(roof.card, args.dtype, args.cuda_cores, peak=roof.peak,
+                             bandwidth=roof.bandwidth)
+    else:
+        figure = Figure("custom roofline", [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)])
+    figure.lang = lang
+    for i, ai in enumerate(ais):
+        on_roof = min(roof.peak, ai * roof.bandwidth)
+        figure.points.append(Point(f"AI {ai:g} {plot_word('on-roof', lang)}", ai, on_roof))
+        if i < len(measured):
+            figure.points.append(Point(f"{plot_word('measured', lang)} {measured[i] / 1e12:g} T",
+                                       ai, measured[i], "x", "red"))
+    size = shutil.get_terminal_size((100, 30))
+    width = args.width or size.columns
+    height = args.height or max(size.lines - 2, 10)
+    console = Console(highlight=False)
+    text = render(figure, width, height, color=console.is_terminal)
+    if not text:
+        console.print(plot_word("too-small", lang).format(w=width, h=height))
+        return 0
+    console.print(Text.from_ansi(text), soft_wrap=True)
+    return 0

@@ -1,0 +1,22 @@
+"""``drill reference``: the quick-reference table (symptom → bound → check → fix)."""
+
+from __future__ import annotations
+
+from drill.cli.commands.common import lang_of, print_json
+
+
+def run(args) -> int:
+    from drill.content.bank import load_quick_reference
+
+    rows = load_quick_reference()
+    lang = lang_of(args)
+    if args.json:
+        print_json([{field: getattr(row, field) for field in ("symptom", "bound", "check", "fix")}
+                    for row in rows])
+        return 0
+    from rich.console import Console
+
+    from drill.ui.render.reference import reference_table
+
+    Console(highlight=False).print(reference_table(rows, lang))
+    return 0

@@ -1,0 +1,63 @@
+"""``drill stats``: progress over time from the answer history."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from datetime import date
+
+from drill.cli.commands.common import lang_of, print_json
+from drill.cli.main import UsageError
+
+
+def parse_since(text: str | None) -> date | None:
+    if not text:
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise UsageError(f"--since {text!r} is not a date; use YYYY-MM-DD") from None
+
+
+def run(args) -> int:
+    from drill.config import paths
+    from drill.learning.stats import compute
+    from drill.store.history import History, HistoryError
+
+    since = parse_since(args.since)
+    path = paths.database_file()
+    try:
+        history = History.open(path) if path.exists() else None
+    except HistoryError as exc:
+        print(f"drill: error: {exc}", file=sys.stderr)
+        return 1
+    try:
+        stats = compute(history, since=since, skill=args.skill)
+    except sqlite3.DatabaseError as exc:
+        print(f"drill: error: {path}: cannot read the history ({exc}); run drill history check",
+              file=sys.stderr)
+        return 1
+    finally:
+        if history is not None:
+            history.close()
+    if args.skill and not stats.overview.attempts:
+        _check_skill(args.skill)
+    if args.json:
+        print_json(stats.to_json())
+        return 0
+    from rich.console import Console  # ~50 ms; only the human view needs it
+
+    from drill.ui.render.stats import stats_view
+
+    console = Console(highlight=False)
+    console.print(stats_view(stats, lang_of(args), console.width, color=console.is_terminal))
+    return 0
+
+
+def _check_skill(item: str) -> None:
+    """An id that is neither a skill nor in the history is most likely a typo."""
+    from drill.content.skills.registry import SKILLS
+
+    if item not in SKILLS:
+        raise UsageError(f"no attempts recorded for {item!r}, and it is not a skill id "
+                         f"(skills: {', '.join(SKILLS)})")

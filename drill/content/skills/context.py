@@ -1,0 +1,170 @@
+"""Helpers the skill templates share: card and shape picking, givens, asks with hints."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from drill.content.catalog import Card, Catalog
+from drill.content.skills.model import CHOICE, NUMBER, Ask, Option, Unit
+from drill.core import units as u
+from drill.core.engine.operators import dtype_bytes
+from drill.core.engine.steps import Step
+from drill.core.units import format_si, sig
+
+TFLOPS = Unit("TFLOP/s", u.FLOP_RATE, 1e12)
+GBPS = Unit("GB/s", u.BYTE_RATE, 1e9)
+AI = Unit("FLOP/B", u.INTENSITY, 1.0)
+GFLOP = Unit("GFLOP", u.FLOP, 1e9)
+MB = Unit("MB", u.BYTES, 1e6)
+GB = Unit("GB", u.BYTES, 1e9)
+GIB = Unit("GiB", u.BYTES, 2.0**30)
+MS = Unit("ms", u.TIME, 1e-3)
+US = Unit("µs", u.TIME, 1e-6)
+PCT = Unit("%", u.RATIO, 1.0)
+TIMES = Unit("x", u.RATIO, 1.0)
+PLAIN = Unit("", u.RATIO, 1.0)
+
+# Cards people are expected to know by heart at difficulty 3.
+# The RTX 4090 is left out: its fp16 headline (FP16 accumulate) is twice the rate PyTorch gets.
+FAMOUS = ("a100-sxm4-40gb", "h100-sxm5-80gb", "v100-sxm2-32gb", "t4", "l4", "a10")
+COMMON = FAMOUS + ("rtx-4090", "a100-sxm4-80gb", "h100-pcie-80gb", "h200-sxm-141gb", "l40s",
+                   "mi300x", "b200", "rtx-3090", "mi250x", "a100-pcie-80gb")
+WRONG_BYTES = {1: 2, 2: 4, 4: 2, 8: 4}  # the bytes per element people confuse each size with
+COLLIDE = 0.03  # a mistake this close to the answer cannot be told from it
+
+
+@dataclass
+class Ctx:
+    rng: random.Random
+    difficulty: int
+    catalog: Catalog
+    gpu: str | None = None
+
+    def card(self, need: str | None = None, nvidia: bool = False, specs: str = "") -> Card:
+        """A card for the scenario: the user's choice, else a common one (famous at level 3).
+
+        ``specs`` names the formula a question derives ("fp32" for units × lanes × 2 × clock,
+        "bandwidth" for bus × rate, "build" for other parts of the card's make-up). A measured
+        card, or one whose datasheet departs from that formula (a documented exception such
+        as MI300X's dual-issue FP32), cannot be the subject, so another card is used; so too
+        when the chosen card lacks the precision ``need`` the question is about.
+        """
+
+        def fits(card: Card) -> bool:
+            if specs and (card.measured or specs in card.exceptions):
+                return False
+            return need is None or need in card.dtypes()
+
+        if self.gpu:
+            forced = self.catalog.get(self.gpu)
+            if fits(forced):
+                return forced
+        pool = FAMOUS if self.difficulty >= 3 and not self.gpu else COMMON
+        cards = [self.catalog.cards[c] for c in pool if c in self.catalog.cards]
+        cards = [c for c in cards if fits(c)]
+        if nvidia:
+            cards = [c for c in cards if c.vendor.upper() == "NVIDIA"] or cards
+        return self.rng.choice(cards or [c for c in self.catalog if fits(c)] or list(self.catalog))
+
+    def dtype(self, card: Card, choices: tuple[str, ...] = ("fp16", "bf16", "fp32")) -> str:
+        options = [d for d in choices if d in card.dtypes()]
+        return self.rng.choice(options or card.dtypes())
+
+    def choice(self, seq):
+        return self.rng.choice(list(seq))
+
+
+def peak_words(card: Card, dtype: str) -> tuple[str, str]:
+    path = card.peak(dtype).path
+    if path.startswith("tensor"):
+        return f"{dtype} on tensor cores (dense)", f"{dtype}，Tensor Core（稠密）"
+    return f"{dtype} on the non-tensor units", f"{dtype}，非 Tensor 单元"
+
+
+def givens(ctx: Ctx, card: Card, dtype: str) -> tuple[str, str]:
+    """The card line: figures given at difficulty 1-2, the name only at 3 for famous cards."""
+    peak = card.peak(dtype).value
+    w_en, w_zh = peak_words(card, dtype)
+    if ctx.difficulty >= 3 and card.id in FAMOUS and not ctx.gpu:
+        return (f"{card.name}, {w_en}. Use the datasheet peak and bandwidth.",
+                f"{card.name}，{w_zh}。峰值与带宽请用数据手册的数值。")
+    return (f"{card.name}, {w_en}: peak {format_si(peak, 'FLOP/s')}, memory bandwidth "
+            f"{format_si(card.bandwidth, 'B/s')}.",
+            f"{card.name}，{w_zh}：峰值 {format_si(peak, 'FLOP/s')}，显存带宽 "
+            f"{format_si(card.bandwidth, 'B/s')}。")
+
+
+def convention(dtype: str | None = None, matrices: bool = False) -> tuple[str, str]:
+    en = "Decimal SI units; 1 FMA = 2 FLOPs"
+    zh = "十进制 SI 单位；1 次 FMA = 2 FLOPs"
+    if dtype:
+        s = dtype_bytes(dtype)
+        en += f"; {dtype} = {s} byte{'s' if s > 1 else ''} per element"
+        zh += f"；{dtype} 每元素 {s} 字节"
+    if matrices:
+        en += "; count each matrix once (compulsory DRAM traffic)"
+        zh += "；每个矩阵只计一次（必需的显存流量）"
+    return en + ".", zh + "。"
+
+
+def _hints(steps: tuple[Step, ...], unit: Unit | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Three rungs: the formula, the intermediate results, the numbers substituted."""
+    if not steps:
+        return (), ()
+    target = steps[-1]
+    before = steps[:-1]
+    en = [f"Formula: {target.formula}"]
+    zh = [f"公式：{target.formula_in('zh')}"]
+    if before:
+        en.append("; ".join(f"{s.label('en')} = {s.result('en')}" for s in before))
+        zh.append("；".join(f"{s.label('zh')} = {s.result('zh')}" for s in before))
+    if target.substitution:
+        en.append(f"{target.label('en')} = {target.substitution}")
+        zh.append(f"{target.label('zh')} = {target.substitution}")
+    return tuple(en), tuple(zh)
+
+
+def number_ask(key: str, en: str, zh: str, value: float, unit: Unit, steps: tuple[Step, ...],
+               mistakes: list[tuple[str, float]] = (), explain: tuple[str, str] = ("", ""),
+               prefix_mistake: bool = True) -> Ask:
+    """A numeric sub-question; mistakes too close to the answer to tell apart are dropped."""
+    kept: list[tuple[str, float]] = []
+    candidates = list(mistakes)
+    if prefix_mistake:
+        candidates.append(("unit-prefix", value * 1e3))
+    for tag, wrong in candidates:
+        if wrong is None or wrong <= 0 or abs(wrong - value) <= COLLIDE * value:
+            continue
+        kept.append((tag, wrong))  # two habits giving the same number are both named
+    unit_en = f" (in {unit.label})" if unit.label else ""
+    unit_zh = f"（单位 {unit.label}）" if unit.label else ""
+    hints_en, hints_zh = _hints(steps, unit)
+    return Ask(key, NUMBER, en + unit_en, zh + unit_zh, value, unit, tuple(kept), steps,
+               explain_en=explain[0], explain_zh=explain[1], hints_en=hints_en,
+               hints_zh=hints_zh)
+
+
+BOUND_OPTIONS = (
+    Option("a", "memory", "memory-bound", "带宽受限（访存密集）"),
+    Option("b", "compute", "compute-bound", "算力受限（计算密集）"),
+)
+
+
+def bound_ask(en: str, zh: str, expected: str, steps: tuple[Step, ...]) -> Ask:
+    other = "compute" if expected == "memory" else "memory"
+    hints_en, hints_zh = _hints(steps, None)
+    return Ask("bound", CHOICE, en + " a) memory-bound  b) compute-bound",
+               zh + " a) 带宽受限  b) 算力受限", expected, None, (("wrong-bound", other),), steps,
+               BOUND_OPTIONS, hints_en=hints_en, hints_zh=hints_zh)
+
+
+def pick_steps(steps: tuple[Step, ...], *keys: str) -> tuple[Step, ...]:
+    """The derivation up to and including the asked keys, in engine order."""
+    wanted = set(keys)
+    last = max((i for i, s in enumerate(steps) if s.key in wanted), default=len(steps) - 1)
+    return tuple(steps[: last + 1])
+
+
+def fmt(value: float, digits: int = 4) -> str:
+    return sig(value, digits)

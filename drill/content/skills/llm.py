@@ -1,0 +1,134 @@
+"""Skills on LLM inference: decode latency, KV cache, the critical batch size."""
+
+from __future__ import annotations
+
+from drill.content.skills.context import (
+    GB,
+    MS,
+    PLAIN,
+    WRONG_BYTES,
+    Ctx,
+    convention,
+    fmt,
+    givens,
+    number_ask,
+    pick_steps,
+)
+from drill.content.skills.model import Scenario
+from drill.content.skills.skill import skill
+from drill.core.engine import analyze
+from drill.core.engine import operators as ops
+from drill.core.engine import roofline as rl
+from drill.core.engine.operators import dtype_bytes
+from drill.core.engine.steps import Step
+from drill.core.units import format_si
+
+# name, parameters, layers, kv heads, head dim, query heads
+MODELS = (
+    ("a 7B model (Llama-2-7B shape)", "7B 模型（Llama-2-7B 结构）", 7e9, 32, 32, 128, 32),
+    ("an 8B model (Llama-3-8B shape, GQA)", "8B 模型（Llama-3-8B 结构，GQA）", 8e9, 32, 8, 128,
+     32),
+    ("a 13B model (Llama-2-13B shape)", "13B 模型（Llama-2-13B 结构）", 13e9, 40, 40, 128, 40),
+    ("a 70B model (Llama-2-70B shape, GQA)", "70B 模型（Llama-2-70B 结构，GQA）", 70e9, 80, 8, 128,
+     64),
+)
+
+
+def _model(ctx: Ctx, card, dtype: str):
+    s = dtype_bytes(dtype)
+    fits = [m for m in MODELS if m[2] * s <= card.capacity_gb * 1e9 * 0.9]
+    return ctx.choice(fits or MODELS[:1])
+
+
+@skill("decode-latency", "llm", en="Decode latency lower bound", zh="解码延迟下界")
+def decode_latency(ctx: Ctx) -> Scenario:
+    card = ctx.card()
+    dtype = ctx.dtype(card, ("fp16", "bf16", "int8", "fp8"))
+    name_en, name_zh, params, layers, kv_heads, head_dim, heads = _model(ctx, card, dtype)
+    s = dtype_bytes(dtype)
+    batch = 1 if ctx.difficulty < 3 else ctx.choice((1, 4, 8))
+    context = 0 if ctx.difficulty < 3 else ctx.choice((2048, 4096, 8192))
+    cost = ops.decode(params, dtype, batch=batch, context=context, layers=layers,
+                      kv_heads=kv_heads, head_dim=head_dim, heads=heads)
+    peak, bw = card.peak(dtype).value, card.bandwidth
+    a = analyze(cost, peak, bw, dtype, gpu=card.id)
+    mistakes = [("wrong-bound", min(cost.flops / peak, cost.bytes / bw)),
+                ("dtype-bytes", a.min_time * WRONG_BYTES[s] / s)]
+    g_en, g_zh = givens(ctx, card, dtype)
+    extra_en = extra_zh = ""
+    if context:
+        extra_en = (f" Batch {batch}, {context} tokens already in the KV cache ({layers} layers, "
+                    f"{heads} query heads, {kv_heads} KV heads of dim {head_dim}); count weights "
+                    "once and every sequence's KV cache once.")
+        extra_zh = (f" batch {batch}，KV 缓存中已有 {context} 个 token（{layers} 层，{heads} 个 "
+                    f"query 头，{kv_heads} 个 KV 头，每头 {head_dim} 维）；权重计一次，每条序列的 "
+                    "KV 缓存各计一次。")
+    en = (f"{g_en} It serves {name_en} in {dtype}, generating one token at a time at batch "
+          f"{batch}.{extra_en}")
+    zh = f"{g_zh} 用它以 {dtype} 服务{name_zh}，batch {batch}，逐个生成 token。{extra_zh}"
+    ask = number_ask("min-time", "What is the lower bound on the time per decode step?",
+                     "每个解码步的时间下界是多少？", a.min_time, MS,
+                     pick_steps(a.steps, "min-time"), mistakes)
+    conv_en, conv_zh = convention(dtype)
+    conv_en += " Every weight is read once per step; ignore activations."
+    conv_zh += " 每一步每个权重读一次；忽略激活值。"
+    return Scenario("decode-latency", ctx.difficulty, 0, en, zh, (ask,),
+                    {"gpu": card.id, "dtype": dtype, "params": params, "batch": batch,
+                     "context": context, "layers": layers, "kv_heads": kv_heads,
+                     "head_dim": head_dim, "heads": heads, "peak": peak, "bandwidth": bw},
+                    conv_en, conv_zh)
+
+
+@skill("kv-cache", "llm", en="KV cache size", zh="KV 缓存大小")
+def kv_cache(ctx: Ctx) -> Scenario:
+    name_en, name_zh, params, layers, kv_heads, head_dim, _heads = ctx.choice(MODELS)
+    dtype = ctx.choice(("fp16", "bf16", "fp8"))
+    tokens = ctx.choice((2048, 4096, 8192, 32768))
+    batch = ctx.choice((1, 4, 8, 16, 32))
+    value, step = ops.kv_cache_bytes(layers, kv_heads, head_dim, tokens, batch, dtype)
+    s = dtype_bytes(dtype)
+    mistakes = [("kv-factor", value / 2), ("dtype-bytes", value * WRONG_BYTES[s] / s),
+                ("gib-gb", value / 2**30 * 1e9)]
+    en = (f"{name_en.capitalize()}: {layers} layers, {kv_heads} KV heads, head dim {head_dim}. "
+          f"The KV cache is stored in {dtype}; batch {batch}, {tokens} tokens per sequence.")
+    zh = (f"{name_zh}：{layers} 层，{kv_heads} 个 KV 头，每头 {head_dim} 维。KV 缓存用 {dtype} 存储；"
+          f"batch {batch}，每条序列 {tokens} 个 token。")
+    ask = number_ask("kv-cache", "How large is the KV cache?", "KV 缓存有多大？", value, GB,
+                     (step,), mistakes)
+    conv_en, conv_zh = convention(dtype)
+    conv_en += " GB = 1e9 bytes."
+    conv_zh += " GB = 1e9 字节。"
+    return Scenario("kv-cache", ctx.difficulty, 0, en, zh, (ask,),
+                    {"dtype": dtype, "layers": layers, "kv_heads": kv_heads,
+                     "head_dim": head_dim, "tokens": tokens, "batch": batch}, conv_en, conv_zh)
+
+
+@skill("critical-batch", "llm", en="Critical decode batch", zh="解码的临界 batch")
+def critical_batch(ctx: Ctx) -> Scenario:
+    card = ctx.card()
+    dtype = ctx.dtype(card, ("fp16", "bf16", "fp8", "int8"))
+    peak, bw = card.peak(dtype).value, card.bandwidth
+    s = dtype_bytes(dtype)
+    value = rl.critical_batch(peak, bw, s)
+    ridge = peak / bw
+    steps = (
+        Step("ridge", "Ridge point", "拐点", "peak / bandwidth",
+             f"{format_si(peak, 'FLOP/s')} / {format_si(bw, 'B/s')}", ridge, "FLOP/B"),
+        Step("critical-batch", "Critical batch", "临界 batch",
+             "2·P·B / (s·P) = ridge  →  B = ridge × s / 2", f"{fmt(ridge)} × {s} / 2", value),
+    )
+    mistakes = [("fma-factor", ridge * s), ("dtype-bytes", ridge * WRONG_BYTES[s] / 2)]
+    if dtype in card.sparse:
+        mistakes.append(("sparse-peak", card.sparse[dtype] * 1e12 / bw * s / 2))
+    g_en, g_zh = givens(ctx, card, dtype)
+    ask = number_ask("critical-batch",
+                     "Decoding an LLM whose weights are stored in this dtype, from what batch "
+                     "size does a decode step turn compute-bound?",
+                     "用该精度存权重的 LLM 解码，batch 多大时解码步会变成算力受限？", value, PLAIN,
+                     steps, mistakes, prefix_mistake=False)
+    conv_en, conv_zh = convention(dtype)
+    conv_en += " Weights are read once per step and used by every sequence; ignore the KV cache."
+    conv_zh += " 每步权重读一次、被所有序列共用；忽略 KV 缓存。"
+    return Scenario("critical-batch", ctx.difficulty, 0, g_en, g_zh, (ask,),
+                    {"gpu": card.id, "dtype": dtype, "peak": peak, "bandwidth": bw},
+                    conv_en, conv_zh)

@@ -1,0 +1,47 @@
+"""The skill registry: every registered scenario template, and generation by id and seed."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from drill.content.catalog import Catalog
+
+# Importing the generator modules registers their skills, in this order.
+from drill.content.skills import diag, llm, roofline, specs  # noqa: F401, I001
+from drill.content.skills.context import Ctx
+from drill.content.skills.model import Scenario
+from drill.content.skills.skill import REGISTERED, Skill
+
+# The order new skills are introduced in: the basics first, each step before the ones that use it.
+CURRICULUM = (
+    "peak-from-specs", "bandwidth-from-specs", "gemm-intensity", "gemv-intensity",
+    "elementwise-intensity", "conv-intensity", "attention-intensity", "ridge-point", "bound",
+    "attainable", "efficiency", "min-time", "direction", "sol-diagnosis", "card-upgrade",
+    "precision-change", "decode-latency", "kv-cache", "critical-batch", "ops-per-element",
+    "wave-quantization", "sustained-clock", "spec-sheet",
+)
+if set(CURRICULUM) != set(REGISTERED):
+    raise RuntimeError(f"CURRICULUM and the registered skills differ: "
+                       f"{sorted(set(CURRICULUM) ^ set(REGISTERED))}")
+SKILLS: dict[str, Skill] = {skill_id: REGISTERED[skill_id] for skill_id in CURRICULUM}
+
+
+class SkillError(LookupError):
+    pass
+
+
+def get(skill_id: str) -> Skill:
+    try:
+        return SKILLS[skill_id]
+    except KeyError:
+        raise SkillError(f"unknown skill {skill_id!r}; choose from: {', '.join(SKILLS)}") from None
+
+
+def generate(skill_id: str, seed: int, difficulty: int, catalog: Catalog,
+             gpu: str | None = None) -> Scenario:
+    """The same skill, seed, difficulty and catalog give the same scenario on every machine."""
+    skill = get(skill_id)
+    rng = random.Random(f"{skill_id}:{difficulty}:{seed}")
+    scenario = skill.make(Ctx(rng, difficulty, catalog, gpu))
+    return replace(scenario, seed=seed)

@@ -1,0 +1,110 @@
+"""A derivation step: the worked solution shown to the user, in either language."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drill.core.units import format_si, sig
+
+WORDS: dict[str, dict[str, str]] = {
+    "memory": {"en": "memory-bound", "zh": "带宽受限（访存密集）"},
+    "compute": {"en": "compute-bound", "zh": "算力受限（计算密集）"},
+    "latency": {"en": "latency / occupancy bound", "zh": "延迟 / 占用率受限"},
+}
+
+
+# The words that appear in formulas, longest first; symbols stay as they are.
+FORMULA_ZH: tuple[tuple[str, str], ...] = (
+    ("(Q, K, V, O + scores and probabilities written and read)",
+     "（Q、K、V、O，加上分数和概率的写回与读出）"),
+    ("(max, subtract, exp, sum, divide)", "（取最大、相减、exp、求和、相除）"),
+    ("(mean, centre, square-sum, scale, affine)", "（均值、去中心、平方和、缩放、仿射）"),
+    ("(Q, K, V read, O written)", "（读 Q、K、V，写 O）"),
+    ("(read x, write y)", "（读 x，写 y）"),
+    ("(one add per element)", "（每元素一次加法）"),
+    ("(weights once)", "（权重读一次）"),
+    ("(QKᵀ and PV)", "（QKᵀ 与 PV）"),
+    ("units × FLOP per clock per unit × tensor clock", "单元数 × 每单元每周期 FLOP × Tensor 频率"),
+    ("units × lanes × 2 (FMA) × clock", "单元数 × 每单元通道数 × 2（FMA）× 频率"),
+    ("bus width (bit) / 8 × per-pin rate (Gb/s)", "位宽（bit）/ 8 × 单针速率（Gb/s）"),
+    ("bus width / 8 × (2 × DDR clock)", "位宽 / 8 ×（2 × DDR 时钟）"),
+    ("peak × sustained clock / boost clock", "峰值 × 持续频率 / boost 频率"),
+    ("ceil(blocks / (SMs × blocks per SM))", "ceil(块数 / (SM 数 × 每 SM 块数))"),
+    ("ceil(blocks / (units × blocks per unit))", "ceil(块数 / (单元数 × 每单元块数))"),
+    ("blocks / (waves × slots)", "块数 / (波次 × 槽位)"),
+    ("sparse headline / 2", "稀疏宣传值 / 2"),
+    ("input + 2·M·K + weights + output", "输入 + 2·M·K + 权重 + 输出"),
+    ("input + weights + output", "输入 + 权重 + 输出"),
+    ("KV cache", "KV 缓存"),
+    ("measured", "实测"),
+    ("attainable", "可达"),
+    ("intensity", "强度"),
+    ("bandwidth", "带宽"),
+    ("peak", "峰值"),
+    ("bytes", "字节数"),
+    ("ridge", "拐点"),
+)
+
+
+def formula_zh(formula: str) -> str:
+    for en, zh in FORMULA_ZH:
+        formula = formula.replace(en, zh)
+    return formula
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of a derivation: what is computed, the formula, the numbers put in, the result."""
+
+    key: str
+    en: str
+    zh: str
+    formula: str
+    substitution: str
+    value: float | str
+    unit: str = ""
+    formula_zh: str = ""
+
+    def label(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
+
+    def formula_in(self, lang: str) -> str:
+        if lang != "zh":
+            return self.formula
+        return self.formula_zh or formula_zh(self.formula)
+
+    def result(self, lang: str = "en") -> str:
+        if isinstance(self.value, str):
+            return WORDS.get(self.value, {}).get(lang, self.value)
+        if self.unit in ("FLOP/B", "", "%", "x"):
+            if self.unit == "%":
+                return f"{sig(self.value * 100, 3)} %"
+            if self.unit == "x":
+                return f"{sig(self.value, 3)}x"
+            return f"{sig(self.value, 4)} {self.unit}".strip()
+        return format_si(self.value, self.unit)
+
+    def text(self, lang: str = "en") -> str:
+        parts = [f"{self.label(lang)}: {self.formula_in(lang)}"]
+        if self.substitution:
+            parts.append(f"= {self.substitution}")
+        parts.append(f"= {self.result(lang)}")
+        return " ".join(parts)
+
+    def to_json(self) -> dict:
+        return {
+            "key": self.key,
+            "label": {"en": self.en, "zh": self.zh},
+            "formula": self.formula,
+            "substitution": self.substitution,
+            "value": self.value,
+            "unit": self.unit,
+            "text": self.text("en"),
+        }
+
+
+def num(value: float) -> str:
+    """A number as it appears inside a substitution: short, exact for whole numbers."""
+    if float(value).is_integer() and abs(value) < 1e7:
+        return f"{int(value):,}".replace(",", "")
+    return sig(value, 4)

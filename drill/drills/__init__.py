@@ -1,1 +1,0 @@
-"""Skills (scenario templates), generation, grading, and the session that drives them."""

@@ -1,0 +1,180 @@
+"""Grading an answer as typed: tolerance bands, partial credit, and the mistake behind it."""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from drill.content.skills.model import CHOICE, MULTI, NUMBER, Ask
+from drill.core import units as u
+
+FULL = 0.02  # within 2 %: right
+BANDS = ((0.05, 0.75), (0.10, 0.5), (0.20, 0.25))  # estimates: partial credit
+MISTAKE_MATCH = 0.015
+HINT_COSTS = (0.15, 0.15, 0.2)  # share of the question's credit each hint costs
+
+
+class AnswerError(ValueError):
+    """The answer could not be read; ask again and record nothing."""
+
+    def __init__(self, en: str, zh: str = "") -> None:
+        super().__init__(en)
+        self.en = en
+        self.zh = zh or en
+
+    def message(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
+
+
+@dataclass(frozen=True)
+class Grade:
+    score: float
+    correct: bool
+    mistakes: tuple[str, ...] = ()
+    parsed: float | str | tuple[str, ...] | None = None
+    relative_error: float | None = None
+    skipped: bool = False
+
+
+def hint_penalty(hints_used: int) -> float:
+    return sum(HINT_COSTS[: max(0, min(hints_used, len(HINT_COSTS)))])
+
+
+def with_hints(result: Grade, hints_used: int) -> Grade:
+    """The grade after the hints' cost: each hint takes its share of the question's credit."""
+    if not hints_used:
+        return result
+    score = round(result.score * (1 - hint_penalty(hints_used)), 4)
+    return Grade(score, result.correct, result.mistakes, result.parsed, result.relative_error,
+                 result.skipped)
+
+
+_MEMORY = {"memory", "mem", "m", "memory-bound", "memory bound", "bandwidth", "bw", "bandwidth-bound",
+           "带宽", "访存", "带宽受限", "访存密集", "内存", "显存带宽", "存储"}
+_COMPUTE = {"compute", "c", "comp", "compute-bound", "compute bound", "flops", "math",
+            "算力", "计算", "算力受限", "计算密集", "计算受限"}
+_LATENCY = {"latency", "l", "lat", "occupancy", "latency-bound", "latency bound", "延迟", "占用率",
+            "延迟受限", "时延"}
+WORDS = {"memory": _MEMORY, "compute": _COMPUTE, "latency": _LATENCY}
+
+
+def _normal(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).strip().lower()
+
+
+def parse_choice(ask: Ask, text: str) -> str:
+    """A letter, or a word such as memory / mem / 带宽 / compute / 算力 / latency."""
+    value = _normal(text).rstrip(".。!！")
+    if not value:
+        raise AnswerError("empty answer: type a letter", "答案为空：请输入选项字母")
+    for option in ask.options:  # letters first: "c" is option c, not "compute"
+        if value == option.id or value == option.value:
+            return option.value
+    for option in ask.options:
+        if value in WORDS.get(option.value, ()):
+            return option.value
+    letters = ", ".join(f"{o.id} ({o.value})" for o in ask.options)
+    raise AnswerError(f"choose one of: {letters}", f"请从以下选项中选择：{letters}")
+
+
+_SPLIT = re.compile(r"[\s,;、/+和与]+")
+
+
+def parse_multi(ask: Ask, text: str) -> tuple[str, ...]:
+    """Letters like ``a,c``, ``a c``, ``ac``; full-width input is folded first."""
+    value = _normal(text)
+    if not value:
+        raise AnswerError("empty answer: type one or more letters, e.g. a,c",
+                          "答案为空：请输入一个或多个字母，如 a,c")
+    parts = [p for p in _SPLIT.split(value) if p]
+    if len(parts) == 1 and len(parts[0]) > 1 and parts[0].isalpha() and parts[0].isascii():
+        parts = list(parts[0])
+    ids = {o.id: o.value for o in ask.options} | {o.value: o.value for o in ask.options}
+    chosen: list[str] = []
+    for part in parts:
+        if part not in ids:
+            valid = ", ".join(o.id for o in ask.options)
+            raise AnswerError(f"{part!r} is not an option; choose from {valid}",
+                              f"{part!r} 不是选项；请从 {valid} 中选择")
+        if ids[part] not in chosen:
+            chosen.append(ids[part])
+    return tuple(chosen)
+
+
+def parse_number(ask: Ask, text: str) -> tuple[list[float], u.Quantity]:
+    """Candidate values in base units; a bare number is read in the asked unit."""
+    unit = ask.unit
+    try:
+        quantity = u.parse_quantity(text)
+    except u.UnitError as exc:
+        shown = text.strip()[:30]
+        raise AnswerError(f"{exc}; type a number such as 12.5 or 1555 GB/s",
+                          f"无法读懂“{shown}”；请输入数字，如 12.5 或 1555 GB/s") from None
+    if not math.isfinite(quantity.value):
+        raise AnswerError("that number is out of range", "数字超出范围")
+    if quantity.dims and unit is not None and unit.dim not in quantity.dims:
+        have = " / ".join(sorted(u.DIMENSION_NAMES[d] for d in quantity.dims))
+        want = unit.label or u.DIMENSION_NAMES[unit.dim]
+        raise AnswerError(f"that is in {have}, but the question asks for {want}",
+                          f"你给的单位是 {have}，题目要的是 {want}")
+    if unit is None:
+        return [quantity.value], quantity
+    if quantity.dims:
+        return [quantity.value], quantity
+    text_has_prefix = bool(re.search(r"[kKMGTP]i?\s*$", u.clean(text)))
+    if text_has_prefix:
+        return [quantity.value], quantity
+    if unit.label == "%":
+        # "64" and "0.64" both mean 64 %.
+        return [quantity.value / 100.0, quantity.value], quantity
+    return [quantity.value * unit.scale], quantity
+
+
+def _rel(value: float, target: float) -> float:
+    if target == 0:
+        return abs(value)
+    return abs(value - target) / abs(target)
+
+
+def grade(ask: Ask, text: str) -> Grade:
+    """Grade ``text``; raises AnswerError when it cannot be read (nothing is recorded)."""
+    if text is None or len(text) > 10_000:
+        raise AnswerError("answer too long", "答案太长")
+    if ask.kind == CHOICE:
+        value = parse_choice(ask, text)
+        if value == ask.expected:
+            return Grade(1.0, True, parsed=value)
+        tags = tuple(tag for tag, wrong in ask.mistakes if wrong == value)
+        return Grade(0.0, False, tags, parsed=value)
+    if ask.kind == MULTI:
+        chosen = parse_multi(ask, text)
+        expected = ask.expected
+        right = sum(1 for c in chosen if c in expected)
+        wrong = len(chosen) - right
+        score = max(0.0, (right - wrong) / len(expected))
+        return Grade(round(score, 4), set(chosen) == set(expected), parsed=chosen)
+    if ask.kind != NUMBER:
+        raise ValueError(f"unknown ask kind {ask.kind}")
+    candidates, quantity = parse_number(ask, text)
+    target = float(ask.expected)
+    best = min(candidates, key=lambda v: _rel(v, target))
+    error = _rel(best, target)
+    if error <= FULL:
+        return Grade(1.0, True, parsed=best, relative_error=error)
+    for value in candidates:
+        tags = tuple(tag for tag, wrong in ask.mistakes
+                     if not isinstance(wrong, str) and _rel(value, float(wrong)) <= MISTAKE_MATCH)
+        if tags:  # the same wrong number can come from more than one habit: name them all
+            return Grade(0.0, False, tuple(dict.fromkeys(tags)), parsed=value,
+                         relative_error=_rel(value, target))
+    if quantity.binary and _rel(best * 1e9 / 2**30, target) <= FULL:
+        return Grade(0.0, False, ("gib-gb",), parsed=best, relative_error=error)
+    for power in (1e3, 1e6, 1e9, 1e12, 1e-3, 1e-6, 1e-9, 1e-12):
+        if _rel(best * power, target) <= FULL:
+            return Grade(0.0, False, ("unit-prefix",), parsed=best, relative_error=error)
+    for limit, score in BANDS:
+        if error <= limit:
+            return Grade(score, False, parsed=best, relative_error=error)
+    return Grade(0.0, False, parsed=best, relative_error=error)

@@ -1,0 +1,236 @@
+"""Which items a practice session asks: due reviews, weak spots, a few new ones.
+
+Everything comes from small SQL queries: the review cards (one row per item) and, per item,
+the last few scores through the ``attempts_skill`` index, so a plan costs the same on a
+history of a hundred answers or a hundred thousand. fsrs itself is never imported here.
+
+Modes:
+  smart     due cards (most overdue for their stability first, i.e. the ones most likely
+            forgotten), then the weakest items by recent accuracy, then
+            at most NEW_PER_SESSION unseen items, then cards that fall due within AHEAD_DAYS
+  review    only the cards due today
+  mistakes  items answered wrongly in the last MISTAKES_WINDOW answers (most misses first),
+            then other items where the same mistake tags were made
+  cram      seen items, weakest first, whatever their due dates
+  new       unseen items only
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from contextlib import suppress
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone, tzinfo
+
+from drill.learning.srs import card_id, end_of_day
+from drill.store.history import parse_utc, utc_iso
+
+MODES = ("smart", "review", "mistakes", "cram", "new")
+NEW_PER_SESSION = 4
+WEAK_BELOW = 0.8  # mean score of the last RECENT_ATTEMPTS answers
+RECENT_ATTEMPTS = 10
+AHEAD_DAYS = 3
+MISTAKES_WINDOW = 200  # answers that count as "recent" for --mistakes
+TAG_WINDOW = 1000  # mistaken answers searched for other items with the same tags
+CONCEPT_EVERY = 3  # new items in a mixed session: two skills, then a question
+
+Item = tuple[str, str]  # ("skill" | "concept", id)
+
+
+@dataclass
+class Plan:
+    mode: str
+    items: list[Item] = field(default_factory=list)
+    difficulties: dict[str, int] = field(default_factory=dict)  # skill id -> level
+    reasons: list[str] = field(default_factory=list)  # per item: due, weak, new, ahead, ...
+    due: int = 0  # items due today (in this session's topic), asked or not
+
+
+@dataclass
+class _Known:
+    due: dict[Item, str] = field(default_factory=dict)  # next due, UTC text
+    level: dict[Item, int] = field(default_factory=dict)
+    memory: dict[Item, tuple[str, float]] = field(default_factory=dict)  # last review, stability
+    accuracy: dict[Item, float] = field(default_factory=dict)  # recent mean score
+
+    @property
+    def seen(self) -> set[Item]:
+        return set(self.due) | set(self.accuracy)
+
+
+def _conn(history) -> sqlite3.Connection | None:
+    return None if history is None else getattr(history, "conn", history)
+
+
+def _read(conn: sqlite3.Connection | None, universe: list[Item]) -> _Known:
+    known = _Known()
+    if conn is None or not universe:
+        return known
+    wanted = {card_id(kind, ident): (kind, ident) for kind, ident in universe}
+    for cid, due, level, last, stability in conn.execute(
+            "SELECT card_id, due_utc, json_extract(s, '$.level'), "
+            "json_extract(s, '$.fsrs.last_review'), json_extract(s, '$.fsrs.stability') "
+            "FROM (SELECT card_id, due_utc, CASE WHEN json_valid(state_json) THEN state_json "
+            "END AS s FROM review_cards)"):
+        item = wanted.get(cid)
+        if item is None or not due:
+            continue
+        known.due[item] = due
+        if isinstance(level, int):
+            known.level[item] = level
+        if isinstance(last, str) and isinstance(stability, (int, float)) and stability > 0:
+            known.memory[item] = (last, float(stability))
+    by_id: dict[str, list[Item]] = {}
+    for item in universe:
+        by_id.setdefault(item[1], []).append(item)
+    rows = conn.execute(
+        "SELECT j.value, (SELECT avg(score) FROM (SELECT score FROM attempts a "
+        "WHERE a.skill = j.value ORDER BY a.answered_utc DESC LIMIT :n)) FROM json_each(:ids) j",
+        {"ids": json.dumps(list(by_id)), "n": RECENT_ATTEMPTS})
+    for ident, accuracy in rows:
+        if accuracy is None:
+            continue
+        for item in by_id.get(ident, ()):
+            known.accuracy[item] = accuracy
+    return known
+
+
+def _overdue(known: _Known, item: Item, now: datetime) -> tuple[float, str]:
+    """Sort key, most overdue first: days since the last review per day of stability (the
+    order of fsrs's retrievability, lowest first), then the due date."""
+    memory = known.memory.get(item)
+    if memory is None:
+        return (float("-inf"), known.due[item])
+    try:
+        elapsed = (now - parse_utc(memory[0])).total_seconds() / 86400
+    except ValueError:
+        return (float("-inf"), known.due[item])
+    return (-elapsed / memory[1], known.due[item])
+
+
+def _interleave(skills: list[Item], concepts: list[Item]) -> list[Item]:
+    """Two skills, then a question, as a mixed session runs."""
+    out: list[Item] = []
+    s = c = 0
+    while s < len(skills) or c < len(concepts):
+        take_concept = c < len(concepts) and (
+            s >= len(skills) or len(out) % CONCEPT_EVERY == CONCEPT_EVERY - 1)
+        if take_concept:
+            out.append(concepts[c])
+            c += 1
+        else:
+            out.append(skills[s])
+            s += 1
+    return out
+
+
+class _Builder:
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.items: list[Item] = []
+        self.reasons: list[str] = []
+        self._in: set[Item] = set()
+
+    @property
+    def full(self) -> bool:
+        return len(self.items) >= self.count
+
+    def add(self, items, reason: str, limit: int | None = None) -> None:
+        added = 0
+        for item in items:
+            if self.full or (limit is not None and added >= limit):
+                return
+            if item in self._in:
+                continue
+            self._in.add(item)
+            self.items.append(item)
+            self.reasons.append(reason)
+            added += 1
+
+
+def plan_session(history, mode: str, count: int, skills: list[str], concepts: list[str],
+                 now: datetime | None = None, zone: tzinfo | None = None,
+                 new_per_session: int = NEW_PER_SESSION) -> Plan:
+    """The session's items in the order asked. ``skills`` and ``concepts`` are the items this
+    session may ask, in the order new ones are introduced."""
+    from drill.learning.stats import local_zone
+
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; choose from: {', '.join(MODES)}")
+    now = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
+    zone = zone or local_zone()
+    skill_items = [("skill", s) for s in skills]
+    concept_items = [("concept", q) for q in concepts]
+    universe = skill_items + concept_items
+    conn = _conn(history)
+    known = _read(conn, universe)
+    today_end = utc_iso(end_of_day(now, zone))
+    ahead_end = utc_iso(end_of_day(now + timedelta(days=AHEAD_DAYS), zone))
+    due = sorted((i for i, d in known.due.items() if d < today_end),
+                 key=lambda i: _overdue(known, i, now))
+    seen = known.seen
+    fresh = _interleave([i for i in skill_items if i not in seen],
+                        [i for i in concept_items if i not in seen])
+    never = "9999"
+
+    def weakness(item: Item) -> tuple:
+        return known.accuracy.get(item, 0.0), known.due.get(item, never)
+
+    plan = _Builder(count)
+    if mode == "smart":
+        plan.add(due, "due")
+        plan.add(sorted((i for i in seen if known.accuracy.get(i, 1.0) < WEAK_BELOW),
+                        key=weakness), "weak")
+        plan.add(fresh, "new", limit=new_per_session if seen else None)
+        plan.add(sorted((i for i in known.due if known.due[i] < ahead_end),
+                        key=lambda i: known.due[i]), "ahead")
+    elif mode == "review":
+        plan.add(due, "due")
+    elif mode == "cram":
+        plan.add(sorted(seen, key=weakness), "weak")
+        if not seen:
+            plan.add(fresh, "new")
+    elif mode == "new":
+        plan.add(fresh, "new")
+    elif mode == "mistakes" and conn is not None:
+        missed, related = _mistakes(conn, universe)
+        plan.add(missed, "mistake")
+        plan.add(related, "mistake-tag")
+    return Plan(mode, plan.items,
+                {i[1]: known.level[i] for i in plan.items if i[0] == "skill" and i in known.level},
+                plan.reasons, len(due))
+
+
+def _mistakes(conn: sqlite3.Connection, universe: list[Item]) -> tuple[list[Item], list[Item]]:
+    """Items missed recently (most misses, then most recent first), and other items where the
+    recent mistake tags were also made (most often first)."""
+    by_id: dict[str, Item] = {}
+    for item in universe:
+        by_id.setdefault(item[1], item)
+    misses: Counter[str] = Counter()
+    last: dict[str, int] = {}
+    tags: set[str] = set()
+    rows = conn.execute("SELECT skill, correct, mistakes_json FROM attempts "
+                        "ORDER BY answered_utc DESC LIMIT ?", (MISTAKES_WINDOW,)).fetchall()
+    for n, (ident, correct, mistakes) in enumerate(rows):
+        if correct:
+            continue
+        misses[ident] += 1
+        last.setdefault(ident, n)
+        if mistakes and mistakes != "[]":
+            with suppress(ValueError):
+                tags.update(t for t in json.loads(mistakes) if isinstance(t, str))
+    missed = [by_id[i] for i in sorted(misses, key=lambda i: (-misses[i], last[i]))
+              if i in by_id]
+    related: list[Item] = []
+    if tags:
+        found = conn.execute(
+            "SELECT a.skill, count(*) AS n FROM (SELECT skill, mistakes_json FROM attempts "
+            "WHERE mistakes_json <> '[]' ORDER BY answered_utc DESC LIMIT :w) a, "
+            "json_each(a.mistakes_json) j WHERE j.value IN (SELECT value FROM json_each(:tags)) "
+            "GROUP BY a.skill ORDER BY n DESC, a.skill",
+            {"w": TAG_WINDOW, "tags": json.dumps(sorted(tags))}).fetchall()
+        related = [by_id[i] for i, _ in found if i in by_id]
+    return missed, related

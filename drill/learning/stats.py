@@ -1,0 +1,419 @@
+"""Progress figures from the history: overview, trend, skills, mistakes and a year's calendar.
+
+Aggregation runs in SQL over the history's covering index. Days are the user's local days:
+the zone's UTC offsets over the history's span (daylight saving included) become one CASE
+expression that SQLite applies per attempt, so a zone is a parameter and tests can pass one.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta, timezone, tzinfo
+from pathlib import Path
+
+from drill.store.history import parse_utc, utc_iso
+
+RECENT_DAYS = 30  # mistakes: the last 30 days against everything before
+RECENT_ATTEMPTS = 10  # skills: accuracy over the last 10 attempts
+DAILY_TREND_DAYS = 60  # longer spans are charted per week
+CALENDAR_DAYS = 365
+FORECAST_DAYS = 14
+
+
+@dataclass
+class ReviewStats:
+    """The spaced-repetition side: cards, what falls due, and recall when due."""
+
+    cards: int = 0
+    due_today: int = 0  # overdue included
+    forecast: list[tuple[date, int]] = field(default_factory=list)  # today first
+    due_reviews: int = 0  # reviews made when the card was due
+    due_correct: int = 0
+
+    @property
+    def retention(self) -> float | None:
+        return self.due_correct / self.due_reviews if self.due_reviews else None
+
+
+@dataclass
+class Overview:
+    sessions: int = 0
+    attempts: int = 0
+    answered: int = 0
+    skipped: int = 0
+    correct: int = 0
+    accuracy: float = 0.0  # mean score, skips counting as 0 (as the session summary does)
+    median_seconds: float | None = None  # over answered questions
+    current_streak: int = 0
+    longest_streak: int = 0
+    days_last_365: int = 0
+    first_day: date | None = None
+    last_day: date | None = None
+
+
+@dataclass
+class Period:
+    start: date  # the day, or the Monday of the week
+    attempts: int
+    accuracy: float
+    median_seconds: float | None
+
+
+@dataclass
+class MockScore:
+    session: str
+    day: date
+    questions: int
+    score: float
+
+    @property
+    def accuracy(self) -> float:
+        return self.score / self.questions if self.questions else 0.0
+
+
+@dataclass
+class SkillStats:
+    id: str
+    kind: str  # "skill" or "concept"
+    attempts: int
+    accuracy: float
+    recent_accuracy: float
+    median_seconds: float | None
+    last_practised: date
+    due_reviews: int = 0  # reviews when due (drill.learning.srs)
+    retention: float | None = None  # share of those answered correctly
+
+
+@dataclass
+class MistakeStats:
+    tag: str
+    count: int
+    recent: int
+    earlier: int
+    recent_rate: float | None  # share of attempts in the recent window
+    earlier_rate: float | None
+
+    @property
+    def trend(self) -> str | None:
+        """fading / growing / steady / gone / new; None when one window has no attempts."""
+        if self.recent_rate is None or self.earlier_rate is None:
+            return None
+        if self.earlier == 0:
+            return "new"
+        if self.recent == 0:
+            return "gone"
+        if self.recent_rate < self.earlier_rate * 0.67:
+            return "fading"
+        if self.recent_rate > self.earlier_rate * 1.5:
+            return "growing"
+        return "steady"
+
+
+@dataclass
+class Stats:
+    today: date
+    zone: str
+    since: date | None = None
+    skill: str | None = None
+    overview: Overview = field(default_factory=Overview)
+    period: str = "day"
+    trend: list[Period] = field(default_factory=list)
+    mock: list[MockScore] = field(default_factory=list)
+    skills: list[SkillStats] = field(default_factory=list)
+    mistakes: list[MistakeStats] = field(default_factory=list)
+    calendar: dict[date, int] = field(default_factory=dict)  # days with attempts, last year
+    recent_days: int = RECENT_DAYS
+    review: ReviewStats = field(default_factory=ReviewStats)
+
+    @property
+    def calendar_start(self) -> date:
+        return self.today - timedelta(days=CALENDAR_DAYS - 1)
+
+    def to_json(self) -> dict:
+        o = self.overview
+        return {
+            "filter": {"since": _iso(self.since), "skill": self.skill},
+            "timezone": self.zone,
+            "today": self.today.isoformat(),
+            "overview": {
+                "sessions": o.sessions, "attempts": o.attempts, "answered": o.answered,
+                "skipped": o.skipped, "correct": o.correct, "accuracy": _r(o.accuracy),
+                "median_seconds": _r(o.median_seconds, 3), "current_streak": o.current_streak,
+                "longest_streak": o.longest_streak, "days_last_365": o.days_last_365,
+                "first_day": _iso(o.first_day), "last_day": _iso(o.last_day),
+                "review": {
+                    "cards": self.review.cards, "due_today": self.review.due_today,
+                    "due_reviews": self.review.due_reviews,
+                    "due_correct": self.review.due_correct,
+                    "retention": _r(self.review.retention),
+                    "forecast": [{"day": d.isoformat(), "due": n}
+                                 for d, n in self.review.forecast]},
+            },
+            "trend": {"period": self.period, "points": [
+                {"start": p.start.isoformat(), "attempts": p.attempts,
+                 "accuracy": _r(p.accuracy), "median_seconds": _r(p.median_seconds, 3)}
+                for p in self.trend]},
+            "mock": [{"session": m.session, "day": m.day.isoformat(), "questions": m.questions,
+                      "score": _r(m.score), "accuracy": _r(m.accuracy)} for m in self.mock],
+            "skills": [{"id": s.id, "kind": s.kind, "attempts": s.attempts,
+                        "accuracy": _r(s.accuracy), "recent_accuracy": _r(s.recent_accuracy),
+                        "median_seconds": _r(s.median_seconds, 3),
+                        "last_practised": s.last_practised.isoformat(),
+                        "due_reviews": s.due_reviews, "retention": _r(s.retention)}
+                       for s in self.skills],
+            "mistakes": {"recent_days": self.recent_days, "tags": [
+                {"tag": m.tag, "count": m.count, "recent": m.recent, "earlier": m.earlier,
+                 "recent_rate": _r(m.recent_rate), "earlier_rate": _r(m.earlier_rate),
+                 "trend": m.trend} for m in self.mistakes]},
+            "calendar": {"start": self.calendar_start.isoformat(), "end": self.today.isoformat(),
+                         "days": {d.isoformat(): n for d, n in sorted(self.calendar.items())}},
+        }
+
+
+def _r(value: float | None, digits: int = 4) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def _iso(value: date | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def local_zone() -> tzinfo:
+    """The user's zone with its daylight-saving rules where they can be found, else today's offset."""
+    from zoneinfo import ZoneInfo
+
+    names = []
+    if os.environ.get("TZ"):
+        names.append(os.environ["TZ"].lstrip(":"))
+    try:
+        target = str(Path("/etc/localtime").resolve())
+        if "zoneinfo/" in target:
+            names.append(target.split("zoneinfo/", 1)[1])
+    except OSError:
+        pass
+    for name in names:
+        try:
+            return ZoneInfo(name)
+        except (ValueError, OSError):
+            continue
+    return datetime.now().astimezone().tzinfo or timezone.utc
+
+
+def zone_name(zone: tzinfo) -> str:
+    return getattr(zone, "key", None) or datetime.now(zone).tzname() or str(zone)
+
+
+def streaks(days: set[date] | dict[date, int], today: date) -> tuple[int, int]:
+    """(current, longest) runs of consecutive days; today not practised yet keeps the run alive."""
+    longest = run = 0
+    previous: date | None = None
+    for day in sorted(days):
+        run = run + 1 if previous is not None and (day - previous).days == 1 else 1
+        longest = max(longest, run)
+        previous = day
+    current = 0
+    day = today if today in days else today - timedelta(days=1)
+    while day in days:
+        current += 1
+        day -= timedelta(days=1)
+    return current, longest
+
+
+def _offset(zone: tzinfo, minute: int) -> int:
+    moment = datetime.fromtimestamp(minute * 60, timezone.utc).astimezone(zone)
+    return int(moment.utcoffset().total_seconds())
+
+
+def offset_sql(zone: tzinfo, first: datetime, last: datetime, column: str = "answered_utc") -> str:
+    """A date() modifier giving the zone's offset at each row's time, valid from first to last."""
+    lo = int(first.timestamp() // 60) - 1
+    hi = int(last.timestamp() // 60) + 1
+    current = _offset(zone, lo)
+    cases = []
+    step = 24 * 60
+    t = lo
+    while t < hi:
+        nxt = min(t + step, hi)
+        if _offset(zone, nxt) != current:
+            a, b = t, nxt
+            while b - a > 1:
+                mid = (a + b) // 2
+                if _offset(zone, mid) == current:
+                    a = mid
+                else:
+                    b = mid
+            edge = utc_iso(datetime.fromtimestamp(b * 60, timezone.utc))
+            cases.append(f"WHEN {column} < '{edge}' THEN '{current:+d} seconds'")
+            current = _offset(zone, b)
+            t = b
+            continue
+        t = nxt
+    final = f"'{current:+d} seconds'"
+    return f"CASE {' '.join(cases)} ELSE {final} END" if cases else final
+
+
+def _local_midnight_utc(day: date, zone: tzinfo) -> str:
+    return utc_iso(datetime.combine(day, time(), zone))
+
+
+def compute(history, zone: tzinfo | None = None, now: datetime | None = None,
+            since: date | None = None, skill: str | None = None,
+            log: list[tuple[str, dict]] | None = None) -> Stats:
+    """Every figure ``drill stats`` shows (none for no history); ``log`` collects the SQL run."""
+    zone = zone or local_zone()
+    now = now or datetime.now(timezone.utc)
+    today = now.astimezone(zone).date()
+    stats = Stats(today=today, zone=zone_name(zone), since=since, skill=skill)
+    if history is None:
+        return stats
+    conn: sqlite3.Connection = getattr(history, "conn", history)
+    retention = _review(stats, conn, now, zone, skill)
+    where = ["1 = 1"]
+    params: dict[str, object] = {}
+    if since is not None:
+        where.append("a.answered_utc >= :since")
+        params["since"] = _local_midnight_utc(since, zone)
+    if skill:
+        where.append("a.skill = :skill")
+        params["skill"] = skill
+    cond = " AND ".join(where)
+
+    def run(sql: str, extra: dict | None = None) -> list[tuple]:
+        args = {**params, **(extra or {})}
+        if log is not None:
+            log.append((sql, args))
+        return conn.execute(sql, args).fetchall()
+
+    first, last, attempts = run(
+        f"SELECT min(answered_utc), max(answered_utc), count(*) FROM attempts a WHERE {cond}")[0]
+    if not attempts:
+        return stats
+    day_sql = f"date(a.answered_utc, {offset_sql(zone, parse_utc(first), parse_utc(last))})"
+    daily = {date.fromisoformat(d): (n, score, correct, skipped) for d, n, score, correct, skipped
+             in run(f"SELECT {day_sql} AS day, count(*), total(score), sum(correct), "
+                    f"sum(skipped) FROM attempts a WHERE {cond} GROUP BY day")}
+
+    o = stats.overview
+    o.sessions = run("SELECT count(*) FROM sessions s WHERE EXISTS (SELECT 1 FROM attempts a "
+                     f"WHERE a.session_id = s.id AND {cond})")[0][0]
+    o.attempts = attempts
+    o.skipped = sum(v[3] for v in daily.values())
+    o.answered = attempts - o.skipped
+    o.correct = sum(v[2] for v in daily.values())
+    o.accuracy = sum(v[1] for v in daily.values()) / attempts
+    o.first_day, o.last_day = min(daily), max(daily)
+    o.current_streak, o.longest_streak = streaks(daily, today)
+    stats.calendar = {d: v[0] for d, v in daily.items() if stats.calendar_start <= d <= today}
+    o.days_last_365 = len(stats.calendar)
+    o.median_seconds = _median(run, cond, o.answered)
+
+    _trend(stats, daily, cond, run, zone)
+    _skills(stats, cond, run, zone)
+    for s in stats.skills:
+        s.due_reviews, right = retention.get(s.id, (0, 0))
+        s.retention = right / s.due_reviews if s.due_reviews else None
+    _mistakes(stats, daily, cond, run, zone)
+    stats.mock = [MockScore(uuid, parse_utc(started).astimezone(zone).date(), n, score)
+                  for uuid, started, n, score in run(
+                      "SELECT s.uuid, s.started_utc, count(*), total(a.score) FROM sessions s "
+                      f"JOIN attempts a ON a.session_id = s.id WHERE s.mode = 'mock' AND {cond} "
+                      "GROUP BY s.id ORDER BY s.started_utc")]
+    return stats
+
+
+def _review(stats: Stats, conn: sqlite3.Connection, now: datetime, zone: tzinfo,
+            item: str | None) -> dict[str, tuple[int, int]]:
+    """Due today, the forecast and retention from the review cards (a few hundred rows)."""
+    from drill.learning import srs
+
+    review = stats.review
+    review.forecast = srs.forecast(conn, now, zone, FORECAST_DAYS, item)
+    review.due_today = review.forecast[0][1] if review.forecast else 0
+    sql = "SELECT count(*) FROM review_cards"
+    args: tuple = ()
+    if item:
+        sql += " WHERE card_id IN (?, ?)"
+        args = (srs.card_id("skill", item), srs.card_id("concept", item))
+    review.cards = conn.execute(sql, args).fetchone()[0]
+    retention = srs.retention(conn, item)
+    review.due_reviews = sum(n for n, _ in retention.values())
+    review.due_correct = sum(r for _, r in retention.values())
+    return retention
+
+
+def _median(run, cond: str, answered: int, extra: dict | None = None,
+            index: str = "") -> float | None:
+    """The median time of ``answered`` matching attempts: an index walk in seconds order, or
+    (for a time window, named ``index``) a range scan and a small sort."""
+    if answered <= 0:
+        return None
+    hint = f" INDEXED BY {index}" if index else ""
+    return run(f"SELECT avg(seconds) FROM (SELECT seconds FROM attempts a{hint} WHERE {cond} AND "
+               "skipped = 0 ORDER BY seconds LIMIT :take OFFSET :skip)",
+               {**(extra or {}), "take": 2 - answered % 2, "skip": (answered - 1) // 2})[0][0]
+
+
+def _trend(stats: Stats, daily: dict, cond: str, run, zone: tzinfo) -> None:
+    span = (stats.overview.last_day - stats.overview.first_day).days
+    stats.period = "day" if span < DAILY_TREND_DAYS else "week"
+    totals: dict[date, list[float]] = {}
+    for day, (n, score, _, skipped) in daily.items():
+        start = day if stats.period == "day" else day - timedelta(days=day.weekday())
+        entry = totals.setdefault(start, [0, 0.0, 0])
+        entry[0] += n
+        entry[1] += score
+        entry[2] += n - skipped
+    length = timedelta(days=1 if stats.period == "day" else 7)
+    window = f"{cond} AND a.answered_utc >= :lo AND a.answered_utc < :hi"
+    for start, (n, score, answered) in sorted(totals.items()):
+        bounds = {"lo": _local_midnight_utc(start, zone),
+                  "hi": _local_midnight_utc(start + length, zone)}
+        stats.trend.append(Period(start, int(n), score / n,
+                                  _median(run, window, int(answered), bounds, "attempts_time")))
+
+
+def _skills(stats: Stats, cond: str, run, zone: tzinfo) -> None:
+    rows = run("SELECT skill, max(item_kind), count(*), total(score), max(answered_utc), "
+               f"sum(skipped) FROM attempts a WHERE {cond} GROUP BY skill")
+    for skill, kind, n, score, last, skipped in rows:
+        recent = run(f"SELECT avg(score) FROM (SELECT score FROM attempts a WHERE {cond} AND "
+                     "a.skill = :item ORDER BY answered_utc DESC LIMIT :recent_n)",
+                     {"item": skill, "recent_n": RECENT_ATTEMPTS})[0][0]
+        median = _median(run, f"{cond} AND a.skill = :item", n - skipped, {"item": skill})
+        stats.skills.append(SkillStats(skill, kind, n, score / n, recent, median,
+                                       parse_utc(last).astimezone(zone).date()))
+    stats.skills.sort(key=lambda s: (s.recent_accuracy, s.accuracy, -s.attempts, s.id))
+
+
+def _mistakes(stats: Stats, daily: dict, cond: str, run, zone: tzinfo) -> None:
+    start = stats.today - timedelta(days=stats.recent_days - 1)
+    recent_n = sum(v[0] for d, v in daily.items() if d >= start)
+    earlier_n = sum(v[0] for d, v in daily.items() if d < start)
+    rows = run(
+        "SELECT j.value, count(*), sum(a.answered_utc >= :recent_utc) FROM attempts a, "
+        f"json_each(a.mistakes_json) j WHERE {cond} AND a.mistakes_json <> '[]' "
+        "GROUP BY j.value", {"recent_utc": _local_midnight_utc(start, zone)})
+    stats.mistakes = sorted(
+        (MistakeStats(tag, n, recent, n - recent,
+                      recent / recent_n if recent_n else None,
+                      (n - recent) / earlier_n if earlier_n else None)
+         for tag, n, recent in rows),
+        key=lambda m: (-m.count, m.tag))
+
+
+def calendar_weeks(stats: Stats) -> list[list[tuple[date, int] | None]]:
+    """The last year as Monday-first weeks of (day, attempts); None outside the year."""
+    start = stats.calendar_start
+    monday = start - timedelta(days=start.weekday())
+    weeks = []
+    while monday <= stats.today:
+        week = []
+        for i in range(7):
+            day = monday + timedelta(days=i)
+            inside = start <= day <= stats.today
+            week.append((day, stats.calendar.get(day, 0)) if inside else None)
+        weeks.append(week)
+        monday += timedelta(days=7)
+    return weeks

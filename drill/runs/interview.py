@@ -1,0 +1,315 @@
+"""A timed, one-way mock interview: a case worked step by step, follow-ups, a design question.
+
+The interview yields questions and takes answers like a practice session; the front ends
+(``--plain``, ``--jsonl`` and the app) only render it and tick the clock.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from drill.grading.dispatch import grade_question
+from drill.grading.numbers import HINT_COSTS, AnswerError, Grade, with_hints
+from drill.runs.practice import Question, Result
+
+MAX_HINTS = len(HINT_COSTS)
+# Shares of the interview's time: the case, the follow-ups, the design question.
+CASE_SHARE, FOLLOW_SHARE, DESIGN_SHARE = 0.5, 0.3, 0.2
+READY, CLOSE = 0.80, 0.60
+BANDS = ("ready", "close", "not-yet")
+BAND_TEXT = {
+    "ready": ("ready", "可以上场"),
+    "close": ("close", "接近了"),
+    "not-yet": ("not yet", "还需练习"),
+}
+BAND_RULE = {
+    "en": f"ready at {READY:.0%} of the total score or more, close at {CLOSE:.0%} or more, "
+          "otherwise not yet",
+    "zh": f"总分达到 {READY:.0%} 及以上为「可以上场」，{CLOSE:.0%} 及以上为「接近了」，否则为「还需练习」",
+}
+# The case's asks and the bank's skill tags that follow up on a miss.
+FOLLOW_TAGS = {
+    "intensity": ("gemm-intensity", "attention-intensity"),
+    "ridge": ("ridge-point",),
+    "bound": ("bound",),
+    "attainable": ("attainable",),
+    "efficiency": ("efficiency", "sol-diagnosis"),
+    "direction": ("direction",),
+}
+FOLLOW_TOPICS = ("low-utilization", "directions", "speed-of-light", "batch-slower",
+                 "mixed-precision", "bigger-card")
+UNANSWERED = "unanswered"
+
+
+@dataclass
+class MockConfig:
+    minutes: float = 30.0
+    gpu: str | None = None
+    seed: int | None = None
+    feedback: str = "end"  # "end" as in a real interview, or "each"
+    lang: str = "en"
+
+
+@dataclass
+class Item:
+    question: Question
+    stage: str  # "case", "follow-up", "design"
+    budget: float  # seconds
+    result: Result | None = None
+    hints: list[str] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        if self.result is None:
+            return UNANSWERED
+        return self.result.verdict()
+
+    @property
+    def score(self) -> float:
+        return self.result.score if self.result is not None else 0.0
+
+
+@dataclass
+class Scorecard:
+    items: list[Item]
+    score: float  # 0..1, the mean over every question, unanswered counting 0
+    band: str
+    seconds: float
+    minutes: float
+    gpu: str
+    previous: float | None = None  # the previous mock's score, if any
+    timed_out: bool = False
+
+    @property
+    def change(self) -> float | None:
+        return None if self.previous is None else self.score - self.previous
+
+    def band_text(self, lang: str) -> str:
+        en, zh = BAND_TEXT[self.band]
+        return zh if lang == "zh" else en
+
+    def to_json(self) -> dict:
+        return {
+            "type": "summary",
+            "mode": "mock",
+            "score": round(self.score, 4),
+            "band": self.band,
+            "band_rule": BAND_RULE["en"],
+            "previous": None if self.previous is None else round(self.previous, 4),
+            "change": None if self.change is None else round(self.change, 4),
+            "seconds": round(self.seconds, 3),
+            "minutes": self.minutes,
+            "gpu": self.gpu,
+            "timed_out": self.timed_out,
+            "questions": [
+                {"id": item.question.id, "stage": item.stage, "skill": item.question.skill,
+                 "status": item.status, "score": round(item.score, 4),
+                 "seconds": round(item.result.seconds, 3) if item.result else None,
+                 "budget": round(item.budget, 1), "hints": len(item.hints),
+                 "mistakes": list(item.result.grade.mistakes) if item.result else []}
+                for item in self.items
+            ],
+        }
+
+
+def clock_text(seconds: float) -> str:
+    """``mm:ss``, for the countdowns and the time spent per question."""
+    seconds = max(0, int(seconds))
+    return f"{seconds // 60:02d}:{seconds % 60:02d}"
+
+
+def band_for(score: float) -> str:
+    if score >= READY:
+        return "ready"
+    return "close" if score >= CLOSE else "not-yet"
+
+
+class MockInterview:
+    """Questions in a fixed order with a global deadline; no going back."""
+
+    def __init__(self, config: MockConfig, catalog, bank, clock: Callable[[], float] =
+                 time.monotonic, on_result: Callable[[Result], None] | None = None) -> None:
+        from drill.content.skills.case import interview_case
+        from drill.content.skills.context import Ctx
+
+        self.config = config
+        self.catalog = catalog
+        self.bank = bank
+        self.clock = clock
+        self.on_result = on_result
+        self.seed = config.seed if config.seed is not None else random.SystemRandom().randrange(
+            1, 10**9)
+        self.rng = random.Random(f"mock:{self.seed}")
+        self.total = config.minutes * 60.0
+        self.started = clock()
+        self.timed_out = False
+        case = interview_case(Ctx(random.Random(f"case:{self.seed}"), 2, catalog, config.gpu))
+        self.gpu = case.params["gpu"]
+        case_budget = self.total * CASE_SHARE / len(case.asks)
+        self.items: list[Item] = [
+            Item(Question(f"{i + 1}", i + 1, i + 1, len(case.asks), case.skill, case, ask),
+                 "case", case_budget)
+            for i, ask in enumerate(case.asks)
+        ]
+        self._follow_ups_added = False
+        self.position = 0
+        self.shown_at = clock()
+
+    # -- time -----------------------------------------------------------------------------
+    def elapsed(self) -> float:
+        return self.clock() - self.started
+
+    def time_left(self) -> float:
+        return max(0.0, self.total - self.elapsed())
+
+    def question_time_left(self) -> float:
+        item = self.current_item
+        if item is None:
+            return 0.0
+        return item.budget - (self.clock() - self.shown_at)
+
+    @property
+    def expired(self) -> bool:
+        return self.elapsed() >= self.total
+
+    def tick(self) -> bool:
+        """Call regularly; ends the interview when the time is up. True if it just ended."""
+        if not self.finished and self.expired:
+            self.timed_out = True
+            self._close()
+            return True
+        return False
+
+    # -- questions ------------------------------------------------------------------------
+    @property
+    def current_item(self) -> Item | None:
+        if self.position >= len(self.items):
+            return None
+        return self.items[self.position]
+
+    @property
+    def current(self) -> Question | None:
+        item = self.current_item
+        return item.question if item is not None else None
+
+    @property
+    def finished(self) -> bool:
+        return self.position >= len(self.items)
+
+    def hint(self) -> str | None:
+        """The next of up to three hints; each costs the share in HINT_COSTS of the question."""
+        item = self.current_item
+        if item is None or len(item.hints) >= MAX_HINTS:
+            return None
+        hints = item.question.hints(self.config.lang)
+        if len(item.hints) >= len(hints):
+            return None
+        item.hints.append(hints[len(item.hints)])
+        return item.hints[-1]
+
+    def answer(self, text: str) -> Result:
+        """Grade and move on; an unreadable answer raises AnswerError and changes nothing."""
+        if self.tick() or self.finished:
+            raise AnswerError("the interview is over", "面试已结束")
+        item = self.current_item
+        result_grade, hit, missed = grade_question(item.question, text, self.config.lang)
+        return self._record(item, text, with_hints(result_grade, len(item.hints)), hit, missed)
+
+    def skip(self) -> Result:
+        if self.tick() or self.finished:
+            raise AnswerError("the interview is over", "面试已结束")
+        return self._record(self.current_item, "", Grade(0.0, False, skipped=True), (), ())
+
+    def _record(self, item: Item, text: str, result_grade: Grade, hit, missed) -> Result:
+        result = Result(item.question, text, result_grade, self.clock() - self.shown_at,
+                        len(item.hints), hit, missed)
+        item.result = result
+        if self.on_result is not None:
+            self.on_result(result)
+        self.position += 1
+        self.shown_at = self.clock()
+        if not self._follow_ups_added and all(i.stage != "case" or i.result for i in self.items):
+            self._add_follow_ups()
+        return result
+
+    def finish(self) -> None:
+        """Stop now (the user left): what is left stays unanswered."""
+        if not self.finished:
+            self._close()
+
+    def _close(self) -> None:
+        """Every question of the chain exists; those left are recorded as unanswered."""
+        if not self._follow_ups_added:
+            self._add_follow_ups()
+        for item in self.items[self.position:]:
+            if item.result is None and self.on_result is not None:
+                self.on_result(Result(item.question, "", Grade(0.0, False, skipped=True), 0.0))
+        self.position = len(self.items)
+
+    # -- the chain ------------------------------------------------------------------------
+    def _add_follow_ups(self) -> None:
+        """Follow-ups picked by what went wrong in the case, then the design question."""
+        from drill.content.skills import registry as skills
+        from drill.runs.practice import Question
+
+        self._follow_ups_added = True
+        count = 2 if self.config.minutes < 20 else 3
+        chosen = self._pick_follow_ups(count)
+        budget = self.total * FOLLOW_SHARE / max(len(chosen), 1)
+        number = len(self.items)
+        for q in chosen:
+            number += 1
+            self.items.append(Item(Question(str(number), number, 1, 1, q.id, concept=q),
+                                   "follow-up", budget))
+        design = skills.generate("decode-latency", self.seed, 2, self.catalog, self.gpu)
+        number += 1
+        self.items.append(Item(Question(str(number), number, 1, 1, design.skill, design,
+                                        design.asks[0]), "design", self.total * DESIGN_SHARE))
+
+    def _pick_follow_ups(self, count: int) -> list:
+        if self.bank is None or not self.bank.questions:
+            return []
+        picked: list = []
+
+        def take(candidates) -> None:
+            pool = sorted((q for q in candidates if q not in picked), key=lambda q: q.id)
+            if pool and len(picked) < count:
+                choice = self.rng.choice(pool)
+                picked.append(choice)
+                for follow in choice.follow_ups:  # the question's own follow-up comes next
+                    if len(picked) < count and follow in self.bank.questions:
+                        candidate = self.bank.get(follow)
+                        if candidate not in picked:
+                            picked.append(candidate)
+                            break
+
+        for item in self.items:
+            if item.stage == "case" and item.score < 1.0:
+                for tag in FOLLOW_TAGS.get(item.question.ask.key, ()):
+                    take(self.bank.with_skill(tag))
+        topics = list(FOLLOW_TOPICS)
+        self.rng.shuffle(topics)
+        for topic in topics:
+            take(self.bank.by_topic(topic))
+        return picked[:count]
+
+    # -- the end --------------------------------------------------------------------------
+    def scorecard(self, previous: float | None = None) -> Scorecard:
+        score = sum(item.score for item in self.items) / len(self.items) if self.items else 0.0
+        return Scorecard(list(self.items), score, band_for(score), self.elapsed(),
+                         self.config.minutes, self.gpu, previous, self.timed_out)
+
+    def unanswered(self) -> list[Item]:
+        return [item for item in self.items if item.result is None]
+
+
+def previous_mock_score(history) -> float | None:
+    """The mean score of the latest finished mock interview in the history, if any."""
+    row = history.conn.execute(
+        "SELECT avg(a.score) FROM attempts a WHERE a.session_id = ("
+        " SELECT s.id FROM sessions s WHERE s.mode = 'mock'"
+        " ORDER BY s.started_utc DESC, s.id DESC LIMIT 1)").fetchone()
+    return None if row is None or row[0] is None else float(row[0])

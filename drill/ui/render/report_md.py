@@ -1,0 +1,101 @@
+"""The Markdown report of a mock interview: something a person can send to a mentor."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from drill.content.skills.mistakes import explain
+from drill.runs.interview import BAND_RULE, UNANSWERED, Scorecard, clock_text
+
+WORDS = {
+    "title": ("Mock interview report", "模拟面试报告"),
+    "summary": ("Summary", "总结"),
+    "questions": ("Questions", "题目"),
+    "solutions": ("Solutions", "参考解答"),
+    "date": ("Date", "日期"),
+    "card": ("Card", "显卡"),
+    "length": ("Length", "时长"),
+    "score": ("Score", "得分"),
+    "band": ("Readiness", "准备程度"),
+    "rule": ("Rule", "规则"),
+    "change": ("Change since the previous mock", "与上一次模拟相比"),
+    "first": ("first mock interview", "第一次模拟面试"),
+    "timed-out": ("The time ran out; the questions left count as unanswered.",
+                  "时间用完；剩下的题目按未作答计。"),
+    "stage": ("stage", "环节"),
+    "status": ("result", "结果"),
+    "time": ("time / budget", "用时 / 预算"),
+    "hints": ("hints", "提示"),
+    "mistakes": ("mistakes", "错因"),
+    "your-answer": ("Your answer", "你的答案"),
+    "expected": ("Expected", "标准答案"),
+    "case": ("case", "案例"),
+    "follow-up": ("follow-up", "追问"),
+    "design": ("design", "系统设计"),
+    "correct": ("correct", "正确"),
+    "partial": ("partial", "部分正确"),
+    "wrong": ("wrong", "错误"),
+    "skipped": ("skipped", "跳过"),
+    UNANSWERED: ("unanswered", "未作答"),
+    "minutes": ("minutes", "分钟"),
+}
+
+
+def w(key: str, lang: str) -> str:
+    en, zh = WORDS[key]
+    return zh if lang == "zh" else en
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def report(card: Scorecard, lang: str = "en", when: datetime | None = None) -> str:
+    when = when or datetime.now()
+    lines = [f"# {w('title', lang)}", "", f"## {w('summary', lang)}", ""]
+    lines.append(f"- {w('date', lang)}: {when:%Y-%m-%d %H:%M}")
+    lines.append(f"- {w('card', lang)}: {card.gpu}")
+    lines.append(f"- {w('length', lang)}: {card.minutes:g} {w('minutes', lang)}")
+    lines.append(f"- {w('score', lang)}: {card.score * 100:.0f} %")
+    lines.append(f"- {w('band', lang)}: **{card.band_text(lang)}** "
+                 f"({w('rule', lang)}: {BAND_RULE[lang]})")
+    if card.change is None:
+        lines.append(f"- {w('change', lang)}: {w('first', lang)}")
+    else:
+        lines.append(f"- {w('change', lang)}: {card.change * 100:+.0f} points "
+                     f"({card.previous * 100:.0f} % → {card.score * 100:.0f} %)"
+                     if lang != "zh" else
+                     f"- {w('change', lang)}: {card.change * 100:+.0f} 分"
+                     f"（{card.previous * 100:.0f} % → {card.score * 100:.0f} %）")
+    if card.timed_out:
+        lines.append(f"- {w('timed-out', lang)}")
+    lines += ["", f"## {w('questions', lang)}", "",
+              f"| # | {w('stage', lang)} | {w('questions', lang)} | {w('status', lang)} | "
+              f"{w('score', lang)} | {w('time', lang)} | {w('hints', lang)} | "
+              f"{w('mistakes', lang)} |",
+              "|---|---|---|---|---|---|---|---|"]
+    for item in card.items:
+        q = item.question
+        spent = clock_text(item.result.seconds) if item.result else "—"
+        mistakes = ", ".join(item.result.grade.mistakes) if item.result else ""
+        lines.append(f"| {q.id} | {w(item.stage, lang)} | {_cell(q.skill)} | "
+                     f"{w(item.status, lang)} | {item.score:.2f} | {spent} / "
+                     f"{clock_text(item.budget)} | {len(item.hints)} | {mistakes} |")
+    lines += ["", f"## {w('solutions', lang)}", ""]
+    for item in card.items:
+        q = item.question
+        lines.append(f"### {q.id}. {_cell(q.prompt(lang).splitlines()[0])}")
+        lines.append("")
+        if q.scenario is not None and q.part == 1:
+            lines += [q.scenario.intro(lang), ""]
+        answer = item.result.answer if item.result and item.result.answer else "—"
+        lines.append(f"- {w('your-answer', lang)}: {answer}")
+        lines.append(f"- {w('expected', lang)}: {q.expected_text(lang)}")
+        if item.result:
+            for tag in item.result.grade.mistakes:
+                lines.append(f"- {tag}: {explain(tag, lang)}")
+        lines.append("")
+        for step in q.solution(lang):
+            lines.append(f"    {step}")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"

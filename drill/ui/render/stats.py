@@ -1,0 +1,357 @@
+"""Progress as rich renderables and plotext text, shared by ``drill stats`` and the TUI.
+
+Every function takes a computed :class:`drill.learning.stats.Stats` and only draws it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import date, timedelta
+
+from rich.cells import cell_len, set_cell_size
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from drill.learning.stats import Stats, calendar_weeks
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+TEXT: dict[str, tuple[str, str]] = {
+    "overview": ("Overview", "概览"),
+    "sessions": ("Sessions", "练习次数"),
+    "answered": ("Questions answered", "已答题数"),
+    "accuracy": ("Accuracy", "正确率"),
+    "median-time": ("Median time per question", "每题用时中位数"),
+    "streak": ("Streak (days in a row)", "连续练习天数"),
+    "streak-value": ("{current} now, {longest} longest", "当前 {current} 天，最长 {longest} 天"),
+    "days-365": ("Days practised, last 365", "近 365 天练习天数"),
+    "answered-value": ("{attempts} ({correct} correct, {skipped} skipped)",
+                       "{attempts}（答对 {correct}，跳过 {skipped}）"),
+    "trend": ("Trend", "趋势"),
+    "per-day": ("per day", "按天"),
+    "per-week": ("per week", "按周"),
+    "accuracy-pct": ("accuracy %", "正确率 %"),
+    "median-s": ("median seconds per question", "每题用时中位数（秒）"),
+    "mock": ("Mock interview scores", "模拟面试得分"),
+    "skills": ("Per skill, weakest first", "各技能（最弱的在前）"),
+    "skill": ("Skill or question", "技能或题目"),
+    "attempts": ("Attempts", "次数"),
+    "recent": ("Last {n}", "最近 {n} 次"),
+    "median": ("Median s", "中位用时"),
+    "last": ("Last practised", "上次练习"),
+    "mistakes": ("Mistakes: last {days} days vs before", "错误类型：最近 {days} 天与之前对比"),
+    "tag": ("Mistake", "错误"),
+    "count": ("Total", "总数"),
+    "recent-rate": ("Recent", "最近"),
+    "earlier-rate": ("Before", "之前"),
+    "trend-col": ("Trend", "趋势"),
+    "fading": ("fading", "在减少"),
+    "growing": ("growing", "在增加"),
+    "steady": ("steady", "持平"),
+    "gone": ("gone", "已消失"),
+    "new": ("new", "新出现"),
+    "calendar": ("The last year", "近一年"),
+    "less": ("less", "少"),
+    "more": ("more", "多"),
+    "empty": ("No answers recorded yet: run drill start and come back.",
+              "还没有答题记录：先运行 drill start 练习一下。"),
+    "filtered-empty": ("No answers match the filter.", "没有符合筛选条件的答题记录。"),
+    "filter": ("Filter", "筛选"),
+    "due-today": ("Reviews due today", "今日待复习"),
+    "due-value": ("{due} of {cards} cards", "{due} 张（共 {cards} 张卡片）"),
+    "retention": ("Retention when due", "到期时的记忆保持率"),
+    "retention-value": ("{pct} ({right} of {n} reviews)", "{pct}（{n} 次复习中答对 {right} 次）"),
+    "retention-col": ("Recall", "保持率"),
+    "forecast": ("Reviews due, next {days} days", "未来 {days} 天的待复习卡片"),
+    "forecast-day": ("day", "日期"),
+    "forecast-due": ("due", "到期"),
+}
+WEEKDAYS = {"en": ("Mon", "", "Wed", "", "Fri", "", ""), "zh": ("一", "", "三", "", "五", "", "")}
+MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+SHADES = ("·", "░", "▒", "▓", "█")
+SHADE_STYLES = ("grey35", "green4", "green3", "green1", "bold bright_green")
+
+
+def t(key: str, lang: str, **values: object) -> str:
+    en, zh = TEXT[key]
+    return (zh if lang == "zh" else en).format(**values)
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value * 100:.0f} %"
+
+
+def _secs(value: float | None) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.1f} s" if value < 100 else f"{value:.0f} s"
+
+
+def skill_name(item: str, lang: str) -> str:
+    """A skill's name, or the start of a conceptual question's prompt, in the user's language."""
+    from drill.content.skills.registry import SKILLS
+
+    skill = SKILLS.get(item)
+    if skill is not None:
+        return skill.zh if lang == "zh" else skill.en
+    from drill.runs.factory import cached_bank  # loaded once, only for conceptual rows
+
+    question = cached_bank().questions.get(item)
+    if question is None:
+        return item
+    prompt = question.prompt.get(lang) or question.prompt["en"]
+    return prompt if len(prompt) <= 40 else prompt[:39].rstrip() + "…"
+
+
+def overview(stats: Stats, lang: str = "en") -> Table:
+    o = stats.overview
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold")
+    table.add_column()
+    table.add_row(t("sessions", lang), str(o.sessions))
+    table.add_row(t("answered", lang), t("answered-value", lang, attempts=o.attempts,
+                                         correct=o.correct, skipped=o.skipped))
+    table.add_row(t("accuracy", lang), Text(_pct(o.accuracy), style="bold cyan"))
+    table.add_row(t("median-time", lang), _secs(o.median_seconds))
+    table.add_row(t("streak", lang), t("streak-value", lang, current=o.current_streak,
+                                       longest=o.longest_streak))
+    table.add_row(t("days-365", lang), str(o.days_last_365))
+    review = stats.review
+    if review.cards:
+        table.add_row(t("due-today", lang), Text(t("due-value", lang, due=review.due_today,
+                                                   cards=review.cards), style="bold magenta"))
+        if review.due_reviews:
+            table.add_row(t("retention", lang), t(
+                "retention-value", lang, pct=_pct(review.retention), right=review.due_correct,
+                n=review.due_reviews))
+    if stats.since or stats.skill:
+        parts = [f"--since {stats.since}" if stats.since else "",
+                 f"--skill {stats.skill}" if stats.skill else ""]
+        table.add_row(t("filter", lang), Text(" ".join(p for p in parts if p), style="dim"))
+    return table
+
+
+def _date_ticks(days: list[int], first: date, fmt: str, width: int) -> tuple[list, list]:
+    if not days:
+        return [], []
+    if days[0] == days[-1]:
+        return [days[0]], [(first + timedelta(days=days[0])).strftime(fmt)]
+    count = max(2, min(len(days), width // 14))
+    span = max(days[-1] - days[0], 1)
+    ticks = sorted({days[0] + round(span * i / (count - 1)) for i in range(count)})
+    return ticks, [(first + timedelta(days=d)).strftime(fmt) for d in ticks]
+
+
+def _chart(xs: list[int], ys: list[float], first: date, fmt: str, title: str, width: int,
+           height: int, color: bool, y_ticks: tuple[list, list] | None = None,
+           y_range: tuple[float, float] | None = None) -> str:
+    import plotext as plt  # ~15 ms import; only the charts need it
+
+    plt.clear_figure()
+    plt.plotsize(width, height)
+    plt.theme("pro" if color else "clear")
+    if len(xs) == 1:
+        plt.scatter(xs, ys, marker="●", color="cyan" if color else "default")
+    else:
+        plt.plot(xs, ys, marker="braille", color="cyan" if color else "default")
+        if len(xs) <= width // 4:
+            plt.scatter(xs, ys, marker="•", color="cyan" if color else "default")
+    ticks, labels = _date_ticks(xs, first, fmt, width)
+    plt.xticks(ticks, labels)
+    if len(xs) == 1:
+        plt.xlim(xs[0] - 1, xs[0] + 1)
+    if y_ticks:
+        plt.yticks(*y_ticks)
+    if y_range:
+        plt.ylim(*y_range)
+    plt.title(title)
+    text = plt.build()
+    return text if color else _ANSI.sub("", text)
+
+
+def _log_ticks(values: list[float]) -> tuple[list[float], list[str], tuple[float, float]]:
+    """Ticks at 1-2-5 steps for a chart of log10 values."""
+    lo = math.floor(math.log10(min(values)) - 0.05)
+    hi = math.ceil(math.log10(max(values)) + 0.05)
+    ticks, labels = [], []
+    for exp in range(lo, hi + 1):
+        for mantissa in (1, 2, 5):
+            value = mantissa * 10.0**exp
+            if 10.0**lo <= value <= 10.0**hi:
+                ticks.append(math.log10(value))
+                labels.append(f"{value:g}")
+    if len(ticks) > 7:
+        keep = [i for i, label in enumerate(labels) if label.lstrip("0.").startswith("1")]
+        ticks, labels = [ticks[i] for i in keep], [labels[i] for i in keep]
+    return ticks, labels, (lo, hi)
+
+
+def trend_charts(stats: Stats, lang: str = "en", width: int = 80, height: int = 12,
+                 color: bool = True) -> str:
+    """Accuracy (linear) and median time (log axis, drawn from log10 values) per period."""
+    if not stats.trend or width < 30 or height < 6:
+        return ""
+    first = stats.trend[0].start
+    xs = [(p.start - first).days for p in stats.trend]
+    fmt = "%m-%d" if stats.period == "day" else "%Y-%m"
+    per = t("per-day" if stats.period == "day" else "per-week", lang)
+    acc = _chart(xs, [p.accuracy * 100 for p in stats.trend], first, fmt,
+                 f"{t('accuracy-pct', lang)}, {per}", width, height, color,
+                 ([0, 25, 50, 75, 100], ["0", "25", "50", "75", "100"]), (0, 100))
+    timed = [(x, p.median_seconds) for x, p in zip(xs, stats.trend, strict=True)
+             if p.median_seconds and p.median_seconds > 0]
+    if not timed:
+        return acc
+    ticks, labels, y_range = _log_ticks([s for _, s in timed])
+    speed = _chart([x for x, _ in timed], [math.log10(s) for _, s in timed], first, fmt,
+                   f"{t('median-s', lang)}, {per}", width, height, color, (ticks, labels),
+                   y_range)
+    return acc + "\n" + speed
+
+
+def mock_chart(stats: Stats, lang: str = "en", width: int = 80, height: int = 10,
+               color: bool = True) -> str:
+    if not stats.mock or width < 30 or height < 6:
+        return ""
+    first = stats.mock[0].day
+    xs = [(m.day - first).days for m in stats.mock]
+    return _chart(xs, [m.accuracy * 100 for m in stats.mock], first, "%Y-%m-%d",
+                  t("mock", lang), width, height, color,
+                  ([0, 25, 50, 75, 100], ["0", "25", "50", "75", "100"]), (0, 100))
+
+
+def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Table:
+    from drill.learning.stats import RECENT_ATTEMPTS
+
+    table = Table(title=t("skills", lang), title_justify="left")
+    table.add_column(t("skill", lang), style="bold")
+    table.add_column(t("attempts", lang), justify="right")
+    table.add_column(t("accuracy", lang), justify="right")
+    table.add_column(t("recent", lang, n=RECENT_ATTEMPTS), justify="right")
+    table.add_column(t("median", lang), justify="right")
+    table.add_column(t("retention-col", lang), justify="right")
+    table.add_column(t("last", lang), justify="right", style="dim")
+    for s in stats.skills[:limit]:
+        style = "red" if s.recent_accuracy < 0.5 else ("yellow" if s.recent_accuracy < 0.8
+                                                       else "green")
+        table.add_row(skill_name(s.id, lang), str(s.attempts), _pct(s.accuracy),
+                      Text(_pct(s.recent_accuracy), style=style), _secs(s.median_seconds),
+                      _pct(s.retention), s.last_practised.isoformat())
+    return table
+
+
+BARS = " ▁▂▃▄▅▆▇█"
+
+
+def forecast_chart(stats: Stats, lang: str = "en") -> Text:
+    """Cards falling due on each of the next days (today, with the overdue ones, first):
+    a row of day numbers, a row of bars and a row of counts."""
+    days = stats.review.forecast
+    top = max((n for _, n in days), default=0)
+    width = max(3, *(len(str(n)) for _, n in days)) + 1
+    label = max(cell_len(t("forecast-day", lang)), cell_len(t("forecast-due", lang))) + 1
+    text = Text()
+    text.append(t("forecast", lang, days=len(days)) + "\n", style="bold")
+    text.append(set_cell_size(t("forecast-day", lang), label), style="dim")
+    for i, (day, _) in enumerate(days):
+        text.append(f"{day.day:>{width}}", style="bold" if i == 0 else "dim")
+    text.append("\n" + " " * label)
+    for _, n in days:
+        bar = BARS[max(1, round(8 * n / top))] if n else " "
+        text.append(f"{bar:>{width}}", style="magenta")
+    text.append("\n")
+    text.append(set_cell_size(t("forecast-due", lang), label), style="dim")
+    for i, (_, n) in enumerate(days):
+        text.append(f"{n:>{width}}", style="bold magenta" if i == 0 else "")
+    return text
+
+
+def mistakes_table(stats: Stats, lang: str = "en") -> Table:
+    from drill.content.skills.mistakes import explain
+
+    table = Table(title=t("mistakes", lang, days=stats.recent_days), title_justify="left")
+    table.add_column(t("tag", lang), style="bold")
+    table.add_column(t("count", lang), justify="right")
+    table.add_column(t("recent-rate", lang), justify="right")
+    table.add_column(t("earlier-rate", lang), justify="right")
+    table.add_column(t("trend-col", lang))
+    table.add_column("", style="dim", overflow="fold")
+    styles = {"fading": "green", "gone": "bold green", "growing": "red", "new": "yellow"}
+    for m in stats.mistakes:
+        trend = m.trend
+        table.add_row(m.tag, str(m.count), _pct(m.recent_rate), _pct(m.earlier_rate),
+                      Text(t(trend, lang), style=styles.get(trend, "")) if trend else "—",
+                      explain(m.tag, lang))
+    return table
+
+
+def _level(count: int, top: int) -> int:
+    if count <= 0:
+        return 0
+    return min(4, 1 + int(3 * (count - 1) / max(top - 1, 1) + 0.5)) if top > 1 else 4
+
+
+def heatmap(stats: Stats, lang: str = "en", wide: bool = True) -> Text:
+    """A contribution-graph of the last year: a column per week, Monday on top."""
+    weeks = calendar_weeks(stats)
+    counts = sorted(n for n in stats.calendar.values() if n > 0)
+    top = counts[int(len(counts) * 0.9)] if counts else 1  # the busiest days saturate
+    cell = 2 if wide else 1
+    label_width = 4
+    text = Text()
+    months = [" "] * (len(weeks) * cell)
+    previous_month = None
+    for i, week in enumerate(weeks):
+        first = next((c[0] for c in week if c is not None), None)
+        if first is None or first.month == previous_month:
+            continue
+        previous_month = first.month
+        name = MONTHS_EN[first.month - 1] if lang != "zh" else f"{first.month}月"
+        pos, size = i * cell, cell_len(name)
+        if pos + size <= len(months) and all(c == " " for c in months[max(0, pos - 1):
+                                                                       pos + size]):
+            months[pos:pos + size] = [name] + [""] * (size - 1)
+    text.append(" " * label_width + "".join(months).rstrip() + "\n", style="dim")
+    for row in range(7):
+        label = WEEKDAYS["zh" if lang == "zh" else "en"][row]
+        text.append(set_cell_size(label, label_width - 1) + " ", style="dim")
+        for week in weeks:
+            entry = week[row]
+            if entry is None:
+                text.append(" " * cell)
+                continue
+            level = _level(entry[1], top)
+            text.append((SHADES[level] + " ")[:cell], style=SHADE_STYLES[level])
+        text.append("\n")
+    text.append(" " * label_width + t("less", lang) + " ", style="dim")
+    for level, shade in enumerate(SHADES):
+        text.append(shade + " ", style=SHADE_STYLES[level])
+    text.append(t("more", lang), style="dim")
+    return text
+
+
+def stats_view(stats: Stats, lang: str = "en", width: int = 100,
+               color: bool = True) -> RenderableType:
+    """Everything ``drill stats`` prints, top to bottom."""
+    if not stats.overview.attempts:
+        key = "filtered-empty" if stats.since or stats.skill else "empty"
+        return Text(t(key, lang))
+    parts: list[RenderableType] = [Text(t("overview", lang), style="bold underline"),
+                                   overview(stats, lang), Text()]
+    chart_width = min(width, 100)
+    trend = trend_charts(stats, lang, chart_width, 12, color)
+    if trend:
+        parts += [Text(t("trend", lang), style="bold underline"), Text.from_ansi(trend), Text()]
+    mock = mock_chart(stats, lang, chart_width, 10, color)
+    if mock:
+        parts += [Text.from_ansi(mock), Text()]
+    if stats.review.cards and stats.review.forecast:
+        parts += [forecast_chart(stats, lang), Text()]
+    parts += [skills_table(stats, lang), Text()]
+    if stats.mistakes:
+        parts += [mistakes_table(stats, lang), Text()]
+    parts += [Text(t("calendar", lang), style="bold underline"),
+              heatmap(stats, lang, wide=width >= 112)]
+    return Group(*parts)

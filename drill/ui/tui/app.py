@@ -1,0 +1,132 @@
+"""The app factory and the app: one place that wires settings, language and the first screen."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+
+from drill.config import settings as settings_mod
+from drill.i18n.catalog import tr
+
+
+class DrillApp(App):
+    """roofline-drill. Screens read ``self.app.lang`` and the shared catalog."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "roofline-drill"
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
+
+    def __init__(self, lang: str | None = None, start: dict | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 prepared: Future | None = None, mock: dict | None = None) -> None:
+        super().__init__()
+        self.mock_options = mock
+        self.settings = settings_mod.load()
+        self.lang = lang or self.settings.lang()
+        self.start_options = start
+        self.clock = clock
+        self._catalog = None
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        self._prepared = prepared
+        # History writes run in order on one thread, off the UI thread.
+        self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history")
+
+    def t(self, key: str) -> str:
+        return tr(key, self.lang)
+
+    @property
+    def catalog(self):
+        """Loaded on first use (a few ms from its cache), never on the way to the home screen."""
+        if self._catalog is None:
+            from drill.content.catalog import load_catalog
+
+            self._catalog = load_catalog()
+        return self._catalog
+
+    def take_prepared(self, options: dict, wait: bool = True):
+        """The session prepared at start-up for exactly these options, once.
+
+        With ``wait=False`` it is only handed over if it is already done.
+        """
+        future = self._prepared
+        if future is None or options != self.start_options or (not wait and not future.done()):
+            return None
+        self._prepared = None
+        catalog, session = future.result()
+        if self._catalog is None:
+            self._catalog = catalog
+        return session
+
+    def on_mount(self) -> None:
+        self.sub_title = self.t("app-sub")
+        if self.mock_options is not None:
+            from drill.ui.tui.screens.mock import MockScreen
+
+            self.push_screen(MockScreen(self.mock_options))
+        elif self.start_options is not None:
+            from drill.ui.tui.screens.practice import PracticeScreen
+
+            self.push_screen(PracticeScreen(self.start_options))
+        else:
+            from drill.ui.tui.screens.home import HomeScreen
+
+            self.push_screen(HomeScreen())
+
+    def on_unmount(self) -> None:
+        self.db.shutdown(wait=True)  # pending answers reach the database before exit
+
+    def go_home(self) -> None:
+        """Back to the home screen, whether the app opened on it or on a session."""
+        from drill.ui.tui.screens.home import HomeScreen
+
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        if not isinstance(self.screen, HomeScreen):
+            self.switch_screen(HomeScreen())
+
+    def set_language(self, lang: str) -> None:
+        """Switch every screen to ``lang``: rebuild the stack from the home screen."""
+        self.lang = lang
+        self.sub_title = self.t("app-sub")
+        from drill.ui.tui.screens.home import HomeScreen
+
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        self.switch_screen(HomeScreen())  # rebuilt in the new language
+
+
+def make_app(home: Path | str | None = None, lang: str | None = None, start: dict | None = None,
+             clock: Callable[[], float] = time.monotonic,
+             prepared: Future | None = None, mock: dict | None = None) -> DrillApp:
+    """The one app factory, for ``drill`` and for tests (``home`` becomes DRILL_HOME)."""
+    if home is not None:
+        os.environ["DRILL_HOME"] = str(home)
+    if start is not None and prepared is None:
+        from drill.ui.tui.prepare import prepare
+
+        prepared = prepare(dict(start), lang or settings_mod.load().lang(), clock)
+    return DrillApp(lang=lang, start=start, clock=clock, prepared=prepared, mock=mock)
+
+
+def run_app(options: dict | None = None, lang: str | None = None,
+            prepared: Future | None = None) -> int:
+    """Run the app: a practice session for ``options``, or the home screen for None."""
+    app = make_app(lang=lang, start=options, prepared=prepared)
+    app.run()
+    return app.return_code or 0
+
+
+def run_mock_app(args, lang: str | None, report=None) -> int:
+    """Run the app on a mock interview for ``drill mock`` options."""
+    options = {"minutes": args.minutes, "gpu": args.gpu, "seed": args.seed,
+               "feedback": args.feedback, "report": str(report) if report else None}
+    app = make_app(lang=lang, mock=options)
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,155 @@
+"""The calculator: card, precision, operator and shape in; analysis and roofline update live."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Checkbox, Input, Label, Select, Static
+
+from drill.core.engine.calc_ops import OPERATORS
+from drill.ui.tui.widgets.keybar import KeyBar
+from drill.ui.tui.widgets.plot import PlotView
+
+EXAMPLE = {"m": "4096", "n": "4096", "k": "4096", "heads": "32", "seq": "4096", "params": "7B",
+           "tokens": "2048", "rows": "4096", "cols": "4096", "in_channels": "64",
+           "height": "56", "width": "56", "out_channels": "64"}
+
+
+class CalculatorScreen(Screen):
+    BINDINGS = [Binding("escape", "back", "back", show=False)]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.op = "gemm"
+
+    def compose(self) -> ComposeResult:
+        t = self.app.t
+        lang = self.app.lang
+        catalog = self.app.catalog
+        default = catalog.get(self.app.settings.gpu).id if self.app.settings.gpu in \
+            catalog.aliases or self.app.settings.gpu in catalog.cards else "a100-sxm4-40gb"
+        with Horizontal(id="calc"):
+            with VerticalScroll(id="calc-form"):
+                yield Label(t("calc-card"))
+                yield Select([(c.id, c.id) for c in catalog], value=default, allow_blank=False,
+                             id="calc-card")
+                yield Label(t("calc-dtype"))
+                yield Select([(d, d) for d in catalog.get(default).dtypes()], value="fp16",
+                             allow_blank=False, id="calc-dtype")
+                yield Label(t("calc-op"))
+                yield Select([(f"{s.name} — {s.zh if lang == 'zh' else s.en}", s.name)
+                              for s in OPERATORS.values()], value=self.op, allow_blank=False,
+                             id="calc-op")
+                yield Vertical(id="calc-params")
+                yield Label(t("calc-measured"))
+                yield Input(placeholder="200T", id="calc-measured")
+            with VerticalScroll(id="calc-out"):
+                yield Static("", id="calc-result")
+                yield PlotView(id="calc-plot")
+        yield KeyBar(["back"], lang)
+
+    def on_mount(self) -> None:
+        self._build_params()
+
+    def _build_params(self) -> None:
+        box = self.query_one("#calc-params", Vertical)
+        box.remove_children()
+        lang = self.app.lang
+        widgets = []
+        for param in OPERATORS[self.op].params:
+            text = param.zh if lang == "zh" else param.en
+            if param.kind == "flag":
+                widgets.append(Checkbox(f"{param.flags[0]} {text}", id=f"p-{param.name}"))
+            else:
+                value = EXAMPLE.get(param.name, "" if param.default is None else
+                                    f"{param.default:g}")
+                widgets.append(Label(f"{param.flags[0]}  {text}"))
+                widgets.append(Input(value=value, id=f"p-{param.name}"))
+        box.mount_all(widgets)
+        self.call_after_refresh(self.recalc)
+
+    @on(Select.Changed, "#calc-op")
+    def op_changed(self, event: Select.Changed) -> None:
+        if event.value != self.op:
+            self.op = str(event.value)
+            self._build_params()
+
+    @on(Select.Changed, "#calc-card")
+    def card_changed(self, event: Select.Changed) -> None:
+        card = self.app.catalog.get(str(event.value))
+        dtype_select = self.query_one("#calc-dtype", Select)
+        current = dtype_select.value
+        dtypes = card.dtypes()
+        dtype_select.set_options([(d, d) for d in dtypes])
+        dtype_select.value = current if current in dtypes else dtypes[0]
+        self.recalc()
+
+    @on(Select.Changed, "#calc-dtype")
+    @on(Input.Changed)
+    @on(Checkbox.Changed)
+    def changed(self) -> None:
+        self.recalc()
+
+    def values(self) -> dict:
+        """The typed parameters, parsed; raises ValueError with a message for the user."""
+        from drill.core.units import UnitError, parse_count, parse_number
+
+        values = {}
+        for param in OPERATORS[self.op].params:
+            widgets = self.query(f"#p-{param.name}")
+            if not widgets:
+                continue
+            widget = widgets.first()
+            if param.kind == "flag":
+                values[param.name] = bool(widget.value)
+                continue
+            text = widget.value.strip()
+            if not text:
+                values[param.name] = None
+                continue
+            try:
+                values[param.name] = (parse_count(text) if param.kind == "count"
+                                      else parse_number(text))
+            except UnitError as exc:
+                raise ValueError(f"{param.flags[0]}: {exc}") from None
+        return values
+
+    def recalc(self) -> None:
+        from drill.core.engine import ShapeError, analyze
+        from drill.core.engine.calc_ops import check_values
+        from drill.core.units import FLOP_RATE, UnitError, parse_rate
+        from drill.ui.render.plot import Point, card_figure
+        from drill.ui.render.tables import steps_table, verdict
+
+        out = self.query_one("#calc-result", Static)
+        plot = self.query_one("#calc-plot", PlotView)
+        lang = self.app.lang
+        try:
+            card = self.app.catalog.get(str(self.query_one("#calc-card", Select).value))
+            dtype = str(self.query_one("#calc-dtype", Select).value)
+            spec = OPERATORS[self.op]
+            values = check_values(spec, self.values())
+            measured_text = self.query_one("#calc-measured", Input).value.strip()
+            measured = parse_rate(measured_text, FLOP_RATE) if measured_text else None
+            peak = card.peak(dtype)
+            analysis = analyze(spec.cost(values, dtype), peak.value, card.bandwidth, dtype,
+                               measured, card.id, peak.path)
+        except (ValueError, ShapeError, UnitError, LookupError) as exc:
+            out.update(Text(str(exc), style="bold yellow"))
+            plot.show(None)
+            return
+        out.update(Group(steps_table(analysis.steps, lang), verdict(analysis, lang)))
+        figure = card_figure(card, dtype)
+        figure.lang = lang
+        figure.points.append(Point(self.op, analysis.intensity, analysis.attainable))
+        if measured:
+            figure.points.append(Point("measured", analysis.intensity, measured, "x", "red"))
+        plot.show(figure)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,109 @@
+"""The GPU catalog: a sortable table; a card opens with its details, sources and roofline."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Static
+
+from drill.core.units import sig
+from drill.ui.tui.widgets.keybar import KeyBar
+from drill.ui.tui.widgets.plot import PlotView
+
+COLUMNS = ("id", "GB", "TB/s", "fp32", "tf32", "fp16", "fp8", "int8", "ridge fp16")
+
+
+def row(card) -> tuple:
+    def peak(dtype: str):
+        return round(card.peak(dtype).value / 1e12, 1) if dtype in card.dtypes() else 0.0
+
+    ridges = card.ridges()
+    return (card.id, card.capacity_gb, round(card.bandwidth / 1e12, 2), peak("fp32"),
+            peak("tf32"), peak("fp16"), peak("fp8"), peak("int8"),
+            round(ridges.get("fp16", 0.0), 1))
+
+
+class CatalogScreen(Screen):
+    BINDINGS = [Binding("escape,q", "back", "back", show=False)] + [
+        Binding(str(i + 1), f"sort({i})", f"sort {name}", show=False)
+        for i, name in enumerate(COLUMNS)
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sorted_by: tuple[int, bool] = (0, False)
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.app.t("catalog-hint"), id="catalog-hint")
+        yield DataTable(id="catalog", cursor_type="row", zebra_stripes=True)
+        yield KeyBar(["open", "sort", "back"], self.app.lang)
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        for i, name in enumerate(COLUMNS):
+            table.add_column(name, key=str(i))
+        for card in self.app.catalog:
+            table.add_row(*row(card), key=card.id)
+        table.focus()
+
+    def action_sort(self, index: int) -> None:
+        column, reverse = self.sorted_by
+        reverse = not reverse if column == index else index != 0
+        self.sorted_by = (index, reverse)
+        self.query_one(DataTable).sort(str(index), reverse=reverse)
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        self.action_sort(int(event.column_key.value))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.app.push_screen(CardScreen(event.row_key.value))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+
+class CardScreen(Screen):
+    BINDINGS = [Binding("escape,q", "back", "back", show=False),
+                Binding("d", "next_dtype", "precision", show=False)]
+
+    def __init__(self, card_id: str) -> None:
+        super().__init__()
+        self.card = None
+        self.card_id = card_id
+        self.dtype = "fp16"
+
+    def compose(self) -> ComposeResult:
+        from drill.ui.render.cards import card_panel
+
+        self.card = self.app.catalog.get(self.card_id)
+        if self.dtype not in self.card.dtypes():
+            self.dtype = self.card.dtypes()[0]
+        with VerticalScroll(id="card-body"):
+            yield Static(f"{self.card.name} · {self.dtype} · ridge "
+                         f"{sig(self.card.ridges()[self.dtype], 4)} FLOP/B", id="card-title")
+            yield PlotView(id="card-plot")
+            yield Static(card_panel(self.card, self.app.lang), id="card-panel")
+        yield KeyBar(["dtype", "back"], self.app.lang)
+
+    def on_mount(self) -> None:
+        self._plot()
+
+    def _plot(self) -> None:
+        from drill.ui.render.plot import card_figure
+
+        self.query_one("#card-title", Static).update(
+            f"{self.card.name} · {self.dtype} · ridge {sig(self.card.ridges()[self.dtype], 4)} "
+            "FLOP/B")
+        figure = card_figure(self.card, self.dtype)
+        figure.lang = self.app.lang
+        self.query_one("#card-plot", PlotView).show(figure)
+
+    def action_next_dtype(self) -> None:
+        dtypes = self.card.dtypes()
+        self.dtype = dtypes[(dtypes.index(self.dtype) + 1) % len(dtypes)]
+        self._plot()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

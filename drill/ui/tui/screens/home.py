@@ -1,0 +1,89 @@
+"""The home screen: every part of the app one key away."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Vertical
+from textual.screen import Screen
+from textual.widgets import Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from drill.ui.tui.widgets.keybar import KeyBar
+
+# id, key, i18n label
+ITEMS = (
+    ("practice", "p", "home-practice"),
+    ("mock", "m", "home-mock"),
+    ("stats", "s", "home-stats"),
+    ("reference", "r", "home-reference"),
+    ("calc", "c", "home-calc"),
+    ("gpus", "g", "home-gpus"),
+    ("settings", "o", "home-settings"),
+    ("quit", "q", "home-quit"),
+)
+
+
+class HomeScreen(Screen):
+    BINDINGS = [Binding(key, f"open('{item}')", item, show=False) for item, key, _ in ITEMS]
+
+    def compose(self) -> ComposeResult:
+        t = self.app.t
+        yield Header(show_clock=False)
+        with Center(), Vertical(id="home-menu"):
+            yield Static(t("app-title"), id="home-title")
+            yield Static(t("app-sub"), id="home-sub")
+            yield OptionList(*[Option(f" {key}  {t(label)}", id=item)
+                               for item, key, label in ITEMS], id="home-options")
+            yield Static(t("home-tip"), id="home-tip")
+            yield Static("", id="home-due")
+        yield KeyBar(["quit"], self.app.lang)
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+        self.count_due()
+
+    @work(thread=True, exclusive=True)
+    def count_due(self) -> None:
+        """Cards due today, from the history (SQLite): after the first frame, off the UI."""
+        from drill.learning.srs import due_today
+
+        due = due_today()
+        text = self.app.t("home-due").format(count=due) if due else self.app.t("home-none-due")
+        self.app.call_from_thread(self.query_one("#home-due", Static).update, text)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_open(event.option.id)
+
+    def action_open(self, item: str) -> None:
+        if item == "quit":
+            self.app.exit()
+        elif item == "practice":
+            from drill.ui.tui.screens.practice import PracticeScreen
+
+            self.app.push_screen(PracticeScreen({}))
+        elif item == "mock":
+            from drill.ui.tui.screens.mock import MockScreen
+
+            self.app.push_screen(MockScreen({}))
+        elif item == "reference":
+            from drill.ui.tui.screens.reference import ReferenceScreen
+
+            self.app.push_screen(ReferenceScreen())
+        elif item == "stats":
+            from drill.ui.tui.screens.stats import StatsScreen
+
+            self.app.push_screen(StatsScreen())
+        elif item == "calc":
+            from drill.ui.tui.screens.calculator import CalculatorScreen
+
+            self.app.push_screen(CalculatorScreen())
+        elif item == "gpus":
+            from drill.ui.tui.screens.catalog import CatalogScreen
+
+            self.app.push_screen(CatalogScreen())
+        elif item == "settings":
+            from drill.ui.tui.screens.settings import SettingsScreen
+
+            self.app.push_screen(SettingsScreen())

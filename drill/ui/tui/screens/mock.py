@@ -1,0 +1,322 @@
+"""The mock interview: a countdown, a budget per question, hints that cost, no going back."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Label, ProgressBar, Static
+
+from drill.i18n.catalog import tr
+from drill.runs.interview import clock_text
+from drill.ui.tui.widgets.answer import AnswerInput
+from drill.ui.tui.widgets.keybar import KeyBar
+
+REMINDERS = (0.5, 300.0, 60.0)  # at half time, then with 5 and 1 minutes left
+
+
+class MockScreen(Screen):
+    BINDINGS = [
+        Binding("h,f1", "hint", "hint", show=False),
+        Binding("s,f2", "skip", "skip", show=False),
+        Binding("n", "next", "next", show=False),
+        Binding("q,escape", "leave", "leave", show=False),
+    ]
+
+    def __init__(self, options: dict) -> None:
+        super().__init__()
+        self.options = options
+        self.interview = None
+        self.recorder = None
+        self.previous = None
+        self.feedback_shown = False
+        self.shown_item = None
+        self._reminded: set[float] = set()
+
+    def compose(self) -> ComposeResult:
+        lang = self.app.lang
+        with Vertical(id="mock-top"):
+            yield Static(tr("loading", lang), id="mock-header")
+            yield ProgressBar(total=100, show_eta=False, show_percentage=False, id="mock-budget")
+        with VerticalScroll(id="mock-body"):
+            yield Static("", id="mock-question")
+            with Horizontal(id="answer-row"):
+                yield Label(tr("answer", lang), id="answer-label")
+                yield AnswerInput(placeholder=tr("answer-placeholder", lang), id="answer")
+            yield Static("", id="message")
+            yield Static("", id="feedback")
+        yield KeyBar(["enter", "hint", "skip", "leave"], lang)
+
+    def on_mount(self) -> None:
+        self.query_one("#answer-row").display = False
+        self.set_interval(1.0, self.tick)
+        self._build()
+
+    @work(thread=True, exclusive=True)
+    def _build(self) -> None:
+        """Catalog, bank and the history's previous mock: file work, off the UI thread."""
+        from drill.runs.factory import cached_bank
+        from drill.runs.interview import MockConfig, MockInterview, previous_mock_score
+        from drill.runs.recording import Recorder
+        from drill.store.history import HistoryError
+
+        o = self.options
+        config = MockConfig(minutes=o.get("minutes") or 30.0, gpu=o.get("gpu"),
+                            seed=o.get("seed"), feedback=o.get("feedback") or "end",
+                            lang=self.app.lang)
+        interview = MockInterview(config, self.app.catalog, cached_bank(), clock=self.app.clock)
+        config.seed = interview.seed
+
+        def refused(message: str) -> None:
+            self.app.call_from_thread(self.app.notify, message, severity="warning", timeout=8)
+
+        try:
+            self.recorder = Recorder.open("mock", config, on_error=refused)
+            self.previous = previous_mock_score(self.recorder.history)
+        except HistoryError as exc:
+            refused(f"Answers will not be saved: {exc}")
+        interview.on_result = self._record
+        self.app.call_from_thread(self._ready, interview)
+
+    def _record(self, result) -> None:
+        recorder = self.recorder
+        if recorder is not None:
+            self.app.db.submit(recorder.on_result, result)
+
+    def _ready(self, interview) -> None:
+        self.interview = interview
+        self.query_one("#answer-row").display = True
+        self._show_question()
+
+    # -- the clock ------------------------------------------------------------------------
+    def tick(self) -> None:
+        interview = self.interview
+        if interview is None or interview.finished:
+            return
+        if interview.tick():
+            self.app.notify(tr("mock-time-up", self.app.lang), severity="warning")
+            self._finish()
+            return
+        left = interview.time_left()
+        for mark in REMINDERS:
+            due = interview.total * mark if mark < 1 else mark
+            if left <= due and mark not in self._reminded and interview.total > due:
+                self._reminded.add(mark)
+                self.app.notify(tr("mock-reminder", self.app.lang).format(left=clock_text(left)))
+        self._refresh_header()
+
+    def _refresh_header(self) -> None:
+        interview = self.interview
+        item = self.shown_item if self.feedback_shown else interview.current_item
+        lang = self.app.lang
+        stage = tr(f"stage-{item.stage}", lang) if item else ""
+        number = item.question.id if item else ""
+        budget_left = interview.question_time_left()
+        if lang == "zh":
+            text = (f"模拟面试 · 第 {number} 题（{stage}）· 剩余 {clock_text(interview.time_left())}"
+                    f" · 本题 {clock_text(budget_left)}")
+        else:
+            text = (f"Mock interview · question {number} ({stage}) · "
+                    f"{clock_text(interview.time_left())} left · this question "
+                    f"{clock_text(budget_left)}")
+        header = Text(text)
+        if budget_left < 0:
+            header.append(" (over budget)" if lang != "zh" else "（已超出预算）", style="bold red")
+        self.query_one("#mock-header", Static).update(header)
+        if item is not None and not self.feedback_shown:
+            used = min(max((item.budget - budget_left) / item.budget, 0.0), 1.0)
+            self.query_one("#mock-budget", ProgressBar).update(progress=used * 100)
+
+    # -- questions ------------------------------------------------------------------------
+    def _show_question(self) -> None:
+        interview = self.interview
+        if interview.finished:
+            self._finish()
+            return
+        self.feedback_shown = False
+        lang = self.app.lang
+        item = interview.current_item
+        self.shown_item = item
+        question = item.question
+        body = Text()
+        if question.scenario is not None:
+            body.append(question.scenario.intro(lang) + "\n\n")
+            body.append(question.ask.prompt(lang), style="bold")
+        else:
+            body.append(question.text(lang), style="bold")
+        self.query_one("#mock-question", Static).update(body)
+        unit = question.unit()
+        self.query_one("#answer-label", Label).update(
+            tr("answer", lang) + (f" ({unit})" if unit else ""))
+        self.query_one("#message", Static).update("")
+        self.query_one("#feedback", Static).update("")
+        self._refresh_header()
+        self.query_one("#answer", AnswerInput).ask(question)
+
+    @on(AnswerInput.Submitted, "#answer")
+    def submit(self, event: AnswerInput.Submitted) -> None:
+        from drill.grading.numbers import AnswerError
+
+        if self.interview is None or self.feedback_shown:
+            return
+        try:
+            result = self.interview.answer(event.value)
+        except AnswerError as exc:
+            if self.interview.finished:
+                self._finish()
+                return
+            self.query_one("#message", Static).update(
+                Text(exc.message(self.app.lang), style="bold yellow"))
+            return
+        self._after(result)
+
+    def _after(self, result) -> None:
+        if self.interview.config.feedback != "each":
+            self.app.notify(tr("mock-noted", self.app.lang), timeout=1.5)
+            self._show_question()
+            return
+        from drill.runs.practice import mistake_lines
+
+        lang = self.app.lang
+        q = result.question
+        parts = [Text(f"{tr(result.verdict(), lang)} ({result.score:.2f})", style="bold"),
+                 Text(f"{tr('expected', lang)}: {q.expected_text(lang)}")]
+        parts += [Text(f"{tr('mistake', lang)}: {line}") for line in mistake_lines(result, lang)]
+        parts += [Text(line) for line in q.solution(lang)]
+        parts.append(Text(tr("next-only", lang), style="dim"))
+        self.query_one("#feedback", Static).update(Group(*parts))
+        self.query_one("#answer", AnswerInput).disabled = True
+        self.feedback_shown = True
+        self.set_focus(None)
+
+    @on(AnswerInput.Command)
+    def command(self, event: AnswerInput.Command) -> None:
+        actions = {"hint": self.action_hint, "skip": self.action_skip,
+                   "leave": self.action_leave}
+        if event.name in actions:
+            actions[event.name]()
+
+    def on_key(self, event) -> None:
+        if event.key == "enter" and self.feedback_shown:
+            event.stop()
+            self.action_next()
+
+    def action_next(self) -> None:
+        if self.feedback_shown:
+            self._show_question()
+
+    def action_hint(self) -> None:
+        if self.interview is None or self.feedback_shown or self.interview.finished:
+            return
+        from drill.grading.numbers import HINT_COSTS
+
+        item = self.interview.current_item
+        hint = self.interview.hint()
+        lang = self.app.lang
+        if hint is None:
+            text = tr("no-hint", lang)
+        else:
+            cost = HINT_COSTS[len(item.hints) - 1]
+            text = f"{tr('hint', lang)} {len(item.hints)}/3 (−{cost:.0%}): {hint}"
+        self.query_one("#message", Static).update(Text(text, style="cyan"))
+
+    def action_skip(self) -> None:
+        if self.interview is None or self.feedback_shown or self.interview.finished:
+            return
+        self._after(self.interview.skip())
+
+    def action_leave(self) -> None:
+        from drill.ui.tui.screens.dialogs import ConfirmScreen
+
+        def done(leave: bool | None) -> None:
+            if leave and self.interview is not None:
+                self.interview.finish()
+                self._finish()
+
+        self.app.push_screen(ConfirmScreen(tr("leave-title", self.app.lang),
+                                           tr("leave-body", self.app.lang)), done)
+
+    def _finish(self) -> None:
+        if self.interview is None:
+            self.app.go_home()
+            return
+        card = self.interview.scorecard(self.previous)
+        recorder = self.recorder
+        if recorder is not None:
+            self.app.db.submit(recorder.close)
+        self.app.switch_screen(ScorecardScreen(card, self.options.get("report")))
+
+
+class ScorecardScreen(Screen):
+    BINDINGS = [Binding("m", "report", "report", show=False),
+                Binding("escape,q", "home", "home", show=False)]
+
+    def __init__(self, card, report_path=None) -> None:
+        super().__init__()
+        self.card = card
+        self.report_path = report_path
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="summary-body"):
+            yield Static(scorecard_view(self.card, self.app.lang), id="scorecard")
+            yield Static("", id="report-note")
+        yield KeyBar(["report", "home"], self.app.lang)
+
+    def on_mount(self) -> None:
+        if self.report_path is not None:
+            self.action_report()
+
+    def action_report(self) -> None:
+        from datetime import datetime
+        from pathlib import Path
+
+        from drill.config import paths
+        from drill.ui.render.report_md import report
+
+        target = Path(self.report_path) if self.report_path else (
+            paths.data_dir() / "reports" / f"mock-{datetime.now():%Y%m%d-%H%M%S}.md")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(report(self.card, self.app.lang), encoding="utf-8")
+        except OSError as exc:
+            self.query_one("#report-note", Static).update(Text(str(exc), style="bold red"))
+            return
+        self.query_one("#report-note", Static).update(
+            Text(tr("mock-report-saved", self.app.lang).format(path=target), style="green"))
+
+    def action_home(self) -> None:
+        self.app.go_home()
+
+
+def scorecard_view(card, lang: str) -> Group:
+    from drill.runs.interview import BAND_RULE
+
+    table = Table(title=tr("scorecard", lang), title_justify="left")
+    for name in ("#", "stage", "item", "result", "score", "time / budget", "hints", "mistakes"):
+        table.add_column(name)
+    for item in card.items:
+        spent = clock_text(item.result.seconds) if item.result else "--:--"
+        table.add_row(item.question.id, tr(f"stage-{item.stage}", lang), item.question.skill,
+                      tr(item.status, lang), f"{item.score:.2f}",
+                      f"{spent} / {clock_text(item.budget)}", str(len(item.hints)),
+                      ", ".join(item.result.grade.mistakes) if item.result else "")
+    band = Text(f"{tr('score', lang)}: {card.score * 100:.0f} % — ", style="bold")
+    band.append(card.band_text(lang), style="bold green" if card.band == "ready" else
+                "bold yellow" if card.band == "close" else "bold red")
+    parts = [table, band, Text(BAND_RULE[lang], style="dim")]
+    if card.change is not None:
+        parts.append(Text(f"{tr('mock-change', lang)}: {card.change * 100:+.0f}"))
+    if card.timed_out:
+        parts.append(Text(tr("mock-time-up", lang), style="yellow"))
+    parts.append(Text(f"\n{tr('solution', lang)}", style="bold"))
+    for item in card.items:
+        q = item.question
+        parts.append(Text(f"{q.id}. {tr('expected', lang)}: {q.expected_text(lang)}",
+                          style="bold"))
+        parts += [Text(f"   {line}") for line in q.solution(lang)]
+    return Group(*parts)

@@ -1,0 +1,366 @@
+"""The practice screen: a scenario, an answer box, feedback with the solution and the roofline."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Label, Static
+
+from drill.i18n.catalog import tr
+from drill.ui.tui.widgets.answer import AnswerInput
+from drill.ui.tui.widgets.keybar import KeyBar
+from drill.ui.tui.widgets.plot import PlotView
+
+VERDICT_STYLE = {"correct": "bold green", "partial": "bold yellow", "wrong": "bold red",
+                 "skipped": "bold grey62"}
+
+
+class PracticeScreen(Screen):
+    """Drives a Session: question state (typing) and feedback state (reading)."""
+
+    BINDINGS = [
+        Binding("h,f1", "hint", "hint", show=False),
+        Binding("s,f2", "skip", "skip", show=False),
+        Binding("n", "next", "next", show=False),
+        Binding("p,f3", "toggle_plot", "plot", show=False),
+        Binding("question_mark", "help", "help", show=False),
+        Binding("q,escape", "leave", "leave", show=False),
+        Binding("r", "mark(True)", "mark right", show=False),
+        Binding("w", "mark(False)", "mark wrong", show=False),
+    ]
+
+    def __init__(self, options: dict | None = None) -> None:
+        super().__init__()
+        self.options = options or {}
+        self.session = None
+        self.streak = 0
+        self.feedback_for = None  # the Result on screen, in feedback state
+        self.show_plot = True
+        self._plotted: tuple | None = None  # which question and result the figure is for
+        self._figure = None
+
+    def compose(self) -> ComposeResult:
+        t = self.app.t
+        yield Static(t("loading"), id="progress")
+        with VerticalScroll(id="practice-body"):
+            yield Static("", id="scenario")
+            with Horizontal(id="answer-row"):
+                yield Label(t("answer"), id="answer-label")
+                yield AnswerInput(placeholder=t("answer-placeholder"), id="answer")
+            yield Static("", id="message")
+            yield Static("", id="feedback")
+            yield PlotView(id="plot")
+            yield Static("", id="plot-note")
+        yield KeyBar(["enter", "hint", "skip", "next", "plot", "help", "leave"], self.app.lang)
+
+    def on_mount(self) -> None:
+        from drill.runs.factory import SetupError
+
+        self.set_interval(1.0, self._refresh_progress)
+        try:
+            ready = self.app.take_prepared(self.options, wait=False)
+        except SetupError as exc:
+            self.call_after_refresh(self._cannot_start, str(exc))
+            return
+        if ready is not None:
+            self._ready(ready)  # prepared during start-up: no loading frame
+            return
+        self.query_one("#answer-row").display = False
+        self._build_session()
+
+    @work(thread=True, exclusive=True)
+    def _build_session(self) -> None:
+        """Catalog, bank and the first scenario are file and CPU work: off the UI thread."""
+        from drill.runs.factory import SetupError
+
+        try:
+            session = self.app.take_prepared(self.options) or new_session(self.app,
+                                                                           self.options)
+        except SetupError as exc:  # nothing due in --review, an unknown card or skill
+            self.app.call_from_thread(self._cannot_start, str(exc))
+            return
+        self.app.call_from_thread(self._ready, session)
+
+    def _cannot_start(self, message: str) -> None:
+        self.app.notify(message, severity="warning", timeout=8)
+        self.app.go_home()
+
+    def _ready(self, session) -> None:
+        self.session = session
+        self._recorder = self.app.db.submit(open_recorder, session.config, "practice",
+                                            self._history_refused)
+        session.on_result = self._record
+        self.query_one("#answer-row").display = True
+        self._show_question()
+
+    # -- history ----------------------------------------------------------------------
+    def _record(self, result) -> None:
+        """Queue the write; the history thread commits each answer as it is graded."""
+        future = self._recorder
+
+        def write() -> None:
+            recorder = future.result()
+            if recorder is not None:
+                recorder.on_result(result)
+
+        self.app.db.submit(write)
+
+    def _history_refused(self, message: str) -> None:
+        self.app.call_from_thread(self.app.notify, message, severity="warning", timeout=8)
+
+    def _close_history(self) -> None:
+        future = getattr(self, "_recorder", None)
+        if future is not None:
+            self.app.db.submit(lambda: future.result() and future.result().close())
+
+    # -- rendering --------------------------------------------------------------------
+    def _refresh_progress(self) -> None:
+        if self.session is None:
+            return
+        lang = self.app.lang
+        s = self.session
+        if self.feedback_for is not None:
+            number = self.feedback_for.question.number
+        else:
+            number = s.current.number if s.current else s.total
+        elapsed = int(self.app.clock() - s._started)
+        score = sum(r.score for r in s.results)
+        if lang == "zh":
+            text = (f"第 {number} 题 / 共 {s.total} 题 · 得分 {score:.2f} · "
+                    f"{tr('streak', lang)} {self.streak} · {elapsed // 60:02d}:{elapsed % 60:02d}")
+        else:
+            text = (f"Question {number} of {s.total} · score {score:.2f} · "
+                    f"{tr('streak', lang)} {self.streak} · {elapsed // 60:02d}:{elapsed % 60:02d}")
+        self.query_one("#progress", Static).update(text)
+
+    def _show_question(self) -> None:
+        question = self.session.current
+        if question is None:
+            self._finish()
+            return
+        lang = self.app.lang
+        self.feedback_for = None
+        body = Text()
+        if question.scenario is not None:
+            body.append(question.scenario.intro(lang) + "\n\n")
+            prefix = f"({chr(96 + question.part)}) " if question.parts > 1 else ""
+            body.append(prefix + question.ask.prompt(lang), style="bold")
+            convention = question.scenario.convention(lang)
+            if convention:
+                body.append("\n" + ("约定：" if lang == "zh" else "Convention: ") + convention,
+                            style="dim")
+        else:
+            body.append(question.text(lang), style="bold")
+        self.query_one("#scenario", Static).update(body)
+        answer = self.query_one("#answer", AnswerInput)
+        answer.ask(question)
+        unit = question.unit()
+        label = tr("answer", lang) + (f" ({unit})" if unit else "")
+        self.query_one("#answer-label", Label).update(label)
+        self.query_one("#message", Static).update("")
+        self.query_one("#feedback", Static).update("")
+        self._draw_plot(None)
+        self._refresh_progress()
+        self.query_one("#practice-body").scroll_home(animate=False)
+
+    def _draw_plot(self, result) -> None:
+        """Show the roofline for the question (and the answer) on screen, if there is room."""
+        from drill.ui.render.plotpoints import plot_spec
+
+        question = result.question if result is not None else self.session.current
+        key = (id(question), id(result))
+        if key != self._plotted:
+            self._plotted = key
+            spec = plot_spec(question, result) if question is not None else None
+            self._figure = figure_for(spec, self.app.catalog, self.app.lang) if spec else None
+        plot = self.query_one("#plot", PlotView)
+        big_enough = self.size.width >= 60 and self.size.height >= 20
+        visible = self.show_plot and self._figure is not None and big_enough
+        plot.display = visible
+        self.query_one("#plot-note", Static).update(
+            tr("plot-hidden", self.app.lang)
+            if self.show_plot and self._figure is not None and not big_enough else "")
+        if visible:
+            plot.show(self._figure)  # the view redraws only for a new figure or size
+
+    def _show_feedback(self, result) -> None:
+        from drill.content.skills.mistakes import explain
+
+        lang = self.app.lang
+        question = result.question
+        self.feedback_for = result
+        verdict = result.verdict()
+        parts: list = []
+        head = Text(f"{tr(verdict, lang)}", style=VERDICT_STYLE[verdict])
+        head.append(f"  ({result.score:.2f})", style="dim")
+        parts.append(head)
+        if not result.grade.correct:
+            parts.append(Text(f"{tr('expected', lang)}: {question.expected_text(lang)}"))
+        for tag in result.grade.mistakes:
+            line = Text(f"{tr('mistake', lang)} ", style="bold red")
+            line.append(f"{tag}: {explain(tag, lang)}")
+            parts.append(line)
+        if result.hit:
+            parts.append(Text(f"{tr('points-hit', lang)}: " + "; ".join(result.hit),
+                              style="green"))
+        if result.missed:
+            parts.append(Text(f"{tr('points-missed', lang)}: " + "; ".join(result.missed),
+                              style="yellow"))
+        parts.append(Text(f"\n{tr('solution', lang)}", style="bold"))
+        if question.ask is not None:
+            from drill.ui.render.tables import steps_table
+
+            parts.append(steps_table(question.ask.steps, lang))
+            extra = question.ask.explain_zh if lang == "zh" else question.ask.explain_en
+            if extra:
+                parts.append(Text(extra))
+        else:
+            for line in question.solution(lang):
+                parts.append(Text(line))
+        keys = tr("next-key", lang)
+        if question.is_concept and question.kind == "free" and not result.grade.correct:
+            keys += " · " + tr("self-mark-keys", lang)
+        parts.append(Text(keys, style="dim"))
+        self.query_one("#feedback", Static).update(Group(*parts))
+        answer = self.query_one("#answer", AnswerInput)
+        answer.disabled = True
+        self.query_one("#message", Static).update("")
+        self._draw_plot(result)
+        self.set_focus(None)
+
+    # -- actions ----------------------------------------------------------------------
+    @on(AnswerInput.Submitted, "#answer")
+    def submit(self, event: AnswerInput.Submitted) -> None:
+        from drill.grading.numbers import AnswerError
+
+        if self.session is None or self.feedback_for is not None:
+            return
+        try:
+            result = self.session.answer(event.value)
+        except AnswerError as exc:
+            self.query_one("#message", Static).update(
+                Text(exc.message(self.app.lang), style="bold yellow"))
+            return
+        self.streak = self.streak + 1 if result.grade.correct else 0
+        self._show_feedback(result)
+        self._refresh_progress()
+
+    @on(AnswerInput.Command)
+    def command(self, event: AnswerInput.Command) -> None:
+        actions = {"hint": self.action_hint, "skip": self.action_skip,
+                   "plot": self.action_toggle_plot, "help": self.action_help,
+                   "leave": self.action_leave}
+        actions[event.name]()
+
+    def action_hint(self) -> None:
+        if self.session is None or self.feedback_for is not None:
+            return
+        hint = self.session.hint()
+        text = f"{tr('hint', self.app.lang)}: {hint}" if hint else tr("no-hint", self.app.lang)
+        self.query_one("#message", Static).update(Text(text, style="cyan"))
+
+    def action_skip(self) -> None:
+        if self.session is None or self.feedback_for is not None or self.session.finished:
+            return
+        result = self.session.skip()
+        self.streak = 0
+        self._show_feedback(result)
+
+    def action_next(self) -> None:
+        if self.session is not None and self.feedback_for is not None:
+            self._show_question()
+
+    def on_key(self, event) -> None:
+        if event.key == "enter" and self.feedback_for is not None:
+            event.stop()
+            self.action_next()
+
+    def action_toggle_plot(self) -> None:
+        self.show_plot = not self.show_plot
+        if self.session is not None:
+            self._draw_plot(self.feedback_for)
+
+    def on_resize(self) -> None:
+        if self.session is not None:
+            self._draw_plot(self.feedback_for)
+
+    def action_mark(self, right: bool) -> None:
+        result = self.feedback_for
+        if result is None or not result.question.is_concept or result.question.kind != "free":
+            return
+        self.session.mark_last(right)
+        key = "marked-right" if right else "marked-wrong"
+        self.query_one("#message", Static).update(Text(tr(key, self.app.lang), style="cyan"))
+
+    def action_help(self) -> None:
+        from drill.ui.tui.screens.dialogs import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    def action_leave(self) -> None:
+        from drill.ui.tui.screens.dialogs import ConfirmScreen
+
+        def done(leave: bool | None) -> None:
+            if leave:
+                self._finish()
+
+        self.app.push_screen(ConfirmScreen(tr("leave-title", self.app.lang),
+                                           tr("leave-body", self.app.lang)), done)
+
+    def _finish(self) -> None:
+        from drill.ui.tui.screens.summary import SummaryScreen
+
+        self._close_history()
+        if self.session is None or not self.session.results:
+            self.dismiss_to_home()
+            return
+        self.app.switch_screen(SummaryScreen(self.session, self.options))
+
+    def dismiss_to_home(self) -> None:
+        self.app.go_home()
+
+
+def new_session(app, options: dict):
+    """A session for the app, sharing its catalog."""
+    from drill.runs.factory import new_session as build
+    from drill.runs.factory import session_config
+
+    config = session_config(options, app.settings, app.lang, app.catalog)
+    return build(config, app.catalog, clock=app.clock)
+
+
+def open_recorder(config, mode: str, refused):
+    """A Recorder on the history, or None after telling the user why answers are not saved."""
+    from drill.runs.recording import Recorder
+    from drill.store.history import HistoryError
+
+    try:
+        return Recorder.open(mode, config, on_error=refused)
+    except HistoryError as exc:
+        refused(f"Answers will not be saved: {exc}")
+        return None
+
+
+def figure_for(spec, catalog, lang: str):
+    """The card's roofs with the question's points, labelled in the user's language."""
+    from drill.ui.render.plot import Figure, Point, RoofLine, card_figure
+
+    labels = {"truth": ("the operator", "算子位置"), "measured": ("measured", "实测"),
+              "answer": ("your answer", "你的答案")}
+    style = {"truth": ("●", "green"), "measured": ("x", "red"), "answer": ("◆", "magenta")}
+    try:
+        card = catalog.get(spec.gpu)
+        figure = card_figure(card, spec.dtype, peak=spec.peak, bandwidth=spec.bandwidth)
+    except LookupError:
+        figure = Figure(spec.gpu, [RoofLine(spec.dtype, spec.peak, spec.bandwidth, True)])
+    for role, ai, rate in spec.points:
+        marker, color = style[role]
+        figure.points.append(Point(labels[role][1 if lang == "zh" else 0], ai, rate, marker,
+                                   color))
+    figure.lang = lang
+    return figure

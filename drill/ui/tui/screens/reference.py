@@ -1,0 +1,26 @@
+"""The quick-reference table in the app."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Static
+
+from drill.ui.tui.widgets.keybar import KeyBar
+
+
+class ReferenceScreen(Screen):
+    BINDINGS = [Binding("escape,q", "back", "back", show=False)]
+
+    def compose(self) -> ComposeResult:
+        from drill.content.bank import load_quick_reference
+        from drill.ui.render.reference import reference_table
+
+        with VerticalScroll(id="reference-body"):
+            yield Static(reference_table(load_quick_reference(), self.app.lang), id="reference")
+        yield KeyBar(["back"], self.app.lang)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

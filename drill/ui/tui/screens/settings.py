@@ -1,0 +1,79 @@
+"""Settings, saved under DRILL_HOME: language, default card, difficulty, length, theme."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Input, Label, Select, Static
+
+from drill.config import settings as settings_mod
+from drill.ui.tui.widgets.keybar import KeyBar
+
+
+class SettingsScreen(Screen):
+    BINDINGS = [Binding("escape", "back", "back", show=False),
+                Binding("ctrl+s", "save", "save", show=False)]
+
+    def compose(self) -> ComposeResult:
+        t = self.app.t
+        s = self.app.settings
+        catalog = self.app.catalog
+        gpu = s.gpu if s.gpu in catalog.cards else catalog.aliases.get(s.gpu, "a100-sxm4-40gb")
+        with VerticalScroll(id="settings"):
+            yield Label(t("settings-language"))
+            yield Select([(t("settings-auto"), "auto"), ("English", "en"), ("中文", "zh")],
+                         value=s.language or "auto", allow_blank=False, id="set-language")
+            yield Label(t("settings-gpu"))
+            yield Select([(c.id, c.id) for c in catalog], value=gpu, allow_blank=False,
+                         id="set-gpu")
+            yield Label(t("settings-difficulty"))
+            yield Select([("1", 1), ("2", 2), ("3", 3)], value=s.difficulty, allow_blank=False,
+                         id="set-difficulty")
+            yield Label(t("settings-questions"))
+            yield Input(str(s.questions), id="set-questions")
+            yield Label(t("settings-theme"))
+            themes = sorted(self.app.available_themes)
+            yield Select([(name, name) for name in themes],
+                         value=s.theme if s.theme in themes else self.app.theme,
+                         allow_blank=False, id="set-theme")
+            yield Button(t("settings-save"), id="set-save", variant="primary")
+            yield Static("", id="set-message")
+        yield KeyBar(["save", "back"], self.app.lang)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "set-save":
+            self.action_save()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "set-theme":
+            self.app.theme = str(event.value)  # preview at once
+
+    def action_save(self) -> None:
+        message = self.query_one("#set-message", Static)
+        try:
+            questions = int(self.query_one("#set-questions", Input).value.strip())
+        except ValueError:
+            questions = 0
+        if not 1 <= questions <= 100:
+            message.update(Text(self.app.t("settings-bad-count"), style="bold yellow"))
+            return
+        language = str(self.query_one("#set-language", Select).value)
+        new = settings_mod.Settings(
+            language="" if language == "auto" else language,
+            gpu=str(self.query_one("#set-gpu", Select).value),
+            difficulty=int(self.query_one("#set-difficulty", Select).value),
+            questions=questions,
+            theme=str(self.query_one("#set-theme", Select).value),
+        )
+        self.run_worker(lambda: settings_mod.save(new), thread=True)
+        old_lang = self.app.lang
+        self.app.settings = new
+        message.update(Text(self.app.t("settings-saved"), style="green"))
+        if new.lang() != old_lang:
+            self.app.set_language(new.lang())
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,56 @@
+"""The stats screen: the same figures and charts as ``drill stats``, computed off the UI thread."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Static
+
+from drill.ui.tui.widgets.keybar import KeyBar
+
+
+class StatsScreen(Screen):
+    BINDINGS = [Binding("escape,q", "back", "back", show=False)]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="stats-body"):
+            yield Static(self.app.t("loading-stats"), id="stats")
+        yield KeyBar(["back"], self.app.lang)
+
+    def on_mount(self) -> None:
+        self.load()
+
+    @work(thread=True, exclusive=True)
+    def load(self) -> None:
+        """SQLite aggregation over the whole history: a thread worker, then one update."""
+        from drill.learning.stats import compute
+        from drill.store.history import History, HistoryError
+        from drill.ui.render.stats import stats_view
+
+        try:
+            history = History.open()
+        except HistoryError as exc:
+            self.app.call_from_thread(self._show, Text(str(exc), style="bold yellow"))
+            return
+        try:
+            stats = compute(history)
+        except sqlite3.Error as exc:
+            message = f"{self.app.t('stats-failed')}: {exc} (drill history check)"
+            self.app.call_from_thread(self._show, Text(message, style="bold yellow"))
+            return
+        finally:
+            history.close()
+        width = max(self.size.width - 4, 40)
+        self.app.call_from_thread(self._show, stats_view(stats, self.app.lang, width, True))
+
+    def _show(self, renderable) -> None:
+        self.query_one("#stats", Static).update(renderable)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
