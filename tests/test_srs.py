@@ -13,10 +13,11 @@ import pytest
 from drill.config import paths
 from drill.config.settings import Settings
 from drill.content.catalog import load_catalog
+from drill.errors import NothingToPractise
 from drill.learning import srs
 from drill.learning.planner import AHEAD_DAYS, NEW_PER_SESSION, plan_session
 from drill.learning.stats import compute
-from drill.runs.factory import NothingToPractise, new_session, session_config
+from drill.runs.factory import new_session, session_config
 from drill.runs.practice import RETRY_GAP, Session, SessionConfig
 from drill.runs.recording import Recorder
 from drill.store.history import Attempt, History, SessionRecord, utc_iso

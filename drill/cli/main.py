@@ -7,6 +7,7 @@ import importlib
 import sys
 
 from drill import __version__
+from drill.errors import UsageError
 
 DTYPE_CHOICES = ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8")
 # command -> (module in drill.cli.commands, function taking the parsed arguments)
@@ -23,10 +24,6 @@ COMMANDS = {
     "history": ("history", "run"),
     "paths": ("validate", "show_paths"),
 }
-
-
-class UsageError(Exception):
-    """Bad input on the command line: printed as one line, exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):

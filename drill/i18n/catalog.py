@@ -1,8 +1,14 @@
-"""User-facing words of the front ends, in English and Chinese (content has its own texts)."""
+"""The message catalog: every user-facing string of the front ends, in English and Chinese.
+
+Content (skills, questions, cards) carries its own ``Text`` values; the front ends look their
+words up here by key with ``tr``.
+"""
 
 from __future__ import annotations
 
-STRINGS: dict[str, tuple[str, str]] = {
+from drill.i18n.text import Text
+
+_PAIRS: dict[str, tuple[str, str]] = {
     "app-title": ("roofline-drill", "roofline-drill"),
     "app-sub": ("GPU performance reasoning, drilled", "GPU 性能分析专项训练"),
     "home-practice": ("Practice", "练习"),
@@ -123,6 +129,10 @@ STRINGS: dict[str, tuple[str, str]] = {
 }
 
 
-def tr(key: str, lang: str) -> str:
-    en, zh = STRINGS[key]
-    return zh if lang == "zh" else en
+STRINGS: dict[str, Text] = {key: Text(*pair) for key, pair in _PAIRS.items()}
+
+
+def tr(key: str, lang: str, **values: object) -> str:
+    """The catalog string ``key`` in ``lang``, with ``values`` filled in."""
+    text = STRINGS[key](lang)
+    return text.format(**values) if values else text

@@ -13,17 +13,10 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from drill.errors import NothingToPractise, SetupError
 from drill.runs.practice import Session, SessionConfig
 
 MODES = ("smart", "review", "mistakes", "cram", "new", "plain")
-
-
-class SetupError(ValueError):
-    """An option that names no card or no skill; the message lists the valid choices."""
-
-
-class NothingToPractise(SetupError):
-    """The chosen mode has no items now (nothing due, no recent mistakes, nothing new)."""
 
 
 def mode_of(options: dict) -> str:

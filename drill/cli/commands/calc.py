@@ -5,13 +5,13 @@ from __future__ import annotations
 import shutil
 
 from drill.cli.commands.common import lang_of, load_card, print_json, roof_for, settle_dtype
-from drill.cli.main import UsageError
 from drill.core.engine import ShapeError, analyze
 from drill.core.engine import roofline as rl
 from drill.core.engine.calc_ops import OPERATORS, check_values
 from drill.core.engine.operators import dtype_bytes, kv_cache_bytes
 from drill.core.engine.steps import Step, num
 from drill.core.units import format_si, sig
+from drill.errors import UsageError
 
 
 def run(args) -> int:

@@ -6,7 +6,7 @@ import json
 import sys
 from dataclasses import dataclass
 
-from drill.cli.main import UsageError
+from drill.errors import UsageError
 
 
 def lang_of(args) -> str:

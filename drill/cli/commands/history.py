@@ -14,7 +14,7 @@ import sys
 import uuid as uuid_mod
 from pathlib import Path
 
-from drill.cli.main import UsageError
+from drill.errors import UsageError
 
 FORMAT = "roofline-drill-history"
 FORMAT_VERSION = 1

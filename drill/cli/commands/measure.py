@@ -6,7 +6,7 @@ import shutil
 import sys
 
 from drill.cli.commands.common import lang_of, print_json
-from drill.cli.main import UsageError
+from drill.errors import UsageError
 
 TEXT: dict[str, tuple[str, str]] = {
     "title": ("Measured roofline", "实测 Roofline"),

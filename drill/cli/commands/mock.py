@@ -8,7 +8,7 @@ from pathlib import Path
 
 from drill.cli.commands.common import lang_of
 from drill.cli.commands.start import read_line
-from drill.cli.main import UsageError
+from drill.errors import UsageError
 from drill.runs.interview import clock_text
 
 
@@ -97,7 +97,7 @@ def timer_line(interview, lang: str) -> str:
 def run_plain(interview, stdin, stdout, lang: str) -> None:
     """Line mode: the timer is printed with each question; no going back."""
     from drill.grading.numbers import AnswerError
-    from drill.i18n.catalog import tr
+    from drill.i18n import tr
     from drill.runs.practice import mistake_lines
 
     def say(text: str = "") -> None:
@@ -156,7 +156,7 @@ def pad(text: str, width: int) -> str:
 
 
 def print_scorecard(card, lang: str, stdout) -> None:
-    from drill.i18n.catalog import tr
+    from drill.i18n import tr
     from drill.runs.interview import BAND_RULE
 
     stdout.write(f"\n== {tr('scorecard', lang)} ==\n")

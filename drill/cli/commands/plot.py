@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 
 from drill.cli.commands.common import lang_of, roof_for, settle_dtype
-from drill.cli.main import UsageError
+from drill.errors import UsageError
 
 
 def run(args) -> int:

@@ -6,7 +6,7 @@ import json
 import sys
 
 from drill.cli.commands.common import lang_of
-from drill.cli.main import UsageError
+from drill.errors import UsageError
 
 
 def options_of(args) -> dict:
@@ -20,7 +20,8 @@ def build_session(args, lang: str, on_result=None):
     """The session the line front ends drive, from the command line and the saved settings."""
     from drill.config import settings as settings_mod
     from drill.content.catalog import load_catalog
-    from drill.runs.factory import NothingToPractise, SetupError, new_session, session_config
+    from drill.errors import NothingToPractise, SetupError
+    from drill.runs.factory import new_session, session_config
 
     catalog = load_catalog()
     try:
@@ -103,7 +104,7 @@ def run_plain(session, stdin, stdout) -> int:
 
 def _run_plain(session, stdin, stdout) -> int:
     from drill.grading.numbers import AnswerError
-    from drill.i18n.catalog import tr
+    from drill.i18n import tr
     from drill.runs.practice import mistake_lines
 
     lang = session.config.lang
@@ -178,7 +179,7 @@ def _run_plain(session, stdin, stdout) -> int:
 
 def _plain_summary(session, say, lang: str) -> None:
     from drill.content.skills.mistakes import explain
-    from drill.i18n.catalog import tr
+    from drill.i18n import tr
 
     s = session.summary()
     say(f"== {tr('summary', lang)} ==")

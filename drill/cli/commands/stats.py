@@ -7,7 +7,7 @@ import sys
 from datetime import date
 
 from drill.cli.commands.common import lang_of, print_json
-from drill.cli.main import UsageError
+from drill.errors import UsageError
 
 
 def parse_since(text: str | None) -> date | None:

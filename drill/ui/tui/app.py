@@ -12,7 +12,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from drill.config import settings as settings_mod
-from drill.i18n.catalog import tr
+from drill.i18n import tr
 
 
 class DrillApp(App):

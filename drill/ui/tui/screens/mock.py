@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Label, ProgressBar, Static
 
-from drill.i18n.catalog import tr
+from drill.i18n import tr
 from drill.runs.interview import clock_text
 from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.keybar import KeyBar

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Label, Static
 
-from drill.i18n.catalog import tr
+from drill.i18n import tr
 from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.plot import PlotView
@@ -59,7 +59,7 @@ class PracticeScreen(Screen):
         yield KeyBar(["enter", "hint", "skip", "next", "plot", "help", "leave"], self.app.lang)
 
     def on_mount(self) -> None:
-        from drill.runs.factory import SetupError
+        from drill.errors import SetupError
 
         self.set_interval(1.0, self._refresh_progress)
         try:
@@ -76,7 +76,7 @@ class PracticeScreen(Screen):
     @work(thread=True, exclusive=True)
     def _build_session(self) -> None:
         """Catalog, bank and the first scenario are file and CPU work: off the UI thread."""
-        from drill.runs.factory import SetupError
+        from drill.errors import SetupError
 
         try:
             session = self.app.take_prepared(self.options) or new_session(self.app,

@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from drill.content.skills.mistakes import explain
-from drill.i18n.catalog import tr
+from drill.i18n import tr
 from drill.ui.tui.widgets.keybar import KeyBar
 
 

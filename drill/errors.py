@@ -1,0 +1,15 @@
+"""The project's error types that cross layers; each front end turns them into one line."""
+
+from __future__ import annotations
+
+
+class UsageError(Exception):
+    """Bad input on the command line: printed as one line, exit status 2."""
+
+
+class SetupError(ValueError):
+    """An option that names no card or no skill; the message lists the valid choices."""
+
+
+class NothingToPractise(SetupError):
+    """The chosen mode has no items now (nothing due, no recent mistakes, nothing new)."""
