@@ -25,11 +25,6 @@ PCT = Unit("%", u.RATIO, 1.0)
 TIMES = Unit("x", u.RATIO, 1.0)
 PLAIN = Unit("", u.RATIO, 1.0)
 
-# Cards people are expected to know by heart at difficulty 3.
-# The RTX 4090 is left out: its fp16 headline (FP16 accumulate) is twice the rate PyTorch gets.
-FAMOUS = ("a100-sxm4-40gb", "h100-sxm5-80gb", "v100-sxm2-32gb", "t4", "l4", "a10")
-COMMON = FAMOUS + ("rtx-4090", "a100-sxm4-80gb", "h100-pcie-80gb", "h200-sxm-141gb", "l40s",
-                   "mi300x", "b200", "rtx-3090", "mi250x", "a100-pcie-80gb")
 WRONG_BYTES = {1: 2, 2: 4, 4: 2, 8: 4}  # the bytes per element people confuse each size with
 COLLIDE = 0.03  # a mistake this close to the answer cannot be told from it
 
@@ -60,9 +55,10 @@ class Ctx:
             forced = self.catalog.get(self.gpu)
             if fits(forced):
                 return forced
-        pool = FAMOUS if self.difficulty >= 3 and not self.gpu else COMMON
-        cards = [self.catalog.cards[c] for c in pool if c in self.catalog.cards]
-        cards = [c for c in cards if fits(c)]
+        # Each card's `drills` field says whether scenarios draw it: famous cards (known by
+        # heart) at difficulty 3, every drilled card below.
+        level = "famous" if self.difficulty >= 3 and not self.gpu else "common"
+        cards = [c for c in self.catalog.drawn(level) if fits(c)]
         if nvidia:
             cards = [c for c in cards if c.vendor.upper() == "NVIDIA"] or cards
         return self.rng.choice(cards or [c for c in self.catalog if fits(c)] or list(self.catalog))
@@ -86,7 +82,7 @@ def givens(ctx: Ctx, card: Card, dtype: str) -> tuple[str, str]:
     """The card line: figures given at difficulty 1-2, the name only at 3 for famous cards."""
     peak = card.peak(dtype).value
     w_en, w_zh = peak_words(card, dtype)
-    if ctx.difficulty >= 3 and card.id in FAMOUS and not ctx.gpu:
+    if ctx.difficulty >= 3 and card.drills == "famous" and not ctx.gpu:
         return (f"{card.name}, {w_en}. Use the datasheet peak and bandwidth.",
                 f"{card.name}，{w_zh}。峰值与带宽请用数据手册的数值。")
     return (f"{card.name}, {w_en}: peak {format_si(peak, 'FLOP/s')}, memory bandwidth "

@@ -1,0 +1,168 @@
+"""A GPU card and the catalog of cards: figures, peaks per precision, ridge points."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from drill.content.problems import Problem
+
+TOLERANCE = 0.01
+TENSOR_DTYPES = ("fp64", "tf32", "fp16", "bf16", "fp8", "int8")
+VECTOR_DTYPES = ("fp64", "fp32", "fp16", "bf16")
+CARD_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+class CatalogError(LookupError):
+    """An unknown card or a dtype the card cannot run; the message lists the valid choices."""
+
+
+@dataclass(frozen=True)
+class PeakChoice:
+    value: float  # FLOP/s
+    path: str  # "tensor.fp16", "vector.fp32"
+    clock_mhz: float
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name: str
+    vendor: str
+    architecture: str
+    form_factor: str
+    units: int
+    unit_kind: str
+    lanes: int
+    boost_clock_mhz: float
+    memory_type: str
+    capacity_gb: float
+    bus_width_bits: float
+    data_rate_gbps: float
+    bandwidth_gbs: float
+    vector: dict[str, float]
+    tensor: dict[str, float]
+    sparse: dict[str, float] = field(default_factory=dict)
+    tensor_clock_mhz: float | None = None
+    base_clock_mhz: float | None = None
+    l2_mb: float | None = None
+    tdp_w: float | None = None
+    aliases: tuple[str, ...] = ()
+    inferred: tuple[str, ...] = ()
+    exceptions: dict[str, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    sources: tuple[dict, ...] = ()
+    measured: dict = field(default_factory=dict)
+    drills: str = "none"
+    path: str = ""
+    user: bool = False
+
+    @property
+    def bandwidth(self) -> float:
+        """Bytes per second."""
+        return self.bandwidth_gbs * 1e9
+
+    def dtypes(self) -> list[str]:
+        """Dtypes this card has a peak for, in catalog order."""
+        order = ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8")
+        return [d for d in order if d in self.tensor or d in self.vector]
+
+    def peak(self, dtype: str, cuda_cores: bool = False) -> PeakChoice:
+        """The dense peak the engine uses for ``dtype`` (the README states the conventions)."""
+        tensor_clock = self.tensor_clock_mhz or self.boost_clock_mhz
+        if dtype == "fp32":
+            return self._vector("fp32")
+        if cuda_cores:
+            if dtype not in VECTOR_DTYPES or dtype not in self.vector:
+                have = ", ".join(d for d in VECTOR_DTYPES if d in self.vector)
+                raise CatalogError(
+                    f"{self.id} has no non-tensor {dtype} peak in its datasheet; "
+                    f"--cuda-cores works with: {have}"
+                )
+            return self._vector(dtype)
+        if dtype in self.tensor:
+            clock = self.boost_clock_mhz if dtype == "fp64" else tensor_clock
+            return PeakChoice(self.tensor[dtype] * 1e12, f"tensor.{dtype}", clock)
+        if dtype in self.vector:
+            return self._vector(dtype)
+        raise CatalogError(
+            f"{self.id} has no {dtype} peak; choose from: {', '.join(self.dtypes())}"
+        )
+
+    def _vector(self, dtype: str) -> PeakChoice:
+        if dtype not in self.vector:
+            raise CatalogError(f"{self.id} has no {dtype} peak; choose from: "
+                               f"{', '.join(self.dtypes())}")
+        return PeakChoice(self.vector[dtype] * 1e12, f"vector.{dtype}", self.boost_clock_mhz)
+
+    def derived_fp32(self) -> float:
+        """TFLOP/s from units × lanes × 2 × boost clock."""
+        return self.units * self.lanes * 2 * self.boost_clock_mhz * 1e6 / 1e12
+
+    def derived_bandwidth_gbs(self) -> float:
+        return self.bus_width_bits / 8 * self.data_rate_gbps
+
+    def ridges(self) -> dict[str, float]:
+        """Ridge point (FLOP/B) for each dtype's default peak."""
+        return {d: self.peak(d).value / self.bandwidth for d in self.dtypes()}
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "vendor": self.vendor,
+            "architecture": self.architecture,
+            "form_factor": self.form_factor,
+            "aliases": list(self.aliases),
+            "units": self.units,
+            "unit_kind": self.unit_kind,
+            "fp32_lanes_per_unit": self.lanes,
+            "boost_clock_hz": self.boost_clock_mhz * 1e6,
+            "tensor_clock_hz": (self.tensor_clock_mhz or self.boost_clock_mhz) * 1e6,
+            "memory": {
+                "type": self.memory_type,
+                "capacity_gb": self.capacity_gb,
+                "bus_width_bits": self.bus_width_bits,
+                "data_rate_gbps": self.data_rate_gbps,
+            },
+            "bandwidth": self.bandwidth,
+            "l2_mb": self.l2_mb,
+            "tdp_w": self.tdp_w,
+            "peaks_flops": {d: self.peak(d).value for d in self.dtypes()},
+            "vector_flops": {d: v * 1e12 for d, v in self.vector.items()},
+            "tensor_flops": {d: v * 1e12 for d, v in self.tensor.items()},
+            "sparse_flops_not_used": {d: v * 1e12 for d, v in self.sparse.items()},
+            "ridge": self.ridges(),
+            "inferred": list(self.inferred),
+            "exceptions": dict(self.exceptions),
+            "notes": list(self.notes),
+            "sources": [dict(s) for s in self.sources],
+            "measured": dict(self.measured),
+            "user": self.user,
+        }
+
+
+@dataclass
+class Catalog:
+    cards: dict[str, Card]
+    aliases: dict[str, str]
+    problems: list[Problem]
+
+    def get(self, name: str) -> Card:
+        key = name.strip().lower()
+        card_id = self.aliases.get(key, key)
+        if card_id in self.cards:
+            return self.cards[card_id]
+        choices = ", ".join(sorted(self.cards))
+        raise CatalogError(f"unknown GPU {name!r}; choose from: {choices}")
+
+    def __iter__(self):
+        return iter(self.cards.values())
+
+    def drawn(self, level: str) -> list[Card]:
+        """Cards scenarios draw from: "famous" ones (asked by heart), or every card marked
+        for drills ("common" includes the famous), in catalog order."""
+        wanted = ("famous",) if level == "famous" else ("famous", "common")
+        return [card for card in self.cards.values() if card.drills in wanted]
+
+

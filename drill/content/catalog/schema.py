@@ -1,0 +1,230 @@
+"""Checking a card file: required fields, types, peaks and the spec formulas."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from drill.content.catalog.card import (
+    CARD_ID,
+    TENSOR_DTYPES,
+    TOLERANCE,
+    VECTOR_DTYPES,
+    Card,
+)
+from drill.content.problems import Problem
+
+if TYPE_CHECKING:
+    from drill.content.yamlio import LineDict
+
+DRILLS = ("famous", "common", "none")
+
+_REQUIRED = {
+    "id": str,
+    "name": str,
+    "vendor": str,
+    "architecture": str,
+    "form_factor": str,
+    "units": int,
+    "unit_kind": str,
+    "fp32_lanes_per_unit": int,
+    "boost_clock_mhz": (int, float),
+    "memory": dict,
+    "peaks_tflops": dict,
+    "sources": list,
+}
+_OPTIONAL = {
+    "aliases": list,
+    "tensor_clock_mhz": (int, float),
+    "base_clock_mhz": (int, float),
+    "l2_mb": (int, float),
+    "tdp_w": (int, float),
+    "sparse_tflops": dict,
+    "inferred": list,
+    "exceptions": dict,
+    "notes": list,
+    "measured": dict,
+    "drills": str,
+}
+_MEMORY = {
+    "type": str,
+    "capacity_gb": (int, float),
+    "bus_width_bits": (int, float),
+    "data_rate_gbps": (int, float),
+    "bandwidth_gbs": (int, float),
+}
+
+
+def line_of(data: object, key: str) -> int:
+    """The line of ``key`` in a mapping read by drill.content.yamlio (0 for plain data)."""
+    line_of = getattr(data, "line_of", None)
+    return line_of(key) if line_of is not None else 0
+
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_fields(data: LineDict, spec: dict, where: str, path: str, required: bool,
+                  problems: list[Problem]) -> bool:
+    ok = True
+    for key, kind in spec.items():
+        line = line_of(data, key)
+        if key not in data or data[key] is None:
+            if required:
+                problems.append(Problem(path, getattr(data, "line", 0), f"{where}{key}",
+                                        "missing required field"))
+                ok = False
+            continue
+        value = data[key]
+        numeric = kind in (int, (int, float))
+        if numeric:
+            if not _is_number(value) or (kind is int and not float(value).is_integer()):
+                want = "a whole number" if kind is int else "a number"
+                problems.append(Problem(path, line, f"{where}{key}", f"must be {want}, got {value!r}"))
+                ok = False
+            elif value <= 0:
+                problems.append(Problem(path, line, f"{where}{key}", f"must be positive, got {value}"))
+                ok = False
+        elif not isinstance(value, kind):
+            name = {str: "text", dict: "a mapping", list: "a list"}[kind]
+            problems.append(Problem(path, line, f"{where}{key}", f"must be {name}"))
+            ok = False
+    return ok
+
+
+def _peaks(section: object, allowed: tuple[str, ...], where: str, path: str,
+           problems: list[Problem]) -> dict[str, float]:
+    result: dict[str, float] = {}
+    if section is None:
+        return result
+    if not isinstance(section, dict):
+        problems.append(Problem(path, getattr(section, "line", 0), where, "must be a mapping"))
+        return result
+    for key, value in section.items():
+        line = line_of(section, key)
+        if key not in allowed:
+            problems.append(Problem(path, line, f"{where}.{key}",
+                                    f"unknown dtype; expected one of {', '.join(allowed)}"))
+        elif value is None:
+            continue
+        elif not _is_number(value) or value <= 0:
+            problems.append(Problem(path, line, f"{where}.{key}",
+                                    f"must be a positive number of TFLOP/s, got {value!r}"))
+        else:
+            result[key] = float(value)
+    return result
+
+
+def parse_card(data: object, path: str, user: bool = False) -> tuple[Card | None, list[Problem]]:
+    """Build a card from parsed YAML, returning every problem found (None if unusable)."""
+    problems: list[Problem] = []
+    if not isinstance(data, dict):
+        return None, [Problem(path, getattr(data, "line", 1), "", "a card must be a YAML mapping")]
+    ok = _check_fields(data, _REQUIRED, "", path, True, problems)
+    _check_fields(data, _OPTIONAL, "", path, False, problems)
+    known = set(_REQUIRED) | set(_OPTIONAL)
+    for key in data:
+        if key not in known:
+            problems.append(Problem(path, data.line_of(key), str(key), "unknown field"))
+    memory = data.get("memory")
+    if isinstance(memory, dict):
+        ok = _check_fields(memory, _MEMORY, "memory.", path, True, problems) and ok
+    if "drills" in data and data["drills"] not in DRILLS:
+        problems.append(Problem(path, data.line_of("drills"), "drills",
+                                f"expected one of {', '.join(DRILLS)}, got {data['drills']!r}"))
+        ok = False
+    if isinstance(data.get("id"), str) and not CARD_ID.match(data["id"]):
+        problems.append(Problem(path, data.line_of("id"), "id",
+                                "use lowercase letters, digits and '-'"))
+        ok = False
+    peaks = data.get("peaks_tflops")
+    vector: dict[str, float] = {}
+    tensor: dict[str, float] = {}
+    if isinstance(peaks, dict):
+        for key in peaks:
+            if key not in ("vector", "tensor"):
+                problems.append(Problem(path, peaks.line_of(key), f"peaks_tflops.{key}",
+                                        "expected 'vector' or 'tensor'"))
+        vector = _peaks(peaks.get("vector"), VECTOR_DTYPES, "peaks_tflops.vector", path, problems)
+        tensor = _peaks(peaks.get("tensor"), TENSOR_DTYPES, "peaks_tflops.tensor", path, problems)
+        if "fp32" not in vector:
+            problems.append(Problem(path, peaks.line, "peaks_tflops.vector.fp32",
+                                    "missing required field"))
+            ok = False
+    sparse = _peaks(data.get("sparse_tflops"), TENSOR_DTYPES, "sparse_tflops", path, problems)
+    sources = data.get("sources")
+    if isinstance(sources, list) and not sources:
+        problems.append(Problem(path, data.line_of("sources"), "sources", "list at least one source"))
+        ok = False
+    if not ok or problems and any(p.message.startswith("must") for p in problems):
+        return None, problems
+    card = Card(
+        id=data["id"],
+        name=data["name"],
+        vendor=data["vendor"],
+        architecture=data["architecture"],
+        form_factor=data["form_factor"],
+        units=int(data["units"]),
+        unit_kind=data["unit_kind"],
+        lanes=int(data["fp32_lanes_per_unit"]),
+        boost_clock_mhz=float(data["boost_clock_mhz"]),
+        memory_type=memory["type"],
+        capacity_gb=float(memory["capacity_gb"]),
+        bus_width_bits=float(memory["bus_width_bits"]),
+        data_rate_gbps=float(memory["data_rate_gbps"]),
+        bandwidth_gbs=float(memory["bandwidth_gbs"]),
+        vector=vector,
+        tensor=tensor,
+        sparse=sparse,
+        tensor_clock_mhz=data.get("tensor_clock_mhz"),
+        base_clock_mhz=data.get("base_clock_mhz"),
+        l2_mb=data.get("l2_mb"),
+        tdp_w=data.get("tdp_w"),
+        aliases=tuple(str(a).lower() for a in data.get("aliases") or ()),
+        inferred=tuple(str(i) for i in data.get("inferred") or ()),
+        exceptions={str(k): str(v) for k, v in (data.get("exceptions") or {}).items()},
+        notes=tuple(str(n) for n in data.get("notes") or ()),
+        sources=tuple(dict(s) if isinstance(s, dict) else {"title": str(s)} for s in sources),
+        measured=dict(data.get("measured") or {}),
+        drills=data.get("drills") or "none",
+        path=path,
+        user=user,
+    )
+    problems.extend(check_formulas(card, data))
+    return card, problems
+
+
+def check_formulas(card: Card, data: LineDict | None = None) -> list[Problem]:
+    """FP32 and bandwidth must match the spec formulas within 1 %, or carry an exception."""
+    problems: list[Problem] = []
+
+    def line(key: str) -> int:
+        return line_of(data, key)
+
+    fp32 = card.vector.get("fp32", 0.0)
+    derived = card.derived_fp32()
+    if fp32 and abs(derived - fp32) > TOLERANCE * fp32 and "fp32" not in card.exceptions:
+        problems.append(Problem(
+            card.path, line("peaks_tflops"), "peaks_tflops.vector.fp32",
+            f"{fp32:g} TFLOP/s differs from units x lanes x 2 x clock = {derived:.2f} by more "
+            "than 1 %; fix it or document exceptions.fp32"))
+    bw = card.bandwidth_gbs
+    derived_bw = card.derived_bandwidth_gbs()
+    if abs(derived_bw - bw) > TOLERANCE * bw and "bandwidth" not in card.exceptions:
+        problems.append(Problem(
+            card.path, line("memory"), "memory.bandwidth_gbs",
+            f"{bw:g} GB/s differs from bus/8 x data rate = {derived_bw:.1f} by more than 1 %; "
+            "fix it or document exceptions.bandwidth"))
+    for dtype, value in card.sparse.items():
+        dense = card.tensor.get(dtype)
+        if dense is not None and value <= dense:
+            problems.append(Problem(card.path, line("sparse_tflops"), f"sparse_tflops.{dtype}",
+                                    "a sparse figure must be larger than the dense peak"))
+    for key in card.exceptions:
+        if key not in ("fp32", "bandwidth", "peaks"):
+            problems.append(Problem(card.path, line("exceptions"), f"exceptions.{key}",
+                                    "expected 'fp32', 'bandwidth' or 'peaks'"))
+    return problems
+
+
