@@ -19,17 +19,9 @@ import pytest
 
 from drill.config import paths
 from drill.runs.recording import Recorder
-from drill.store.history import (
-    APPLICATION_ID,
-    SCHEMA_VERSION,
-    Attempt,
-    History,
-    HistoryError,
-    SessionRecord,
-    check_file,
-    parse_utc,
-    utc_iso,
-)
+from drill.store.history import Attempt, History, HistoryError, SessionRecord
+from drill.store.schema import APPLICATION_ID, SCHEMA_VERSION, check_file
+from drill.store.timeutil import parse_utc, utc_iso
 from tests.conftest import ROOT, run_drill
 
 V1_SCHEMA = """
@@ -126,7 +118,7 @@ def test_version_1_database_is_upgraded_and_keeps_its_data(tmp_path):
 
 def test_version_0_migration_path_is_every_step(tmp_path):
     """A fresh file goes through version 1 and 2 the same way an old one does."""
-    from drill.store.history import MIGRATIONS
+    from drill.store.schema import MIGRATIONS
 
     assert len(MIGRATIONS) == SCHEMA_VERSION
     with History.open(tmp_path / "x.sqlite3") as history:
@@ -296,7 +288,8 @@ def test_two_processes_writing_at_once_keep_every_attempt(drill_home, tmp_path):
     writer = textwrap.dedent(f"""
         import os, sys, time
         sys.path.insert(0, {str(ROOT)!r})
-        from drill.store.history import Attempt, History, SessionRecord, utc_iso
+        from drill.store.history import Attempt, History, SessionRecord
+        from drill.store.timeutil import utc_iso
         history = History.open()
         sid = history.start_session(SessionRecord("practice", utc_iso()))
         while not os.path.exists({str(go)!r}):

@@ -20,7 +20,8 @@ from drill.learning.stats import compute
 from drill.runs.factory import new_session, session_config
 from drill.runs.practice import RETRY_GAP, Session, SessionConfig
 from drill.runs.recording import Recorder
-from drill.store.history import Attempt, History, SessionRecord, utc_iso
+from drill.store.history import Attempt, History, SessionRecord
+from drill.store.timeutil import utc_iso
 from tests.conftest import ROOT, run_drill
 from tests.test_drills import right_answer
 

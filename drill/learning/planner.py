@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone, tzinfo
 
 from drill.learning.srs import card_id, end_of_day
-from drill.store.history import parse_utc, utc_iso
+from drill.store.timeutil import parse_utc, utc_iso
 
 MODES = ("smart", "review", "mistakes", "cram", "new")
 NEW_PER_SESSION = 4
@@ -155,7 +155,7 @@ def plan_session(history, mode: str, count: int, skills: list[str], concepts: li
                  new_per_session: int = NEW_PER_SESSION) -> Plan:
     """The session's items in the order asked. ``skills`` and ``concepts`` are the items this
     session may ask, in the order new ones are introduced."""
-    from drill.learning.stats import local_zone
+    from drill.store.timeutil import local_zone
 
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; choose from: {', '.join(MODES)}")

@@ -18,7 +18,7 @@ from datetime import datetime, time, timedelta, timezone, tzinfo
 from functools import lru_cache
 from pathlib import Path
 
-from drill.store.history import parse_utc, utc_iso
+from drill.store.timeutil import parse_utc, utc_iso
 
 AGAIN, HARD, GOOD, EASY = 1, 2, 3, 4  # the values of fsrs.Rating
 SLOW_FACTOR = 2.0  # slower than twice your median time for that question: Hard
@@ -340,7 +340,7 @@ def _open_default(history):
 
 def due_today(history=None, now: datetime | None = None, zone: tzinfo | None = None) -> int:
     """Cards due before the end of the user's local day (overdue ones included)."""
-    from drill.learning.stats import local_zone
+    from drill.store.timeutil import local_zone
 
     history, opened = _open_default(history)
     if history is None:

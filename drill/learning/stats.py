@@ -7,13 +7,17 @@ expression that SQLite applies per attempt, so a zone is a parameter and tests c
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta, timezone, tzinfo
-from pathlib import Path
+from datetime import date, datetime, timedelta, timezone, tzinfo
 
-from drill.store.history import parse_utc, utc_iso
+from drill.store.timeutil import (
+    local_midnight_utc,
+    local_zone,
+    offset_sql,
+    parse_utc,
+    zone_name,
+)
 
 RECENT_DAYS = 30  # mistakes: the last 30 days against everything before
 RECENT_ATTEMPTS = 10  # skills: accuracy over the last 10 attempts
@@ -180,31 +184,6 @@ def _iso(value: date | None) -> str | None:
     return None if value is None else value.isoformat()
 
 
-def local_zone() -> tzinfo:
-    """The user's zone with its daylight-saving rules where they can be found, else today's offset."""
-    from zoneinfo import ZoneInfo
-
-    names = []
-    if os.environ.get("TZ"):
-        names.append(os.environ["TZ"].lstrip(":"))
-    try:
-        target = str(Path("/etc/localtime").resolve())
-        if "zoneinfo/" in target:
-            names.append(target.split("zoneinfo/", 1)[1])
-    except OSError:
-        pass
-    for name in names:
-        try:
-            return ZoneInfo(name)
-        except (ValueError, OSError):
-            continue
-    return datetime.now().astimezone().tzinfo or timezone.utc
-
-
-def zone_name(zone: tzinfo) -> str:
-    return getattr(zone, "key", None) or datetime.now(zone).tzname() or str(zone)
-
-
 def streaks(days: set[date] | dict[date, int], today: date) -> tuple[int, int]:
     """(current, longest) runs of consecutive days; today not practised yet keeps the run alive."""
     longest = run = 0
@@ -219,43 +198,6 @@ def streaks(days: set[date] | dict[date, int], today: date) -> tuple[int, int]:
         current += 1
         day -= timedelta(days=1)
     return current, longest
-
-
-def _offset(zone: tzinfo, minute: int) -> int:
-    moment = datetime.fromtimestamp(minute * 60, timezone.utc).astimezone(zone)
-    return int(moment.utcoffset().total_seconds())
-
-
-def offset_sql(zone: tzinfo, first: datetime, last: datetime, column: str = "answered_utc") -> str:
-    """A date() modifier giving the zone's offset at each row's time, valid from first to last."""
-    lo = int(first.timestamp() // 60) - 1
-    hi = int(last.timestamp() // 60) + 1
-    current = _offset(zone, lo)
-    cases = []
-    step = 24 * 60
-    t = lo
-    while t < hi:
-        nxt = min(t + step, hi)
-        if _offset(zone, nxt) != current:
-            a, b = t, nxt
-            while b - a > 1:
-                mid = (a + b) // 2
-                if _offset(zone, mid) == current:
-                    a = mid
-                else:
-                    b = mid
-            edge = utc_iso(datetime.fromtimestamp(b * 60, timezone.utc))
-            cases.append(f"WHEN {column} < '{edge}' THEN '{current:+d} seconds'")
-            current = _offset(zone, b)
-            t = b
-            continue
-        t = nxt
-    final = f"'{current:+d} seconds'"
-    return f"CASE {' '.join(cases)} ELSE {final} END" if cases else final
-
-
-def _local_midnight_utc(day: date, zone: tzinfo) -> str:
-    return utc_iso(datetime.combine(day, time(), zone))
 
 
 def compute(history, zone: tzinfo | None = None, now: datetime | None = None,
@@ -274,7 +216,7 @@ def compute(history, zone: tzinfo | None = None, now: datetime | None = None,
     params: dict[str, object] = {}
     if since is not None:
         where.append("a.answered_utc >= :since")
-        params["since"] = _local_midnight_utc(since, zone)
+        params["since"] = local_midnight_utc(since, zone)
     if skill:
         where.append("a.skill = :skill")
         params["skill"] = skill
@@ -368,8 +310,8 @@ def _trend(stats: Stats, daily: dict, cond: str, run, zone: tzinfo) -> None:
     length = timedelta(days=1 if stats.period == "day" else 7)
     window = f"{cond} AND a.answered_utc >= :lo AND a.answered_utc < :hi"
     for start, (n, score, answered) in sorted(totals.items()):
-        bounds = {"lo": _local_midnight_utc(start, zone),
-                  "hi": _local_midnight_utc(start + length, zone)}
+        bounds = {"lo": local_midnight_utc(start, zone),
+                  "hi": local_midnight_utc(start + length, zone)}
         stats.trend.append(Period(start, int(n), score / n,
                                   _median(run, window, int(answered), bounds, "attempts_time")))
 
@@ -394,7 +336,7 @@ def _mistakes(stats: Stats, daily: dict, cond: str, run, zone: tzinfo) -> None:
     rows = run(
         "SELECT j.value, count(*), sum(a.answered_utc >= :recent_utc) FROM attempts a, "
         f"json_each(a.mistakes_json) j WHERE {cond} AND a.mistakes_json <> '[]' "
-        "GROUP BY j.value", {"recent_utc": _local_midnight_utc(start, zone)})
+        "GROUP BY j.value", {"recent_utc": local_midnight_utc(start, zone)})
     stats.mistakes = sorted(
         (MistakeStats(tag, n, recent, n - recent,
                       recent / recent_n if recent_n else None,

@@ -14,7 +14,8 @@ from dataclasses import asdict, replace
 from datetime import datetime, timezone
 
 from drill.learning.srs import Reviewer
-from drill.store.history import Attempt, History, SessionRecord, parse_utc, utc_iso
+from drill.store.history import Attempt, History, SessionRecord
+from drill.store.timeutil import parse_utc, utc_iso
 
 
 def _warn(message: str) -> None:

@@ -11,102 +11,20 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 
-APPLICATION_ID = 0x44524C4C  # "DRLL" in the file header marks a drill history
-SCHEMA_VERSION = 2
-BUSY_TIMEOUT_S = 15.0
-
-_V1 = """
-CREATE TABLE sessions (
-    id INTEGER PRIMARY KEY,
-    uuid TEXT NOT NULL UNIQUE,
-    mode TEXT NOT NULL,
-    started_utc TEXT NOT NULL,
-    ended_utc TEXT,
-    seed INTEGER,
-    settings_json TEXT NOT NULL DEFAULT '{}',
-    app_version TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE attempts (
-    id INTEGER PRIMARY KEY,
-    uuid TEXT NOT NULL UNIQUE,
-    session_id INTEGER NOT NULL REFERENCES sessions(id),
-    item_kind TEXT NOT NULL,
-    skill TEXT NOT NULL,
-    question TEXT NOT NULL DEFAULT '',
-    ask TEXT NOT NULL DEFAULT '',
-    kind TEXT NOT NULL DEFAULT '',
-    scenario_json TEXT NOT NULL DEFAULT '{}',
-    answer TEXT NOT NULL DEFAULT '',
-    parsed_json TEXT NOT NULL DEFAULT 'null',
-    expected_json TEXT NOT NULL DEFAULT 'null',
-    score REAL NOT NULL,
-    correct INTEGER NOT NULL,
-    skipped INTEGER NOT NULL DEFAULT 0,
-    relative_error REAL,
-    self_mark INTEGER,
-    mistakes_json TEXT NOT NULL DEFAULT '[]',
-    hints_used INTEGER NOT NULL DEFAULT 0,
-    seconds REAL NOT NULL,
-    answered_utc TEXT NOT NULL
+from drill.store.schema import (
+    ATTEMPT_COLUMNS,
+    BUSY_TIMEOUT_S,
+    HistoryError,
+    check,
+    prepare,
 )
-"""
-# Covering indexes let each stats query walk a few small columns in the order it needs
-# instead of reading whole rows or sorting them (medians come from LIMIT/OFFSET walks).
-_V2 = """
-CREATE TABLE review_cards (
-    card_id TEXT PRIMARY KEY,
-    kind TEXT,
-    state_json TEXT,
-    due_utc TEXT,
-    updated_utc TEXT
-);
-CREATE INDEX attempts_time ON attempts (
-    answered_utc, skill, session_id, score, correct, skipped, seconds
-);
-CREATE INDEX attempts_skill ON attempts (skill, answered_utc, score, skipped, item_kind);
-CREATE INDEX attempts_skill_seconds ON attempts (skill, skipped, seconds, answered_utc);
-CREATE INDEX attempts_seconds ON attempts (skipped, seconds, answered_utc);
-CREATE INDEX attempts_mistakes ON attempts (answered_utc, skill, mistakes_json)
-    WHERE mistakes_json <> '[]';
-CREATE INDEX attempts_session ON attempts (session_id, answered_utc, skill);
-CREATE INDEX sessions_mode ON sessions (mode, started_utc)
-"""
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)  # MIGRATIONS[n] takes schema n to n + 1
-
-ATTEMPT_COLUMNS = (
-    "uuid", "item_kind", "skill", "question", "ask", "kind", "scenario_json", "answer",
-    "parsed_json", "expected_json", "score", "correct", "skipped", "relative_error", "self_mark",
-    "mistakes_json", "hints_used", "seconds", "answered_utc",
-)
-
-
-class HistoryError(Exception):
-    """The database cannot be used; the message says why and that the file was left alone."""
-
-
-def utc_iso(moment: datetime | None = None) -> str:
-    """Fixed-width UTC timestamps, so text order is time order in SQL."""
-    moment = moment or datetime.now(timezone.utc)
-    if moment.tzinfo is None:
-        raise ValueError("timestamps must carry a time zone")
-    moment = moment.astimezone(timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
-
-
-def parse_utc(text: str) -> datetime:
-    """An ISO-8601 timestamp with an offset or 'Z', as an aware UTC datetime."""
-    moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
-    if moment.tzinfo is None:
-        raise ValueError(f"timestamp {text!r} has no time zone")
-    return moment.astimezone(timezone.utc)
+from drill.store.timeutil import utc_iso
 
 
 def new_uuid() -> str:
@@ -206,7 +124,7 @@ class History:
         except (OSError, sqlite3.Error) as exc:
             raise HistoryError(f"{path}: cannot open the history ({exc})") from None
         try:
-            _prepare(conn, path)
+            prepare(conn, path)
         except HistoryError:
             conn.close()
             raise
@@ -341,64 +259,6 @@ class History:
         return [r[0] for r in self.conn.execute("PRAGMA quick_check(5)") if r[0] != "ok"]
 
 
-def _prepare(conn: sqlite3.Connection, path: Path) -> None:
-    """Identify, switch to WAL, migrate; a peer doing the same at this moment makes us retry."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_S
-    while True:
-        try:
-            fresh = _identify(conn, path)
-            if fresh or conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-                conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            _migrate(conn, path)
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) and "busy" not in str(exc):
-                raise
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.02)
-
-
-def _identify(conn: sqlite3.Connection, path: Path) -> bool:
-    """True for an empty file (to be set up); raise HistoryError for anything not ours."""
-    app_id, version, tables = conn.execute(  # one statement: one consistent snapshot
-        "SELECT (SELECT application_id FROM pragma_application_id), "
-        "(SELECT user_version FROM pragma_user_version), "
-        "(SELECT count(*) FROM sqlite_master)").fetchone()
-    if app_id == 0 and version == 0 and tables == 0:
-        return True
-    if app_id != APPLICATION_ID:
-        raise HistoryError(f"{path} is not a roofline-drill history database; "
-                           "it was left untouched (move it away or set DRILL_HOME)")
-    if version > SCHEMA_VERSION:
-        raise HistoryError(f"{path} was written by a newer roofline-drill (schema {version}; "
-                           f"this version reads up to {SCHEMA_VERSION}); it was left untouched")
-    return False
-
-
-def _migrate(conn: sqlite3.Connection, path: Path) -> None:
-    if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
-        return
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]  # a peer may have done it
-        if version > SCHEMA_VERSION:
-            raise HistoryError(f"{path} was written by a newer roofline-drill "
-                               f"(schema {version}); it was left untouched")
-        for step in MIGRATIONS[version:]:
-            for statement in step.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
-        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-
-
 def _put_review(conn: sqlite3.Connection, card_id: str, kind: str, state: dict,
                 due_utc: str | None) -> None:
     conn.execute("INSERT INTO review_cards VALUES (?, ?, ?, ?, ?) ON CONFLICT(card_id) "
@@ -440,32 +300,3 @@ def _attempt_from_row(row: tuple) -> Attempt:
     )
 
 
-def check(conn: sqlite3.Connection) -> list[str]:
-    """Problems found by SQLite's integrity and foreign-key checks; empty when healthy."""
-    problems = [r[0] for r in conn.execute("PRAGMA integrity_check") if r[0] != "ok"]
-    for table, rowid, parent, _ in conn.execute("PRAGMA foreign_key_check"):
-        problems.append(f"{table} row {rowid} points to a missing {parent} row")
-    return problems
-
-
-def check_file(path: Path | str) -> tuple[int | None, list[str]]:
-    """(schema version, problems) of a history file, read-only: a damaged file stays as it is."""
-    path = Path(path)
-    if not path.is_file():
-        return None, [f"{path}: no history yet (nothing recorded)"]
-    uri = path.resolve().as_uri() + "?mode=ro"
-    try:
-        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-    except sqlite3.Error as exc:
-        return None, [f"{path}: cannot open ({exc})"]
-    try:
-        try:
-            _identify(conn, path)
-        except HistoryError as exc:
-            return None, [str(exc)]
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        return version, [f"{path}: {p}" for p in check(conn)]
-    except sqlite3.Error as exc:
-        return None, [f"{path}: damaged ({exc}); the file was left untouched"]
-    finally:
-        conn.close()

@@ -47,7 +47,7 @@ def _open():
 
 def check() -> int:
     from drill.config import paths
-    from drill.store.history import SCHEMA_VERSION, check_file
+    from drill.store.schema import SCHEMA_VERSION, check_file
 
     path = paths.database_file()
     version, problems = check_file(path)
@@ -70,7 +70,7 @@ def check() -> int:
 def export(fmt: str, file: str | None) -> int:
     from drill import __version__
     from drill.config import paths
-    from drill.store.history import utc_iso
+    from drill.store.timeutil import utc_iso
 
     sessions = []
     reviews: list[dict] = []
@@ -273,7 +273,7 @@ MAX_SECONDS = 7 * 24 * 3600.0  # one answer never takes a week; larger values ar
 
 
 def _time(data: dict, key: str, where: str, required: bool = True) -> str | None:
-    from drill.store.history import parse_utc, utc_iso
+    from drill.store.timeutil import parse_utc, utc_iso
 
     value = data.get(key)
     if value in (None, "") and not required:
