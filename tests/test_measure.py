@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import json
+import subprocess
 import sys
 import types
 
@@ -53,6 +54,21 @@ def test_plan_quick_is_smaller_and_scale_shrinks_everything(monkeypatch):
         monkeypatch.setenv(m.SCALE_ENV, bad)
         with pytest.raises(m.MeasureError, match=m.SCALE_ENV):
             m.scale_from_env()
+
+
+def test_importing_the_package_loads_no_array_or_ui_library():
+    code = "import json, sys\nimport drill.measure\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(json.loads(out.stdout))
+    assert "drill.measure.backends.cupy" in loaded  # the backends are imported, their libraries not
+    assert not {"numpy", "torch", "cupy", "textual", "rich", "plotext"} & loaded
+
+
+def test_the_numpy_backend_implements_the_protocol():
+    backend = m.NumpyBackend(threads=1)
+    assert isinstance(backend, m.Backend)
+    assert backend.device == "cpu" and backend.threads == 1
+    assert not isinstance(object(), m.Backend)
 
 
 @pytest.fixture(scope="module")
@@ -173,7 +189,7 @@ def test_the_gpu_path_builds_a_valid_card_against_the_catalog(monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: object() if name == "cupy" else None)
     backend = m.open_backend("cuda")
-    assert isinstance(backend, m.CupyBackend)
+    assert isinstance(backend, m.CupyBackend) and isinstance(backend, m.Backend)
     plan = m.make_plan("cuda", True, 1e-5, memory_bytes=memory)
     result = m.measure(plan, backend)
     assert set(result.gemm) == {"fp64", "fp32", "fp16"}
@@ -210,6 +226,7 @@ def test_the_torch_path_runs_on_a_cpu_build_of_pytorch(monkeypatch):
         monkeypatch.setattr(torch.cuda, name, fake)
     before = torch.get_float32_matmul_precision()
     backend = m.TorchBackend()
+    assert isinstance(backend, m.Backend)
     backend.dev = torch.device("cpu")
     result = m.measure(m.make_plan("cuda", True, 1e-5, memory_bytes=memory), backend)
     assert torch.get_float32_matmul_precision() == before
