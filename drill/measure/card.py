@@ -13,8 +13,7 @@ import re
 from pathlib import Path
 
 from drill.config import paths
-from drill.content.catalog import _ID as CARD_ID
-from drill.content.catalog import CatalogError, load_catalog, validate_paths
+from drill.content.catalog import CARD_ID, CatalogError, load_catalog, validate_paths
 from drill.measure.errors import MeasureError
 from drill.measure.host import cpu_clock_mhz
 from drill.measure.result import Measurement

@@ -10,7 +10,7 @@ from drill.content.problems import Problem
 TOLERANCE = 0.01
 TENSOR_DTYPES = ("fp64", "tf32", "fp16", "bf16", "fp8", "int8")
 VECTOR_DTYPES = ("fp64", "fp32", "fp16", "bf16")
-CARD_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+CARD_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
 class CatalogError(LookupError):

@@ -134,7 +134,7 @@ def parse_card(data: object, path: str, user: bool = False) -> tuple[Card | None
         problems.append(Problem(path, data.line_of("drills"), "drills",
                                 f"expected one of {', '.join(DRILLS)}, got {data['drills']!r}"))
         ok = False
-    if isinstance(data.get("id"), str) and not CARD_ID.match(data["id"]):
+    if isinstance(data.get("id"), str) and not CARD_ID.fullmatch(data["id"]):
         problems.append(Problem(path, data.line_of("id"), "id",
                                 "use lowercase letters, digits and '-'"))
         ok = False
