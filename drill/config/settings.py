@@ -1,22 +1,33 @@
-"""User settings, a small JSON file under the config folder; unknown or bad values fall back."""
+"""User settings, a small JSON file under the config folder; unknown or bad values fall back.
+
+Loading is cached (keyed on the file's path and stamp, so DRILL_HOME and outside edits are
+seen); saving is synchronous and atomic: the file is tiny, and a save must never be lost to a
+screen that closes while a background write is pending.
+"""
 
 from __future__ import annotations
 
 import json
 import locale
 import os
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
 
 from drill.config import paths
 
 
 @dataclass
 class Settings:
-    language: str = ""  # "" means: from the locale
+    language: str = ""
+    """"en", "zh", or "" for the locale's language."""
     gpu: str = "a100"
+    """The card practice uses when no --gpu is given."""
     difficulty: int = 1
+    """Starting difficulty 1-3 for skills without their own level yet."""
     questions: int = 10
+    """Questions in a practice session, 1-100."""
     theme: str = "textual-dark"
+    """The Textual theme of the app."""
 
     def lang(self) -> str:
         return self.language if self.language in ("en", "zh") else locale_lang()
@@ -34,8 +45,28 @@ def locale_lang() -> str:
     return "zh" if code.lower().startswith("zh") else "en"
 
 
+_CACHE: dict[tuple, Settings] = {}
+
+
+def _stamp(path: Path) -> tuple:
+    try:
+        stat = path.stat()
+    except OSError:
+        return (str(path), None)
+    return (str(path), stat.st_mtime_ns, stat.st_size)
+
+
 def load() -> Settings:
+    """The saved settings (a fresh copy each call; changing it changes nothing on disk)."""
     path = paths.settings_file()
+    key = _stamp(path)
+    if key not in _CACHE:
+        _CACHE.clear()
+        _CACHE[key] = _read(path)
+    return replace(_CACHE[key])
+
+
+def _read(path: Path) -> Settings:
     settings = Settings()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -55,9 +86,16 @@ def load() -> Settings:
 
 
 def save(settings: Settings) -> None:
-    """Write atomically so a crash never leaves a half-written file."""
+    """Write atomically (a crash never leaves a half-written file); raises OSError."""
     path = paths.settings_file()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(asdict(settings), indent=2), encoding="utf-8")
-    os.replace(tmp, path)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as out:
+            out.write(json.dumps(asdict(settings), indent=2))
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    _CACHE.clear()

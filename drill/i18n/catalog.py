@@ -68,6 +68,7 @@ _PAIRS: dict[str, tuple[str, str]] = {
     "settings-theme": ("Theme", "主题"),
     "settings-save": ("Save", "保存"),
     "settings-saved": ("Saved.", "已保存。"),
+    "settings-not-saved": ("Not saved: {reason}", "未能保存：{reason}"),
     "settings-bad-count": ("Questions per session must be 1 to 100.", "每次练习的题数须为 1 到 100。"),
     "mock-intro": (
         "Mock interview, {minutes} minutes: a case step by step, follow-up questions, a "

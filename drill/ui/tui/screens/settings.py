@@ -68,7 +68,12 @@ class SettingsScreen(Screen):
             questions=questions,
             theme=str(self.query_one("#set-theme", Select).value),
         )
-        self.run_worker(lambda: settings_mod.save(new), thread=True)
+        try:
+            settings_mod.save(new)
+        except OSError as exc:
+            message.update(Text(self.app.t("settings-not-saved").format(
+                reason=exc.strerror or exc), style="bold red"))
+            return
         old_lang = self.app.lang
         self.app.settings = new
         message.update(Text(self.app.t("settings-saved"), style="green"))
