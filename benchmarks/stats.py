@@ -83,7 +83,7 @@ def _literal(value: object) -> str:
 
 def cli_script(path: Path) -> str:
     """The statements `drill stats --json` runs, parameters written in, for the sqlite3 shell."""
-    from drill.learning.stats import compute
+    from drill.learning.stats.queries import compute
 
     log: list[tuple[str, dict]] = []
     with History.open(path) as history:

@@ -16,7 +16,7 @@ from drill.content.catalog import load_catalog
 from drill.errors import NothingToPractise
 from drill.learning import srs
 from drill.learning.planner import AHEAD_DAYS, NEW_PER_SESSION, plan_session
-from drill.learning.stats import compute
+from drill.learning.stats.queries import compute
 from drill.runs.factory import new_session, session_config
 from drill.runs.practice import RETRY_GAP, Session, SessionConfig
 from drill.runs.recording import Recorder

@@ -14,7 +14,8 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from drill.config import paths
-from drill.learning.stats import calendar_weeks, compute, streaks
+from drill.learning.stats.model import calendar_weeks
+from drill.learning.stats.queries import compute, streaks
 from drill.store.history import Attempt, History, SessionRecord
 from drill.store.timeutil import offset_sql, parse_utc, utc_iso
 from tests.conftest import ROOT, run_drill, run_json

@@ -197,7 +197,7 @@ async def test_small_terminal_hides_the_plot(drill_home):
 
 
 async def test_answers_in_the_app_reach_the_history(drill_home):
-    from drill.learning.stats import compute
+    from drill.learning.stats.queries import compute
     from drill.store.history import History
 
     asks = expected_questions()

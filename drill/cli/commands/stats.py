@@ -21,7 +21,7 @@ def parse_since(text: str | None) -> date | None:
 
 def run(args) -> int:
     from drill.config import paths
-    from drill.learning.stats import compute
+    from drill.learning.stats.queries import compute
     from drill.store.history import History, HistoryError
 
     since = parse_since(args.since)

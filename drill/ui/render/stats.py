@@ -1,6 +1,6 @@
 """Progress as rich renderables and plotext text, shared by ``drill stats`` and the TUI.
 
-Every function takes a computed :class:`drill.learning.stats.Stats` and only draws it.
+Every function takes a computed :class:`drill.learning.stats.model.Stats` and only draws it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from drill.learning.stats import Stats, calendar_weeks
+from drill.learning.stats.model import Stats, calendar_weeks
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -223,7 +223,7 @@ def mock_chart(stats: Stats, lang: str = "en", width: int = 80, height: int = 10
 
 
 def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Table:
-    from drill.learning.stats import RECENT_ATTEMPTS
+    from drill.learning.stats.model import RECENT_ATTEMPTS
 
     table = Table(title=t("skills", lang), title_justify="left")
     table.add_column(t("skill", lang), style="bold")

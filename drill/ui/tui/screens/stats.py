@@ -29,7 +29,7 @@ class StatsScreen(Screen):
     @work(thread=True, exclusive=True)
     def load(self) -> None:
         """SQLite aggregation over the whole history: a thread worker, then one update."""
-        from drill.learning.stats import compute
+        from drill.learning.stats.queries import compute
         from drill.store.history import History, HistoryError
         from drill.ui.render.stats import stats_view
 
