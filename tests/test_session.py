@@ -6,6 +6,7 @@ import json
 
 from drill.content.catalog import load_catalog
 from drill.grading.numbers import HINT_COSTS
+from drill.runs.factory import new_session
 from drill.runs.practice import Session, SessionConfig
 from tests.conftest import run_drill
 from tests.test_drills import right_answer
@@ -24,7 +25,7 @@ class FakeClock:
 def numeric_session(**kw) -> Session:
     config = SessionConfig(count=kw.pop("count", 6), seed=kw.pop("seed", 11), topic="numeric",
                            **kw)
-    return Session(config, CATALOG, clock=kw.get("clock", FakeClock()))
+    return new_session(config, CATALOG, clock=kw.get("clock", FakeClock()))
 
 
 def test_same_seed_same_questions():
@@ -43,8 +44,8 @@ def _all_questions(session):
 
 def test_answering_everything_right_scores_full_marks():
     clock = FakeClock()
-    session = Session(SessionConfig(count=8, seed=5, topic="numeric", difficulty=3), CATALOG,
-                      clock=clock)
+    session = new_session(SessionConfig(count=8, seed=5, topic="numeric", difficulty=3),
+                          CATALOG, clock=clock)
     while not session.finished:
         clock.now += 12
         result = session.answer(right_answer(session.current.ask))
