@@ -281,6 +281,20 @@ def test_recorder_write_failure_warns_and_does_not_raise(tmp_path):
     recorder.close()
 
 
+def test_a_refused_damaged_file_is_still_closed(tmp_path):
+    history = History.open(tmp_path / "h.sqlite3")
+    history.quick_check = lambda: ["row 1 missing from index"]  # as on a damaged file
+    messages: list[str] = []
+    config, _ = make_session()
+    recorder = Recorder(history, "practice", config, 11, "9.9", on_error=messages.append)
+    _, session = make_session(recorder.handle)
+    session.answer("memory")
+    assert len(messages) == 1 and "damaged" in messages[0]
+    session.finish()  # RunFinished closes the recorder, and with it the connection
+    with pytest.raises(sqlite3.ProgrammingError):
+        history.conn.execute("SELECT 1")
+
+
 def test_plain_and_jsonl_sessions_record_every_answer(drill_home):
     run_drill("start", "--plain", "--count", "3", "--seed", "5", "--skill", "bound",
               input="memory\ncompute\nskip\n")

@@ -8,6 +8,7 @@ from drill.content.bank import load_bank
 from drill.content.catalog import load_catalog
 from drill.grading.numbers import HINT_COSTS
 from drill.runs.interview import MockConfig, MockInterview
+from drill.runs.protocol import ResultRecorded, RunFinished
 from drill.ui.render.report_md import report
 from tests.conftest import run_drill
 from tests.test_drills import right_answer as right_numeric
@@ -82,10 +83,11 @@ def test_time_running_out_ends_it_and_the_rest_is_unanswered():
     assert [i.status for i in card.items].count("unanswered") == len(card.items) - 1
     assert len(card.items) == 6 + 2 + 1  # a 10-minute interview has two follow-ups
     assert card.score == 1 / len(card.items)
-    assert [type(e).__name__ for e in recorded] == ["ResultRecorded"] * len(card.items)
+    assert all(isinstance(e, ResultRecorded) for e in recorded)
     assert [e.result.unanswered for e in recorded] == [False] + [True] * (len(card.items) - 1)
+    assert len(recorded) == len(card.items)  # unanswered ones reach the history too
     mock.finish()
-    assert type(recorded[-1]).__name__ == "RunFinished"  # unanswered ones reach the history
+    assert isinstance(recorded[-1], RunFinished) and len(recorded) == len(card.items) + 1
 
 
 def test_hints_cost_the_stated_share():
