@@ -55,12 +55,16 @@ def attempt(skill: str = "bound", score: float = 1.0, when: str = "2025-01-02T10
                    **extra)
 
 
-def make_session(**options):
+def make_session(*listeners):
     from drill.content.catalog import load_catalog
-    from drill.runs.practice import Session, SessionConfig
+    from drill.runs.factory import new_session
+    from drill.runs.practice import SessionConfig
 
     config = SessionConfig(count=3, seed=11, skills=["bound"], topic="numeric")
-    return config, Session(config, load_catalog(), None, **options)
+    session = new_session(config, load_catalog())
+    for listener in listeners:
+        session.subscribe(listener)
+    return config, session
 
 
 # -- schema -------------------------------------------------------------------------------
@@ -220,7 +224,7 @@ def test_recorder_commits_each_answer_and_updates_on_self_mark(tmp_path):
     reader = sqlite3.connect(path)
     config, _ = make_session()
     recorder = Recorder(history, "practice", config, 11, "9.9")
-    _, session = make_session(on_result=recorder.on_result)
+    _, session = make_session(recorder.handle)
     assert reader.execute("SELECT count(*) FROM sessions").fetchone()[0] == 0
 
     first = session.answer("memory")
@@ -261,12 +265,26 @@ def test_recorder_write_failure_warns_and_does_not_raise(tmp_path):
     messages: list[str] = []
     config, _ = make_session()
     recorder = Recorder(history, "practice", config, 11, "9.9", on_error=messages.append)
-    _, session = make_session(on_result=recorder.on_result)
+    _, session = make_session(recorder.handle)
     history.conn.execute("DROP TABLE attempts")
     session.answer("memory")
     session.skip()
     assert len(messages) == 1 and "could not save" in messages[0]
     recorder.close()
+
+
+def test_a_refused_damaged_file_is_still_closed(tmp_path):
+    history = History.open(tmp_path / "h.sqlite3")
+    history.quick_check = lambda: ["row 1 missing from index"]  # as on a damaged file
+    messages: list[str] = []
+    config, _ = make_session()
+    recorder = Recorder(history, "practice", config, 11, "9.9", on_error=messages.append)
+    _, session = make_session(recorder.handle)
+    session.answer("memory")
+    assert len(messages) == 1 and "damaged" in messages[0]
+    session.finish()  # RunFinished closes the recorder, and with it the connection
+    with pytest.raises(sqlite3.ProgrammingError):
+        history.conn.execute("SELECT 1")
 
 
 def test_plain_and_jsonl_sessions_record_every_answer(drill_home):

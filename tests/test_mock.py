@@ -8,6 +8,7 @@ from drill.content.bank import load_bank
 from drill.content.catalog import load_catalog
 from drill.grading.numbers import HINT_COSTS
 from drill.runs.interview import MockConfig, MockInterview
+from drill.runs.protocol import ResultRecorded, RunFinished
 from drill.ui.render.report_md import report
 from tests.conftest import run_drill
 from tests.test_drills import right_answer as right_numeric
@@ -36,9 +37,10 @@ def right_answer(question, lang: str = "en") -> str:
     return q.answer[lang]
 
 
-def interview(seed: int = 4, minutes: float = 30, clock=None, **kw) -> MockInterview:
+def interview(seed: int = 4, minutes: float = 30, clock=None, previous=None,
+              **kw) -> MockInterview:
     return MockInterview(MockConfig(minutes=minutes, seed=seed, **kw), CATALOG, BANK,
-                         clock=clock or FakeClock())
+                         clock=clock or FakeClock(), previous=previous)
 
 
 def test_the_chain_case_then_follow_ups_then_design():
@@ -73,7 +75,7 @@ def test_time_running_out_ends_it_and_the_rest_is_unanswered():
     clock = FakeClock()
     recorded = []
     mock = interview(clock=clock, minutes=10)
-    mock.on_result = recorded.append
+    mock.subscribe(recorded.append)
     mock.answer(right_answer(mock.current))
     clock.now += 10 * 60 + 1
     assert mock.tick() and mock.finished and mock.timed_out
@@ -81,7 +83,11 @@ def test_time_running_out_ends_it_and_the_rest_is_unanswered():
     assert [i.status for i in card.items].count("unanswered") == len(card.items) - 1
     assert len(card.items) == 6 + 2 + 1  # a 10-minute interview has two follow-ups
     assert card.score == 1 / len(card.items)
+    assert all(isinstance(e, ResultRecorded) for e in recorded)
+    assert [e.result.unanswered for e in recorded] == [False] + [True] * (len(card.items) - 1)
     assert len(recorded) == len(card.items)  # unanswered ones reach the history too
+    mock.finish()
+    assert isinstance(recorded[-1], RunFinished) and len(recorded) == len(card.items) + 1
 
 
 def test_hints_cost_the_stated_share():
@@ -93,15 +99,16 @@ def test_hints_cost_the_stated_share():
 
 
 def test_report_has_its_sections():
-    mock = interview()
+    mock = interview(previous=0.5)
     mock.answer(right_answer(mock.current))
     mock.answer("12")
     mock.finish()
-    text = report(mock.scorecard(previous=0.5), "en")
+    text = report(mock.scorecard(), "en")
     for heading in ("# Mock interview report", "## Summary", "## Questions", "## Solutions"):
         assert heading in text
     assert "| 1 | case |" in text and "unanswered" in text
     assert "Change since the previous mock" in text
+    mock.previous = None
     zh = report(mock.scorecard(), "zh")
     assert "## 总结" in zh and "## 参考解答" in zh
 

@@ -6,6 +6,7 @@ import json
 
 from drill.content.catalog import load_catalog
 from drill.grading.numbers import HINT_COSTS
+from drill.runs.factory import new_session
 from drill.runs.practice import Session, SessionConfig
 from tests.conftest import run_drill
 from tests.test_drills import right_answer
@@ -22,9 +23,10 @@ class FakeClock:
 
 
 def numeric_session(**kw) -> Session:
+    clock = kw.pop("clock", None) or FakeClock()
     config = SessionConfig(count=kw.pop("count", 6), seed=kw.pop("seed", 11), topic="numeric",
                            **kw)
-    return Session(config, CATALOG, clock=kw.get("clock", FakeClock()))
+    return new_session(config, CATALOG, clock=clock)
 
 
 def test_same_seed_same_questions():
@@ -43,8 +45,8 @@ def _all_questions(session):
 
 def test_answering_everything_right_scores_full_marks():
     clock = FakeClock()
-    session = Session(SessionConfig(count=8, seed=5, topic="numeric", difficulty=3), CATALOG,
-                      clock=clock)
+    session = new_session(SessionConfig(count=8, seed=5, topic="numeric", difficulty=3),
+                          CATALOG, clock=clock)
     while not session.finished:
         clock.now += 12
         result = session.answer(right_answer(session.current.ask))
@@ -134,3 +136,42 @@ def test_jsonl_right_answers_from_the_scenario_score_one():
         input="\n".join(answers) + "\n").stdout.splitlines()]
     grades = [e for e in events if e["type"] == "grade"]
     assert grades and all(g["score"] == 1.0 for g in grades), grades
+
+
+def test_practice_and_mock_are_both_runs_with_typed_events():
+    from drill.content.bank import load_bank
+    from drill.runs.interview import MockConfig, MockInterview
+    from drill.runs.protocol import ResultRecorded, ResultUpdated, Run, RunFinished
+
+    clock = FakeClock()
+    session = numeric_session(clock=clock, skills=["ridge-point", "bound"])
+    interview = MockInterview(MockConfig(seed=2), CATALOG, load_bank(include_user=False),
+                              clock=clock)
+    assert isinstance(session, Run) and isinstance(interview, Run)
+    events = []
+    session.subscribe(events.append)
+    clock.now += 7
+    assert session.elapsed == 7
+    first = session.skip()
+    session.mark_last(False)
+    session.finish()
+    session.finish()
+    assert [type(e) for e in events] == [ResultRecorded, ResultUpdated, RunFinished]
+    assert events[0].result is events[1].result and events[1].result.uid == first.uid
+    assert session.summary().missed_skills == [first.question.item.id]
+    assert first.question.item.kind == "skill" and not first.can_self_mark
+
+
+def test_only_numeric_skills_are_offered_again():
+    from drill.runs.factory import cached_bank
+
+    bank = cached_bank()
+    concept = sorted(bank.questions)[0]
+    config = SessionConfig(count=2, seed=1, topic="mixed",
+                           plan=[("concept", concept), ("skill", "bound")])
+    session = new_session(config, CATALOG, bank, clock=FakeClock())
+    session.skip()
+    session.skip()
+    summary = session.summary()
+    assert set(summary.per_skill) == {concept, "bound"}
+    assert summary.missed_skills == ["bound"]

@@ -71,15 +71,16 @@ def practise_day(wall: Wall, options: dict, wrong: set[str] = frozenset(),
     ticks = Ticks()
     recorder = Recorder(history, "practice", config, config.seed, "test", clock=wall,
                         scheduler=srs.make_scheduler(fuzz=False), zone=UTC)
-    session = new_session(config, CATALOG, clock=ticks, on_result=recorder.on_result)
+    session = new_session(config, CATALOG, clock=ticks)
+    session.subscribe(recorder.handle)
     asked: list[str] = []
     while not session.finished:
         question = session.current
         if question.part == 1:
-            asked.append(question.skill)
-        answer(session, question.skill not in wrong, ticks, seconds)
+            asked.append(question.item.id)
+        answer(session, question.item.id not in wrong, ticks, seconds)
         wall.now += timedelta(seconds=seconds)
-    recorder.close()  # closes the history: the next day starts from the file
+    session.finish()  # the recorder closes the history: the next day starts from the file
     return list(config.plan or []), asked
 
 
@@ -168,8 +169,8 @@ def test_a_missed_item_comes_back_once_later_in_the_session():
     while not session.finished:
         question = session.current
         if question.part == 1:
-            asked.append(question.skill)
-        answer(session, question.skill != SKILLS[0], ticks)
+            asked.append(question.item.id)
+        answer(session, question.item.id != SKILLS[0], ticks)
     assert asked.count(SKILLS[0]) == 2  # once more, never a third time
     assert asked.index(SKILLS[0], 1) == 1 + RETRY_GAP
     assert len(asked) == 7 and session.total == 7
@@ -191,7 +192,7 @@ def test_marking_a_free_answer_right_takes_its_retry_back():
 
 def test_plain_sessions_do_not_retry():
     config = SessionConfig(count=3, seed=3, topic="numeric", skills=["bound"])
-    session = Session(config, CATALOG, clock=Ticks())
+    session = new_session(config, CATALOG, clock=Ticks())
     while not session.finished:
         session.skip()
     assert session.total == 3
@@ -272,7 +273,12 @@ def test_without_a_history_the_first_session_is_all_new(drill_home):
     assert config.mode == "smart" and config.retry_missed
     assert [i for _, i in config.plan] == list(CATALOG_SKILLS()[:6])
     seeded = session_config({"count": 6, "seed": 4}, Settings(), "en", CATALOG)
-    assert seeded.mode == "plain" and seeded.plan is None
+    assert seeded.mode == "plain"
+    assert not seeded.retry_missed
+    # the planner's one mixing rule: two skills, then a question
+    assert [kind for kind, _ in seeded.plan] == ["skill", "skill", "concept"] * 2
+    again = session_config({"count": 6, "seed": 4}, Settings(), "en", CATALOG)
+    assert again.plan == seeded.plan
 
 
 def CATALOG_SKILLS() -> list[str]:
@@ -383,11 +389,11 @@ def test_stats_show_due_today_forecast_and_retention(drill_home, monkeypatch):
 def test_the_parts_of_one_scenario_are_one_review(drill_home):
     from drill.content.skills import registry as skills
     from drill.grading.numbers import Grade
-    from drill.runs.practice import Question, Result
+    from drill.runs.items import ItemRef, Question, Result
 
     scenario = skills.generate("ridge-point", 1, 1, CATALOG)
     ask = scenario.asks[0]
-    parts = [Question(f"1{c}", 1, i + 1, 2, "ridge-point", scenario, ask)
+    parts = [Question(f"1{c}", 1, i + 1, 2, ItemRef.skill("ridge-point"), scenario, ask)
              for i, c in enumerate("ab")]
     with History.open() as h:
         reviewer = srs.Reviewer(h, srs.make_scheduler(fuzz=False), UTC)
@@ -399,6 +405,6 @@ def test_the_parts_of_one_scenario_are_one_review(drill_home):
         again = srs.advance(srs.CardState(), srs.AGAIN, START, 45.0, False, 1,
                             srs.make_scheduler(fuzz=False), UTC)
         assert second[2] == again.to_json()
-        never_shown = Result(Question("2", 2, 1, 1, "bound", scenario, ask), "",
-                             Grade(0.0, False, skipped=True), 0.0)
+        never_shown = Result(Question("2", 2, 1, 1, ItemRef.skill("bound"), scenario, ask), "",
+                             Grade(0.0, False, skipped=True), 0.0, unanswered=True)
         assert reviewer.review(never_shown, START) is None

@@ -119,6 +119,8 @@ _PAIRS: dict[str, tuple[str, str]] = {
         "输入答案后回车。命令：hint（提示）、skip（跳过）、quit（退出）。输入结束即结束练习。",
     ),
     "try-again": ("Try again", "请重新输入"),
+    "empty-answer": ("Empty answer: type one, or hint / skip / quit.",
+                     "答案为空：请输入答案，或 hint（提示）/ skip（跳过）/ quit（退出）。"),
     "self-mark": (
         "Did you say it in other words? Type 'right' or 'wrong' to mark it yourself, or press "
         "Enter to go on.",

@@ -13,11 +13,16 @@ Modes:
             then other items where the same mistake tags were made
   cram      seen items, weakest first, whatever their due dates
   new       unseen items only
+  plain     no history: a seeded shuffle of the given items (``--seed``, ``--skill``), the
+            same questions every time for the same seed
+
+Every mode mixes skills and bank questions by one rule: every third item is a question.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 from collections import Counter
 from contextlib import suppress
@@ -27,14 +32,15 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from drill.learning.srs import card_id, end_of_day
 from drill.store.timeutil import parse_utc, utc_iso
 
-MODES = ("smart", "review", "mistakes", "cram", "new")
+SEEDED = "plain"
+MODES = ("smart", "review", "mistakes", "cram", "new", SEEDED)
 NEW_PER_SESSION = 4
 WEAK_BELOW = 0.8  # mean score of the last RECENT_ATTEMPTS answers
 RECENT_ATTEMPTS = 10
 AHEAD_DAYS = 3
 MISTAKES_WINDOW = 200  # answers that count as "recent" for --mistakes
 TAG_WINDOW = 1000  # mistaken answers searched for other items with the same tags
-CONCEPT_EVERY = 3  # new items in a mixed session: two skills, then a question
+CONCEPT_EVERY = 3  # a mixed session: two skills, then a question
 
 Item = tuple[str, str]  # ("skill" | "concept", id)
 
@@ -111,7 +117,8 @@ def _overdue(known: _Known, item: Item, now: datetime) -> tuple[float, str]:
 
 
 def _interleave(skills: list[Item], concepts: list[Item]) -> list[Item]:
-    """Two skills, then a question, as a mixed session runs."""
+    """Two skills, then a question, as a mixed session runs; the rest of either list when the
+    other runs out."""
     out: list[Item] = []
     s = c = 0
     while s < len(skills) or c < len(concepts):
@@ -150,15 +157,37 @@ class _Builder:
             added += 1
 
 
+def seeded_plan(seed: int, count: int, skills: list[str], concepts: list[str]) -> Plan:
+    """``count`` items drawn by ``seed`` alone: the skills in shuffled rounds, the questions
+    shuffled once (both repeat when there are fewer than asked for)."""
+    rng = random.Random(f"plan:{seed}")
+    concepts = list(concepts)
+    rng.shuffle(concepts)
+    drawn: list[Item] = []
+    pool: list[str] = []
+    while skills and len(drawn) < count:
+        if not pool:
+            pool = list(skills)
+            rng.shuffle(pool)
+        drawn.append(("skill", pool.pop()))
+    questions = [("concept", concepts[i % len(concepts)]) for i in range(count)] if concepts else []
+    items = _interleave(drawn, questions)[:count]
+    return Plan(SEEDED, items, reasons=["seeded"] * len(items))
+
+
 def plan_session(history, mode: str, count: int, skills: list[str], concepts: list[str],
                  now: datetime | None = None, zone: tzinfo | None = None,
-                 new_per_session: int = NEW_PER_SESSION) -> Plan:
+                 new_per_session: int = NEW_PER_SESSION, seed: int | None = None) -> Plan:
     """The session's items in the order asked. ``skills`` and ``concepts`` are the items this
-    session may ask, in the order new ones are introduced."""
+    session may ask, in the order new ones are introduced; the seeded mode needs ``seed``."""
     from drill.store.timeutil import local_zone
 
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; choose from: {', '.join(MODES)}")
+    if mode == SEEDED:
+        if seed is None:
+            raise ValueError("a seeded plan needs a seed")
+        return seeded_plan(seed, count, skills, concepts)
     now = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
     zone = zone or local_zone()
     skill_items = [("skill", s) for s in skills]

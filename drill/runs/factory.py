@@ -1,22 +1,38 @@
-"""Set up a practice session from what the user asked for and their saved settings.
+"""The one place that builds a run: it draws the seed, plans, loads the catalog and the bank,
+opens the history and attaches the recorder.
 
-Shared by ``drill start`` (line modes) and the app, so both build the same session. Without
-``--skill`` or ``--seed`` a session is planned from the history (drill.learning.planner): due reviews,
-weak spots and a few new items, each skill at its own difficulty level.
+``drill start`` and ``drill mock`` (line modes) and the app's screens all call it, so every
+front end drives the same run. Without ``--skill`` or ``--seed`` a practice session is planned
+from the history (drill.learning.planner): due reviews, weak spots and a few new items, each
+skill at its own difficulty level; with them it is a seeded plan, the same every time.
 """
 
 from __future__ import annotations
 
 import random
 import sqlite3
+import sys
+import threading
 import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future
 from datetime import datetime
 from pathlib import Path
 
 from drill.errors import NothingToPractise, SetupError
+from drill.learning.planner import MODES, SEEDED
+from drill.runs.interview import MockConfig, MockInterview, previous_mock_score
 from drill.runs.practice import Session, SessionConfig
 
-MODES = ("smart", "review", "mistakes", "cram", "new", "plain")
+USER_HISTORY = object()  # "the user's history file", as opposed to a given one or None
+
+
+def _warn(message: str) -> None:
+    print(f"drill: warning: {message}", file=sys.stderr)
+
+
+def draw_seed() -> int:
+    return random.SystemRandom().randrange(1, 10**9)
 
 
 def mode_of(options: dict) -> str:
@@ -27,16 +43,17 @@ def mode_of(options: dict) -> str:
         if mode not in MODES:
             raise SetupError(f"unknown mode {mode!r}; choose from: {', '.join(MODES)}")
         return mode
-    return "plain" if options.get("skills") or options.get("seed") is not None else "smart"
+    return SEEDED if options.get("skills") or options.get("seed") is not None else "smart"
 
 
-def session_config(options: dict, settings, lang: str, catalog, history=None,
+# -- practice -------------------------------------------------------------------------------
+def session_config(options: dict, settings, lang: str, catalog, history=USER_HISTORY,
                    now: datetime | None = None, bank=None, zone=None) -> SessionConfig:
-    """Options (``drill start`` flags or the app's choices) completed from the settings.
+    """Options (``drill start`` flags or the app's choices) completed from the settings, with
+    the seed drawn and the plan made.
 
-    A missing seed is drawn here so that it can be stored with the session. Planned modes
-    read ``history`` (default: the user's history file, if there is one; a file that cannot
-    be read plans as an empty history).
+    Planned modes read ``history`` (by default the user's history file, if there is one; a
+    file that cannot be read plans as an empty history).
     """
     from drill.content.skills import registry
 
@@ -52,25 +69,26 @@ def session_config(options: dict, settings, lang: str, catalog, history=None,
             registry.get(skill_id)
         except LookupError as exc:
             raise SetupError(str(exc)) from None
-    mode = mode_of(options)
     topic = options.get("topic") or ("numeric" if skills else "mixed")
     seed = options.get("seed")
-    if seed is None:
-        seed = random.SystemRandom().randrange(1, 10**9)
-    config = SessionConfig(count=options.get("count") or settings.questions, seed=seed,
-                           skills=skills,
+    config = SessionConfig(count=options.get("count") or settings.questions,
+                           seed=draw_seed() if seed is None else seed, skills=skills,
                            difficulty=options.get("difficulty") or settings.difficulty,
-                           gpu=gpu, lang=lang, topic=topic, mode=mode)
-    if mode != "plain":
-        _plan(config, history, now, bank, zone, fixed_level=bool(options.get("difficulty")))
+                           gpu=gpu, lang=lang, topic=topic, mode=mode_of(options))
+    plan_config(config, history, now, bank, zone, fixed_level=bool(options.get("difficulty")))
     return config
 
 
-def _plan(config: SessionConfig, history, now, bank, zone, fixed_level: bool) -> None:
-    """Fill the config's plan from the history; raise NothingToPractise for an empty one."""
+def plan_config(config: SessionConfig, history=USER_HISTORY, now=None, bank=None, zone=None,
+                fixed_level: bool = False) -> None:
+    """Fill the config's plan (a seeded one, or one read from the history); raise
+    NothingToPractise for an empty one."""
     from drill.content.skills.registry import SKILLS
     from drill.learning.planner import plan_session
 
+    if config.seed is None:
+        config.seed = draw_seed()
+    seeded = config.mode == SEEDED
     skills: list[str] = []
     concepts: list[str] = []
     if config.topic != "concepts":
@@ -78,29 +96,39 @@ def _plan(config: SessionConfig, history, now, bank, zone, fixed_level: bool) ->
     if config.topic != "numeric":
         bank = bank if bank is not None else cached_bank()
         wanted = set(config.skills or ())
-        questions = sorted(bank.questions.values(), key=lambda q: q.difficulty)  # stable
+        if seeded:
+            questions = sorted(bank.questions.values(), key=lambda q: q.id)
+        else:
+            questions = sorted(bank.questions.values(), key=lambda q: q.difficulty)  # stable
         concepts = [q.id for q in questions if not wanted or wanted & set(q.skills)]
-    own = history is None
-    if own:
+    if config.topic == "concepts" and not concepts and seeded:
+        raise SetupError("no conceptual questions are available (see drill validate)")
+    own = history is USER_HISTORY
+    if seeded:
+        history, own = None, False
+    elif own:
         history = _open_history()
     try:
         try:
-            plan = plan_session(history, config.mode, config.count, skills, concepts, now, zone)
+            plan = plan_session(history, config.mode, config.count, skills, concepts, now, zone,
+                                seed=config.seed)
         except sqlite3.DatabaseError:
-            plan = plan_session(None, config.mode, config.count, skills, concepts, now, zone)
+            plan = plan_session(None, config.mode, config.count, skills, concepts, now, zone,
+                                seed=config.seed)
     finally:
         if own and history is not None:
             history.close()
     if not plan.items:
         raise NothingToPractise(_nothing(config.mode))
     config.plan = plan.items
-    config.retry_missed = True
-    if not fixed_level:
-        config.difficulties = plan.difficulties
+    if not seeded:
+        config.retry_missed = True
+        if not fixed_level:
+            config.difficulties = plan.difficulties
 
 
 def _open_history():
-    """The user's history for reading, or None (none yet, or refused: the recorder says why)."""
+    """The user's history, or None (none yet, or refused: the recorder says why)."""
     from drill.config import paths
     from drill.store.history import History, HistoryError
 
@@ -148,12 +176,150 @@ def _mtime(path: Path) -> int:
         return 0
 
 
-def new_session(config: SessionConfig, catalog, bank=None, clock=time.monotonic,
-                on_result=None) -> Session:
-    """A session; the question bank is loaded only when concepts are part of it."""
+def new_session(config: SessionConfig, catalog, bank=None,
+                clock: Callable[[], float] = time.monotonic) -> Session:
+    """A session without a recorder; planned here (seeded) if the config has no plan yet. The
+    question bank is loaded only when concepts are part of it."""
     if config.topic != "numeric" and bank is None:
         bank = cached_bank()
-        if config.topic == "concepts" and not bank.questions:
-            raise SetupError("no conceptual questions are available (see drill validate)")
-    return Session(config, catalog, bank if config.topic != "numeric" else None, clock=clock,
-                   on_result=on_result)
+    if config.plan is None:
+        plan_config(config, None, bank=bank)
+    return Session(config, catalog, bank if config.topic != "numeric" else None, clock=clock)
+
+
+def open_practice(options: dict, lang: str, *, settings=None, catalog=None,
+                  clock: Callable[[], float] = time.monotonic, record: bool = True,
+                  background: bool = False,
+                  on_warning: Callable[[str], None] = _warn) -> Session:
+    """A practice session for ``options``, recording into the user's history.
+
+    ``background`` writes on the history thread (the app's UI thread never waits on SQLite);
+    ``on_warning`` hears, once, why answers are not being saved.
+    """
+    from drill.config import settings as settings_mod
+    from drill.content.catalog import load_catalog
+
+    catalog = catalog if catalog is not None else load_catalog()
+    settings = settings if settings is not None else settings_mod.load()
+    history = _open_for_writing(on_warning) if record else None
+    try:
+        config = session_config(options, settings, lang, catalog,
+                                history=history if history is not None else USER_HISTORY)
+        session = new_session(config, catalog, clock=clock)
+    except BaseException:
+        if history is not None:
+            history.close()
+        raise
+    if history is not None:
+        _attach(session, history, "practice", config, background, on_warning)
+    return session
+
+
+class Relay:
+    """Warnings held until a front end connects to them, then passed straight on (a run
+    prepared before the app's screen exists may already have something to say)."""
+
+    def __init__(self) -> None:
+        self._held: list[str] = []
+        self._to: Callable[[str], None] | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self, message: str) -> None:
+        with self._lock:
+            to = self._to
+            if to is None:
+                self._held.append(message)
+                return
+        to(message)
+
+    def connect(self, to: Callable[[str], None]) -> None:
+        with self._lock:
+            held, self._held, self._to = self._held, [], to
+        for message in held:
+            to(message)
+
+
+def prepare_practice(options: dict, lang: str, *, clock: Callable[[], float] = time.monotonic,
+                     warm: Iterable[str] = ()) -> Future:
+    """``open_practice`` in a thread (for the app, while its UI starts). The future holds
+    (catalog, session, relay of warnings) or the error; ``warm`` names modules to import on
+    that thread as well."""
+    future: Future = Future()
+
+    def work() -> None:
+        try:
+            import importlib
+
+            for name in warm:
+                importlib.import_module(name)
+            from drill.content.catalog import load_catalog
+
+            catalog = load_catalog()
+            relay = Relay()
+            session = open_practice(options, lang, catalog=catalog, clock=clock,
+                                    background=True, on_warning=relay)
+            future.set_result((catalog, session, relay))
+        except BaseException as exc:  # the screen shows it
+            future.set_exception(exc)
+
+    threading.Thread(target=work, daemon=True, name="prepare-session").start()
+    return future
+
+
+# -- the mock interview ---------------------------------------------------------------------
+def open_interview(options: dict, lang: str, *, catalog=None, bank=None,
+                   clock: Callable[[], float] = time.monotonic, record: bool = True,
+                   background: bool = False,
+                   on_warning: Callable[[str], None] = _warn) -> MockInterview:
+    """A mock interview for ``drill mock`` options (minutes, gpu, seed, feedback), recording
+    into the user's history (mode "mock"); its scorecard compares with the previous mock."""
+    from drill.content.catalog import CatalogError, load_catalog
+
+    catalog = catalog if catalog is not None else load_catalog()
+    gpu = options.get("gpu")
+    if gpu:
+        try:
+            card = catalog.get(gpu)
+        except CatalogError as exc:
+            raise SetupError(str(exc)) from None
+        if card.vendor.upper() != "NVIDIA" or "fp16" not in card.tensor:
+            raise SetupError(f"the mock interview's case needs an NVIDIA card with fp16 tensor "
+                             f"cores; {card.id} has none")
+        gpu = card.id
+    seed = options.get("seed")
+    config = MockConfig(minutes=options.get("minutes") or 30.0, gpu=gpu,
+                        seed=draw_seed() if seed is None else seed,
+                        feedback=options.get("feedback") or "end", lang=lang)
+    history = _open_for_writing(on_warning) if record else None
+    previous = None
+    if history is not None:
+        try:
+            previous = previous_mock_score(history)
+        except sqlite3.DatabaseError:
+            previous = None
+    interview = MockInterview(config, catalog, bank if bank is not None else cached_bank(),
+                              clock=clock, previous=previous)
+    if history is not None:
+        _attach(interview, history, "mock", config, background, on_warning)
+    return interview
+
+
+# -- the recorder ---------------------------------------------------------------------------
+def _open_for_writing(on_warning: Callable[[str], None]):
+    """The user's history for the recorder, or None after saying why answers are not saved."""
+    from drill.store.history import History, HistoryError
+
+    try:
+        return History.open()
+    except HistoryError as exc:
+        on_warning(f"answers will not be saved: {exc}")
+        return None
+
+
+def _attach(run, history, mode: str, config, background: bool,
+            on_warning: Callable[[str], None]) -> None:
+    from drill import __version__
+    from drill.runs.recording import Recorder, in_background
+
+    recorder = Recorder(history, mode, config, config.seed, __version__, on_error=on_warning)
+    run.subscribe(in_background(recorder.handle) if background else recorder.handle)

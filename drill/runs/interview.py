@@ -11,9 +11,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from drill.grading.dispatch import grade_question
-from drill.grading.numbers import HINT_COSTS, AnswerError, Grade, with_hints
-from drill.runs.practice import Question, Result
+from drill.grading.numbers import HINT_COSTS, AnswerError, Grade
+from drill.runs.base import RunBase
+from drill.runs.items import ItemRef, Question, Result
+from drill.runs.protocol import ResultRecorded
 
 MAX_HINTS = len(HINT_COSTS)
 # Shares of the interview's time: the case, the follow-ups, the design question.
@@ -62,8 +63,13 @@ class Item:
     hints: list[str] = field(default_factory=list)
 
     @property
+    def answered(self) -> bool:
+        """Answered or skipped while on screen (not left when the time ran out)."""
+        return self.result is not None and not self.result.unanswered
+
+    @property
     def status(self) -> str:
-        if self.result is None:
+        if not self.answered:
             return UNANSWERED
         return self.result.verdict()
 
@@ -105,11 +111,12 @@ class Scorecard:
             "gpu": self.gpu,
             "timed_out": self.timed_out,
             "questions": [
-                {"id": item.question.id, "stage": item.stage, "skill": item.question.skill,
+                {"id": item.question.id, "stage": item.stage, "skill": item.question.item.id,
+                 "item_kind": item.question.item.kind,
                  "status": item.status, "score": round(item.score, 4),
-                 "seconds": round(item.result.seconds, 3) if item.result else None,
+                 "seconds": round(item.result.seconds, 3) if item.answered else None,
                  "budget": round(item.budget, 1), "hints": len(item.hints),
-                 "mistakes": list(item.result.grade.mistakes) if item.result else []}
+                 "mistakes": list(item.result.grade.mistakes) if item.answered else []}
                 for item in self.items
             ],
         }
@@ -127,53 +134,57 @@ def band_for(score: float) -> str:
     return "close" if score >= CLOSE else "not-yet"
 
 
-class MockInterview:
-    """Questions in a fixed order with a global deadline; no going back."""
+class MockInterview(RunBase):
+    """Questions in a fixed order with a global deadline; no going back.
+
+    Built by drill.runs.factory, which draws the seed and reads ``previous`` (the last mock's
+    score) from the history.
+    """
+
+    mode = "mock"
+    OVER = ("the interview is over", "面试已结束")
 
     def __init__(self, config: MockConfig, catalog, bank, clock: Callable[[], float] =
-                 time.monotonic, on_result: Callable[[Result], None] | None = None) -> None:
+                 time.monotonic, previous: float | None = None) -> None:
         from drill.content.skills.case import interview_case
         from drill.content.skills.context import Ctx
 
+        if config.seed is None:
+            raise ValueError("an interview needs a seed (see drill.runs.factory)")
+        super().__init__(clock)
         self.config = config
+        self.lang = config.lang
         self.catalog = catalog
         self.bank = bank
-        self.clock = clock
-        self.on_result = on_result
-        self.seed = config.seed if config.seed is not None else random.SystemRandom().randrange(
-            1, 10**9)
+        self.seed = config.seed
+        self.previous = previous
         self.rng = random.Random(f"mock:{self.seed}")
         self.total = config.minutes * 60.0
-        self.started = clock()
         self.timed_out = False
         case = interview_case(Ctx(random.Random(f"case:{self.seed}"), 2, catalog, config.gpu))
         self.gpu = case.params["gpu"]
         case_budget = self.total * CASE_SHARE / len(case.asks)
         self.items: list[Item] = [
-            Item(Question(f"{i + 1}", i + 1, i + 1, len(case.asks), case.skill, case, ask),
-                 "case", case_budget)
+            Item(Question(f"{i + 1}", i + 1, i + 1, len(case.asks), ItemRef.skill(case.skill),
+                          case, ask, group="case"), "case", case_budget)
             for i, ask in enumerate(case.asks)
         ]
         self._follow_ups_added = False
         self.position = 0
-        self.shown_at = clock()
 
     # -- time -----------------------------------------------------------------------------
-    def elapsed(self) -> float:
-        return self.clock() - self.started
-
     def time_left(self) -> float:
-        return max(0.0, self.total - self.elapsed())
+        return max(0.0, self.total - self.elapsed)
 
     def question_time_left(self) -> float:
         item = self.current_item
         if item is None:
             return 0.0
-        return item.budget - (self.clock() - self.shown_at)
+        return item.budget - (self.clock() - self._shown_at)
 
     @property
     def expired(self) -> bool:
-        return self.elapsed() >= self.total
+        return self.elapsed >= self.total
 
     def tick(self) -> bool:
         """Call regularly; ends the interview when the time is up. True if it just ended."""
@@ -195,65 +206,49 @@ class MockInterview:
         item = self.current_item
         return item.question if item is not None else None
 
-    @property
-    def finished(self) -> bool:
-        return self.position >= len(self.items)
+    def _hint_limit(self) -> int:
+        return MAX_HINTS
 
     def hint(self) -> str | None:
         """The next of up to three hints; each costs the share in HINT_COSTS of the question."""
-        item = self.current_item
-        if item is None or len(item.hints) >= MAX_HINTS:
-            return None
-        hints = item.question.hints(self.config.lang)
-        if len(item.hints) >= len(hints):
-            return None
-        item.hints.append(hints[len(item.hints)])
-        return item.hints[-1]
+        text = super().hint()
+        if text is not None:
+            self.current_item.hints = list(self._hints)
+        return text
 
-    def answer(self, text: str) -> Result:
-        """Grade and move on; an unreadable answer raises AnswerError and changes nothing."""
-        if self.tick() or self.finished:
-            raise AnswerError("the interview is over", "面试已结束")
-        item = self.current_item
-        result_grade, hit, missed = grade_question(item.question, text, self.config.lang)
-        return self._record(item, text, with_hints(result_grade, len(item.hints)), hit, missed)
+    def _check_open(self) -> Question:
+        if self.tick():
+            raise AnswerError(*self.OVER)
+        return super()._check_open()
 
-    def skip(self) -> Result:
-        if self.tick() or self.finished:
-            raise AnswerError("the interview is over", "面试已结束")
-        return self._record(self.current_item, "", Grade(0.0, False, skipped=True), (), ())
-
-    def _record(self, item: Item, text: str, result_grade: Grade, hit, missed) -> Result:
-        result = Result(item.question, text, result_grade, self.clock() - self.shown_at,
-                        len(item.hints), hit, missed)
-        item.result = result
-        if self.on_result is not None:
-            self.on_result(result)
+    def _recorded(self, result: Result) -> None:
+        self.items[self.position].result = result
         self.position += 1
-        self.shown_at = self.clock()
         if not self._follow_ups_added and all(i.stage != "case" or i.result for i in self.items):
             self._add_follow_ups()
-        return result
 
     def finish(self) -> None:
         """Stop now (the user left): what is left stays unanswered."""
         if not self.finished:
             self._close()
+        self._finished()
 
     def _close(self) -> None:
         """Every question of the chain exists; those left are recorded as unanswered."""
         if not self._follow_ups_added:
             self._add_follow_ups()
         for item in self.items[self.position:]:
-            if item.result is None and self.on_result is not None:
-                self.on_result(Result(item.question, "", Grade(0.0, False, skipped=True), 0.0))
+            if item.result is None:
+                item.result = Result(item.question, "", Grade(0.0, False, skipped=True), 0.0,
+                                     len(item.hints), unanswered=True)
+                self.results.append(item.result)
+                self._emit(ResultRecorded(item.result))
         self.position = len(self.items)
 
     # -- the chain ------------------------------------------------------------------------
     def _add_follow_ups(self) -> None:
         """Follow-ups picked by what went wrong in the case, then the design question."""
         from drill.content.skills import registry as skills
-        from drill.runs.practice import Question
 
         self._follow_ups_added = True
         count = 2 if self.config.minutes < 20 else 3
@@ -262,12 +257,13 @@ class MockInterview:
         number = len(self.items)
         for q in chosen:
             number += 1
-            self.items.append(Item(Question(str(number), number, 1, 1, q.id, concept=q),
+            self.items.append(Item(Question(str(number), number, 1, 1, ItemRef.concept(q.id),
+                                            concept=q),
                                    "follow-up", budget))
         design = skills.generate("decode-latency", self.seed, 2, self.catalog, self.gpu)
         number += 1
-        self.items.append(Item(Question(str(number), number, 1, 1, design.skill, design,
-                                        design.asks[0]), "design", self.total * DESIGN_SHARE))
+        self.items.append(Item(Question(str(number), number, 1, 1, ItemRef.skill(design.skill),
+                                        design, design.asks[0]), "design", self.total * DESIGN_SHARE))
 
     def _pick_follow_ups(self, count: int) -> list:
         if self.bank is None or not self.bank.questions:
@@ -297,13 +293,13 @@ class MockInterview:
         return picked[:count]
 
     # -- the end --------------------------------------------------------------------------
-    def scorecard(self, previous: float | None = None) -> Scorecard:
+    def scorecard(self) -> Scorecard:
         score = sum(item.score for item in self.items) / len(self.items) if self.items else 0.0
-        return Scorecard(list(self.items), score, band_for(score), self.elapsed(),
-                         self.config.minutes, self.gpu, previous, self.timed_out)
+        return Scorecard(list(self.items), score, band_for(score), self.elapsed,
+                         self.config.minutes, self.gpu, self.previous, self.timed_out)
 
-    def unanswered(self) -> list[Item]:
-        return [item for item in self.items if item.result is None]
+    def summary(self) -> Scorecard:
+        return self.scorecard()
 
 
 def previous_mock_score(history) -> float | None:

@@ -1,19 +1,24 @@
-"""Writes a practice session into the history as it happens: one commit per graded answer.
+"""Writes a run into the history as it happens: one commit per graded answer.
 
-Each commit holds the attempt and its review card's new state (drill.learning.srs), so the schedule
-never runs ahead of or behind the answers. A failing write never stops the session; it is
-reported once through ``on_error``.
+The recorder follows a run's events (drill.runs.protocol): each ``ResultRecorded`` commits the
+attempt and its review card's new state (drill.learning.srs), so the schedule never runs ahead
+of or behind the answers; a ``ResultUpdated`` rewrites the attempt of that result's uid;
+``RunFinished`` ends the session row and closes the history. A failing write never stops the
+run; it is reported once through ``on_error``.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import sys
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, replace
 from datetime import datetime, timezone
 
 from drill.learning.srs import Reviewer
+from drill.runs.protocol import Event, Listener, ResultRecorded, ResultUpdated, RunFinished
 from drill.store.history import Attempt, History, SessionRecord
 from drill.store.timeutil import parse_utc, utc_iso
 
@@ -22,23 +27,48 @@ def _warn(message: str) -> None:
     print(f"drill: warning: {message}", file=sys.stderr)
 
 
+_writer: ThreadPoolExecutor | None = None
+_writer_lock = threading.Lock()
+
+
+def _writer_pool() -> ThreadPoolExecutor:
+    global _writer
+    with _writer_lock:
+        if _writer is None:
+            _writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history")
+        return _writer
+
+
+def in_background(listener: Listener) -> Listener:
+    """``listener`` run on one history thread, in order, off the caller's (UI) thread."""
+
+    def submit(event: Event) -> None:
+        _writer_pool().submit(listener, event)
+
+    return submit
+
+
+def flush() -> None:
+    """Wait until every event handed to the history thread is written."""
+    with _writer_lock:
+        pool = _writer
+    if pool is not None:
+        pool.submit(lambda: None).result()
+
+
 def attempt_of(result, answered_utc: str) -> Attempt:
     """The stored form of a drill.runs.practice.Result."""
     question = result.question
     grade = result.grade
-    if question.is_concept:
-        ask = question.kind
-    else:
-        ask = question.ask.key if question.ask is not None else ""
     return Attempt(
-        item_kind="concept" if question.is_concept else "skill",
-        skill=question.skill,
+        item_kind=question.item.kind,
+        skill=question.item.id,  # the column holds a skill id or a bank question's id
         score=float(grade.score),
         correct=bool(grade.correct),
         seconds=max(0.0, float(result.seconds)),
         answered_utc=answered_utc,
         question=question.id,
-        ask=ask,
+        ask=question.ask_key,
         kind=question.kind,
         scenario=question.scenario_json(),
         answer=result.answer,
@@ -53,10 +83,10 @@ def attempt_of(result, answered_utc: str) -> Attempt:
 
 
 class Recorder:
-    """Pass ``on_result`` to a Session; call ``close`` when it ends (it closes the history too).
+    """Subscribe ``handle`` to a run (drill.runs.factory does); the run's end closes it.
 
-    The session row is written with the first answer, so a session quit before any answer
-    leaves nothing behind.
+    The session row is written with the first answer, so a run quit before any answer leaves
+    nothing behind.
     """
 
     def __init__(self, history: History, mode: str, config, seed: int | None,
@@ -72,21 +102,11 @@ class Recorder:
         self.on_error = on_error
         self.started_utc = utc_iso(self.clock())
         self.session_id: int | None = None
-        self.saved = 0
-        self._rows: dict[int, tuple[object, int, Attempt]] = {}
+        self._rows: dict[int, tuple[int, Attempt]] = {}  # result uid -> row id, attempt
         self.reviewer = Reviewer(history, scheduler, zone)
         self._warned = False
+        self._refused = False  # the file is damaged: write nothing
         self._closed = False
-
-    @classmethod
-    def open(cls, mode: str, config, seed: int | None = None, path=None,
-             on_error: Callable[[str], None] = _warn) -> Recorder:
-        """A recorder on the user's history; raises drill.store.history.HistoryError if refused."""
-        from drill import __version__
-
-        history = History.open(path)
-        return cls(history, mode, config, seed if seed is not None else config.seed,
-                   __version__, on_error=on_error)
 
     def _settings(self) -> dict:
         try:
@@ -94,34 +114,55 @@ class Recorder:
         except TypeError:
             return dict(vars(self.config))
 
-    def on_result(self, result) -> None:
-        """Insert the attempt, or update it when the same result comes again (a self-mark)."""
-        if self._closed:
-            return
+    def handle(self, event: Event) -> None:
+        """One event of the run this recorder follows."""
+        if isinstance(event, RunFinished):
+            self.close()
+        elif isinstance(event, ResultUpdated):
+            self._update(event.result)
+        elif isinstance(event, ResultRecorded):
+            self._insert(event.result)
+
+    def _writable(self) -> bool:
+        """Start the session row with the first answer; False when nothing may be written."""
+        if self._closed or self._refused:
+            return False
+        if self.session_id is None:
+            problems = self.history.quick_check()
+            if problems:
+                self._refused = True
+                self.on_error(f"{self.history.path} is damaged ({problems[0]}); answers will "
+                              "not be saved and the file was left untouched (run drill "
+                              "history check)")
+                return False
+            self.session_id = self.history.start_session(SessionRecord(
+                self.mode, self.started_utc, seed=self.seed, settings=self._settings(),
+                app_version=self.app_version))
+        return True
+
+    def _insert(self, result) -> None:
         try:
-            if self.session_id is None:
-                problems = self.history.quick_check()
-                if problems:
-                    self._closed = True
-                    self.on_error(f"{self.history.path} is damaged ({problems[0]}); answers will "
-                                  "not be saved and the file was left untouched (run drill "
-                                  "history check)")
-                    return
-                self.session_id = self.history.start_session(SessionRecord(
-                    self.mode, self.started_utc, seed=self.seed, settings=self._settings(),
-                    app_version=self.app_version))
-            known = self._rows.get(id(result))
-            if known is not None and known[0] is result:
-                attempt = replace(attempt_of(result, known[2].answered_utc), uuid=known[2].uuid)
-                review = self._review(result, parse_utc(attempt.answered_utc))
-                self.history.update_attempt(known[1], attempt, review)
-                self._rows[id(result)] = (result, known[1], attempt)
+            if not self._writable():
                 return
             now = self.clock()
             attempt = attempt_of(result, utc_iso(now))
             row = self.history.add_attempt(self.session_id, attempt, self._review(result, now))
-            self._rows[id(result)] = (result, row, attempt)
-            self.saved += 1
+            self._rows[result.uid] = (row, attempt)
+        except (sqlite3.Error, OSError) as exc:
+            self._fail(exc)
+
+    def _update(self, result) -> None:
+        known = self._rows.get(result.uid)
+        if known is None:  # its insert failed or was refused
+            return
+        try:
+            if not self._writable():
+                return
+            row, before = known
+            attempt = replace(attempt_of(result, before.answered_utc), uuid=before.uuid)
+            review = self._review(result, parse_utc(attempt.answered_utc))
+            self.history.update_attempt(row, attempt, review)
+            self._rows[result.uid] = (row, attempt)
         except (sqlite3.Error, OSError) as exc:
             self._fail(exc)
 
@@ -139,7 +180,8 @@ class Recorder:
             self.on_error(f"could not {what} {self.history.path} ({exc})")
 
     def close(self) -> None:
-        """Mark the session's end and close the database; safe to call twice."""
+        """Mark the session's end and close the database (a refused one too); safe to call
+        twice."""
         if self._closed:
             return
         self._closed = True

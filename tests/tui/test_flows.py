@@ -8,7 +8,8 @@ from rich.console import Console
 from textual.widgets import DataTable, Input, Static
 
 from drill.content.catalog import load_catalog
-from drill.runs.practice import Session, SessionConfig
+from drill.runs.factory import new_session
+from drill.runs.practice import SessionConfig
 from drill.ui.tui.app import make_app
 from drill.ui.tui.screens.calculator import CalculatorScreen
 from drill.ui.tui.screens.catalog import CardScreen, CatalogScreen
@@ -52,7 +53,7 @@ async def type_answer(pilot, text: str) -> None:
 
 
 def expected_questions():
-    session = Session(SessionConfig(count=2, seed=7, skills=["gemm-intensity"], difficulty=1,
+    session = new_session(SessionConfig(count=2, seed=7, skills=["gemm-intensity"], difficulty=1,
                                     topic="numeric"), load_catalog(include_user=False))
     asks = []
     while not session.finished:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from drill.content.skills.mistakes import explain
-from drill.runs.interview import BAND_RULE, UNANSWERED, Scorecard, clock_text
+from drill.runs.interview import BAND_RULE, UNANSWERED, Scorecard
+from drill.ui.render.scorecard import rows, solutions
 
 WORDS = {
     "title": ("Mock interview report", "模拟面试报告"),
@@ -74,28 +75,25 @@ def report(card: Scorecard, lang: str = "en", when: datetime | None = None) -> s
               f"{w('score', lang)} | {w('time', lang)} | {w('hints', lang)} | "
               f"{w('mistakes', lang)} |",
               "|---|---|---|---|---|---|---|---|"]
-    for item in card.items:
-        q = item.question
-        spent = clock_text(item.result.seconds) if item.result else "—"
-        mistakes = ", ".join(item.result.grade.mistakes) if item.result else ""
-        lines.append(f"| {q.id} | {w(item.stage, lang)} | {_cell(q.skill)} | "
-                     f"{w(item.status, lang)} | {item.score:.2f} | {spent} / "
-                     f"{clock_text(item.budget)} | {len(item.hints)} | {mistakes} |")
+    for r in rows(card):
+        lines.append(f"| {r.id} | {w(r.stage, lang)} | {_cell(r.item)} | "
+                     f"{w(r.status, lang)} | {r.score:.2f} | {r.time('—')} | {r.hints} | "
+                     f"{', '.join(r.mistakes)} |")
     lines += ["", f"## {w('solutions', lang)}", ""]
-    for item in card.items:
+    for item, (_, expected, steps) in zip(card.items, solutions(card, lang), strict=True):
         q = item.question
         lines.append(f"### {q.id}. {_cell(q.prompt(lang).splitlines()[0])}")
         lines.append("")
         if q.scenario is not None and q.part == 1:
             lines += [q.scenario.intro(lang), ""]
-        answer = item.result.answer if item.result and item.result.answer else "—"
+        answer = item.result.answer if item.answered and item.result.answer else "—"
         lines.append(f"- {w('your-answer', lang)}: {answer}")
-        lines.append(f"- {w('expected', lang)}: {q.expected_text(lang)}")
-        if item.result:
+        lines.append(f"- {w('expected', lang)}: {expected}")
+        if item.answered:
             for tag in item.result.grade.mistakes:
                 lines.append(f"- {tag}: {explain(tag, lang)}")
         lines.append("")
-        for step in q.solution(lang):
+        for step in steps:
             lines.append(f"    {step}")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

@@ -89,13 +89,14 @@ def _secs(value: float | None) -> str:
     return f"{value:.1f} s" if value < 100 else f"{value:.0f} s"
 
 
-def skill_name(item: str, lang: str) -> str:
-    """A skill's name, or the start of a conceptual question's prompt, in the user's language."""
-    from drill.content.skills.registry import SKILLS
+def skill_name(item: str, lang: str, kind: str = "skill") -> str:
+    """A skill's name, or the start of a conceptual question's prompt (``kind`` "concept"),
+    in the user's language."""
+    if kind == "skill":
+        from drill.content.skills.registry import SKILLS
 
-    skill = SKILLS.get(item)
-    if skill is not None:
-        return skill.zh if lang == "zh" else skill.en
+        skill = SKILLS.get(item)
+        return item if skill is None else (skill.zh if lang == "zh" else skill.en)
     from drill.runs.factory import cached_bank  # loaded once, only for conceptual rows
 
     question = cached_bank().questions.get(item)
@@ -236,7 +237,7 @@ def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Ta
     for s in stats.skills[:limit]:
         style = "red" if s.recent_accuracy < 0.5 else ("yellow" if s.recent_accuracy < 0.8
                                                        else "green")
-        table.add_row(skill_name(s.id, lang), str(s.attempts), _pct(s.accuracy),
+        table.add_row(skill_name(s.id, lang, s.kind), str(s.attempts), _pct(s.accuracy),
                       Text(_pct(s.recent_accuracy), style=style), _secs(s.median_seconds),
                       _pct(s.retention), s.last_practised.isoformat())
     return table

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 
 from textual.app import App
@@ -34,9 +34,7 @@ class DrillApp(App):
         self._catalog = None
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
-        self._prepared = prepared
-        # History writes run in order on one thread, off the UI thread.
-        self.db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history")
+        self._prepared = prepared  # the first practice session, built while the UI starts
 
     def t(self, key: str) -> str:
         return tr(key, self.lang)
@@ -50,19 +48,14 @@ class DrillApp(App):
             self._catalog = load_catalog()
         return self._catalog
 
-    def take_prepared(self, options: dict, wait: bool = True):
-        """The session prepared at start-up for exactly these options, once.
-
-        With ``wait=False`` it is only handed over if it is already done.
-        """
-        future = self._prepared
-        if future is None or options != self.start_options or (not wait and not future.done()):
-            return None
-        self._prepared = None
-        catalog, session = future.result()
+    def share_catalog(self, catalog) -> None:
+        """Keep the catalog a prepared run loaded, so the screens need not load it again."""
         if self._catalog is None:
             self._catalog = catalog
-        return session
+
+    def notify_warning(self, message: str) -> None:
+        """A warning from a run (answers not saved); callable from any thread."""
+        self.notify(message[:1].upper() + message[1:], severity="warning", timeout=8)
 
     def on_mount(self) -> None:
         self.sub_title = self.t("app-sub")
@@ -73,14 +66,17 @@ class DrillApp(App):
         elif self.start_options is not None:
             from drill.ui.tui.screens.practice import PracticeScreen
 
-            self.push_screen(PracticeScreen(self.start_options))
+            prepared, self._prepared = self._prepared, None
+            self.push_screen(PracticeScreen(self.start_options, prepared=prepared))
         else:
             from drill.ui.tui.screens.home import HomeScreen
 
             self.push_screen(HomeScreen())
 
     def on_unmount(self) -> None:
-        self.db.shutdown(wait=True)  # pending answers reach the database before exit
+        from drill.runs.recording import flush
+
+        flush()  # pending answers reach the database before exit
 
     def go_home(self) -> None:
         """Back to the home screen, whether the app opened on it or on a session."""
@@ -109,9 +105,10 @@ def make_app(home: Path | str | None = None, lang: str | None = None, start: dic
     if home is not None:
         os.environ["DRILL_HOME"] = str(home)
     if start is not None and prepared is None:
-        from drill.ui.tui.prepare import prepare
+        from drill.runs.factory import prepare_practice
 
-        prepared = prepare(dict(start), lang or settings_mod.load().lang(), clock)
+        prepared = prepare_practice(dict(start), lang or settings_mod.load().lang(), clock=clock,
+                                    warm=("plotext", "rich.ansi"))
     return DrillApp(lang=lang, start=start, clock=clock, prepared=prepared, mock=mock)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -14,6 +13,7 @@ from textual.widgets import Label, ProgressBar, Static
 
 from drill.i18n import tr
 from drill.runs.interview import clock_text
+from drill.ui.render.scorecard import scorecard_view
 from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.keybar import KeyBar
 
@@ -32,8 +32,6 @@ class MockScreen(Screen):
         super().__init__()
         self.options = options
         self.interview = None
-        self.recorder = None
-        self.previous = None
         self.feedback_shown = False
         self.shown_item = None
         self._reminded: set[float] = set()
@@ -59,34 +57,23 @@ class MockScreen(Screen):
 
     @work(thread=True, exclusive=True)
     def _build(self) -> None:
-        """Catalog, bank and the history's previous mock: file work, off the UI thread."""
-        from drill.runs.factory import cached_bank
-        from drill.runs.interview import MockConfig, MockInterview, previous_mock_score
-        from drill.runs.recording import Recorder
-        from drill.store.history import HistoryError
-
-        o = self.options
-        config = MockConfig(minutes=o.get("minutes") or 30.0, gpu=o.get("gpu"),
-                            seed=o.get("seed"), feedback=o.get("feedback") or "end",
-                            lang=self.app.lang)
-        interview = MockInterview(config, self.app.catalog, cached_bank(), clock=self.app.clock)
-        config.seed = interview.seed
-
-        def refused(message: str) -> None:
-            self.app.call_from_thread(self.app.notify, message, severity="warning", timeout=8)
+        """Catalog, bank and the history's previous mock: file work, off the UI thread
+        (drill.runs.factory builds the interview and attaches its recorder)."""
+        from drill.errors import SetupError
+        from drill.runs.factory import open_interview
 
         try:
-            self.recorder = Recorder.open("mock", config, on_error=refused)
-            self.previous = previous_mock_score(self.recorder.history)
-        except HistoryError as exc:
-            refused(f"Answers will not be saved: {exc}")
-        interview.on_result = self._record
+            interview = open_interview(self.options, self.app.lang, catalog=self.app.catalog,
+                                       clock=self.app.clock, background=True,
+                                       on_warning=self.app.notify_warning)
+        except SetupError as exc:
+            self.app.call_from_thread(self._cannot_start, str(exc))
+            return
         self.app.call_from_thread(self._ready, interview)
 
-    def _record(self, result) -> None:
-        recorder = self.recorder
-        if recorder is not None:
-            self.app.db.submit(recorder.on_result, result)
+    def _cannot_start(self, message: str) -> None:
+        self.app.notify(message, severity="warning", timeout=8)
+        self.app.go_home()
 
     def _ready(self, interview) -> None:
         self.interview = interview
@@ -215,14 +202,13 @@ class MockScreen(Screen):
             return
         from drill.grading.numbers import HINT_COSTS
 
-        item = self.interview.current_item
         hint = self.interview.hint()
         lang = self.app.lang
         if hint is None:
             text = tr("no-hint", lang)
         else:
-            cost = HINT_COSTS[len(item.hints) - 1]
-            text = f"{tr('hint', lang)} {len(item.hints)}/3 (−{cost:.0%}): {hint}"
+            used = self.interview.hints_used
+            text = f"{tr('hint', lang)} {used}/{len(HINT_COSTS)} (−{HINT_COSTS[used - 1]:.0%}): {hint}"
         self.query_one("#message", Static).update(Text(text, style="cyan"))
 
     def action_skip(self) -> None:
@@ -245,10 +231,8 @@ class MockScreen(Screen):
         if self.interview is None:
             self.app.go_home()
             return
-        card = self.interview.scorecard(self.previous)
-        recorder = self.recorder
-        if recorder is not None:
-            self.app.db.submit(recorder.close)
+        self.interview.finish()  # the recorder closes the history
+        card = self.interview.scorecard()
         self.app.switch_screen(ScorecardScreen(card, self.options.get("report")))
 
 
@@ -291,32 +275,3 @@ class ScorecardScreen(Screen):
 
     def action_home(self) -> None:
         self.app.go_home()
-
-
-def scorecard_view(card, lang: str) -> Group:
-    from drill.runs.interview import BAND_RULE
-
-    table = Table(title=tr("scorecard", lang), title_justify="left")
-    for name in ("#", "stage", "item", "result", "score", "time / budget", "hints", "mistakes"):
-        table.add_column(name)
-    for item in card.items:
-        spent = clock_text(item.result.seconds) if item.result else "--:--"
-        table.add_row(item.question.id, tr(f"stage-{item.stage}", lang), item.question.skill,
-                      tr(item.status, lang), f"{item.score:.2f}",
-                      f"{spent} / {clock_text(item.budget)}", str(len(item.hints)),
-                      ", ".join(item.result.grade.mistakes) if item.result else "")
-    band = Text(f"{tr('score', lang)}: {card.score * 100:.0f} % — ", style="bold")
-    band.append(card.band_text(lang), style="bold green" if card.band == "ready" else
-                "bold yellow" if card.band == "close" else "bold red")
-    parts = [table, band, Text(BAND_RULE[lang], style="dim")]
-    if card.change is not None:
-        parts.append(Text(f"{tr('mock-change', lang)}: {card.change * 100:+.0f}"))
-    if card.timed_out:
-        parts.append(Text(tr("mock-time-up", lang), style="yellow"))
-    parts.append(Text(f"\n{tr('solution', lang)}", style="bold"))
-    for item in card.items:
-        q = item.question
-        parts.append(Text(f"{q.id}. {tr('expected', lang)}: {q.expected_text(lang)}",
-                          style="bold"))
-        parts += [Text(f"   {line}") for line in q.solution(lang)]
-    return Group(*parts)

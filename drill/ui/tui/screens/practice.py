@@ -34,9 +34,10 @@ class PracticeScreen(Screen):
         Binding("w", "mark(False)", "mark wrong", show=False),
     ]
 
-    def __init__(self, options: dict | None = None) -> None:
+    def __init__(self, options: dict | None = None, prepared=None) -> None:
         super().__init__()
         self.options = options or {}
+        self.prepared = prepared  # a Future from drill.runs.factory.prepare_practice
         self.session = None
         self.streak = 0
         self.feedback_for = None  # the Result on screen, in feedback state
@@ -62,61 +63,51 @@ class PracticeScreen(Screen):
         from drill.errors import SetupError
 
         self.set_interval(1.0, self._refresh_progress)
-        try:
-            ready = self.app.take_prepared(self.options, wait=False)
-        except SetupError as exc:
-            self.call_after_refresh(self._cannot_start, str(exc))
-            return
-        if ready is not None:
-            self._ready(ready)  # prepared during start-up: no loading frame
+        future = self.prepared
+        if future is not None and future.done():
+            self.prepared = None
+            try:
+                catalog, session, relay = future.result()
+            except SetupError as exc:
+                self.call_after_refresh(self._cannot_start, str(exc))
+                return
+            self.app.share_catalog(catalog)
+            self._ready(session, relay)  # prepared during start-up: no loading frame
             return
         self.query_one("#answer-row").display = False
         self._build_session()
 
     @work(thread=True, exclusive=True)
     def _build_session(self) -> None:
-        """Catalog, bank and the first scenario are file and CPU work: off the UI thread."""
+        """Catalog, bank, history and the first scenario are file and CPU work: off the UI
+        thread (drill.runs.factory builds the session and attaches its recorder)."""
         from drill.errors import SetupError
+        from drill.runs.factory import Relay, open_practice
 
+        future, self.prepared = self.prepared, None
         try:
-            session = self.app.take_prepared(self.options) or new_session(self.app,
-                                                                           self.options)
+            if future is not None:
+                catalog, session, relay = future.result()
+                self.app.share_catalog(catalog)
+            else:
+                relay = Relay()
+                session = open_practice(self.options, self.app.lang, settings=self.app.settings,
+                                        catalog=self.app.catalog, clock=self.app.clock,
+                                        background=True, on_warning=relay)
         except SetupError as exc:  # nothing due in --review, an unknown card or skill
             self.app.call_from_thread(self._cannot_start, str(exc))
             return
-        self.app.call_from_thread(self._ready, session)
+        self.app.call_from_thread(self._ready, session, relay)
 
     def _cannot_start(self, message: str) -> None:
         self.app.notify(message, severity="warning", timeout=8)
         self.app.go_home()
 
-    def _ready(self, session) -> None:
+    def _ready(self, session, relay) -> None:
         self.session = session
-        self._recorder = self.app.db.submit(open_recorder, session.config, "practice",
-                                            self._history_refused)
-        session.on_result = self._record
+        relay.connect(self.app.notify_warning)
         self.query_one("#answer-row").display = True
         self._show_question()
-
-    # -- history ----------------------------------------------------------------------
-    def _record(self, result) -> None:
-        """Queue the write; the history thread commits each answer as it is graded."""
-        future = self._recorder
-
-        def write() -> None:
-            recorder = future.result()
-            if recorder is not None:
-                recorder.on_result(result)
-
-        self.app.db.submit(write)
-
-    def _history_refused(self, message: str) -> None:
-        self.app.call_from_thread(self.app.notify, message, severity="warning", timeout=8)
-
-    def _close_history(self) -> None:
-        future = getattr(self, "_recorder", None)
-        if future is not None:
-            self.app.db.submit(lambda: future.result() and future.result().close())
 
     # -- rendering --------------------------------------------------------------------
     def _refresh_progress(self) -> None:
@@ -128,8 +119,8 @@ class PracticeScreen(Screen):
             number = self.feedback_for.question.number
         else:
             number = s.current.number if s.current else s.total
-        elapsed = int(self.app.clock() - s._started)
-        score = sum(r.score for r in s.results)
+        elapsed = int(s.elapsed)
+        score = s.score
         if lang == "zh":
             text = (f"第 {number} 题 / 共 {s.total} 题 · 得分 {score:.2f} · "
                     f"{tr('streak', lang)} {self.streak} · {elapsed // 60:02d}:{elapsed % 60:02d}")
@@ -223,7 +214,7 @@ class PracticeScreen(Screen):
             for line in question.solution(lang):
                 parts.append(Text(line))
         keys = tr("next-key", lang)
-        if question.is_concept and question.kind == "free" and not result.grade.correct:
+        if result.can_self_mark:
             keys += " · " + tr("self-mark-keys", lang)
         parts.append(Text(keys, style="dim"))
         self.query_one("#feedback", Static).update(Group(*parts))
@@ -291,7 +282,7 @@ class PracticeScreen(Screen):
 
     def action_mark(self, right: bool) -> None:
         result = self.feedback_for
-        if result is None or not result.question.is_concept or result.question.kind != "free":
+        if result is None or not result.can_self_mark:
             return
         self.session.mark_last(right)
         key = "marked-right" if right else "marked-wrong"
@@ -315,7 +306,8 @@ class PracticeScreen(Screen):
     def _finish(self) -> None:
         from drill.ui.tui.screens.summary import SummaryScreen
 
-        self._close_history()
+        if self.session is not None:
+            self.session.finish()  # the recorder closes the history
         if self.session is None or not self.session.results:
             self.dismiss_to_home()
             return
@@ -323,27 +315,6 @@ class PracticeScreen(Screen):
 
     def dismiss_to_home(self) -> None:
         self.app.go_home()
-
-
-def new_session(app, options: dict):
-    """A session for the app, sharing its catalog."""
-    from drill.runs.factory import new_session as build
-    from drill.runs.factory import session_config
-
-    config = session_config(options, app.settings, app.lang, app.catalog)
-    return build(config, app.catalog, clock=app.clock)
-
-
-def open_recorder(config, mode: str, refused):
-    """A Recorder on the history, or None after telling the user why answers are not saved."""
-    from drill.runs.recording import Recorder
-    from drill.store.history import HistoryError
-
-    try:
-        return Recorder.open(mode, config, on_error=refused)
-    except HistoryError as exc:
-        refused(f"Answers will not be saved: {exc}")
-        return None
 
 
 def figure_for(spec, catalog, lang: str):

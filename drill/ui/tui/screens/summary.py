@@ -28,12 +28,6 @@ class SummaryScreen(Screen):
         self.options = options
         self.summary = session.summary()
 
-    def missed_skills(self) -> list[str]:
-        from drill.content.skills.registry import SKILLS
-
-        return sorted(k for k, (n, score) in self.summary.per_skill.items()
-                      if score < n and k in SKILLS)
-
     def compose(self) -> ComposeResult:
         lang = self.app.lang
         s = self.summary
@@ -47,14 +41,14 @@ class SummaryScreen(Screen):
         table = Table(title=tr("per-skill", lang), title_justify="left")
         table.add_column("skill")
         table.add_column(tr("score", lang), justify="right")
-        for skill, (n, score) in sorted(s.per_skill.items(), key=lambda kv: kv[1][1] / kv[1][0]):
-            table.add_row(skill, f"{score:.2f} / {n}")
+        for item, (n, score) in sorted(s.per_item.items(), key=lambda kv: kv[1][1] / kv[1][0]):
+            table.add_row(item.id, f"{score:.2f} / {n}")
         parts = [head, Text(line), Text(""), table]
         if s.mistakes:
             parts.append(Text(f"\n{tr('mistakes', lang)}", style="bold"))
             for tag, count in sorted(s.mistakes.items(), key=lambda kv: -kv[1]):
                 parts.append(Text(f"{tag} ×{count}: {explain(tag, lang)}"))
-        missed = self.missed_skills()
+        missed = s.missed_skills
         parts.append(Text(""))
         if missed:
             parts.append(Text(f"{tr('practise-again', lang)} {', '.join(missed)}", style="cyan"))
@@ -65,7 +59,7 @@ class SummaryScreen(Screen):
         yield KeyBar(["again", "home"] if missed else ["home"], lang)
 
     def action_again(self) -> None:
-        missed = self.missed_skills()
+        missed = self.summary.missed_skills
         if not missed:
             return
         from drill.ui.tui.screens.practice import PracticeScreen

@@ -1,0 +1,111 @@
+"""Reading review cards and answer times from the history (SQL only; fsrs is not needed)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, time, timedelta, timezone, tzinfo
+from pathlib import Path
+
+from drill.learning.srs.card import CardState, card_id, end_of_day, split_card_id
+from drill.store.timeutil import parse_utc, utc_iso
+
+MIN_TIMED = 5  # answers needed before your median time counts
+TIMED_WINDOW = 20  # the median is over your last 20 answers to the same question
+
+
+def _conn(history) -> sqlite3.Connection:
+    return getattr(history, "conn", history)
+
+
+def load_state(history, cid: str) -> CardState | None:
+    row = _conn(history).execute("SELECT state_json FROM review_cards WHERE card_id = ?",
+                                 (cid,)).fetchone()
+    if row is None:
+        return None
+    try:
+        return CardState.from_json(json.loads(row[0] or "{}"))
+    except ValueError:
+        return CardState()
+
+
+def median_seconds(history, item: str, ask: str) -> float | None:
+    """Median time of the last TIMED_WINDOW answers to this item and ask (None under MIN_TIMED)."""
+    rows = _conn(history).execute(
+        "SELECT seconds FROM attempts WHERE skill = ? AND ask = ? AND skipped = 0 "
+        "ORDER BY answered_utc DESC LIMIT ?", (item, ask, TIMED_WINDOW)).fetchall()
+    if len(rows) < MIN_TIMED:
+        return None
+    values = sorted(r[0] for r in rows)
+    mid = len(values) // 2
+    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+
+
+
+# -- figures for stats and the home screen ----------------------------------------------------
+def _open_default(history):
+    """The given history, or the user's (None when there is none yet or it is refused)."""
+    if history is not None:
+        return history, False
+    from drill.config import paths
+    from drill.store.history import History, HistoryError
+
+    path: Path = paths.database_file()
+    if not path.exists():
+        return None, False
+    try:
+        return History.open(path), True
+    except HistoryError:
+        return None, False
+
+
+def due_today(history=None, now: datetime | None = None, zone: tzinfo | None = None) -> int:
+    """Cards due before the end of the user's local day (overdue ones included)."""
+    from drill.store.timeutil import local_zone
+
+    history, opened = _open_default(history)
+    if history is None:
+        return 0
+    try:
+        now = now or datetime.now(timezone.utc)
+        horizon = utc_iso(end_of_day(now, zone or local_zone()))
+        return _conn(history).execute("SELECT count(*) FROM review_cards WHERE due_utc < ?",
+                                      (horizon,)).fetchone()[0]
+    except sqlite3.Error:
+        return 0
+    finally:
+        if opened:
+            history.close()
+
+
+def forecast(history, now: datetime, zone: tzinfo, days: int = 14,
+             item: str | None = None) -> list[tuple[object, int]]:
+    """(local day, cards due that day) for today and the next days; today includes overdue."""
+    today = now.astimezone(zone).date()
+    horizon = utc_iso(datetime.combine(today + timedelta(days=days), time(), zone))
+    sql = "SELECT due_utc FROM review_cards WHERE due_utc < ?"
+    args: tuple = (horizon,)
+    if item:
+        sql += " AND card_id IN (?, ?)"
+        args += (card_id("skill", item), card_id("concept", item))
+    counts = [0] * days
+    for (due,) in _conn(history).execute(sql, args):
+        offset = (parse_utc(due).astimezone(zone).date() - today).days
+        counts[max(0, offset)] += 1
+    return [(today + timedelta(days=i), n) for i, n in enumerate(counts)]
+
+
+def retention(history, item: str | None = None) -> dict[str, tuple[int, int]]:
+    """Per item: (reviews made when due, of which answered correctly)."""
+    sql = ("SELECT card_id, json_extract(state_json, '$.due_reviews'), "
+           "json_extract(state_json, '$.due_correct') FROM review_cards "
+           "WHERE json_valid(state_json)")
+    args: tuple = ()
+    if item:
+        sql += " AND card_id IN (?, ?)"
+        args = (card_id("skill", item), card_id("concept", item))
+    out = {}
+    for cid, n, right in _conn(history).execute(sql, args):
+        if isinstance(n, int) and n > 0:
+            out[split_card_id(cid)[1]] = (n, int(right or 0))
+    return out

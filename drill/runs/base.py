@@ -1,0 +1,123 @@
+"""What practice and the mock interview share: the clock, the hint ladder, recording results
+and telling listeners about them."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from drill.grading.dispatch import grade_question
+from drill.grading.numbers import AnswerError, Grade, with_hints
+from drill.runs.items import Question, Result
+from drill.runs.protocol import Event, Listener, ResultRecorded, ResultUpdated, RunFinished
+
+
+class RunBase:
+    """The shared half of a run; subclasses say which question is current and what comes next.
+
+    Subclasses set ``mode``, ``lang`` and ``seed`` and implement ``current``, ``_over`` (the
+    message when nothing is left) and ``_recorded`` (move on after a result).
+    """
+
+    mode = "practice"
+    OVER = ("the session is over", "本次练习已结束")
+    self_marking = False  # whether the user may mark a free answer right themselves
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.results: list[Result] = []
+        self._listeners: list[Listener] = []
+        self._started = clock()
+        self._shown_at = self._started
+        self._hints: list[str] = []
+        self._finished_sent = False
+
+    # -- events -----------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def _emit(self, event: Event) -> None:
+        for listener in list(self._listeners):
+            listener(event)
+
+    # -- time -------------------------------------------------------------------------
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the run started."""
+        return self.clock() - self._started
+
+    def tick(self) -> bool:
+        """Call regularly; True when the run just ended on its own (a deadline)."""
+        return False
+
+    @property
+    def current(self) -> Question | None:
+        raise NotImplementedError
+
+    @property
+    def finished(self) -> bool:
+        return self.current is None
+
+    # -- hints ------------------------------------------------------------------------
+    @property
+    def hints_used(self) -> int:
+        return len(self._hints)
+
+    def _hint_limit(self) -> int | None:
+        return None
+
+    def hint(self) -> str | None:
+        """The next rung of the current question's hint ladder, or None when none is left."""
+        question = self.current
+        if question is None:
+            return None
+        ladder = question.hints(self.lang)
+        limit = self._hint_limit()
+        if len(self._hints) >= len(ladder) or (limit is not None and len(self._hints) >= limit):
+            return None
+        self._hints.append(ladder[len(self._hints)])
+        return self._hints[-1]
+
+    # -- answers ----------------------------------------------------------------------
+    def _check_open(self) -> Question:
+        question = self.current
+        if question is None:
+            raise AnswerError(*self.OVER)
+        return question
+
+    def answer(self, text: str) -> Result:
+        """Grade the answer to the current question; AnswerError leaves everything as it was."""
+        question = self._check_open()
+        result_grade, hit, missed = grade_question(question, text, self.lang)
+        return self._record(question, text, with_hints(result_grade, len(self._hints)), hit,
+                            missed)
+
+    def skip(self) -> Result:
+        question = self._check_open()
+        return self._record(question, "", Grade(0.0, False, skipped=True), (), ())
+
+    def _record(self, question: Question, text: str, result_grade: Grade, hit, missed) -> Result:
+        result = Result(question, text, result_grade, self.clock() - self._shown_at,
+                        len(self._hints), hit, missed)
+        self.results.append(result)
+        self._recorded(result)
+        self._emit(ResultRecorded(result))
+        self._next_question()
+        return result
+
+    def _recorded(self, result: Result) -> None:
+        """Move past ``result``'s question (before listeners hear of it)."""
+        raise NotImplementedError
+
+    def _next_question(self) -> None:
+        self._shown_at = self.clock()
+        self._hints = []
+
+    def _updated(self, result: Result) -> None:
+        self._emit(ResultUpdated(result))
+
+    def _finished(self) -> None:
+        """Tell listeners once that the run is over."""
+        if not self._finished_sent:
+            self._finished_sent = True
+            self._emit(RunFinished(self.mode))

@@ -1,0 +1,89 @@
+"""``--jsonl``: one JSON object per line each way, for scripts (the protocol is in the README).
+
+Events out: ``question``, ``hint``, ``grade``, ``error`` and a final ``summary``. Fields are
+only ever added, never renamed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TextIO
+
+
+def question_event(run, question) -> dict:
+    lang = run.lang
+    event = {
+        "type": "question",
+        "id": question.id,
+        "skill": question.item.id,  # a skill id, or a bank question's id (see item_kind)
+        "item_kind": question.item.kind,
+        "ask": question.ask.key if question.ask is not None else "concept",
+        "kind": question.kind,
+        "unit": question.unit(),
+        "prompt": question.text(lang),
+        "choices": question.choices_json(lang),
+        "scenario": question.scenario_json(),
+    }
+    if run.mode == "mock":
+        event.update(stage=run.current_item.stage, time_left_s=round(run.time_left(), 1),
+                     budget_s=round(run.current_item.budget, 1))
+    return event
+
+
+def grade_event(result, lang: str) -> dict:
+    q = result.question
+    return {
+        "type": "grade",
+        "id": q.id,
+        "score": result.score,
+        "correct": result.grade.correct,
+        "skipped": result.grade.skipped,
+        "expected": q.expected_json(),
+        "expected_text": q.expected_text(lang),
+        "mistakes": list(result.grade.mistakes),
+        "solution": q.solution(lang),
+        "hit": list(result.hit),
+        "missed": list(result.missed),
+    }
+
+
+class JsonlFormatter:
+    asks_self_mark = False  # a script has no "said it differently"
+
+    def __init__(self, stdout: TextIO, lang: str) -> None:
+        self.stdout = stdout
+        self.lang = lang
+
+    def emit(self, obj: dict) -> None:
+        self.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self.stdout.flush()
+
+    def prompt(self) -> None:
+        """No prompt: each line read is one answer or command."""
+
+    def begin(self, run) -> None:
+        """No greeting: the first line is the first question."""
+
+    def question(self, run, question) -> None:
+        self.emit(question_event(run, question))
+
+    def hint(self, run, question, text: str | None) -> None:
+        self.emit({"type": "hint", "id": question.id, "text": text})
+
+    def empty(self, run) -> None:
+        self.emit({"type": "error", "message": "empty answer"})
+
+    def error(self, run, exc) -> None:
+        self.emit({"type": "error", "message": exc.message(self.lang)})
+
+    def time_up(self, run) -> None:
+        self.emit({"type": "error", "message": "time is up"})
+
+    def result(self, run, result) -> None:
+        self.emit(grade_event(result, self.lang))
+
+    def self_mark(self, run, result) -> None:
+        """Never asked (``asks_self_mark`` is False)."""
+
+    def end(self, run) -> None:
+        self.emit(run.summary().to_json())

@@ -1,0 +1,133 @@
+"""``--plain``: questions and feedback as text lines, for any terminal or screen reader."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from drill.content.skills.mistakes import explain
+from drill.i18n import tr
+from drill.runs.interview import clock_text
+from drill.runs.practice import mistake_lines
+
+
+class PlainFormatter:
+    """Practice shows every answer's feedback; the interview only notes it (unless feedback
+    is "each") and shows a timer with each question."""
+
+    asks_self_mark = True
+
+    def __init__(self, stdout: TextIO, lang: str) -> None:
+        self.stdout = stdout
+        self.lang = lang
+        self._shown_case = False
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def prompt(self) -> None:
+        self.stdout.write("> ")
+        self.stdout.flush()
+
+    # -- the run --------------------------------------------------------------------------
+    def begin(self, run) -> None:
+        if run.mode == "mock":
+            self.say(tr("mock-intro", self.lang).format(minutes=f"{run.config.minutes:g}"))
+        else:
+            self.say(tr("plain-help", self.lang))
+
+    def question(self, run, question) -> None:
+        lang = self.lang
+        self.say()
+        if run.mode == "mock":
+            item = run.current_item
+            self.say(f"== {question.id} ({tr('stage-' + item.stage, lang)}) "
+                     f"{timer_line(run, lang)}")
+            if question.scenario is not None and (not self._shown_case or item.stage == "design"):
+                self.say(question.scenario.intro(lang))
+                self._shown_case = self._shown_case or item.stage == "case"
+            self.say(question.prompt(lang) if question.scenario is not None
+                     else question.text(lang))
+            return
+        if lang == "zh":
+            self.say(f"== 第 {question.number} 题 / 共 {run.total} 题 [{question.item.id}] ==")
+        else:
+            self.say(f"== Question {question.number} of {run.total} [{question.item.id}] ==")
+        self.say(question.text(lang))
+
+    def hint(self, run, question, text: str | None) -> None:
+        self.say(f"{tr('hint', self.lang)}: {text}" if text else tr("no-hint", self.lang))
+
+    def empty(self, run) -> None:
+        self.say(tr("empty-answer", self.lang))
+
+    def error(self, run, exc) -> None:
+        self.say(f"{exc.message(self.lang)} — {tr('try-again', self.lang)}")
+
+    def time_up(self, run) -> None:
+        self.say(tr("mock-time-up", self.lang))
+
+    def result(self, run, result) -> None:
+        lang = self.lang
+        question = result.question
+        if run.mode == "mock":
+            if run.config.feedback != "each":
+                self.say(tr("mock-noted", lang))
+                return
+            self.say(f"{tr(result.verdict(), lang)} ({result.score:.2f}) — "
+                     f"{tr('expected', lang)}: {question.expected_text(lang)}")
+            for line in mistake_lines(result, lang):
+                self.say(f"{tr('mistake', lang)}: {line}")
+            return
+        self.say(f"{tr(result.verdict(), lang)} ({result.score:.2g}) — {tr('expected', lang)}: "
+                 f"{question.expected_text(lang)}")
+        for line in mistake_lines(result, lang):
+            self.say(f"{tr('mistake', lang)}: {line}")
+        if result.hit:
+            self.say(f"{tr('points-hit', lang)}: " + "; ".join(result.hit))
+        if result.missed:
+            self.say(f"{tr('points-missed', lang)}: " + "; ".join(result.missed))
+        self.say(f"{tr('solution', lang)}:")
+        for line in question.solution(lang):
+            self.say(f"  {line}")
+
+    def self_mark(self, run, result) -> None:
+        self.say(tr("self-mark", self.lang))
+
+    # -- the end --------------------------------------------------------------------------
+    def end(self, run) -> None:
+        if run.mode == "mock":
+            from drill.ui.render.scorecard import scorecard_text
+
+            self.stdout.write(scorecard_text(run.scorecard(), self.lang))
+            self.stdout.flush()
+            return
+        self.say()
+        self._summary(run.summary())
+
+    def _summary(self, s) -> None:
+        lang = self.lang
+        self.say(f"== {tr('summary', lang)} ==")
+        if lang == "zh":
+            self.say(f"共 {s.questions} 题，答对 {s.correct} 题，跳过 {s.skipped} 题；"
+                     f"得分 {s.score:.2f} / {s.questions}（{s.accuracy * 100:.0f} %），"
+                     f"用时 {s.seconds:.0f} 秒")
+        else:
+            self.say(f"{s.questions} question(s), {s.correct} correct, {s.skipped} skipped; "
+                     f"score {s.score:.2f} / {s.questions} ({s.accuracy * 100:.0f} %), "
+                     f"{s.seconds:.0f} s")
+        for item, (n, score) in sorted(s.per_item.items(), key=lambda kv: kv[1][1] / kv[1][0]):
+            self.say(f"  {item.id:24} {score:.2f} / {n}")
+        for tag, count in sorted(s.mistakes.items(), key=lambda kv: -kv[1]):
+            self.say(f"  {tr('mistake', lang)} {tag} ×{count}: {explain(tag, lang)}")
+        if s.missed_skills:
+            self.say(f"{tr('practise-again', lang)} drill start "
+                     + " ".join(f"--skill {m}" for m in s.missed_skills))
+
+
+def timer_line(interview, lang: str) -> str:
+    left = clock_text(interview.time_left())
+    budget = interview.question_time_left()
+    if lang == "zh":
+        return f"[剩余 {left} · 本题 {clock_text(budget)}{'（已超时）' if budget < 0 else ''}]"
+    return f"[{left} left · this question {clock_text(budget)}{' (over)' if budget < 0 else ''}]"

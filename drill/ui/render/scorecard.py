@@ -1,0 +1,110 @@
+"""The mock interview's scorecard, once: its rows and lines, as plain text (``drill mock
+--plain``), as rich renderables (the app) and as the raw parts the Markdown report lays out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drill.i18n import tr
+from drill.runs.interview import BAND_RULE, Scorecard, clock_text
+
+
+@dataclass(frozen=True)
+class Row:
+    """One question of the scorecard; ``stage`` and ``status`` are keys, not words."""
+
+    id: str
+    stage: str
+    item: str
+    status: str
+    score: float
+    spent: str | None  # mm:ss, None when it was never answered
+    budget: str
+    hints: int
+    mistakes: tuple[str, ...]
+
+    def time(self, missing: str = "--:--") -> str:
+        return f"{self.spent or missing} / {self.budget}"
+
+
+def rows(card: Scorecard) -> list[Row]:
+    return [Row(item.question.id, item.stage, item.question.item.id, item.status, item.score,
+                clock_text(item.result.seconds) if item.answered else None,
+                clock_text(item.budget), len(item.hints),
+                tuple(item.result.grade.mistakes) if item.answered else ())
+            for item in card.items]
+
+
+def score_line(card: Scorecard, lang: str) -> str:
+    return f"{tr('score', lang)}: {card.score * 100:.0f} % — {card.band_text(lang)}"
+
+
+def change_line(card: Scorecard, lang: str) -> str | None:
+    return None if card.change is None else f"{tr('mock-change', lang)}: {card.change * 100:+.0f}"
+
+
+def solutions(card: Scorecard, lang: str) -> list[tuple[str, str, list[str]]]:
+    """Per question: its id, the expected answer, and the worked solution's other lines."""
+    out = []
+    for item in card.items:
+        q = item.question
+        expected = q.expected_text(lang)
+        # a free answer's model answer is the expected text itself
+        out.append((q.id, expected, [line for line in q.solution(lang) if line != expected]))
+    return out
+
+
+def pad(text: str, width: int) -> str:
+    """Left-justify by display cells, so Chinese labels line up too."""
+    from rich.cells import cell_len
+
+    return text + " " * max(0, width - cell_len(text))
+
+
+def scorecard_text(card: Scorecard, lang: str) -> str:
+    """The scorecard as lines of text, for the line mode."""
+    lines = ["", f"== {tr('scorecard', lang)} =="]
+    for r in rows(card):
+        mistakes = ", ".join(r.mistakes)
+        lines.append(f"{r.id:>3} {pad(tr('stage-' + r.stage, lang), 10)} {pad(r.item, 24)} "
+                     f"{pad(tr(r.status, lang), 10)} {r.score:.2f}  {r.time()}  "
+                     f"{tr('hint', lang)} {r.hints}{'  ' + mistakes if mistakes else ''}")
+    lines.append(f"{score_line(card, lang)} ({BAND_RULE[lang]})")
+    change = change_line(card, lang)
+    if change:
+        lines.append(change)
+    if card.timed_out:
+        lines.append(tr("mock-time-up", lang))
+    lines += ["", f"{tr('solution', lang)}:"]
+    for ident, expected, steps in solutions(card, lang):
+        lines.append(f"{ident}. {tr('expected', lang)}: {expected}")
+        lines += [f"    {line}" for line in steps]
+    return "\n".join(lines) + "\n"
+
+
+def scorecard_view(card: Scorecard, lang: str):
+    """The scorecard as rich renderables, for the app."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=tr("scorecard", lang), title_justify="left")
+    for name in ("#", "stage", "item", "result", "score", "time / budget", "hints", "mistakes"):
+        table.add_column(name)
+    for r in rows(card):
+        table.add_row(r.id, tr(f"stage-{r.stage}", lang), r.item, tr(r.status, lang),
+                      f"{r.score:.2f}", r.time(), str(r.hints), ", ".join(r.mistakes))
+    style = {"ready": "bold green", "close": "bold yellow"}.get(card.band, "bold red")
+    band = Text(f"{tr('score', lang)}: {card.score * 100:.0f} % — ", style="bold")
+    band.append(card.band_text(lang), style=style)
+    parts = [table, band, Text(BAND_RULE[lang], style="dim")]
+    change = change_line(card, lang)
+    if change:
+        parts.append(Text(change))
+    if card.timed_out:
+        parts.append(Text(tr("mock-time-up", lang), style="yellow"))
+    parts.append(Text(f"\n{tr('solution', lang)}", style="bold"))
+    for ident, expected, steps in solutions(card, lang):
+        parts.append(Text(f"{ident}. {tr('expected', lang)}: {expected}", style="bold"))
+        parts += [Text(f"   {line}") for line in steps]
+    return Group(*parts)

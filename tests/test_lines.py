@@ -1,0 +1,143 @@
+"""The one line driver: the same command grammar and empty-line handling in --plain and
+--jsonl, for practice and the mock interview, in English and Chinese."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from drill.content.bank import load_bank
+from drill.content.catalog import load_catalog
+from drill.runs.factory import new_session
+from drill.runs.interview import MockConfig, MockInterview
+from drill.runs.practice import SessionConfig
+from drill.ui.lines.driver import ANSWER, EMPTY, HINT, QUIT, SKIP, command_of, drive
+from drill.ui.lines.jsonl import JsonlFormatter
+from drill.ui.lines.plain import PlainFormatter
+from tests.conftest import run_drill
+
+CATALOG = load_catalog(include_user=False)
+BANK = load_bank(include_user=False)
+# (hint, skip, quit): every word of the grammar appears in some row
+WORDS = [("hint", "skip", "quit"), ("?", "skip", "exit"), ("提示", "跳过", "退出"),
+         ("HINT", "跳过", "q")]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def practice(lang: str = "en"):
+    config = SessionConfig(count=3, seed=5, skills=["ridge-point"], topic="numeric", lang=lang)
+    return new_session(config, CATALOG, clock=Clock())
+
+
+def mock(lang: str = "en"):
+    return MockInterview(MockConfig(minutes=30, seed=3, lang=lang), CATALOG, BANK, clock=Clock())
+
+
+def run_lines(run, formatter, text: str) -> str:
+    stdout = io.StringIO()
+    out = formatter(stdout, run.lang)
+    drive(run, io.StringIO(text), out)
+    out.end(run)
+    return stdout.getvalue()
+
+
+@pytest.mark.parametrize(("word", "command"), [
+    ("hint", HINT), ("?", HINT), ("提示", HINT), (" Hint ", HINT),
+    ("skip", SKIP), ("跳过", SKIP),
+    ("quit", QUIT), ("exit", QUIT), ("q", QUIT), ("退出", QUIT),
+    ("", EMPTY), ("   ", EMPTY), ("12 TFLOP/s", ANSWER), ("a", ANSWER)])
+def test_one_grammar(word, command):
+    assert command_of(word) == command
+
+
+@pytest.mark.parametrize(("hint", "skip", "quit"), WORDS)
+def test_practice_plain_commands(hint, skip, quit):
+    session = practice()
+    out = run_lines(session, PlainFormatter, f"{hint}\n{skip}\n{quit}\n4\n")
+    assert out.count("Hint: ") == 1
+    assert [r.verdict() for r in session.results] == ["skipped"]  # "4" was never read
+    assert out.count("== Question") == 2
+    assert "1 question(s), 0 correct, 1 skipped" in out
+
+
+@pytest.mark.parametrize(("hint", "skip", "quit"), WORDS)
+def test_mock_plain_commands(hint, skip, quit):
+    interview = mock()
+    out = run_lines(interview, PlainFormatter, f"{hint}\n{skip}\n{quit}\n4\n")
+    assert out.count("Hint: ") == 1
+    statuses = [item.status for item in interview.scorecard().items]
+    assert statuses[0] == "skipped"
+    assert statuses[1:] == ["unanswered"] * (len(statuses) - 1)
+    assert "== Scorecard ==" in out
+
+
+@pytest.mark.parametrize(("hint", "skip", "quit"), WORDS)
+def test_practice_jsonl_commands(hint, skip, quit):
+    session = practice()
+    events = [json.loads(line)
+              for line in run_lines(session, JsonlFormatter, f"{hint}\n{skip}\n{quit}\n4\n")
+              .splitlines()]
+    assert [e["type"] for e in events] == ["question", "hint", "grade", "question", "summary"]
+    assert events[1]["text"] and events[2]["skipped"] is True
+    assert events[0]["item_kind"] == "skill" and events[0]["skill"] == "ridge-point"
+    assert events[-1]["questions"] == 1 and events[-1]["missed_skills"] == ["ridge-point"]
+
+
+@pytest.mark.parametrize(("hint", "skip", "quit"), WORDS)
+def test_mock_jsonl_commands(hint, skip, quit):
+    interview = mock()
+    events = [json.loads(line)
+              for line in run_lines(interview, JsonlFormatter, f"{hint}\n{skip}\n{quit}\n")
+              .splitlines()]
+    assert [e["type"] for e in events] == ["question", "hint", "grade", "question", "summary"]
+    assert events[0]["stage"] == "case" and events[0]["budget_s"] > 0
+    assert events[-1]["mode"] == "mock"
+    statuses = [q["status"] for q in events[-1]["questions"]]
+    assert statuses[0] == "skipped" and set(statuses[1:]) == {"unanswered"}
+
+
+@pytest.mark.parametrize("make", [practice, mock])
+def test_an_empty_line_is_never_an_answer(make):
+    run = make()
+    plain = run_lines(run, PlainFormatter, "\n  \nquit\n")
+    assert plain.count("Empty answer") == 2
+    assert not [r for r in run.results if not r.unanswered]  # nothing was graded
+    run = make()
+    events = [json.loads(line) for line in run_lines(run, JsonlFormatter, "\nquit\n").splitlines()]
+    assert events[1] == {"type": "error", "message": "empty answer"}
+    assert not [r for r in run.results if not r.unanswered]
+
+
+def test_chinese_plain_empty_line_and_end_of_input():
+    session = practice("zh")
+    out = run_lines(session, PlainFormatter, "\n")
+    assert "答案为空" in out and "总结" in out and session.results == []
+
+
+def test_plain_self_mark_takes_the_users_word():
+    free = next(q.id for q in sorted(BANK.questions.values(), key=lambda q: q.id)
+                if q.type == "free")
+    config = SessionConfig(count=1, seed=1, topic="concepts", plan=[("concept", free)])
+    session = new_session(config, CATALOG, BANK, clock=Clock())
+    out = run_lines(session, PlainFormatter, "no idea at all\n对\n")
+    assert "Did you say it in other words?" in out
+    assert session.results[0].self_mark is True and session.results[0].correct
+
+
+def test_the_cli_speaks_the_grammar_in_chinese():
+    result = run_drill("start", "--plain", "--seed", "3", "--count", "2", "--skill", "bound",
+                       "--lang", "zh", input="提示\n跳过\n退出\n")
+    assert result.returncode == 0, result.stderr
+    assert "> 提示: " in result.stdout and "共 1 题，答对 0 题，跳过 1 题" in result.stdout
+    result = run_drill("mock", "--plain", "--seed", "3", "--lang", "zh", input="提示\n跳过\n退出\n")
+    assert result.returncode == 0, result.stderr
+    assert "> 提示: " in result.stdout and "成绩单" in result.stdout
