@@ -28,6 +28,7 @@ _FORMULA_PAIRS: tuple[tuple[str, str], ...] = (
     ("(one add per element)", "（每元素一次加法）"),
     ("(weights once)", "（权重读一次）"),
     ("(QKᵀ and PV)", "（QKᵀ 与 PV）"),
+    ("(intensity of decode ≈ 2·B / s)", "（解码的强度 ≈ 2·B / s）"),
     ("units × FLOP per clock per unit × tensor clock", "单元数 × 每单元每周期 FLOP × Tensor 频率"),
     ("units × lanes × 2 (FMA) × clock", "单元数 × 每单元通道数 × 2（FMA）× 频率"),
     ("bus width (bit) / 8 × per-pin rate (Gb/s)", "位宽（bit）/ 8 × 单针速率（Gb/s）"),
