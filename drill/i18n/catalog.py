@@ -7,10 +7,10 @@ area; a key belongs to exactly one of them.
 
 from __future__ import annotations
 
-from drill.i18n.messages import app, cli, measure, render, run, stats
+from drill.i18n.messages import app, cli, measure, render, report, run, stats
 from drill.i18n.text import Text
 
-AREAS = (run, app, render, stats, measure, cli)
+AREAS = (run, app, render, report, stats, measure, cli)
 
 
 def _collect() -> dict[str, Text]:

@@ -77,4 +77,34 @@ PAIRS: dict[str, tuple[str, str]] = {
     "unit": ("unit", "单位"),
     "session-over": ("Session over.", "练习结束。"),
     "practise-again": ("Practise the missed skills again:", "再练一次错过的技能："),
+    # Not yet looked up by their screens and commands (see each key's file).
+    "practice-progress": (  # ui/tui/screens/practice.py
+        "Question {number} of {total} · score {score} · {streak_word} {streak} · {clock}",
+        "第 {number} 题 / 共 {total} 题 · 得分 {score} · {streak_word} {streak} · {clock}",
+    ),
+    "practice-heading": ("== Question {number} of {total} [{skill}] ==",  # cli/commands/start.py
+                         "== 第 {number} 题 / 共 {total} 题 [{skill}] =="),
+    "convention-label": ("Convention: ", "约定："),  # runs/practice.py, tui/screens/practice.py
+    "plot-truth": ("the operator", "算子位置"),  # ui/tui/screens/practice.py figure_for
+    "plot-answer": ("your answer", "你的答案"),
+    "summary-line": (  # ui/tui/screens/summary.py
+        "{questions} questions, {correct} correct, {skipped} skipped; score {score} / "
+        "{questions} ({pct} %); {seconds} s",
+        "共 {questions} 题，答对 {correct} 题，跳过 {skipped} 题；得分 {score} / {questions}"
+        "（{pct} %）；用时 {seconds} 秒",
+    ),
+    "summary-line-plain": (  # cli/commands/start.py
+        "{questions} question(s), {correct} correct, {skipped} skipped; score {score} / "
+        "{questions} ({pct} %), {seconds} s",
+        "共 {questions} 题，答对 {correct} 题，跳过 {skipped} 题；得分 {score} / {questions}"
+        "（{pct} %），用时 {seconds} 秒",
+    ),
+    "summary-skill": ("skill", "技能"),  # ui/tui/screens/summary.py, its table's first column
+    "mock-progress": (  # ui/tui/screens/mock.py
+        "Mock interview · question {number} ({stage}) · {left} left · this question {budget}",
+        "模拟面试 · 第 {number} 题（{stage}）· 剩余 {left} · 本题 {budget}",
+    ),
+    "mock-timer": ("[{left} left · this question {budget}{over}]",  # cli/commands/mock.py
+                   "[剩余 {left} · 本题 {budget}{over}]"),
+    "mock-over": (" (over)", "（已超时）"),
 }
