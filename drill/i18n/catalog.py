@@ -1,16 +1,25 @@
 """The message catalog: every user-facing string of the front ends, in English and Chinese.
 
 Content (skills, questions, cards) carries its own ``Text`` values; the front ends look their
-words up here by key with ``tr``. The strings live in ``drill.i18n.messages``, one module per
-area; a key belongs to exactly one of them.
+words up here by key with ``tr``. The strings live in ``drill/i18n/messages_*.py``, one module
+per area; a key belongs to exactly one of them.
 """
 
 from __future__ import annotations
 
-from drill.i18n.messages import app, cli, measure, render, report, run, stats
+from drill.i18n import (
+    messages_app,
+    messages_cli,
+    messages_measure,
+    messages_render,
+    messages_report,
+    messages_run,
+    messages_stats,
+)
 from drill.i18n.text import Text
 
-AREAS = (run, app, render, report, stats, measure, cli)
+AREAS = (messages_run, messages_app, messages_render, messages_report, messages_stats,
+         messages_measure, messages_cli)
 
 
 def _collect() -> dict[str, Text]:
