@@ -12,6 +12,7 @@ from drill.core.engine.operators import dtype_bytes, kv_cache_bytes
 from drill.core.engine.steps import Step, num
 from drill.core.units import format_si, sig
 from drill.errors import UsageError
+from drill.i18n import Text, tr
 
 
 def run(args) -> int:
@@ -93,17 +94,18 @@ def _operator(args, lang: str) -> int:
         return 0
     from rich.console import Console
 
-    from drill.ui.render.tables import steps_table, t, verdict
+    from drill.ui.render.tables import steps_table, verdict
 
     console = Console(highlight=False)
-    title = f"{spec.name} · {roof.name} · {args.dtype} ({analysis.peak_label}, " \
+    name = roof.name if roof.card is not None else tr("plot-custom", lang)
+    title = f"{spec.name} · {name} · {args.dtype} ({analysis.peak_label}, " \
             f"{format_si(roof.peak, 'FLOP/s')}, {format_si(roof.bandwidth, 'B/s')})"
     console.print(steps_table(list(analysis.steps) + extra_steps, lang, title))
     console.print(verdict(analysis, lang))
     note = spec_note(analysis, lang)
     if note:
         console.print(note, style="dim")
-    console.print(t("conventions", lang), style="dim")
+    console.print(tr("conventions", lang), style="dim")
     if args.plot:
         _plot_analysis(console, analysis, roof, args, lang)
     return 0
@@ -111,32 +113,32 @@ def _operator(args, lang: str) -> int:
 
 def spec_note(analysis, lang: str) -> str:
     cost = analysis.cost
-    return cost.note_zh if lang == "zh" and cost.note_zh else cost.note_en
+    return Text(cost.note_en, cost.note_zh or cost.note_en)(lang)
 
 
 def _plot_analysis(console, analysis, roof, args, lang: str) -> None:
     from rich.text import Text
 
-    from drill.ui.render.plot import Figure, Point, RoofLine, card_figure, plot_word, render
+    from drill.ui.render.plot import Figure, Point, RoofLine, card_figure, render
 
     if roof.card is not None:
         figure = card_figure(roof.card, args.dtype, args.cuda_cores, peak=roof.peak,
                              bandwidth=roof.bandwidth)
     else:
-        figure = Figure("custom", [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)])
+        figure = Figure(tr("calc-custom", lang),
+                        [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)])
     figure.lang = lang
-    figure.points.append(Point(f"{analysis.cost.op} ({plot_word('on-roof', lang)})",
-                               analysis.intensity,
-                               analysis.attainable))
+    figure.points.append(Point(f"{analysis.cost.op} ({tr('plot-on-roof', lang)})",
+                               analysis.intensity, analysis.attainable))
     if analysis.measured:
-        figure.points.append(Point(plot_word("measured", lang), analysis.intensity,
+        figure.points.append(Point(tr("plot-measured", lang), analysis.intensity,
                                    analysis.measured, "x", "red"))
     width, height = _plot_size(args)
     text = render(figure, width, height, color=console.is_terminal)
     if text:
         console.print(Text.from_ansi(text))
     else:
-        console.print(plot_word("too-small", lang).format(w=width, h=height), style="dim")
+        console.print(tr("plot-too-small", lang, w=width, h=height), style="dim")
 
 
 def _plot_size(args) -> tuple[int, int]:
@@ -153,11 +155,11 @@ def _emit_steps(args, lang: str, steps: list[Step], data: dict) -> int:
         return 0
     from rich.console import Console
 
-    from drill.ui.render.tables import steps_table, t
+    from drill.ui.render.tables import steps_table
 
     console = Console(highlight=False)
     console.print(steps_table(steps, lang))
-    console.print(t("conventions", lang), style="dim")
+    console.print(tr("conventions", lang), style="dim")
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from drill.cli.commands.common import lang_of, load_card, print_json
+from drill.i18n import tr
 
 
 def run(args) -> int:
@@ -31,5 +32,5 @@ def run(args) -> int:
     console = Console(highlight=False)
     console.print(catalog_table(list(catalog), lang, wide=console.width >= 130))
     for problem in catalog.problems:
-        console.print(f"skipped: {problem}", style="yellow", markup=False)
+        console.print(tr("gpus-skipped", lang, problem=problem), style="yellow", markup=False)
     return 0

@@ -9,16 +9,19 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from drill.cli.commands.common import lang_of
 from drill.errors import UsageError
+from drill.i18n import tr
 from drill.store import transfer
 
 
 def run(args) -> int:
+    lang = lang_of(args)
     if args.action == "check":
-        return check()
+        return check(lang)
     if args.action == "export":
-        return export(args.format, args.file)
-    return import_file(args.file)
+        return export(args.format, args.file, lang)
+    return import_file(args.file, lang)
 
 
 def _open():
@@ -32,7 +35,7 @@ def _open():
         return None
 
 
-def check() -> int:
+def check(lang: str) -> int:
     from drill.config import paths
     from drill.store.schema import SCHEMA_VERSION, check_file
 
@@ -44,17 +47,16 @@ def check() -> int:
     if problems:
         for problem in problems:
             print(problem)
-        print(f"drill: {len(problems)} problem(s) found; the file was not changed. Keep a copy "
-              "of it; the sqlite3 shell's .recover command can rescue what is readable.",
-              file=sys.stderr)
+        print(tr("history-problems", lang, count=len(problems)), file=sys.stderr)
         return 1
-    note = "" if version == SCHEMA_VERSION else f" (upgraded to {SCHEMA_VERSION} on next use)"
-    print(f"{path}: ok, schema {version}{note}")
+    note = "" if version == SCHEMA_VERSION else tr("history-upgrade", lang,
+                                                   version=SCHEMA_VERSION)
+    print(tr("history-ok", lang, path=path, version=version, note=note))
     return 0
 
 
 # -- export -------------------------------------------------------------------------------
-def export(fmt: str, file: str | None) -> int:
+def export(fmt: str, file: str | None, lang: str) -> int:
     from drill.config import paths
 
     sessions = []
@@ -73,7 +75,7 @@ def export(fmt: str, file: str | None) -> int:
         except OSError as exc:
             raise UsageError(f"cannot write {file}: {exc.strerror or exc}") from None
         attempts = sum(len(s.attempts) for s in sessions)
-        print(f"wrote {len(sessions)} session(s) and {attempts} attempt(s) to {file}",
+        print(tr("history-wrote", lang, sessions=len(sessions), attempts=attempts, file=file),
               file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -81,7 +83,7 @@ def export(fmt: str, file: str | None) -> int:
 
 
 # -- import -------------------------------------------------------------------------------
-def import_file(file: str) -> int:
+def import_file(file: str, lang: str) -> int:
     path = Path(file)
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -99,8 +101,8 @@ def import_file(file: str) -> int:
     with history:
         added_sessions, added_attempts = history.merge(sessions, reviews)
     total = sum(len(s.attempts) for s in sessions)
-    print(f"imported {added_sessions} new session(s) and {added_attempts} new attempt(s) from "
-          f"{file} ({total - added_attempts} already present)")
+    print(tr("history-imported", lang, sessions=added_sessions, attempts=added_attempts,
+             file=file, present=total - added_attempts))
     return 0
 
 

@@ -6,13 +6,14 @@ import shutil
 
 from drill.cli.commands.common import lang_of, roof_for, settle_dtype
 from drill.errors import UsageError
+from drill.i18n import tr
 
 
 def run(args) -> int:
     from rich.console import Console
     from rich.text import Text
 
-    from drill.ui.render.plot import Figure, Point, RoofLine, card_figure, plot_word, render
+    from drill.ui.render.plot import Figure, Point, RoofLine, card_figure, render
 
     lang = lang_of(args)
     roof = roof_for(args, settle_dtype(args))
@@ -24,13 +25,14 @@ def run(args) -> int:
         figure = card_figure(roof.card, args.dtype, args.cuda_cores, peak=roof.peak,
                              bandwidth=roof.bandwidth)
     else:
-        figure = Figure("custom roofline", [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)])
+        figure = Figure(tr("plot-custom", lang),
+                        [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)])
     figure.lang = lang
     for i, ai in enumerate(ais):
         on_roof = min(roof.peak, ai * roof.bandwidth)
-        figure.points.append(Point(f"AI {ai:g} {plot_word('on-roof', lang)}", ai, on_roof))
+        figure.points.append(Point(f"AI {ai:g} {tr('plot-on-roof', lang)}", ai, on_roof))
         if i < len(measured):
-            figure.points.append(Point(f"{plot_word('measured', lang)} {measured[i] / 1e12:g} T",
+            figure.points.append(Point(f"{tr('plot-measured', lang)} {measured[i] / 1e12:g} T",
                                        ai, measured[i], "x", "red"))
     size = shutil.get_terminal_size((100, 30))
     width = args.width or size.columns
@@ -38,7 +40,7 @@ def run(args) -> int:
     console = Console(highlight=False)
     text = render(figure, width, height, color=console.is_terminal)
     if not text:
-        console.print(plot_word("too-small", lang).format(w=width, h=height))
+        console.print(tr("plot-too-small", lang, w=width, h=height))
         return 0
     console.print(Text.from_ansi(text), soft_wrap=True)
     return 0

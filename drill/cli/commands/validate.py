@@ -5,7 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from drill.cli.commands.common import lang_of
 from drill.config import paths
+from drill.i18n import tr
 
 
 def _is_card(path: Path) -> bool:
@@ -30,11 +32,12 @@ def _expand(targets: list[Path]) -> list[Path]:
 def run(args) -> int:
     from drill.content import bank, catalog
 
+    lang = lang_of(args)
     if args.paths:
         targets = [Path(p) for p in args.paths]
         missing = [t for t in targets if not t.exists()]
         for target in missing:
-            print(f"{target}: no such file or folder", file=sys.stderr)
+            print(tr("validate-missing", lang, target=target), file=sys.stderr)
         files = _expand([t for t in targets if t.exists()])
         cards = [f for f in files if _is_card(f)]
         packs = [f for f in files if not _is_card(f)]
@@ -48,25 +51,30 @@ def run(args) -> int:
     problems += bank.validate_paths(packs) if packs else []
     for problem in problems:
         print(problem)
-    checked = f"{len(cards)} card file(s), {len(packs)} question file(s)"
+    checked = tr("validate-checked", lang, cards=len(cards), packs=len(packs))
     if problems or missing:
-        print(f"{len(problems)} problem(s) in {checked}", file=sys.stderr)
+        print(tr("validate-problems", lang, count=len(problems), checked=checked),
+              file=sys.stderr)
         return 1
-    print(f"ok: {checked}, no problems")
+    print(tr("validate-ok", lang, checked=checked))
     return 0
 
 
 def show_paths(args=None) -> int:
+    from rich.cells import set_cell_size
+
+    lang = lang_of(args)
     rows = [
-        ("config", paths.config_dir()),
-        ("your GPU cards", paths.user_gpus_dir()),
-        ("your question packs", paths.user_questions_dir()),
-        ("settings", paths.settings_file()),
-        ("history database", paths.database_file()),
-        ("built-in cards", paths.builtin_gpus_dir()),
-        ("built-in questions", paths.builtin_questions_dir()),
+        ("paths-config", paths.config_dir()),
+        ("paths-user-gpus", paths.user_gpus_dir()),
+        ("paths-user-questions", paths.user_questions_dir()),
+        ("paths-settings", paths.settings_file()),
+        ("paths-database", paths.database_file()),
+        ("paths-builtin-gpus", paths.builtin_gpus_dir()),
+        ("paths-builtin-questions", paths.builtin_questions_dir()),
     ]
-    for name, path in rows:
-        print(f"{name:20} {path}")
-    print("(set DRILL_HOME to move every location under one folder)")
+    for key, path in rows:
+        # Padded by display width, so Chinese names line up too.
+        print(f"{set_cell_size(tr(key, lang), 20)} {path}")
+    print(tr("paths-note", lang))
     return 0

@@ -2,99 +2,99 @@
 
 from __future__ import annotations
 
-MISTAKES: dict[str, dict[str, str]] = {
-    "fma-factor": {
-        "en": "Counted a fused multiply-add as 1 FLOP; it is 2 (a multiply and an add).",
-        "zh": "把一次乘加（FMA）算成了 1 次运算；它是 2 次（一次乘、一次加）。",
-    },
-    "dtype-bytes": {
-        "en": "Used the wrong bytes per element for the dtype (fp64 8, fp32/tf32 4, "
-              "fp16/bf16 2, fp8/int8 1).",
-        "zh": "每个元素的字节数用错了（fp64 8，fp32/tf32 4，fp16/bf16 2，fp8/int8 1）。",
-    },
-    "no-write-back": {
-        "en": "Forgot the bytes of the output that is written back to DRAM.",
-        "zh": "漏算了写回显存的输出字节。",
-    },
-    "sparse-peak": {
-        "en": "Used the 2:4 structured-sparsity headline; dense work runs at half of it.",
-        "zh": "用了 2:4 结构化稀疏的宣传峰值；稠密计算只有它的一半。",
-    },
-    "inverted-ratio": {
-        "en": "Divided the wrong way round (e.g. bandwidth / peak instead of peak / bandwidth).",
-        "zh": "除反了（例如用带宽 / 峰值，而不是峰值 / 带宽）。",
-    },
-    "unit-prefix": {
-        "en": "Off by a power of 1000: check the SI prefix (k, M, G, T).",
-        "zh": "差了 1000 的整数次幂：检查单位前缀（k、M、G、T）。",
-    },
-    "gib-gb": {
-        "en": "Mixed binary (GiB = 2^30 B) and decimal (GB = 10^9 B) units.",
-        "zh": "混用了二进制单位（GiB = 2^30 B）和十进制单位（GB = 10^9 B）。",
-    },
-    "bits-bytes": {
-        "en": "Forgot to divide the bus width in bits by 8 to get bytes.",
-        "zh": "位宽是比特，忘了除以 8 换成字节。",
-    },
-    "ddr-double": {
-        "en": "Doubled a per-pin data rate that is already double data rate.",
-        "zh": "把已经是双倍速率的单针数据率又乘了 2。",
-    },
-    "ddr-clock": {
-        "en": "Used the DDR memory clock as the per-pin rate; the rate is twice that clock.",
-        "zh": "把 DDR 显存时钟当成了单针速率；速率是该时钟的 2 倍。",
-    },
-    "non-tensor-peak": {
-        "en": "Used the non-tensor (CUDA core) peak where the tensor-core peak applies.",
-        "zh": "该用 Tensor Core 峰值的地方用了非 Tensor（CUDA Core）峰值。",
-    },
-    "tensor-peak": {
-        "en": "Used a tensor-core peak where the non-tensor peak applies (fp32 is not tf32).",
-        "zh": "该用非 Tensor 峰值的地方用了 Tensor Core 峰值（fp32 不是 tf32）。",
-    },
-    "base-clock": {
-        "en": "Used the base clock; datasheet peaks are quoted at the boost clock.",
-        "zh": "用了基础频率；数据手册的峰值按 boost 频率计算。",
-    },
-    "tensor-clock": {
-        "en": "Used the non-tensor boost clock for a tensor peak; some cards (H100) run "
-              "tensor peaks at a lower tensor boost clock.",
-        "zh": "计算 Tensor 峰值时用了非 Tensor 的 boost 频率；有的卡（如 H100）Tensor 峰值按更低的 "
-              "Tensor boost 频率计算。",
-    },
-    "wrong-bound": {
-        "en": "Swapped memory-bound and compute-bound: compare the intensity with the ridge.",
-        "zh": "把带宽受限和算力受限弄反了：拿算术强度和拐点比较。",
-    },
-    "peak-not-attainable": {
-        "en": "Measured against the peak; a memory-bound op can only reach intensity × "
-              "bandwidth.",
-        "zh": "拿峰值当基准了；带宽受限的算子最多只能达到 强度 × 带宽。",
-    },
-    "kv-factor": {
-        "en": "Forgot the factor 2: the cache holds both K and V.",
-        "zh": "漏了系数 2：缓存里同时存 K 和 V。",
-    },
-    "fused-traffic": {
-        "en": "Used the wrong traffic model: naive attention writes and reads the S×S scores "
-              "and probabilities; fused attention moves only Q, K, V and O.",
-        "zh": "访存模型用错了：朴素注意力要把 S×S 的分数和概率写回再读出；融合注意力只搬 Q、K、V、O。",
-    },
-    "no-ceil": {
-        "en": "Divided blocks by slots without rounding the waves up: a partial wave still "
-              "takes a whole wave of time.",
-        "zh": "块数除以并发槽位后没有向上取整：不满的一波也要花整整一波的时间。",
-    },
-    "nominal-peak": {
-        "en": "Quoted the boost-clock peak; under sustained load the clock, and the peak, "
-              "drop in proportion.",
-        "zh": "直接用了 boost 频率下的峰值；持续负载下频率下降，峰值按比例下降。",
-    },
+from drill.i18n.text import Text
+
+MISTAKES: dict[str, Text] = {
+    "fma-factor": Text(
+        "Counted a fused multiply-add as 1 FLOP; it is 2 (a multiply and an add).",
+        "把一次乘加（FMA）算成了 1 次运算；它是 2 次（一次乘、一次加）。",
+    ),
+    "dtype-bytes": Text(
+        "Used the wrong bytes per element for the dtype (fp64 8, fp32/tf32 4, "
+        "fp16/bf16 2, fp8/int8 1).",
+        "每个元素的字节数用错了（fp64 8，fp32/tf32 4，fp16/bf16 2，fp8/int8 1）。",
+    ),
+    "no-write-back": Text(
+        "Forgot the bytes of the output that is written back to DRAM.",
+        "漏算了写回显存的输出字节。",
+    ),
+    "sparse-peak": Text(
+        "Used the 2:4 structured-sparsity headline; dense work runs at half of it.",
+        "用了 2:4 结构化稀疏的宣传峰值；稠密计算只有它的一半。",
+    ),
+    "inverted-ratio": Text(
+        "Divided the wrong way round (e.g. bandwidth / peak instead of peak / bandwidth).",
+        "除反了（例如用带宽 / 峰值，而不是峰值 / 带宽）。",
+    ),
+    "unit-prefix": Text(
+        "Off by a power of 1000: check the SI prefix (k, M, G, T).",
+        "差了 1000 的整数次幂：检查单位前缀（k、M、G、T）。",
+    ),
+    "gib-gb": Text(
+        "Mixed binary (GiB = 2^30 B) and decimal (GB = 10^9 B) units.",
+        "混用了二进制单位（GiB = 2^30 B）和十进制单位（GB = 10^9 B）。",
+    ),
+    "bits-bytes": Text(
+        "Forgot to divide the bus width in bits by 8 to get bytes.",
+        "位宽是比特，忘了除以 8 换成字节。",
+    ),
+    "ddr-double": Text(
+        "Doubled a per-pin data rate that is already double data rate.",
+        "把已经是双倍速率的单针数据率又乘了 2。",
+    ),
+    "ddr-clock": Text(
+        "Used the DDR memory clock as the per-pin rate; the rate is twice that clock.",
+        "把 DDR 显存时钟当成了单针速率；速率是该时钟的 2 倍。",
+    ),
+    "non-tensor-peak": Text(
+        "Used the non-tensor (CUDA core) peak where the tensor-core peak applies.",
+        "该用 Tensor Core 峰值的地方用了非 Tensor（CUDA Core）峰值。",
+    ),
+    "tensor-peak": Text(
+        "Used a tensor-core peak where the non-tensor peak applies (fp32 is not tf32).",
+        "该用非 Tensor 峰值的地方用了 Tensor Core 峰值（fp32 不是 tf32）。",
+    ),
+    "base-clock": Text(
+        "Used the base clock; datasheet peaks are quoted at the boost clock.",
+        "用了基础频率；数据手册的峰值按 boost 频率计算。",
+    ),
+    "tensor-clock": Text(
+        "Used the non-tensor boost clock for a tensor peak; some cards (H100) run "
+        "tensor peaks at a lower tensor boost clock.",
+        "计算 Tensor 峰值时用了非 Tensor 的 boost 频率；有的卡（如 H100）Tensor 峰值按更低的 "
+        "Tensor boost 频率计算。",
+    ),
+    "wrong-bound": Text(
+        "Swapped memory-bound and compute-bound: compare the intensity with the ridge.",
+        "把带宽受限和算力受限弄反了：拿算术强度和拐点比较。",
+    ),
+    "peak-not-attainable": Text(
+        "Measured against the peak; a memory-bound op can only reach intensity × "
+        "bandwidth.",
+        "拿峰值当基准了；带宽受限的算子最多只能达到 强度 × 带宽。",
+    ),
+    "kv-factor": Text(
+        "Forgot the factor 2: the cache holds both K and V.",
+        "漏了系数 2：缓存里同时存 K 和 V。",
+    ),
+    "fused-traffic": Text(
+        "Used the wrong traffic model: naive attention writes and reads the S×S scores "
+        "and probabilities; fused attention moves only Q, K, V and O.",
+        "访存模型用错了：朴素注意力要把 S×S 的分数和概率写回再读出；融合注意力只搬 Q、K、V、O。",
+    ),
+    "no-ceil": Text(
+        "Divided blocks by slots without rounding the waves up: a partial wave still "
+        "takes a whole wave of time.",
+        "块数除以并发槽位后没有向上取整：不满的一波也要花整整一波的时间。",
+    ),
+    "nominal-peak": Text(
+        "Quoted the boost-clock peak; under sustained load the clock, and the peak, "
+        "drop in proportion.",
+        "直接用了 boost 频率下的峰值；持续负载下频率下降，峰值按比例下降。",
+    ),
 }
 
 
 def explain(tag: str, lang: str = "en") -> str:
     entry = MISTAKES.get(tag)
-    if entry is None:
-        return tag
-    return entry.get(lang, entry["en"])
+    return tag if entry is None else entry(lang)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from drill.core.engine import operators as ops
+from drill.i18n.text import Text
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,9 @@ class Param:
     en: str
     zh: str
 
+    def label(self, lang: str) -> str:
+        return Text(self.en, self.zh)(lang)
+
 
 @dataclass(frozen=True)
 class OpSpec:
@@ -25,6 +29,9 @@ class OpSpec:
     zh: str
     params: tuple[Param, ...]
     build: Callable[..., ops.OpCost]
+
+    def label(self, lang: str) -> str:
+        return Text(self.en, self.zh)(lang)
 
     def cost(self, values: dict, dtype: str) -> ops.OpCost:
         return self.build(dtype=dtype, **values)

@@ -12,16 +12,17 @@ from dataclasses import dataclass, field
 from drill.core.engine.operators import OpCost
 from drill.core.engine.steps import Step, num
 from drill.core.units import format_si, sig
+from drill.i18n.text import Text
 
 MEMORY = "memory"
 COMPUTE = "compute"
 LATENCY = "latency"
 SOL_THRESHOLD = 0.60
-ABOVE_ROOF = {
-    "en": "The measured rate is above the roof, which is impossible: check its units, the "
-          "FLOP count and the card.",
-    "zh": "实测吞吐高于屋顶，这不可能：请检查单位、FLOP 计数和所选显卡。",
-}
+ABOVE_ROOF = Text(
+    "The measured rate is above the roof, which is impossible: check its units, the FLOP count "
+    "and the card.",
+    "实测吞吐高于屋顶，这不可能：请检查单位、FLOP 计数和所选显卡。",
+)
 
 
 def peak_from_specs(units: int, lanes: int, clock_hz: float) -> tuple[float, Step]:
@@ -140,7 +141,7 @@ class Analysis:
             data["measured_flops"] = self.measured
             data["efficiency"] = self.efficiency
             if self.above_roof:
-                data["warnings"] = [ABOVE_ROOF["en"]]
+                data["warnings"] = [ABOVE_ROOF.en]
         data["steps"] = [step.to_json() for step in self.steps]
         return data
 

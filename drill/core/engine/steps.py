@@ -5,16 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drill.core.units import format_si, sig
+from drill.i18n.text import Text
 
-WORDS: dict[str, dict[str, str]] = {
-    "memory": {"en": "memory-bound", "zh": "带宽受限（访存密集）"},
-    "compute": {"en": "compute-bound", "zh": "算力受限（计算密集）"},
-    "latency": {"en": "latency / occupancy bound", "zh": "延迟 / 占用率受限"},
+# The bound a step names, as the word shown for it.
+WORDS: dict[str, Text] = {
+    "memory": Text("memory-bound", "带宽受限（访存密集）"),
+    "compute": Text("compute-bound", "算力受限（计算密集）"),
+    "latency": Text("latency / occupancy bound", "延迟 / 占用率受限"),
 }
 
 
-# The words that appear in formulas, longest first; symbols stay as they are.
-FORMULA_ZH: tuple[tuple[str, str], ...] = (
+# The words that appear in formulas; symbols stay as they are. A formula's Chinese is made by
+# replacing these, so a new formula word must be added here (tests/test_i18n.py checks that no
+# English word is left in any generated Chinese formula).
+_FORMULA_PAIRS: tuple[tuple[str, str], ...] = (
     ("(Q, K, V, O + scores and probabilities written and read)",
      "（Q、K、V、O，加上分数和概率的写回与读出）"),
     ("(max, subtract, exp, sum, divide)", "（取最大、相减、exp、求和、相除）"),
@@ -24,6 +28,7 @@ FORMULA_ZH: tuple[tuple[str, str], ...] = (
     ("(one add per element)", "（每元素一次加法）"),
     ("(weights once)", "（权重读一次）"),
     ("(QKᵀ and PV)", "（QKᵀ 与 PV）"),
+    ("(intensity of decode ≈ 2·B / s)", "（解码的强度 ≈ 2·B / s）"),
     ("units × FLOP per clock per unit × tensor clock", "单元数 × 每单元每周期 FLOP × Tensor 频率"),
     ("units × lanes × 2 (FMA) × clock", "单元数 × 每单元通道数 × 2（FMA）× 频率"),
     ("bus width (bit) / 8 × per-pin rate (Gb/s)", "位宽（bit）/ 8 × 单针速率（Gb/s）"),
@@ -44,11 +49,14 @@ FORMULA_ZH: tuple[tuple[str, str], ...] = (
     ("bytes", "字节数"),
     ("ridge", "拐点"),
 )
+# Longest first, so that a phrase is replaced before the words inside it.
+FORMULA_WORDS: tuple[Text, ...] = tuple(
+    sorted((Text(en, zh) for en, zh in _FORMULA_PAIRS), key=lambda word: -len(word.en)))
 
 
 def formula_zh(formula: str) -> str:
-    for en, zh in FORMULA_ZH:
-        formula = formula.replace(en, zh)
+    for word in FORMULA_WORDS:
+        formula = formula.replace(word.en, word.zh)
     return formula
 
 
@@ -61,12 +69,12 @@ class Step:
     zh: str
     formula: str
     substitution: str
-    value: float | str
+    value: float | str | Text  # a Text for a result in words, such as chosen options
     unit: str = ""
     formula_zh: str = ""
 
     def label(self, lang: str) -> str:
-        return self.zh if lang == "zh" else self.en
+        return Text(self.en, self.zh)(lang)
 
     def formula_in(self, lang: str) -> str:
         if lang != "zh":
@@ -74,8 +82,11 @@ class Step:
         return self.formula_zh or formula_zh(self.formula)
 
     def result(self, lang: str = "en") -> str:
+        if isinstance(self.value, Text):
+            return self.value(lang)
         if isinstance(self.value, str):
-            return WORDS.get(self.value, {}).get(lang, self.value)
+            word = WORDS.get(self.value)
+            return word(lang) if word is not None else self.value
         if self.unit in ("FLOP/B", "", "%", "x"):
             if self.unit == "%":
                 return f"{sig(self.value * 100, 3)} %"
@@ -97,7 +108,7 @@ class Step:
             "label": {"en": self.en, "zh": self.zh},
             "formula": self.formula,
             "substitution": self.substitution,
-            "value": self.value,
+            "value": self.value.en if isinstance(self.value, Text) else self.value,
             "unit": self.unit,
             "text": self.text("en"),
         }

@@ -8,34 +8,9 @@ from rich.table import Table
 from rich.text import Text
 
 from drill.core.units import format_si, sig
+from drill.i18n import tr
 
-LABELS = {
-    "id": {"en": "id", "zh": "id"},
-    "name": {"en": "name", "zh": "名称"},
-    "memory": {"en": "memory", "zh": "显存"},
-    "bandwidth": {"en": "bandwidth", "zh": "带宽"},
-    "peak": {"en": "peak TFLOP/s", "zh": "峰值 TFLOP/s"},
-    "ridge": {"en": "ridge FLOP/B", "zh": "拐点 FLOP/B"},
-    "units": {"en": "units", "zh": "计算单元"},
-    "clock": {"en": "boost clock", "zh": "boost 频率"},
-    "tensor_clock": {"en": "tensor clock", "zh": "Tensor 频率"},
-    "bus": {"en": "bus × per-pin rate", "zh": "位宽 × 单针速率"},
-    "l2": {"en": "L2", "zh": "L2"},
-    "tdp": {"en": "power", "zh": "功耗"},
-    "dtype": {"en": "dtype", "zh": "精度"},
-    "path": {"en": "unit", "zh": "单元"},
-    "sparse": {"en": "2:4 sparse (not used)", "zh": "2:4 稀疏（不使用）"},
-    "formula": {"en": "spec check", "zh": "公式核对"},
-    "notes": {"en": "Notes", "zh": "说明"},
-    "sources": {"en": "Sources", "zh": "来源"},
-    "inferred": {"en": "Inferred (not published)", "zh": "推算值（未公开）"},
-    "exceptions": {"en": "Documented exceptions", "zh": "已说明的例外"},
-}
 SHORT_DTYPES = ("fp64", "fp32", "tf32", "fp16", "fp8", "int8")
-
-
-def L(key: str, lang: str) -> str:
-    return LABELS[key].get(lang, LABELS[key]["en"])
 
 
 def catalog_table(cards: list, lang: str = "en", wide: bool = False) -> Table:
@@ -44,14 +19,14 @@ def catalog_table(cards: list, lang: str = "en", wide: bool = False) -> Table:
 
     dtypes = SHORT_DTYPES if wide else SHORT_DTYPES[1:]
     table = Table(box=box.SIMPLE_HEAD, expand=False, padding=(0, 1), pad_edge=False)
-    table.add_column(L("id", lang), style="bold cyan", no_wrap=True)
+    table.add_column(tr("cards-id", lang), style="bold cyan", no_wrap=True)
     if wide:
-        table.add_column(L("name", lang), no_wrap=True)
+        table.add_column(tr("cards-name", lang), no_wrap=True)
     table.add_column("GB", justify="right", no_wrap=True)
     table.add_column("TB/s", justify="right", no_wrap=True)
     for dtype in dtypes:
         table.add_column(dtype, justify="right", no_wrap=True)
-    ridge = "拐点" if lang == "zh" else "ridge"
+    ridge = tr("cards-ridge-short", lang)
     table.add_column(f"{ridge}\nfp32", justify="right", no_wrap=True)
     table.add_column(f"{ridge}\nfp16", justify="right", no_wrap=True)
     for card in cards:
@@ -63,9 +38,7 @@ def catalog_table(cards: list, lang: str = "en", wide: bool = False) -> Table:
         table.add_row(card.id, *name, f"{card.capacity_gb:g}", sig(card.bandwidth / 1e12, 3),
                       *peaks, sig(ridges["fp32"], 3),
                       sig(ridges["fp16"], 3) if "fp16" in ridges else "—")
-    table.caption = ("dense peaks in TFLOP/s (int8: TOPS), tensor cores where the card has "
-                     "them; ridge in FLOP/B" if lang != "zh" else
-                     "稠密峰值，单位 TFLOP/s（int8 为 TOPS），有 Tensor Core 时用其峰值；拐点单位 FLOP/B")
+    table.caption = tr("cards-caption", lang)
     return table
 
 
@@ -73,27 +46,29 @@ def card_panel(card, lang: str = "en") -> Panel:
     facts = Table.grid(padding=(0, 2))
     facts.add_column(style="bold")
     facts.add_column()
-    facts.add_row(L("units", lang), f"{card.units} {card.unit_kind} × {card.lanes} FP32 lanes")
-    facts.add_row(L("clock", lang), f"{card.boost_clock_mhz:g} MHz")
+    facts.add_row(tr("cards-units", lang), tr("cards-units-value", lang, units=card.units,
+                                               kind=card.unit_kind, lanes=card.lanes))
+    facts.add_row(tr("cards-clock", lang), f"{card.boost_clock_mhz:g} MHz")
     if card.tensor_clock_mhz and card.tensor_clock_mhz != card.boost_clock_mhz:
-        facts.add_row(L("tensor_clock", lang), f"{card.tensor_clock_mhz:g} MHz")
-    facts.add_row(L("memory", lang), f"{card.capacity_gb:g} GB {card.memory_type}")
-    facts.add_row(L("bus", lang), f"{card.bus_width_bits:g} bit × {card.data_rate_gbps:g} Gb/s")
-    facts.add_row(L("bandwidth", lang), format_si(card.bandwidth, "B/s"))
+        facts.add_row(tr("cards-tensor-clock", lang), f"{card.tensor_clock_mhz:g} MHz")
+    facts.add_row(tr("cards-memory", lang), f"{card.capacity_gb:g} GB {card.memory_type}")
+    facts.add_row(tr("cards-bus", lang),
+                  f"{card.bus_width_bits:g} bit × {card.data_rate_gbps:g} Gb/s")
+    facts.add_row(tr("cards-bandwidth", lang), format_si(card.bandwidth, "B/s"))
     if card.l2_mb:
-        facts.add_row(L("l2", lang), f"{card.l2_mb:g} MB")
+        facts.add_row(tr("cards-l2", lang), f"{card.l2_mb:g} MB")
     if card.tdp_w:
-        facts.add_row(L("tdp", lang), f"{card.tdp_w:g} W")
-    check = (f"FP32 {card.derived_fp32():.2f} TFLOP/s (units × lanes × 2 × clock), "
-             f"{card.derived_bandwidth_gbs():.1f} GB/s (bus / 8 × rate)")
-    facts.add_row(L("formula", lang), check)
+        facts.add_row(tr("cards-tdp", lang), f"{card.tdp_w:g} W")
+    facts.add_row(tr("cards-formula", lang), tr(
+        "cards-check", lang, fp32=f"{card.derived_fp32():.2f}",
+        bandwidth=f"{card.derived_bandwidth_gbs():.1f}"))
 
     peaks = Table(expand=False)
-    peaks.add_column(L("dtype", lang), style="bold")
-    peaks.add_column(L("path", lang))
-    peaks.add_column(L("peak", lang), justify="right")
-    peaks.add_column(L("ridge", lang), justify="right")
-    peaks.add_column(L("sparse", lang), justify="right", style="dim")
+    peaks.add_column(tr("cards-dtype", lang), style="bold")
+    peaks.add_column(tr("cards-path", lang))
+    peaks.add_column(tr("cards-peak", lang), justify="right")
+    peaks.add_column(tr("cards-ridge", lang), justify="right")
+    peaks.add_column(tr("cards-sparse", lang), justify="right", style="dim")
     for dtype in card.dtypes():
         choice = card.peak(dtype)
         sparse = card.sparse.get(dtype)
@@ -107,10 +82,10 @@ def card_panel(card, lang: str = "en") -> Panel:
     for key, items in (("notes", card.notes), ("inferred", card.inferred),
                        ("exceptions", [f"{k}: {v}" for k, v in card.exceptions.items()])):
         if items:
-            parts.append(Text(f"\n{L(key, lang)}", style="bold"))
+            parts.append(Text("\n" + tr(f"cards-{key}", lang), style="bold"))
             parts.extend(Text(f"• {item}") for item in items)
     if card.sources:
-        parts.append(Text(f"\n{L('sources', lang)}", style="bold"))
+        parts.append(Text("\n" + tr("cards-sources", lang), style="bold"))
         for source in card.sources:
             line = " ".join(str(source.get(k, "")) for k in ("id", "title", "url") if source.get(k))
             parts.append(Text(f"• {line}"))

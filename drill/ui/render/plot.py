@@ -10,6 +10,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from drill.i18n import tr
+
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 MIN_WIDTH = 30
 MIN_HEIGHT = 10
@@ -34,21 +36,6 @@ class Point:
     rate: float  # FLOP/s
     marker: str = "●"
     color: str = "green"
-
-
-PLOT_WORDS = {
-    "x": ("arithmetic intensity (FLOP/B)", "算术强度 (FLOP/B)"),
-    "ridge": ("ridge", "拐点"),
-    "on-roof": ("on the roof", "屋顶上"),
-    "measured": ("measured", "实测"),
-    "too-small": ("The terminal is too small for a plot ({w}×{h}); it needs at least 30×10.",
-                  "终端太小，画不下图（{w}×{h}）；至少需要 30×10。"),
-}
-
-
-def plot_word(key: str, lang: str) -> str:
-    en, zh = PLOT_WORDS[key]
-    return zh if lang == "zh" else en
 
 
 @dataclass
@@ -114,7 +101,7 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
     if x_lo <= ridge_x <= x_hi:
         plt.scatter([ridge_x], [math.log10(main.peak)], marker="◆",
                     color="yellow" if color else "default",
-                    label=f"{plot_word('ridge', figure.lang)} {main.ridge:.3g} FLOP/B"
+                    label=f"{tr('plot-ridge', figure.lang)} {main.ridge:.3g} FLOP/B"
                     if legend else None)
     for point in figure.points:
         if point.intensity <= 0 or point.rate <= 0:
@@ -131,7 +118,7 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
     plt.yticks(y_ticks, [_tick_label(e, 1e12) for e in y_ticks])
     plt.xlim(x_lo, x_hi)
     plt.ylim(y_lo, y_hi)
-    plt.xlabel(plot_word("x", figure.lang))
+    plt.xlabel(tr("plot-x", figure.lang))
     plt.ylabel(figure.y_label)
     plt.title(figure.title)
     text = plt.build()

@@ -14,69 +14,18 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from drill import i18n
+from drill.i18n import tr
 from drill.learning.stats.model import Stats, calendar_weeks
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
-TEXT: dict[str, tuple[str, str]] = {
-    "overview": ("Overview", "概览"),
-    "sessions": ("Sessions", "练习次数"),
-    "answered": ("Questions answered", "已答题数"),
-    "accuracy": ("Accuracy", "正确率"),
-    "median-time": ("Median time per question", "每题用时中位数"),
-    "streak": ("Streak (days in a row)", "连续练习天数"),
-    "streak-value": ("{current} now, {longest} longest", "当前 {current} 天，最长 {longest} 天"),
-    "days-365": ("Days practised, last 365", "近 365 天练习天数"),
-    "answered-value": ("{attempts} ({correct} correct, {skipped} skipped)",
-                       "{attempts}（答对 {correct}，跳过 {skipped}）"),
-    "trend": ("Trend", "趋势"),
-    "per-day": ("per day", "按天"),
-    "per-week": ("per week", "按周"),
-    "accuracy-pct": ("accuracy %", "正确率 %"),
-    "median-s": ("median seconds per question", "每题用时中位数（秒）"),
-    "mock": ("Mock interview scores", "模拟面试得分"),
-    "skills": ("Per skill, weakest first", "各技能（最弱的在前）"),
-    "skill": ("Skill or question", "技能或题目"),
-    "attempts": ("Attempts", "次数"),
-    "recent": ("Last {n}", "最近 {n} 次"),
-    "median": ("Median s", "中位用时"),
-    "last": ("Last practised", "上次练习"),
-    "mistakes": ("Mistakes: last {days} days vs before", "错误类型：最近 {days} 天与之前对比"),
-    "tag": ("Mistake", "错误"),
-    "count": ("Total", "总数"),
-    "recent-rate": ("Recent", "最近"),
-    "earlier-rate": ("Before", "之前"),
-    "trend-col": ("Trend", "趋势"),
-    "fading": ("fading", "在减少"),
-    "growing": ("growing", "在增加"),
-    "steady": ("steady", "持平"),
-    "gone": ("gone", "已消失"),
-    "new": ("new", "新出现"),
-    "calendar": ("The last year", "近一年"),
-    "less": ("less", "少"),
-    "more": ("more", "多"),
-    "empty": ("No answers recorded yet: run drill start and come back.",
-              "还没有答题记录：先运行 drill start 练习一下。"),
-    "filtered-empty": ("No answers match the filter.", "没有符合筛选条件的答题记录。"),
-    "filter": ("Filter", "筛选"),
-    "due-today": ("Reviews due today", "今日待复习"),
-    "due-value": ("{due} of {cards} cards", "{due} 张（共 {cards} 张卡片）"),
-    "retention": ("Retention when due", "到期时的记忆保持率"),
-    "retention-value": ("{pct} ({right} of {n} reviews)", "{pct}（{n} 次复习中答对 {right} 次）"),
-    "retention-col": ("Recall", "保持率"),
-    "forecast": ("Reviews due, next {days} days", "未来 {days} 天的待复习卡片"),
-    "forecast-day": ("day", "日期"),
-    "forecast-due": ("due", "到期"),
-}
-WEEKDAYS = {"en": ("Mon", "", "Wed", "", "Fri", "", ""), "zh": ("一", "", "三", "", "五", "", "")}
-MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+# Weekday labels down the calendar's side: Monday, Wednesday and Friday are named.
+WEEKDAYS = {0: "stats-mon", 2: "stats-wed", 4: "stats-fri"}
+MONTHS = tuple(i18n.Text(en, f"{i}月") for i, en in enumerate(
+    ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1))
 SHADES = ("·", "░", "▒", "▓", "█")
 SHADE_STYLES = ("grey35", "green4", "green3", "green1", "bold bright_green")
-
-
-def t(key: str, lang: str, **values: object) -> str:
-    en, zh = TEXT[key]
-    return (zh if lang == "zh" else en).format(**values)
 
 
 def _pct(value: float | None) -> str:
@@ -96,13 +45,13 @@ def skill_name(item: str, lang: str, kind: str = "skill") -> str:
         from drill.content.skills.registry import SKILLS
 
         skill = SKILLS.get(item)
-        return item if skill is None else (skill.zh if lang == "zh" else skill.en)
+        return item if skill is None else skill.name(lang)
     from drill.runs.factory import cached_bank  # loaded once, only for conceptual rows
 
     question = cached_bank().questions.get(item)
     if question is None:
         return item
-    prompt = question.prompt.get(lang) or question.prompt["en"]
+    prompt = i18n.Text.of(question.prompt)(lang)
     return prompt if len(prompt) <= 40 else prompt[:39].rstrip() + "…"
 
 
@@ -111,26 +60,27 @@ def overview(stats: Stats, lang: str = "en") -> Table:
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold")
     table.add_column()
-    table.add_row(t("sessions", lang), str(o.sessions))
-    table.add_row(t("answered", lang), t("answered-value", lang, attempts=o.attempts,
-                                         correct=o.correct, skipped=o.skipped))
-    table.add_row(t("accuracy", lang), Text(_pct(o.accuracy), style="bold cyan"))
-    table.add_row(t("median-time", lang), _secs(o.median_seconds))
-    table.add_row(t("streak", lang), t("streak-value", lang, current=o.current_streak,
-                                       longest=o.longest_streak))
-    table.add_row(t("days-365", lang), str(o.days_last_365))
+    table.add_row(tr("stats-sessions", lang), str(o.sessions))
+    table.add_row(tr("stats-answered", lang), tr(
+        "stats-answered-value", lang, attempts=o.attempts, correct=o.correct, skipped=o.skipped))
+    table.add_row(tr("stats-accuracy", lang), Text(_pct(o.accuracy), style="bold cyan"))
+    table.add_row(tr("stats-median-time", lang), _secs(o.median_seconds))
+    table.add_row(tr("stats-streak", lang), tr(
+        "stats-streak-value", lang, current=o.current_streak, longest=o.longest_streak))
+    table.add_row(tr("stats-days-365", lang), str(o.days_last_365))
     review = stats.review
     if review.cards:
-        table.add_row(t("due-today", lang), Text(t("due-value", lang, due=review.due_today,
-                                                   cards=review.cards), style="bold magenta"))
+        due = tr("stats-due-value", lang, due=review.due_today, cards=review.cards)
+        table.add_row(tr("stats-due-today", lang), Text(due, style="bold magenta"))
         if review.due_reviews:
-            table.add_row(t("retention", lang), t(
-                "retention-value", lang, pct=_pct(review.retention), right=review.due_correct,
-                n=review.due_reviews))
+            table.add_row(tr("stats-retention", lang), tr(
+                "stats-retention-value", lang, pct=_pct(review.retention),
+                right=review.due_correct, n=review.due_reviews))
     if stats.since or stats.skill:
         parts = [f"--since {stats.since}" if stats.since else "",
                  f"--skill {stats.skill}" if stats.skill else ""]
-        table.add_row(t("filter", lang), Text(" ".join(p for p in parts if p), style="dim"))
+        table.add_row(tr("stats-filter", lang),
+                      Text(" ".join(p for p in parts if p), style="dim"))
     return table
 
 
@@ -197,9 +147,9 @@ def trend_charts(stats: Stats, lang: str = "en", width: int = 80, height: int = 
     first = stats.trend[0].start
     xs = [(p.start - first).days for p in stats.trend]
     fmt = "%m-%d" if stats.period == "day" else "%Y-%m"
-    per = t("per-day" if stats.period == "day" else "per-week", lang)
+    per = tr("stats-per-day" if stats.period == "day" else "stats-per-week", lang)
     acc = _chart(xs, [p.accuracy * 100 for p in stats.trend], first, fmt,
-                 f"{t('accuracy-pct', lang)}, {per}", width, height, color,
+                 f"{tr('stats-accuracy-pct', lang)}, {per}", width, height, color,
                  ([0, 25, 50, 75, 100], ["0", "25", "50", "75", "100"]), (0, 100))
     timed = [(x, p.median_seconds) for x, p in zip(xs, stats.trend, strict=True)
              if p.median_seconds and p.median_seconds > 0]
@@ -207,7 +157,7 @@ def trend_charts(stats: Stats, lang: str = "en", width: int = 80, height: int = 
         return acc
     ticks, labels, y_range = _log_ticks([s for _, s in timed])
     speed = _chart([x for x, _ in timed], [math.log10(s) for _, s in timed], first, fmt,
-                   f"{t('median-s', lang)}, {per}", width, height, color, (ticks, labels),
+                   f"{tr('stats-median-s', lang)}, {per}", width, height, color, (ticks, labels),
                    y_range)
     return acc + "\n" + speed
 
@@ -219,21 +169,21 @@ def mock_chart(stats: Stats, lang: str = "en", width: int = 80, height: int = 10
     first = stats.mock[0].day
     xs = [(m.day - first).days for m in stats.mock]
     return _chart(xs, [m.accuracy * 100 for m in stats.mock], first, "%Y-%m-%d",
-                  t("mock", lang), width, height, color,
+                  tr("stats-mock", lang), width, height, color,
                   ([0, 25, 50, 75, 100], ["0", "25", "50", "75", "100"]), (0, 100))
 
 
 def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Table:
     from drill.learning.stats.model import RECENT_ATTEMPTS
 
-    table = Table(title=t("skills", lang), title_justify="left")
-    table.add_column(t("skill", lang), style="bold")
-    table.add_column(t("attempts", lang), justify="right")
-    table.add_column(t("accuracy", lang), justify="right")
-    table.add_column(t("recent", lang, n=RECENT_ATTEMPTS), justify="right")
-    table.add_column(t("median", lang), justify="right")
-    table.add_column(t("retention-col", lang), justify="right")
-    table.add_column(t("last", lang), justify="right", style="dim")
+    table = Table(title=tr("stats-skills", lang), title_justify="left")
+    table.add_column(tr("stats-skill", lang), style="bold")
+    table.add_column(tr("stats-attempts", lang), justify="right")
+    table.add_column(tr("stats-accuracy", lang), justify="right")
+    table.add_column(tr("stats-recent", lang, n=RECENT_ATTEMPTS), justify="right")
+    table.add_column(tr("stats-median", lang), justify="right")
+    table.add_column(tr("stats-retention-col", lang), justify="right")
+    table.add_column(tr("stats-last", lang), justify="right", style="dim")
     for s in stats.skills[:limit]:
         style = "red" if s.recent_accuracy < 0.5 else ("yellow" if s.recent_accuracy < 0.8
                                                        else "green")
@@ -252,10 +202,11 @@ def forecast_chart(stats: Stats, lang: str = "en") -> Text:
     days = stats.review.forecast
     top = max((n for _, n in days), default=0)
     width = max(3, *(len(str(n)) for _, n in days)) + 1
-    label = max(cell_len(t("forecast-day", lang)), cell_len(t("forecast-due", lang))) + 1
+    day_word, due_word = tr("stats-forecast-day", lang), tr("stats-forecast-due", lang)
+    label = max(cell_len(day_word), cell_len(due_word)) + 1
     text = Text()
-    text.append(t("forecast", lang, days=len(days)) + "\n", style="bold")
-    text.append(set_cell_size(t("forecast-day", lang), label), style="dim")
+    text.append(tr("stats-forecast", lang, days=len(days)) + "\n", style="bold")
+    text.append(set_cell_size(day_word, label), style="dim")
     for i, (day, _) in enumerate(days):
         text.append(f"{day.day:>{width}}", style="bold" if i == 0 else "dim")
     text.append("\n" + " " * label)
@@ -263,7 +214,7 @@ def forecast_chart(stats: Stats, lang: str = "en") -> Text:
         bar = BARS[max(1, round(8 * n / top))] if n else " "
         text.append(f"{bar:>{width}}", style="magenta")
     text.append("\n")
-    text.append(set_cell_size(t("forecast-due", lang), label), style="dim")
+    text.append(set_cell_size(due_word, label), style="dim")
     for i, (_, n) in enumerate(days):
         text.append(f"{n:>{width}}", style="bold magenta" if i == 0 else "")
     return text
@@ -272,18 +223,19 @@ def forecast_chart(stats: Stats, lang: str = "en") -> Text:
 def mistakes_table(stats: Stats, lang: str = "en") -> Table:
     from drill.content.skills.mistakes import explain
 
-    table = Table(title=t("mistakes", lang, days=stats.recent_days), title_justify="left")
-    table.add_column(t("tag", lang), style="bold")
-    table.add_column(t("count", lang), justify="right")
-    table.add_column(t("recent-rate", lang), justify="right")
-    table.add_column(t("earlier-rate", lang), justify="right")
-    table.add_column(t("trend-col", lang))
+    table = Table(title=tr("stats-mistakes", lang, days=stats.recent_days), title_justify="left")
+    table.add_column(tr("stats-tag", lang), style="bold")
+    table.add_column(tr("stats-count", lang), justify="right")
+    table.add_column(tr("stats-recent-rate", lang), justify="right")
+    table.add_column(tr("stats-earlier-rate", lang), justify="right")
+    table.add_column(tr("stats-trend-col", lang))
     table.add_column("", style="dim", overflow="fold")
     styles = {"fading": "green", "gone": "bold green", "growing": "red", "new": "yellow"}
     for m in stats.mistakes:
         trend = m.trend
         table.add_row(m.tag, str(m.count), _pct(m.recent_rate), _pct(m.earlier_rate),
-                      Text(t(trend, lang), style=styles.get(trend, "")) if trend else "—",
+                      Text(tr(f"stats-{trend}", lang), style=styles.get(trend, ""))
+                      if trend else "—",
                       explain(m.tag, lang))
     return table
 
@@ -309,14 +261,14 @@ def heatmap(stats: Stats, lang: str = "en", wide: bool = True) -> Text:
         if first is None or first.month == previous_month:
             continue
         previous_month = first.month
-        name = MONTHS_EN[first.month - 1] if lang != "zh" else f"{first.month}月"
+        name = MONTHS[first.month - 1](lang)
         pos, size = i * cell, cell_len(name)
         if pos + size <= len(months) and all(c == " " for c in months[max(0, pos - 1):
                                                                        pos + size]):
             months[pos:pos + size] = [name] + [""] * (size - 1)
     text.append(" " * label_width + "".join(months).rstrip() + "\n", style="dim")
     for row in range(7):
-        label = WEEKDAYS["zh" if lang == "zh" else "en"][row]
+        label = tr(WEEKDAYS[row], lang) if row in WEEKDAYS else ""
         text.append(set_cell_size(label, label_width - 1) + " ", style="dim")
         for week in weeks:
             entry = week[row]
@@ -326,10 +278,10 @@ def heatmap(stats: Stats, lang: str = "en", wide: bool = True) -> Text:
             level = _level(entry[1], top)
             text.append((SHADES[level] + " ")[:cell], style=SHADE_STYLES[level])
         text.append("\n")
-    text.append(" " * label_width + t("less", lang) + " ", style="dim")
+    text.append(" " * label_width + tr("stats-less", lang) + " ", style="dim")
     for level, shade in enumerate(SHADES):
         text.append(shade + " ", style=SHADE_STYLES[level])
-    text.append(t("more", lang), style="dim")
+    text.append(tr("stats-more", lang), style="dim")
     return text
 
 
@@ -337,14 +289,15 @@ def stats_view(stats: Stats, lang: str = "en", width: int = 100,
                color: bool = True) -> RenderableType:
     """Everything ``drill stats`` prints, top to bottom."""
     if not stats.overview.attempts:
-        key = "filtered-empty" if stats.since or stats.skill else "empty"
-        return Text(t(key, lang))
-    parts: list[RenderableType] = [Text(t("overview", lang), style="bold underline"),
+        key = "stats-filtered-empty" if stats.since or stats.skill else "stats-empty"
+        return Text(tr(key, lang))
+    parts: list[RenderableType] = [Text(tr("stats-overview", lang), style="bold underline"),
                                    overview(stats, lang), Text()]
     chart_width = min(width, 100)
     trend = trend_charts(stats, lang, chart_width, 12, color)
     if trend:
-        parts += [Text(t("trend", lang), style="bold underline"), Text.from_ansi(trend), Text()]
+        parts += [Text(tr("stats-trend", lang), style="bold underline"), Text.from_ansi(trend),
+                  Text()]
     mock = mock_chart(stats, lang, chart_width, 10, color)
     if mock:
         parts += [Text.from_ansi(mock), Text()]
@@ -353,6 +306,6 @@ def stats_view(stats: Stats, lang: str = "en", width: int = 100,
     parts += [skills_table(stats, lang), Text()]
     if stats.mistakes:
         parts += [mistakes_table(stats, lang), Text()]
-    parts += [Text(t("calendar", lang), style="bold underline"),
+    parts += [Text(tr("stats-calendar", lang), style="bold underline"),
               heatmap(stats, lang, wide=width >= 112)]
     return Group(*parts)

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from drill.core.engine.calc_ops import OPERATORS
+from drill.i18n import tr
 from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.plot import PlotView
 
@@ -28,25 +29,24 @@ class CalculatorScreen(Screen):
         self.op = "gemm"
 
     def compose(self) -> ComposeResult:
-        t = self.app.t
         lang = self.app.lang
         catalog = self.app.catalog
         default = catalog.get(self.app.settings.gpu).id if self.app.settings.gpu in \
             catalog.aliases or self.app.settings.gpu in catalog.cards else "a100-sxm4-40gb"
         with Horizontal(id="calc"):
             with VerticalScroll(id="calc-form"):
-                yield Label(t("calc-card"))
+                yield Label(tr("calc-card", lang))
                 yield Select([(c.id, c.id) for c in catalog], value=default, allow_blank=False,
                              id="calc-card")
-                yield Label(t("calc-dtype"))
+                yield Label(tr("calc-dtype", lang))
                 yield Select([(d, d) for d in catalog.get(default).dtypes()], value="fp16",
                              allow_blank=False, id="calc-dtype")
-                yield Label(t("calc-op"))
-                yield Select([(f"{s.name} — {s.zh if lang == 'zh' else s.en}", s.name)
+                yield Label(tr("calc-op", lang))
+                yield Select([(f"{s.name} — {s.label(lang)}", s.name)
                               for s in OPERATORS.values()], value=self.op, allow_blank=False,
                              id="calc-op")
                 yield Vertical(id="calc-params")
-                yield Label(t("calc-measured"))
+                yield Label(tr("calc-measured", lang))
                 yield Input(placeholder="200T", id="calc-measured")
             with VerticalScroll(id="calc-out"):
                 yield Static("", id="calc-result")
@@ -62,7 +62,7 @@ class CalculatorScreen(Screen):
         lang = self.app.lang
         widgets = []
         for param in OPERATORS[self.op].params:
-            text = param.zh if lang == "zh" else param.en
+            text = param.label(lang)
             if param.kind == "flag":
                 widgets.append(Checkbox(f"{param.flags[0]} {text}", id=f"p-{param.name}"))
             else:
@@ -148,7 +148,8 @@ class CalculatorScreen(Screen):
         figure.lang = lang
         figure.points.append(Point(self.op, analysis.intensity, analysis.attainable))
         if measured:
-            figure.points.append(Point("measured", analysis.intensity, measured, "x", "red"))
+            figure.points.append(Point(tr("plot-measured", lang), analysis.intensity, measured,
+                                       "x", "red"))
         plot.show(figure)
 
     def action_back(self) -> None:

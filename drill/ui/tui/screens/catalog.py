@@ -9,10 +9,16 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from drill.core.units import sig
+from drill.i18n import tr
 from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.plot import PlotView
 
 COLUMNS = ("id", "GB", "TB/s", "fp32", "tf32", "fp16", "fp8", "int8", "ridge fp16")
+
+
+def column_label(name: str, lang: str) -> str:
+    """The header shown for a column: only the ridge's is a word."""
+    return f"{tr('catalog-ridge', lang)} fp16" if name == "ridge fp16" else name
 
 
 def row(card) -> tuple:
@@ -36,14 +42,14 @@ class CatalogScreen(Screen):
         self.sorted_by: tuple[int, bool] = (0, False)
 
     def compose(self) -> ComposeResult:
-        yield Static(self.app.t("catalog-hint"), id="catalog-hint")
+        yield Static(tr("catalog-hint", self.app.lang), id="catalog-hint")
         yield DataTable(id="catalog", cursor_type="row", zebra_stripes=True)
         yield KeyBar(["open", "sort", "back"], self.app.lang)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         for i, name in enumerate(COLUMNS):
-            table.add_column(name, key=str(i))
+            table.add_column(column_label(name, self.app.lang), key=str(i))
         for card in self.app.catalog:
             table.add_row(*row(card), key=card.id)
         table.focus()
@@ -81,8 +87,7 @@ class CardScreen(Screen):
         if self.dtype not in self.card.dtypes():
             self.dtype = self.card.dtypes()[0]
         with VerticalScroll(id="card-body"):
-            yield Static(f"{self.card.name} · {self.dtype} · ridge "
-                         f"{sig(self.card.ridges()[self.dtype], 4)} FLOP/B", id="card-title")
+            yield Static(self._title(), id="card-title")
             yield PlotView(id="card-plot")
             yield Static(card_panel(self.card, self.app.lang), id="card-panel")
         yield KeyBar(["dtype", "back"], self.app.lang)
@@ -90,12 +95,14 @@ class CardScreen(Screen):
     def on_mount(self) -> None:
         self._plot()
 
+    def _title(self) -> str:
+        return tr("card-title", self.app.lang, name=self.card.name, dtype=self.dtype,
+                  ridge=sig(self.card.ridges()[self.dtype], 4))
+
     def _plot(self) -> None:
         from drill.ui.render.plot import card_figure
 
-        self.query_one("#card-title", Static).update(
-            f"{self.card.name} · {self.dtype} · ridge {sig(self.card.ridges()[self.dtype], 4)} "
-            "FLOP/B")
+        self.query_one("#card-title", Static).update(self._title())
         figure = card_figure(self.card, self.dtype)
         figure.lang = self.app.lang
         self.query_one("#card-plot", PlotView).show(figure)

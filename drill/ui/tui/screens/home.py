@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from drill.i18n import tr
 from drill.ui.tui.widgets.keybar import KeyBar
 
 # id, key, i18n label
@@ -29,14 +30,14 @@ class HomeScreen(Screen):
     BINDINGS = [Binding(key, f"open('{item}')", item, show=False) for item, key, _ in ITEMS]
 
     def compose(self) -> ComposeResult:
-        t = self.app.t
+        lang = self.app.lang
         yield Header(show_clock=False)
         with Center(), Vertical(id="home-menu"):
-            yield Static(t("app-title"), id="home-title")
-            yield Static(t("app-sub"), id="home-sub")
-            yield OptionList(*[Option(f" {key}  {t(label)}", id=item)
+            yield Static(tr("app-title", lang), id="home-title")
+            yield Static(tr("app-sub", lang), id="home-sub")
+            yield OptionList(*[Option(f" {key}  {tr(label, lang)}", id=item)
                                for item, key, label in ITEMS], id="home-options")
-            yield Static(t("home-tip"), id="home-tip")
+            yield Static(tr("home-tip", lang), id="home-tip")
             yield Static("", id="home-due")
         yield KeyBar(["quit"], self.app.lang)
 
@@ -50,7 +51,8 @@ class HomeScreen(Screen):
         from drill.learning.srs import due_today
 
         due = due_today()
-        text = self.app.t("home-due").format(count=due) if due else self.app.t("home-none-due")
+        lang = self.app.lang
+        text = tr("home-due", lang, count=due) if due else tr("home-none-due", lang)
         self.app.call_from_thread(self.query_one("#home-due", Static).update, text)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

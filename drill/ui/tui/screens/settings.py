@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from drill.config import settings as settings_mod
+from drill.i18n import tr
 from drill.ui.tui.widgets.keybar import KeyBar
 
 
@@ -18,28 +19,28 @@ class SettingsScreen(Screen):
                 Binding("ctrl+s", "save", "save", show=False)]
 
     def compose(self) -> ComposeResult:
-        t = self.app.t
+        lang = self.app.lang
         s = self.app.settings
         catalog = self.app.catalog
         gpu = s.gpu if s.gpu in catalog.cards else catalog.aliases.get(s.gpu, "a100-sxm4-40gb")
         with VerticalScroll(id="settings"):
-            yield Label(t("settings-language"))
-            yield Select([(t("settings-auto"), "auto"), ("English", "en"), ("中文", "zh")],
+            yield Label(tr("settings-language", lang))
+            yield Select([(tr("settings-auto", lang), "auto"), ("English", "en"), ("中文", "zh")],
                          value=s.language or "auto", allow_blank=False, id="set-language")
-            yield Label(t("settings-gpu"))
+            yield Label(tr("settings-gpu", lang))
             yield Select([(c.id, c.id) for c in catalog], value=gpu, allow_blank=False,
                          id="set-gpu")
-            yield Label(t("settings-difficulty"))
+            yield Label(tr("settings-difficulty", lang))
             yield Select([("1", 1), ("2", 2), ("3", 3)], value=s.difficulty, allow_blank=False,
                          id="set-difficulty")
-            yield Label(t("settings-questions"))
+            yield Label(tr("settings-questions", lang))
             yield Input(str(s.questions), id="set-questions")
-            yield Label(t("settings-theme"))
+            yield Label(tr("settings-theme", lang))
             themes = sorted(self.app.available_themes)
             yield Select([(name, name) for name in themes],
                          value=s.theme if s.theme in themes else self.app.theme,
                          allow_blank=False, id="set-theme")
-            yield Button(t("settings-save"), id="set-save", variant="primary")
+            yield Button(tr("settings-save", lang), id="set-save", variant="primary")
             yield Static("", id="set-message")
         yield KeyBar(["save", "back"], self.app.lang)
 
@@ -58,7 +59,7 @@ class SettingsScreen(Screen):
         except ValueError:
             questions = 0
         if not 1 <= questions <= 100:
-            message.update(Text(self.app.t("settings-bad-count"), style="bold yellow"))
+            message.update(Text(tr("settings-bad-count", self.app.lang), style="bold yellow"))
             return
         language = str(self.query_one("#set-language", Select).value)
         new = settings_mod.Settings(
@@ -76,7 +77,7 @@ class SettingsScreen(Screen):
             return
         old_lang = self.app.lang
         self.app.settings = new
-        message.update(Text(self.app.t("settings-saved"), style="green"))
+        message.update(Text(tr("settings-saved", self.app.lang), style="green"))
         if new.lang() != old_lang:
             self.app.set_language(new.lang())
 

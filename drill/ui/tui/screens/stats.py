@@ -12,6 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from drill.i18n import tr
 from drill.ui.tui.widgets.keybar import KeyBar
 
 
@@ -20,7 +21,7 @@ class StatsScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="stats-body"):
-            yield Static(self.app.t("loading-stats"), id="stats")
+            yield Static(tr("loading-stats", self.app.lang), id="stats")
         yield KeyBar(["back"], self.app.lang)
 
     def on_mount(self) -> None:
@@ -41,7 +42,7 @@ class StatsScreen(Screen):
         try:
             stats = compute(history)
         except sqlite3.Error as exc:
-            message = f"{self.app.t('stats-failed')}: {exc} (drill history check)"
+            message = f"{tr('stats-failed', self.app.lang)}: {exc} (drill history check)"
             self.app.call_from_thread(self._show, Text(message, style="bold yellow"))
             return
         finally:

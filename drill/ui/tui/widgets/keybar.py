@@ -5,24 +5,26 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-# key label, English, Chinese
-KEYS: dict[str, tuple[str, str, str]] = {
-    "enter": ("Enter", "submit", "提交"),
-    "hint": ("h", "hint", "提示"),
-    "skip": ("s", "skip", "跳过"),
-    "next": ("n", "next", "下一题"),
-    "plot": ("p", "plot", "图"),
-    "help": ("?", "help", "帮助"),
-    "leave": ("q", "leave", "离开"),
-    "back": ("Esc", "back", "返回"),
-    "again": ("r", "practise again", "再练一次"),
-    "home": ("q", "home", "首页"),
-    "sort": ("1-9", "sort", "排序"),
-    "open": ("Enter", "open", "打开"),
-    "dtype": ("d", "precision", "精度"),
-    "save": ("ctrl+s", "save", "保存"),
-    "quit": ("q", "quit", "退出"),
-    "report": ("m", "Markdown report", "Markdown 报告"),
+from drill.i18n import tr
+
+# name -> the key shown; what it does is the catalog's "key-<name>".
+KEYS: dict[str, str] = {
+    "enter": "Enter",
+    "hint": "h",
+    "skip": "s",
+    "next": "n",
+    "plot": "p",
+    "help": "?",
+    "leave": "q",
+    "back": "Esc",
+    "again": "r",
+    "home": "q",
+    "sort": "1-9",
+    "open": "Enter",
+    "dtype": "d",
+    "save": "ctrl+s",
+    "quit": "q",
+    "report": "m",
 }
 
 
@@ -38,9 +40,8 @@ class KeyBar(Static):
     def render_keys(keys: list[str], lang: str) -> Text:
         text = Text()
         for i, name in enumerate(keys):
-            key, en, zh = KEYS[name]
             if i:
                 text.append("  ")
-            text.append(f" {key} ", style="reverse")
-            text.append(f" {zh if lang == 'zh' else en}")
+            text.append(f" {KEYS[name]} ", style="reverse")
+            text.append(" " + tr(f"key-{name}", lang))
         return text

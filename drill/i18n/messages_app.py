@@ -1,0 +1,98 @@
+"""The app's own screens: home, settings, calculator, catalog, stats, help and the key bar."""
+
+PAIRS: dict[str, tuple[str, str]] = {
+    "app-title": ("roofline-drill", "roofline-drill"),
+    "app-sub": ("GPU performance reasoning, drilled", "GPU 性能分析专项训练"),
+    "home-practice": ("Practice", "练习"),
+    "home-mock": ("Mock interview", "模拟面试"),
+    "home-stats": ("Stats", "统计"),
+    "home-reference": ("Quick reference", "速查表"),
+    "home-calc": ("Calculator", "计算器"),
+    "home-gpus": ("GPU catalog", "GPU 目录"),
+    "home-settings": ("Settings", "设置"),
+    "home-quit": ("Quit", "退出"),
+    "home-due": ("{count} review card(s) due today — p starts a smart session.",
+                 "今天有 {count} 张复习卡到期——按 p 开始智能练习。"),
+    "home-none-due": ("Nothing due today: practice introduces new skills.",
+                      "今天没有到期的复习卡：练习会引入新技能。"),
+    "home-tip": (
+        "Press a key or choose with the arrows and Enter.",
+        "按对应按键，或用方向键和回车选择。",
+    ),
+    "help-title": ("Keys and rules", "按键与规则"),
+    "calc-card": ("Card", "显卡"),
+    "calc-dtype": ("Precision", "精度"),
+    "calc-op": ("Operator", "算子"),
+    "calc-measured": ("Measured (optional, e.g. 200T)", "实测吞吐（可选，如 200T）"),
+    "catalog-hint": (
+        "Enter: open a card · click a column header or press 1-9 to sort",
+        "回车：打开显卡 · 点击表头或按 1-9 排序",
+    ),
+    "card-dtype": ("d: next precision · Escape: back", "d：切换精度 · Esc：返回"),
+    "settings-language": ("Language", "语言"),
+    "settings-auto": ("from the locale", "跟随系统"),
+    "settings-gpu": ("Default card", "默认显卡"),
+    "settings-difficulty": ("Difficulty", "难度"),
+    "settings-questions": ("Questions per session", "每次练习的题数"),
+    "settings-theme": ("Theme", "主题"),
+    "settings-save": ("Save", "保存"),
+    "settings-saved": ("Saved.", "已保存。"),
+    "settings-not-saved": ("Not saved: {reason}", "未能保存：{reason}"),
+    "settings-bad-count": ("Questions per session must be 1 to 100.", "每次练习的题数须为 1 到 100。"),
+    "loading-stats": ("Reading your history…", "正在读取历史记录…"),
+    "stats-failed": ("The history could not be read", "无法读取历史记录"),
+    "too-small": ("The terminal is very small: enlarge it for the full view.",
+                  "终端太小：放大以查看完整界面。"),
+    "catalog-ridge": ("ridge", "拐点"),
+    "card-title": ("{name} · {dtype} · ridge {ridge} FLOP/B", "{name} · {dtype} · 拐点 {ridge} FLOP/B"),
+    # The key bar: what each key does.
+    "key-enter": ("submit", "提交"),
+    "key-hint": ("hint", "提示"),
+    "key-skip": ("skip", "跳过"),
+    "key-next": ("next", "下一题"),
+    "key-plot": ("plot", "图"),
+    "key-help": ("help", "帮助"),
+    "key-leave": ("leave", "离开"),
+    "key-back": ("back", "返回"),
+    "key-again": ("practise again", "再练一次"),
+    "key-home": ("home", "首页"),
+    "key-sort": ("sort", "排序"),
+    "key-open": ("open", "打开"),
+    "key-dtype": ("precision", "精度"),
+    "key-save": ("save", "保存"),
+    "key-quit": ("quit", "退出"),
+    "key-report": ("Markdown report", "Markdown 报告"),
+    # The help page, a heading and its lines per section.
+    "help-keys": ("Keys", "按键"),
+    "help-keys-body": (
+        "Enter submit the answer; on the feedback, Enter or n goes to the next question\n"
+        "h hint (with an empty answer box; F1 in free-text questions)  s skip (F2)  "
+        "p show / hide the roofline (F3)\n"
+        "? this help  q / Escape leave (asks first; answers so far are kept)\n"
+        "r / w mark your own free-text answer right / wrong on its feedback",
+        "回车 提交答案；反馈页回车或 n 进入下一题\n"
+        "h 提示（答案框为空时；自由作答题用 F1）  s 跳过（F2）  p 显示/隐藏 Roofline 图（F3）\n"
+        "? 本帮助  q / Esc 离开（会先确认，已答的题会保留）\n"
+        "r / w 在自由作答题的反馈页自评对 / 错",
+    ),
+    "help-grading": ("Grading", "评分"),
+    "help-grading-body": (
+        "Within {full} % of the answer is full credit; estimates get partial credit: {bands}; "
+        "further off is wrong.\n"
+        "A recognized mistake scores 0 and is named, with the corrected step.\n"
+        "Each hint costs part of the question's credit: {costs} in turn.",
+        "相对误差 ≤ {full} % 得满分；估算给部分分：{bands}；更远为错。\n"
+        "识别出的常见错误（错因）得 0 分，并显示纠正后的步骤。\n"
+        "每个提示扣除本题的一部分分数：依次 {costs}。",
+    ),
+    "help-conventions": ("Conventions", "约定"),
+    "help-conventions-body": (
+        "Decimal SI units; 1 FMA = 2 FLOPs; dense peaks at boost clock; each matrix crosses "
+        "DRAM once.\n"
+        "Answers may carry units: 1555 GB/s, 312T, 8.6 µs, 64%; a bare number is read in the "
+        "unit the question asks for.",
+        "十进制 SI 单位；1 次 FMA = 2 FLOPs；峰值为稠密、boost 频率下；每个矩阵只经过显存一次。\n"
+        "答案可以带单位：1555 GB/s、312T、8.6 µs、64%；不带单位时按题目给出的单位理解。",
+    ),
+    "help-srs": ("Spaced repetition", "间隔重复"),
+}

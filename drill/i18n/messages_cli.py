@@ -1,0 +1,34 @@
+"""The command line: what ``drill gpus``, ``validate``, ``paths`` and ``history`` print."""
+
+PAIRS: dict[str, tuple[str, str]] = {
+    "calc-custom": ("custom", "自定义"),
+    "gpus-skipped": ("skipped: {problem}", "已跳过：{problem}"),
+    "validate-missing": ("{target}: no such file or folder", "{target}：没有这个文件或文件夹"),
+    "validate-checked": ("{cards} card file(s), {packs} question file(s)",
+                         "{cards} 个显卡文件，{packs} 个题库文件"),
+    "validate-problems": ("{count} problem(s) in {checked}", "{checked}中有 {count} 个问题"),
+    "validate-ok": ("ok: {checked}, no problems", "通过：{checked}，没有问题"),
+    "paths-config": ("config", "配置"),
+    "paths-user-gpus": ("your GPU cards", "你的显卡"),
+    "paths-user-questions": ("your question packs", "你的题库"),
+    "paths-settings": ("settings", "设置"),
+    "paths-database": ("history database", "历史数据库"),
+    "paths-builtin-gpus": ("built-in cards", "内置显卡"),
+    "paths-builtin-questions": ("built-in questions", "内置题库"),
+    "paths-note": ("(set DRILL_HOME to move every location under one folder)",
+                   "（设置 DRILL_HOME 可把所有位置移到同一个文件夹下）"),
+    "history-problems": (
+        "drill: {count} problem(s) found; the file was not changed. Keep a copy of it; the "
+        "sqlite3 shell's .recover command can rescue what is readable.",
+        "drill：发现 {count} 个问题；文件没有被改动。请先备份；sqlite3 命令行的 .recover 命令能救回可读的部分。",
+    ),
+    "history-ok": ("{path}: ok, schema {version}{note}", "{path}：正常，schema {version}{note}"),
+    "history-upgrade": (" (upgraded to {version} on next use)", "（下次使用时升级到 {version}）"),
+    "history-wrote": ("wrote {sessions} session(s) and {attempts} attempt(s) to {file}",
+                      "已把 {sessions} 次练习、{attempts} 条答题记录写入 {file}"),
+    "history-imported": (
+        "imported {sessions} new session(s) and {attempts} new attempt(s) from {file} "
+        "({present} already present)",
+        "从 {file} 导入了 {sessions} 次新练习、{attempts} 条新答题记录（{present} 条已存在）",
+    ),
+}

@@ -1,0 +1,70 @@
+"""Shared renderings: the steps table and verdict, GPU cards, the roofline plot, the reference."""
+
+PAIRS: dict[str, tuple[str, str]] = {
+    # The steps table and the one-line verdict under it.
+    "steps-step": ("Step", "步骤"),
+    "steps-formula": ("Formula", "公式"),
+    "steps-numbers": ("Numbers", "代入"),
+    "steps-result": ("Result", "结果"),
+    "conventions": (
+        "Decimal SI units (1 TFLOP/s = 1e12 FLOP/s, 1 GB/s = 1e9 B/s); 1 FMA = 2 FLOPs; "
+        "dense peaks at boost clock.",
+        "十进制 SI 单位（1 TFLOP/s = 1e12 FLOP/s，1 GB/s = 1e9 B/s）；一次 FMA = 2 FLOPs；"
+        "峰值为稠密、boost 频率下的数值。",
+    ),
+    "verdict": (
+        "Intensity {intensity} FLOP/B vs ridge {ridge} FLOP/B: {kind}; attainable {attainable}; "
+        "at least {time}.",
+        "强度 {intensity} FLOP/B，拐点 {ridge} FLOP/B：{kind}，可达 {attainable}，至少 {time}。",
+    ),
+    "verdict-memory": ("memory-bound", "带宽受限"),
+    "verdict-compute": ("compute-bound", "算力受限"),
+    "verdict-efficiency": (" Measured efficiency {pct} % of the roof.", " 实测效率 {pct} %。"),
+    # GPU cards: the catalog table and one card's page.
+    "cards-id": ("id", "id"),
+    "cards-name": ("name", "名称"),
+    "cards-memory": ("memory", "显存"),
+    "cards-bandwidth": ("bandwidth", "带宽"),
+    "cards-peak": ("peak TFLOP/s", "峰值 TFLOP/s"),
+    "cards-ridge": ("ridge FLOP/B", "拐点 FLOP/B"),
+    "cards-ridge-short": ("ridge", "拐点"),
+    "cards-units": ("units", "计算单元"),
+    "cards-units-value": ("{units} {kind} × {lanes} FP32 lanes",
+                          "{units} 个 {kind} × 每个 {lanes} 条 FP32 通道"),
+    "cards-check": ("FP32 {fp32} TFLOP/s (units × lanes × 2 × clock), {bandwidth} GB/s "
+                    "(bus / 8 × rate)",
+                    "FP32 {fp32} TFLOP/s（单元数 × 通道数 × 2 × 频率），{bandwidth} GB/s"
+                    "（位宽 / 8 × 速率）"),
+    "cards-clock": ("boost clock", "boost 频率"),
+    "cards-tensor-clock": ("tensor clock", "Tensor 频率"),
+    "cards-bus": ("bus × per-pin rate", "位宽 × 单针速率"),
+    "cards-l2": ("L2", "L2"),
+    "cards-tdp": ("power", "功耗"),
+    "cards-dtype": ("dtype", "精度"),
+    "cards-path": ("unit", "单元"),
+    "cards-sparse": ("2:4 sparse (not used)", "2:4 稀疏（不使用）"),
+    "cards-formula": ("spec check", "公式核对"),
+    "cards-notes": ("Notes", "说明"),
+    "cards-sources": ("Sources", "来源"),
+    "cards-inferred": ("Inferred (not published)", "推算值（未公开）"),
+    "cards-exceptions": ("Documented exceptions", "已说明的例外"),
+    "cards-caption": (
+        "dense peaks in TFLOP/s (int8: TOPS), tensor cores where the card has them; ridge in "
+        "FLOP/B",
+        "稠密峰值，单位 TFLOP/s（int8 为 TOPS），有 Tensor Core 时用其峰值；拐点单位 FLOP/B",
+    ),
+    # The roofline plot.
+    "plot-x": ("arithmetic intensity (FLOP/B)", "算术强度 (FLOP/B)"),
+    "plot-ridge": ("ridge", "拐点"),
+    "plot-on-roof": ("on the roof", "屋顶上"),
+    "plot-measured": ("measured", "实测"),
+    "plot-too-small": ("The terminal is too small for a plot ({w}×{h}); it needs at least 30×10.",
+                       "终端太小，画不下图（{w}×{h}）；至少需要 30×10。"),
+    "plot-custom": ("custom roofline", "自定义 Roofline"),
+    # The quick-reference table.
+    "reference-title": ("Quick reference", "速查表"),
+    "reference-symptom": ("Symptom", "现象"),
+    "reference-bound": ("Likely bound", "可能的瓶颈"),
+    "reference-check": ("Check first", "先检查"),
+    "reference-fix": ("Fix", "怎么改"),
+}

@@ -1,0 +1,112 @@
+"""Practice, the mock interview and their summaries: the TUI screens and the line modes."""
+
+PAIRS: dict[str, tuple[str, str]] = {
+    "answer": ("Answer", "答案"),
+    "answer-placeholder": ("type your answer, then Enter", "输入答案后回车"),
+    "streak": ("streak", "连对"),
+    "loading": ("Preparing questions…", "正在准备题目…"),
+    "plot-hidden": ("(enlarge the terminal to see the roofline)", "（终端太小，放大后可显示 Roofline 图）"),
+    "next-only": ("Enter or n: next question", "回车或 n：下一题"),
+    "next-key": ("Enter or n: next question · p: plot", "回车或 n：下一题 · p：图"),
+    "self-mark-keys": (
+        "Said it in other words? r: mark right · w: mark wrong",
+        "换了种说法？r：自评为对 · w：自评为错",
+    ),
+    "marked-right": ("Marked right by you.", "已自评为对。"),
+    "marked-wrong": ("Marked wrong by you.", "已自评为错。"),
+    "leave-title": ("Leave this session?", "离开本次练习？"),
+    "leave-body": (
+        "Answers so far are kept. y: leave and see the summary · n / Escape: stay",
+        "已答的题都会保留。y：离开并查看总结 · n / Esc：留下",
+    ),
+    "yes": ("Yes", "是"),
+    "no": ("No", "否"),
+    "summary-again": ("r: practise the missed skills again · Escape / q: home",
+                      "r：再练错过的技能 · Esc / q：回到首页"),
+    "summary-none": ("Nothing missed: well done.", "没有错题，做得好。"),
+    "mock-intro": (
+        "Mock interview, {minutes} minutes: a case step by step, follow-up questions, a "
+        "design question. One way: no going back. Commands: 'hint' (costs credit), 'skip', "
+        "'quit'.",
+        "模拟面试，{minutes} 分钟：逐步分析一个案例、追问、一道系统设计题。只能向前，不能回头。"
+        "命令：hint（提示，会扣分）、skip（跳过）、quit（结束）。",
+    ),
+    "stage-case": ("case", "案例"),
+    "stage-follow-up": ("follow-up", "追问"),
+    "stage-design": ("design", "系统设计"),
+    "mock-time-up": ("Time is up: the questions left count as unanswered.",
+                     "时间到：剩下的题目按未作答计。"),
+    "mock-noted": ("Noted.", "已记录。"),
+    "mock-reminder": ("{left} left in the interview.", "面试还剩 {left}。"),
+    "scorecard": ("Scorecard", "成绩单"),
+    "mock-change": ("Change since the previous mock (points)", "与上次模拟相比（分）"),
+    "unanswered": ("unanswered", "未作答"),
+    "mock-report-saved": ("Report written to {path}", "报告已写入 {path}"),
+    "mock-keys-end": ("m: write the Markdown report · Escape / q: home",
+                      "m：写出 Markdown 报告 · Esc / q：回到首页"),
+    "question": ("Question", "第"),
+    "of": ("of", "题，共"),
+    "correct": ("correct", "正确"),
+    "partial": ("partly right", "部分正确"),
+    "wrong": ("wrong", "错误"),
+    "skipped": ("skipped", "已跳过"),
+    "expected": ("Expected", "标准答案"),
+    "your-answer": ("Your answer", "你的答案"),
+    "mistake": ("Mistake", "错因"),
+    "solution": ("Worked solution", "解题过程"),
+    "hint": ("Hint", "提示"),
+    "no-hint": ("No more hints.", "没有更多提示了。"),
+    "points-hit": ("Points covered", "答到的要点"),
+    "points-missed": ("Points missed", "漏掉的要点"),
+    "summary": ("Summary", "总结"),
+    "score": ("Score", "得分"),
+    "time": ("Time", "用时"),
+    "per-skill": ("Per skill", "各技能"),
+    "mistakes": ("Mistakes", "错误类型"),
+    "empty-answer": ("Empty answer: type one, or hint / skip / quit.",
+                     "答案为空：请输入答案，或 hint（提示）/ skip（跳过）/ quit（退出）。"),
+    "plain-help": (
+        "Type your answer and press Enter. Commands: 'hint', 'skip', 'quit'. "
+        "End of input ends the session.",
+        "输入答案后回车。命令：hint（提示）、skip（跳过）、quit（退出）。输入结束即结束练习。",
+    ),
+    "try-again": ("Try again", "请重新输入"),
+    "self-mark": (
+        "Did you say it in other words? Type 'right' or 'wrong' to mark it yourself, or press "
+        "Enter to go on.",
+        "如果你换了种说法，可输入 right（算对）或 wrong（算错）自评，直接回车继续。",
+    ),
+    "unit": ("unit", "单位"),
+    "session-over": ("Session over.", "练习结束。"),
+    "practise-again": ("Practise the missed skills again:", "再练一次错过的技能："),
+    # Not yet looked up by their screens and commands (see each key's file).
+    "practice-progress": (  # ui/tui/screens/practice.py
+        "Question {number} of {total} · score {score} · {streak_word} {streak} · {clock}",
+        "第 {number} 题 / 共 {total} 题 · 得分 {score} · {streak_word} {streak} · {clock}",
+    ),
+    "practice-heading": ("== Question {number} of {total} [{skill}] ==",  # cli/commands/start.py
+                         "== 第 {number} 题 / 共 {total} 题 [{skill}] =="),
+    "convention-label": ("Convention: ", "约定："),  # runs/practice.py, tui/screens/practice.py
+    "plot-truth": ("the operator", "算子位置"),  # ui/tui/screens/practice.py figure_for
+    "plot-answer": ("your answer", "你的答案"),
+    "summary-line": (  # ui/tui/screens/summary.py
+        "{questions} questions, {correct} correct, {skipped} skipped; score {score} / "
+        "{questions} ({pct} %); {seconds} s",
+        "共 {questions} 题，答对 {correct} 题，跳过 {skipped} 题；得分 {score} / {questions}"
+        "（{pct} %）；用时 {seconds} 秒",
+    ),
+    "summary-line-plain": (  # cli/commands/start.py
+        "{questions} question(s), {correct} correct, {skipped} skipped; score {score} / "
+        "{questions} ({pct} %), {seconds} s",
+        "共 {questions} 题，答对 {correct} 题，跳过 {skipped} 题；得分 {score} / {questions}"
+        "（{pct} %），用时 {seconds} 秒",
+    ),
+    "summary-skill": ("skill", "技能"),  # ui/tui/screens/summary.py, its table's first column
+    "mock-progress": (  # ui/tui/screens/mock.py
+        "Mock interview · question {number} ({stage}) · {left} left · this question {budget}",
+        "模拟面试 · 第 {number} 题（{stage}）· 剩余 {left} · 本题 {budget}",
+    ),
+    "mock-timer": ("[{left} left · this question {budget}{over}]",  # cli/commands/mock.py
+                   "[剩余 {left} · 本题 {budget}{over}]"),
+    "mock-over": (" (over)", "（已超时）"),
+}
