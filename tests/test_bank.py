@@ -18,6 +18,7 @@ from drill.content.bank import (
     load_quick_reference,
 )
 from drill.content.bank import validate_paths as schema_problems
+from drill.content.problems import Problem
 from drill.errors import AnswerError
 from drill.grading import checks
 from drill.grading.choices import grade_choice, parse_choice
@@ -28,7 +29,6 @@ from drill.grading.text import normalize
 def validate_paths(paths):
     """What ``drill validate`` reports: the schema and the rubric checks."""
     return schema_problems(paths, checks.check_question, checks.check_pack)
-from drill.content.problems import Problem
 
 FIXTURE = Path(__file__).parent / "data" / "bank" / "fixture.yaml"
 PROBLEM_FORMAT = re.compile(r"^[^:]+:\d+: [A-Za-z_][\w\[\].]*: \S.*$")

@@ -440,7 +440,7 @@ def load(files: list[Path]) -> tuple[dict[str, Question], list[Problem]]:
 def validate(paths: Iterable[Path], check=None, check_pack=None) -> list[Problem]:
     """All problems in the given files, with ids checked against built-ins not among them.
 
-    ``check(question, line)`` and ``check_pack(questions, path)`` add content checks from
+    ``check(question, line, field, entry)`` and ``check_pack(questions, path)`` add content checks from
     a higher layer (the rubric checks of ``drill.grading.checks``).
     """
     files, problems = expand(paths)
@@ -465,7 +465,7 @@ def validate(paths: Iterable[Path], check=None, check_pack=None) -> list[Problem
             else:
                 where[p.qid] = f"{result.display}:{p.line}"
             if check is not None and p.question is not None:
-                problems += check(p.question, p.line)
+                problems += check(p.question, p.line, p.field, p.source)
         if check_pack is not None:
             problems += check_pack([p.question for p in result.parsed if p.question], result.display)
     for result in results:

@@ -44,18 +44,36 @@ def _bare(phrase: str) -> str | None:
     return None
 
 
-def _where(q, point_index: int) -> str:
-    return f"{q.id}.rubric[{point_index}]"
+def _line_of(source, *keys) -> int:
+    """The line of ``source[k1][k2]...`` in the pack file (0 when unknown)."""
+    line = 0
+    for key in keys:
+        if not hasattr(source, "line_of"):
+            break
+        try:
+            line = source.line_of(key) or line
+            source = source[key]
+        except (KeyError, IndexError, TypeError):
+            break
+    return line
 
 
-def check_question(q, line: int = 0) -> list[Problem]:
-    """Problems with one free question's rubric (an empty list for other types)."""
+def check_question(q, line: int = 0, where: str = "", source=None) -> list[Problem]:
+    """Problems with one free question's rubric (an empty list for other types).
+
+    ``where`` is the entry's field path in its file (``questions[3]``) and ``source`` the
+    entry as read, for line numbers; both optional.
+    """
     if q.type != "free":
         return []
     problems: list[Problem] = []
+    where = where or q.id
 
-    def add(field: str, message: str) -> None:
-        problems.append(Problem(q.path, line, field, message))
+    def _where(k: int) -> str:
+        return f"{where}.rubric[{k}]"
+
+    def add(field: str, message: str, *keys) -> None:
+        problems.append(Problem(q.path, _line_of(source, *keys) or line, field, message))
 
     for k, point in enumerate(q.rubric):
         for lang, phrases in point.phrases.items():
@@ -63,27 +81,29 @@ def check_question(q, line: int = 0) -> list[Problem]:
                 try:
                     parse_phrase(phrase)
                 except PhraseError as exc:
-                    add(f"{_where(q, k)}.{lang}", str(exc))
+                    add(f"{_where(k)}.{lang}", str(exc), "rubric", k, lang)
                     continue
                 why = _bare(phrase)
                 if why:
-                    add(f"{_where(q, k)}.{lang}", f"phrase {phrase!r} {why}")
+                    add(f"{_where(k)}.{lang}", f"phrase {phrase!r} {why}", "rubric", k, lang)
         for lang in LANGS:
             label = point.label.get(lang, "")
             if label and not point_found(point, Answer.read(label)):
-                add(f"{_where(q, k)}.point.{lang}",
-                    f"the label {label!r} does not earn its own point; add a phrase it contains")
+                add(f"{_where(k)}.point.{lang}",
+                    f"the label {label!r} does not earn its own point; add a phrase it contains",
+                    "rubric", k, "point", lang)
     for lang in LANGS:
         answer = Answer.read(q.answer.get(lang, ""))
         missed = [p for p in q.rubric if not p.optional and not point_found(p, answer)]
         if missed:
             labels = "; ".join(p.label.get("en", "?") for p in missed)
-            add(f"{q.id}.{lang}.answer", f"model answer does not cover rubric point(s): {labels}")
-    problems += _contradictions(q, line)
+            add(f"{where}.{lang}.answer", f"model answer does not cover rubric point(s): {labels}",
+                lang, "answer")
+    problems += _contradictions(q, line, where)
     return problems
 
 
-def _contradictions(q, line: int) -> list[Problem]:
+def _contradictions(q, line: int, where: str) -> list[Problem]:
     """Hand-typed numbers near a placeholder's value (same dimension) that disagree by >2 %."""
     problems = []
     for lang in LANGS:
@@ -96,7 +116,7 @@ def _contradictions(q, line: int) -> list[Problem]:
                 near = close(number.value, computed.value, SAME_QUANTITY)
                 if near and not close(number.value, computed.value, CONTRADICTS):
                     problems.append(Problem(
-                        q.path, line, f"{q.id}.{lang}.answer",
+                        q.path, line, f"{where}.{lang}.answer",
                         f"{number.typed:g} contradicts the engine's {computed.text} "
                         f"({computed.source})"))
     return problems

@@ -115,7 +115,7 @@ def find_all(answer_tokens: list[str], phrase_tokens: list[str]) -> list[Found]:
 
 _CN_MULT = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "千": 1e3}
 _NUM = re.compile(r"(?<![\d.])([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)")
-_UNIT_WORD = re.compile(r"[a-z%]+(?:\s*/\s*[a-z]+)?")
+_UNIT_WORD = re.compile(r"[a-zA-Z%]+(?:\s*/\s*[a-zA-Z]+)?")
 
 
 @dataclass(frozen=True)
@@ -141,6 +141,8 @@ def read_quantity(text: str) -> Number:
     mult = _CN_MULT.get(match.group(2) or "", 1.0)
     rest = match.group(3).strip()
     rest = re.sub(r"^次(?:/秒|每秒)?", lambda m: "flop/s" if "秒" in m.group(0) else "", rest)
+    if re.fullmatch(r"(?i)tokens?(?:\s*/\s*(?:s|秒))?", rest):
+        return Number(typed, typed * mult, frozenset({u.RATIO}), True)  # a count of tokens
     quantity = u.parse_quantity(f"{typed!r} {rest}".strip())
     if not math.isfinite(quantity.value):
         raise u.UnitError("number out of range")
@@ -149,7 +151,8 @@ def read_quantity(text: str) -> Number:
 
 def numbers_in(text: str) -> list[Number]:
     """The numbers in raw answer text, each with its unit when one follows (and is known)."""
-    folded = unicodedata.normalize("NFKC", text or "").translate(_SYMBOLS).casefold()
+    # case kept: "mHz" is not "MHz", and "mb" must not read as millibytes
+    folded = unicodedata.normalize("NFKC", text or "").translate(_SYMBOLS)
     folded = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", folded)
     out: list[Number] = []
     for match in _NUM.finditer(folded):
