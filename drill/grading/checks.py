@@ -110,7 +110,7 @@ def _contradictions(q, line: int, where: str) -> list[Problem]:
         for number in numbers_in(q.answer.get(lang, "")):
             if not number.dims:
                 continue
-            for computed in q.computed:
+            for computed in {c.source: c for c in q.computed}.values():
                 if computed.dim not in number.dims:
                     continue
                 near = close(number.value, computed.value, SAME_QUANTITY)

@@ -109,13 +109,16 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
 }
 
 _EN_NEGATORS = frozenset({"not", "no", "never", "neither", "nor", "without", "hardly", "non"})
-_EN_NEGATING_PAIRS = (("rather", "than"), ("instead", "of"), ("as", "opposed"))
+_EN_NEGATING_PAIRS = (("rather", "than"), ("instead", "of"), ("opposed", "to"))
+# words that may stand between a negator and what it denies: "is not really memory-bound"
+_EN_FILLERS = frozenset({"is", "are", "be", "was", "were", "been", "being", "it", "its", "the", "a",
+                         "an", "really", "entirely", "purely", "necessarily", "actually", "at",
+                         "all", "longer", "even", "just", "very", "truly", "mainly", "mostly"})
 _ZH_NEGATORS = ("不是", "并非", "而非", "不再", "并不", "没有", "不算", "不属于", "非", "不", "没",
                 "无")
 _RESETS = frozenset({"so", "but", "because", "therefore", "thus", "hence", "which", "while",
                      "although", "whereas", "since", "and"})
 _ZH_RESETS = ("而是", "所以", "因此", "但是", "但", "因为", "因而", "于是", "而")
-_WINDOW_EN = 4  # words before the concept that can negate it
 _WINDOW_ZH = 4  # characters before the concept
 
 
@@ -143,10 +146,14 @@ def negated(toks: list[str], start: int) -> bool:
     zh = zh[-_WINDOW_ZH:]
     if any(neg in zh for neg in _ZH_NEGATORS) and not zh.endswith("不仅") and "不仅" not in zh:
         return True
-    words = [t for t in before if t.isascii()][-_WINDOW_EN:]
-    if any(w in _EN_NEGATORS for w in words):
+    words = [t for t in before if t.isascii()]
+    while words and words[-1] in _EN_FILLERS:
+        words.pop()
+    if not words:
+        return False
+    if words[-1] in _EN_NEGATORS:  # the nearest real word denies it: "no reuse, ..." does not
         return True
-    return any(a in words and b in words for a, b in _EN_NEGATING_PAIRS)
+    return any(words[-2:] == [a, b] for a, b in _EN_NEGATING_PAIRS)
 
 
 def asserted(name: str, toks: list[str]) -> bool:

@@ -24,14 +24,14 @@ _CONTRACTIONS = (
 )  # fmt: skip
 _CONTRACTION_RES = tuple((re.compile(p), r) for p, r in _CONTRACTIONS)
 _SYMBOLS = str.maketrans({"×": "x", "✕": "x", "÷": "/", "−": "-", "–": "-", "—": " ", "·": " x ",
-                          "≈": " ~ ", "µ": "u", "μ": "u", "’": "'", "‘": "'"})
-_CLAUSE_MARKS = set(".;:!?,。；：！？，、\n()（）[]【】\"“”")
+                          "≈": " ~ ", "µ": "u", "μ": "u", "’": "'", "‘": "'", "²": "^2", "³": "^3"})
+_CLAUSE_MARKS = set(".;:!?,。；：！？，、\n()（）[]【】\"“”→⇒")
 _KEEP = set("/%+-~=<>^'")  # symbols that carry meaning between words and numbers
 
 
 def normalize(text: str) -> str:
     """Lower-case, width-folded text with clause breaks as ``|`` and words split by spaces."""
-    folded = unicodedata.normalize("NFKC", text or "").translate(_SYMBOLS).casefold()
+    folded = unicodedata.normalize("NFKC", (text or "").translate(_SYMBOLS)).translate(_SYMBOLS).casefold()
     for pattern, repl in _CONTRACTION_RES:
         folded = pattern.sub(repl, folded)
     out: list[str] = []
@@ -152,7 +152,7 @@ def read_quantity(text: str) -> Number:
 def numbers_in(text: str) -> list[Number]:
     """The numbers in raw answer text, each with its unit when one follows (and is known)."""
     # case kept: "mHz" is not "MHz", and "mb" must not read as millibytes
-    folded = unicodedata.normalize("NFKC", text or "").translate(_SYMBOLS)
+    folded = unicodedata.normalize("NFKC", (text or "").translate(_SYMBOLS)).translate(_SYMBOLS)
     folded = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", folded)
     out: list[Number] = []
     for match in _NUM.finditer(folded):
