@@ -13,3 +13,16 @@ class SetupError(ValueError):
 
 class NothingToPractise(SetupError):
     """The chosen mode has no items now (nothing due, no recent mistakes, nothing new)."""
+
+
+class AnswerError(ValueError):
+    """An answer that cannot be read: show the message in the user's language, ask again,
+    record nothing. One class for numeric, choice and free answers."""
+
+    def __init__(self, en: str, zh: str = "") -> None:
+        super().__init__(en)
+        self.en = en
+        self.zh = zh or en
+
+    def message(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en

@@ -13,17 +13,22 @@ from drill.config import paths
 from drill.content.bank import (
     LANGS,
     TOPICS,
-    AnswerError,
     Bank,
-    grade_choice,
-    grade_free,
     load_bank,
     load_quick_reference,
-    normalize,
-    parse_choice,
-    validate_paths,
 )
+from drill.content.bank import validate_paths as schema_problems
 from drill.content.problems import Problem
+from drill.errors import AnswerError
+from drill.grading import checks
+from drill.grading.choices import grade_choice, parse_choice
+from drill.grading.rubric import grade_free
+from drill.grading.text import normalize
+
+
+def validate_paths(paths):
+    """What ``drill validate`` reports: the schema and the rubric checks."""
+    return schema_problems(paths, checks.check_question, checks.check_pack)
 
 FIXTURE = Path(__file__).parent / "data" / "bank" / "fixture.yaml"
 PROBLEM_FORMAT = re.compile(r"^[^:]+:\d+: [A-Za-z_][\w\[\].]*: \S.*$")
@@ -379,9 +384,11 @@ def test_quick_reference_table_is_validated(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- rubric grading
 
 
-def test_normalize_folds_width_case_and_punctuation() -> None:
-    assert normalize("Memory-Bound，ＦＬＯＰ／Ｂ!!  ok") == "memory bound flop b ok"
-    assert normalize("  拐点＝峰值算力／带宽。") == "拐点 峰值算力 带宽"
+def test_normalize_folds_width_and_case_but_keeps_meaning() -> None:
+    assert normalize("Memory-Bound，ＦＬＯＰ／Ｂ!!  ok") == "memory bound | flop / b | ok"
+    assert normalize("  拐点＝峰值算力／带宽。") == "拐 点 = 峰 值 算 力 / 带 宽"
+    assert normalize("2.2× at 0.030 ms, don't double it") == "2.2x at 0.030 ms | do not double it"
+    assert normalize("isn't 1,555 ÷ 8") == "is not 1555 / 8"
 
 
 def test_model_answers_score_full_in_both_languages(bank: Bank) -> None:

@@ -1,13 +1,13 @@
-"""The conceptual question bank: loading packs, rubric grading and choice parsing.
+"""The conceptual question bank: the question types and loading packs.
 
 Packs are plain YAML data (see docs/question-format.md) read with the safe loader; a bad
 file or question is reported as a Problem and skipped, so the trainer never crashes on
-content. Checking the schema lives in ``drill.content.bank_load`` to keep this module short.
+content. Checking the schema lives in ``drill.content.bank_load``; grading answers lives in
+``drill.grading`` (rubric, choices).
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,10 +40,15 @@ QUICK_REFERENCE = "quick-reference.yaml"
 
 @dataclass(frozen=True)
 class RubricPoint:
-    """One key point of a free answer: a label per language and the phrases that cover it."""
+    """One key point of a free answer: a label per language and the phrases that cover it.
+
+    An optional point is not asked for by the prompt: saying it never changes the score, it
+    is only offered as "also worth saying".
+    """
 
     label: dict[str, str]
     phrases: dict[str, tuple[str, ...]]
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,7 @@ class Question:
     follow_ups: tuple[str, ...] = ()
     path: str = ""
     pack: str = ""
+    computed: tuple = ()  # engine placeholders in its texts (bank_calc.Computed), rendered
 
 
 @dataclass
@@ -134,11 +140,12 @@ def load_bank(paths: Iterable[Path] | None = None, include_user: bool = True) ->
     return Bank(questions=questions, problems=problems + found)
 
 
-def validate_paths(paths: Iterable[Path]) -> list[Problem]:
-    """Every problem in the given files/folders, checked against the built-in bank too."""
+def validate_paths(paths: Iterable[Path], check=None, check_pack=None) -> list[Problem]:
+    """Every problem in the given files/folders, checked against the built-in bank too;
+    ``check``/``check_pack`` add the rubric checks (see ``drill.grading.checks``)."""
     from drill.content import bank_load as bank_validate
 
-    return bank_validate.validate(paths)
+    return bank_validate.validate(paths, check, check_pack)
 
 
 def load_quick_reference() -> list[QuickRow]:
@@ -149,125 +156,3 @@ def load_quick_reference() -> list[QuickRow]:
     if not path.is_file():
         return []
     return bank_validate.read(path).rows
-
-
-# --------------------------------------------------------------------------- free answers
-
-
-@dataclass(frozen=True)
-class RubricResult:
-    score: float
-    hit: tuple[RubricPoint, ...]
-    missed: tuple[RubricPoint, ...]
-
-
-def normalize(text: str) -> str:
-    """Fold width, case and punctuation so phrases match however the learner types them."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    chars = [" " if unicodedata.category(c)[0] in "PSZC" else c for c in folded]
-    return " ".join("".join(chars).split())
-
-
-def _squash(text: str) -> str:
-    return normalize(text).replace(" ", "")
-
-
-def phrase_parts(phrase: str) -> list[str]:
-    """The squashed parts of a phrase; ``a & b`` needs every part. Empty list: matches nothing."""
-    return [part for part in (_squash(p) for p in phrase.split("&")) if part]
-
-
-def _covers(answer: str, point: RubricPoint) -> bool:
-    for phrases in point.phrases.values():
-        for phrase in phrases:
-            parts = phrase_parts(phrase)
-            if parts and all(part in answer for part in parts):
-                return True
-    return False
-
-
-def grade_free(q: Question, text: str) -> RubricResult:
-    """Share of rubric points whose phrases (in any language) appear in the answer."""
-    answer = _squash(text)
-    if not answer or not q.rubric:
-        return RubricResult(0.0, (), tuple(q.rubric))
-    hit = tuple(p for p in q.rubric if _covers(answer, p))
-    missed = tuple(p for p in q.rubric if p not in hit)
-    return RubricResult(len(hit) / len(q.rubric), hit, missed)
-
-
-# --------------------------------------------------------------------------- choices
-
-
-class AnswerError(ValueError):
-    """Unusable input: show the message (``.zh`` in Chinese) and ask again; record nothing."""
-
-    def __init__(self, message: str, zh: str = "") -> None:
-        super().__init__(message)
-        self.zh = zh or message
-
-
-@dataclass(frozen=True)
-class ChoiceResult:
-    score: float
-    selected: tuple[str, ...]
-    correct_ids: tuple[str, ...]
-
-
-_TRUE = frozenset({"t", "true", "yes", "y", "对", "正确", "是"})
-_FALSE = frozenset({"f", "false", "no", "n", "错", "错误", "否"})
-
-
-def _listing(ids: list[str], zh: bool = False) -> str:
-    if len(ids) < 2:
-        return "".join(ids)
-    return ("、".join(ids[:-1]) + " 或 " if zh else ", ".join(ids[:-1]) + " or ") + ids[-1]
-
-
-def parse_choice(q: Question, text: str) -> tuple[str, ...]:
-    """Turn typed letters (any case, width or separator) into choice ids, in choice order."""
-    if q.type == "truefalse":
-        word = _squash(text)
-        if word in _TRUE:
-            return ("true",)
-        if word in _FALSE:
-            return ("false",)
-        raise AnswerError("Answer true or false (t / f).", "请回答 对 或 错（t / f）。")
-    if q.type not in ("choice", "multi"):
-        raise ValueError(f"question {q.id!r} is a {q.type} question, not a choice")
-    ids = [c.id for c in q.choices]
-    en, zh = _listing(ids), _listing(ids, zh=True)
-    picked: set[str] = set()
-    for token in normalize(text).split():
-        if not (token.isascii() and token.isalpha() and set(token) <= set(ids)):
-            raise AnswerError(
-                f"'{token}' is not a choice; pick from {en}.",
-                f"「{token}」不是选项；请从 {zh} 中选择。",
-            )
-        picked.update(token)
-    if not picked:
-        if q.type == "multi":
-            raise AnswerError(
-                f"Type one or more letters: {en} (for example: a c).",
-                f"请输入一个或多个字母：{zh}（例如：a c）。",
-            )
-        raise AnswerError(f"Type one letter: {en}.", f"请输入一个字母：{zh}。")
-    if q.type == "choice" and len(picked) > 1:
-        raise AnswerError(f"Pick exactly one letter: {en}.", f"只能选一个字母：{zh}。")
-    return tuple(i for i in ids if i in picked)
-
-
-def grade_choice(q: Question, text: str) -> ChoiceResult:
-    """Choice and true/false score 1 or 0; multi gives partial credit, wrong picks cost."""
-    selected = parse_choice(q, text)
-    if q.type == "truefalse":
-        correct_ids: tuple[str, ...] = ("true",) if q.correct else ("false",)
-    else:
-        correct_ids = tuple(c.id for c in q.choices if c.correct)
-    if q.type == "multi" and correct_ids:
-        right = len(set(selected) & set(correct_ids))
-        wrong = len(set(selected) - set(correct_ids))
-        score = max(0.0, (right - wrong) / len(correct_ids))
-    else:
-        score = 1.0 if selected == correct_ids else 0.0
-    return ChoiceResult(score, selected, correct_ids)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +24,8 @@ from drill.content.bank import (
     Question,
     QuickRow,
     RubricPoint,
-    grade_free,
-    phrase_parts,
 )
+from drill.content.bank_calc import PlaceholderError, has_placeholder, render
 from drill.content.problems import Problem
 from drill.content.yamlio import YamlError, load_file
 
@@ -49,6 +49,7 @@ class Parsed:
     field: str
     question: Question | None
     follow_ups: list[tuple[int, int, str]] = field(default_factory=list)  # index, line, id
+    source: Any = None  # the entry as read (with line numbers), for rubric checks
 
 
 @dataclass
@@ -70,12 +71,31 @@ def _nice(value: Any) -> str:
     return f"{value!r}" if len(repr(value)) <= 40 else f"{repr(value)[:37]}..."
 
 
+@cache
+def _catalog():
+    """Built-in cards only: a pack's numbers must not change with the user's own cards."""
+    from drill.content.catalog import load_catalog
+
+    return load_catalog(include_user=False)
+
+
 class _Reader:
     """Collects problems for one file; ``bad`` marks the entry being read as unusable."""
 
     def __init__(self, result: FileResult) -> None:
         self.result = result
         self.bad = False
+        self.computed: list = []  # placeholders of the question being read
+
+    def calc(self, text: str, line: int, where: str) -> str:
+        """``text`` with its engine placeholders rendered; a bad one is a problem."""
+        if not has_placeholder(text):
+            return text
+        try:
+            return render(text, _catalog(), self.computed)
+        except PlaceholderError as exc:
+            self.add(line, where, f"placeholder: {exc}")
+            return text
 
     def add(self, line: int, where: str, message: str, fatal: bool = True) -> None:
         self.result.problems.append(Problem(self.result.display, line, where, message))
@@ -119,7 +139,8 @@ class _Reader:
                 continue
             self.unknown(sub, keys, f"{where}.{lang}")
             for k in keys:
-                out[k][lang] = self.text(sub, k, f"{where}.{lang}")
+                value = self.text(sub, k, f"{where}.{lang}")
+                out[k][lang] = self.calc(value, _line(sub, k), f"{where}.{lang}.{k}")
         return out
 
     def ident(self, obj: dict, key: str, where: str) -> str | None:
@@ -156,6 +177,7 @@ class _Reader:
 
     def question(self, item: Any, line: int, where: str, pack: str) -> Parsed:
         self.bad = False
+        self.computed = []
         if not self.mapping(item, line, where, "id, topic, skills, difficulty, type, en, zh"):
             return Parsed(None, line, where, None)
         self.unknown(item, _QUESTION_KEYS, where)
@@ -200,11 +222,9 @@ class _Reader:
         q = Question(
             qid, topic, tuple(s for _, _, s in skills), difficulty, qtype, texts["prompt"],
             texts["answer"], rubric, choices, correct, tuple(f for _, _, f in follow_ups),
-            path=self.result.display, pack=pack,
+            path=self.result.display, pack=pack, computed=tuple(self.computed),
         )  # fmt: skip
-        if qtype == "free":
-            self.model_answers(q, item, where)
-        return Parsed(qid, line, where, q, follow_ups)
+        return Parsed(qid, line, where, q, follow_ups, item)
 
     def choose(self, obj: dict, key: str, allowed: tuple[str, ...], where: str) -> str | None:
         value = obj.get(key)
@@ -226,13 +246,20 @@ class _Reader:
             pw, pline = f"{where}.rubric[{k}]", _line(value, k)
             if not self.mapping(point, pline, pw, "point, en, zh"):
                 continue
-            self.unknown(point, ("point",) + LANGS, pw)
+            self.unknown(point, ("point", "optional") + LANGS, pw)
+            optional = point.get("optional", False)
+            if not isinstance(optional, bool):
+                self.at(point, "optional", pw, "must be true or false")
             label: dict[str, str] = {}
             if "point" not in point:
                 self.add(pline, f"{pw}.point", "missing (the key point, with en and zh)")
             elif self.mapping(point["point"], _line(point, "point"), f"{pw}.point", "en, zh"):
                 self.unknown(point["point"], LANGS, f"{pw}.point")
-                label = {lang: self.text(point["point"], lang, f"{pw}.point") for lang in LANGS}
+                label = {
+                    lang: self.calc(self.text(point["point"], lang, f"{pw}.point"),
+                                    _line(point["point"], lang), f"{pw}.point.{lang}")
+                    for lang in LANGS
+                }
             phrases: dict[str, tuple[str, ...]] = {}
             for lang in LANGS:
                 if lang not in point:
@@ -240,16 +267,16 @@ class _Reader:
                     continue
                 items, found = self.string_list(point, lang, pw), []
                 for j, fline, phrase in items or []:
-                    if len(phrase_parts(phrase)) != len(phrase.split("&")):
+                    if any(not part.strip() for part in phrase.split("&")):
                         self.add(
                             fline, f"{pw}.{lang}[{j}]", f"phrase {_nice(phrase)} has an empty part"
                         )
                     else:
-                        found.append(phrase)
+                        found.append(self.calc(phrase, fline, f"{pw}.{lang}[{j}]"))
                 if items == []:
                     self.at(point, lang, pw, "needs at least one phrase")
                 phrases[lang] = tuple(found)
-            points.append(RubricPoint(label=label, phrases=phrases))
+            points.append(RubricPoint(label=label, phrases=phrases, optional=optional is True))
         return tuple(points)
 
     def choices(self, item: dict, where: str, qtype: str) -> tuple[Choice, ...]:
@@ -287,15 +314,6 @@ class _Reader:
         elif qtype == "multi" and right < 1:
             self.at(item, "choices", where, "a multi question needs at least one correct choice")
         return tuple(out)
-
-    def model_answers(self, q: Question, item: dict, where: str) -> None:
-        """The model answer must earn full marks, or learners get graded against a broken rubric."""
-        for lang in LANGS:
-            missed = grade_free(q, q.answer[lang]).missed
-            if missed:
-                labels = "; ".join(p.label.get("en", "?") for p in missed)
-                message = f"model answer does not cover rubric point(s): {labels}"
-                self.at(item[lang], "answer", f"{where}.{lang}", message, fatal=False)
 
     # ----------------------------------------------------------------- files
 
@@ -419,8 +437,12 @@ def load(files: list[Path]) -> tuple[dict[str, Question], list[Problem]]:
     return questions, problems
 
 
-def validate(paths: Iterable[Path]) -> list[Problem]:
-    """All problems in the given files, with ids checked against built-ins not among them."""
+def validate(paths: Iterable[Path], check=None, check_pack=None) -> list[Problem]:
+    """All problems in the given files, with ids checked against built-ins not among them.
+
+    ``check(question, line, field, entry)`` and ``check_pack(questions, path)`` add content checks from
+    a higher layer (the rubric checks of ``drill.grading.checks``).
+    """
     files, problems = expand(paths)
     given = {f.resolve() for f in files}
     where: dict[str, str] = {}
@@ -442,6 +464,10 @@ def validate(paths: Iterable[Path]) -> list[Problem]:
                 problems.append(_duplicate(result, p, where[p.qid]))
             else:
                 where[p.qid] = f"{result.display}:{p.line}"
+            if check is not None and p.question is not None:
+                problems += check(p.question, p.line, p.field, p.source)
+        if check_pack is not None:
+            problems += check_pack([p.question for p in result.parsed if p.question], result.display)
     for result in results:
         for p in result.parsed:
             problems += _dangling(result, p, where)

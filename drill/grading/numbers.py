@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from drill.content.skills.model import CHOICE, MULTI, NUMBER, Ask
 from drill.core import units as u
+from drill.errors import AnswerError  # the one answer error; runs and screens import it here
 
 FULL = 0.02  # within 2 %: right
 BANDS = ((0.05, 0.75), (0.10, 0.5), (0.20, 0.25))  # estimates: partial credit
@@ -16,26 +17,46 @@ MISTAKE_MATCH = 0.015
 HINT_COSTS = (0.15, 0.15, 0.2)  # share of the question's credit each hint costs
 
 
-class AnswerError(ValueError):
-    """The answer could not be read; ask again and record nothing."""
-
-    def __init__(self, en: str, zh: str = "") -> None:
-        super().__init__(en)
-        self.en = en
-        self.zh = zh or en
-
-    def message(self, lang: str) -> str:
-        return self.zh if lang == "zh" else self.en
-
-
 @dataclass(frozen=True)
 class Grade:
     score: float
     correct: bool
-    mistakes: tuple[str, ...] = ()
+    mistakes: tuple[str, ...] = ()  # candidate tags of the mistake event (see ``event``)
     parsed: float | str | tuple[str, ...] | None = None
     relative_error: float | None = None
     skipped: bool = False
+
+    @property
+    def event(self) -> MistakeEvent | None:
+        """The one mistake behind a wrong answer; several tags mean "one of" them, once."""
+        return MistakeEvent(self.mistakes) if self.mistakes else None
+
+
+@dataclass(frozen=True)
+class MistakeEvent:
+    """One wrong answer explained by one habit, or ambiguously by one of several.
+
+    683 for 1365 FLOP/B may be an FMA counted once or fp16 read as 4 bytes: both tags are
+    candidates of a single event, so counting must count it once (``key``), not per tag.
+    """
+
+    tags: tuple[str, ...]
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.tags) > 1
+
+    @property
+    def key(self) -> str:
+        """A stable single tag for storing and counting: ``fma-factor|dtype-bytes``."""
+        return "|".join(sorted(self.tags))
+
+    def label(self, lang: str = "en") -> str:
+        if not self.ambiguous:
+            return self.tags[0]
+        if lang == "zh":
+            return "以下之一：" + "、".join(self.tags)
+        return "one of: " + ", ".join(self.tags)
 
 
 def hint_penalty(hints_used: int) -> float:
@@ -127,9 +148,18 @@ def parse_number(ask: Ask, text: str) -> tuple[list[float], u.Quantity]:
     if text_has_prefix:
         return [quantity.value], quantity
     if unit.label == "%":
-        # "64" and "0.64" both mean 64 %.
-        return [quantity.value / 100.0, quantity.value], quantity
+        return [quantity.value / 100.0], quantity  # a bare number is read in percent
     return [quantity.value * unit.scale], quantity
+
+
+def _fraction_for_percent(ask: Ask, text: str, quantity: u.Quantity) -> bool:
+    """A bare number that would be right read as a share (0.64 typed for 64 %)."""
+    unit = ask.unit
+    if unit is None or unit.label != "%" or quantity.dims or float(ask.expected) == 0:
+        return False
+    if re.search(r"[kKMGTP]i?\s*$", u.clean(text)):
+        return False
+    return _rel(quantity.value, float(ask.expected)) <= FULL
 
 
 def _rel(value: float, target: float) -> float:
@@ -163,10 +193,12 @@ def grade(ask: Ask, text: str) -> Grade:
     error = _rel(best, target)
     if error <= FULL:
         return Grade(1.0, True, parsed=best, relative_error=error)
+    if _fraction_for_percent(ask, text, quantity):
+        return Grade(0.0, False, ("fraction-for-percent",), parsed=best, relative_error=error)
     for value in candidates:
         tags = tuple(tag for tag, wrong in ask.mistakes
                      if not isinstance(wrong, str) and _rel(value, float(wrong)) <= MISTAKE_MATCH)
-        if tags:  # the same wrong number can come from more than one habit: name them all
+        if tags:  # one number from several habits: one event with every candidate tag
             return Grade(0.0, False, tuple(dict.fromkeys(tags)), parsed=value,
                          relative_error=_rel(value, target))
     if quantity.binary and _rel(best * 1e9 / 2**30, target) <= FULL:

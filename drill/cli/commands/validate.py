@@ -31,6 +31,7 @@ def _expand(targets: list[Path]) -> list[Path]:
 
 def run(args) -> int:
     from drill.content import bank, catalog
+    from drill.grading import checks
 
     lang = lang_of(args)
     if args.paths:
@@ -47,17 +48,31 @@ def run(args) -> int:
                          if d.is_dir()])
         packs = _expand([d for d in (paths.builtin_questions_dir(), paths.user_questions_dir())
                          if d.is_dir()])
-    problems = catalog.validate_paths(cards) if cards else []
-    problems += bank.validate_paths(packs) if packs else []
-    for problem in problems:
+    found = catalog.validate_paths(cards) if cards else []
+    found += bank.validate_paths(packs, checks.check_question, checks.check_pack) if packs else []
+    problems = [p for p in found if not p.message.startswith("warning:")]
+    for problem in found:
         print(problem)
     checked = tr("validate-checked", lang, cards=len(cards), packs=len(packs))
+    computed = _placeholders(bank, packs)
+    if computed:
+        checked += tr("validate-placeholders", lang, count=computed)
     if problems or missing:
         print(tr("validate-problems", lang, count=len(problems), checked=checked),
               file=sys.stderr)
         return 1
-    print(tr("validate-ok", lang, checked=checked))
+    warned = len(found) - len(problems)
+    print(tr("validate-ok", lang, checked=checked)
+          + (tr("validate-warnings", lang, count=warned) if warned else ""))
     return 0
+
+
+def _placeholders(bank, packs: list[Path]) -> int:
+    """How many placeholders the engine computed while the packs were read."""
+    if not packs:
+        return 0
+    loaded = bank.load_bank(packs, include_user=False)
+    return sum(len(q.computed) for q in loaded.questions.values())
 
 
 def show_paths(args=None) -> int:

@@ -92,6 +92,11 @@ MISTAKES: dict[str, Text] = {
         "drop in proportion.",
         "直接用了 boost 频率下的峰值；持续负载下频率下降，峰值按比例下降。",
     ),
+    "fraction-for-percent": Text(
+        "Typed a share (0.64) where a percentage was asked: a bare number is read in the "
+        "unit asked for, so write 64 (or 64 %).",
+        "题目要百分比，你填的是小数比例（0.64）：不带单位的数字按题目要求的单位读，应写 64（或 64 %）。",
+    ),
 }
 
 

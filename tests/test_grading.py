@@ -1,0 +1,369 @@
+"""The rubric grader reads answers the way an examiner does; choices shuffle; numbers in the
+bank come from the engine; ``drill validate`` checks rubrics."""
+
+from __future__ import annotations
+
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from drill.content import yamlio
+from drill.content.bank import LANGS, Bank, RubricPoint, load_bank
+from drill.content.bank import validate_paths as schema_problems
+from drill.content.skills.context import PCT
+from drill.content.skills.model import NUMBER, Ask
+from drill.errors import AnswerError
+from drill.grading import checks, numbers
+from drill.grading.choices import grade_choice, parse_choice, present
+from drill.grading.concepts import asserted
+from drill.grading.dispatch import grade_concept
+from drill.grading.rubric import Answer, grade_free, point_found
+from drill.grading.text import normalize
+
+from .conftest import run_drill
+
+ANSWERS = Path(__file__).parent / "data" / "answers"
+
+
+@pytest.fixture(scope="module")
+def builtin() -> Bank:
+    return load_bank(include_user=False)
+
+
+def _answers() -> list[dict]:
+    out = []
+    for path in sorted(ANSWERS.glob("*.yaml")):
+        out += yamlio.load_file(path)["answers"]
+    return out
+
+
+def _point(*phrases: str, optional: bool = False) -> RubricPoint:
+    return RubricPoint({"en": "p", "zh": "p"}, {"en": tuple(phrases), "zh": ()}, optional)
+
+
+def _found(phrase: str, text: str) -> bool:
+    return point_found(_point(phrase), Answer.read(text))
+
+
+# --------------------------------------------------------------------------- the answer set
+
+
+def test_candidate_answer_set_grades_like_an_examiner(builtin: Bank) -> None:
+    answers = _answers()
+    right = [a for a in answers if a["full"]]
+    wrong = [a for a in answers if not a["full"]]
+    assert len(answers) >= 150 and len(wrong) >= 20
+    assert any(any("\u4e00" <= ch <= "\u9fff" for ch in a["text"]) for a in right)
+    free = {q.id for q in builtin.questions.values() if q.type == "free"}
+    assert {a["q"] for a in answers} == free  # every free question is tried
+    graded = [(a, grade_free(builtin.get(a["q"]), a["text"]).score) for a in answers]
+    full_right = [a for a, score in graded if a["full"] and score >= 0.999]
+    full_wrong = [a["q"] + ": " + a["text"] for a, score in graded
+                  if not a["full"] and score >= 0.999]
+    assert len(full_right) >= 0.9 * len(right), [
+        a["q"] + ": " + a["text"] for a, s in graded if a["full"] and s < 0.999]
+    assert len(full_wrong) <= 1, full_wrong
+
+
+def test_model_answers_earn_full_marks(builtin: Bank) -> None:
+    for q in builtin.questions.values():
+        if q.type == "free":
+            for lang in LANGS:
+                assert grade_free(q, q.answer[lang]).score == 1.0, (q.id, lang)
+
+
+# --------------------------------------------------------------------------- reading text
+
+
+def test_normalising_keeps_meaning() -> None:
+    assert normalize("2.2×") == "2.2x"
+    assert normalize("don't double it") == "do not double it"
+    assert normalize("峰值算力／显存带宽") == "峰 值 算 力 / 显 存 带 宽"
+    assert normalize("ＦＰ１６") == "fp16"
+    assert normalize("−5 and 0.1") == "-5 and 0.1"
+
+
+@pytest.mark.parametrize(("phrase", "text", "found"), [
+    ("~2.2x", "about 2.2× faster", True),
+    ("~2.2x", "22x faster", False),
+    ("~0.03 ms", "it takes 0.030 ms", True),
+    ("~0.03 ms", "about 30 µs", True),
+    ("~0.03 ms", "about 30 ms", False),
+    ("~0.5 MiB", "512 KiB per token", True),
+    ("~0.5 MB", "0.5 MB", True),
+    ("~19.5 TFLOP/s", "约 19.5 万亿次/秒", True),
+    ("~19.5 TFLOP/s", "195 万亿", False),
+    ("~125 FLOP/B", "12.5 FLOP/B", False),
+    ("~200 FLOP/B", "2000 FLOP/B", False),
+    ("~1 FLOP/B ±10%", "0.1 FLOP/B", False),
+    ("~50%", "50 %", True),
+    ("~50%", "50", True),
+    ("~50%", "500 GB/s", False),
+])
+def test_numbers_are_compared_as_numbers(phrase: str, text: str, found: bool) -> None:
+    assert _found(phrase, text) is found
+
+
+def test_words_match_at_word_boundaries() -> None:
+    assert _found("tile", "use tiles in shared memory")
+    assert not _found("tile", "a volatile value")
+    assert _found("memory bound", "it is memorybound")
+    assert _found("do not double", "don't double it")
+
+
+@pytest.mark.parametrize(("text", "memory", "compute"), [
+    ("It is memory-bound.", True, False),
+    ("bandwidth-limited, far below the ridge", True, False),
+    ("这是访存密集型算子", True, False),
+    ("瓶颈在访存", True, False),
+    ("典型的算力瓶颈", False, True),
+    ("it is compute-bound, not memory-bound", False, True),
+    ("It isn't compute-bound.", False, False),
+    ("不是访存密集，而是计算密集", False, True),
+    ("并非计算密集", False, False),
+    ("不是计算密集而是访存密集", True, False),
+    ("no reuse, so it is memory bound", True, False),
+    ("compute-bound rather than memory-bound", False, True),
+])
+def test_concept_sets_are_bilingual_and_negation_aware(text: str, memory: bool,
+                                                        compute: bool) -> None:
+    tokens = normalize(text).split()
+    assert asserted("memory-bound", tokens) is memory
+    assert asserted("compute-bound", tokens) is compute
+
+
+def test_optional_points_never_lower_the_score() -> None:
+    class Q:
+        rubric = (_point("@memory-bound"), _point("@fuse", optional=True))
+
+    said = grade_free(Q, "memory-bound, so fuse it")
+    unsaid = grade_free(Q, "memory-bound")
+    assert said.score == unsaid.score == 1.0
+    assert unsaid.also == (Q.rubric[1],) and said.also == ()
+
+
+def test_feedback_lists_points_in_the_users_language(builtin: Bank) -> None:
+    q = builtin.get("gemv-intensity")
+    result, feedback = grade_concept(q, "约 1 FLOP/B", "zh")
+    assert result.score == 0.5
+    assert feedback.found == ("约 1 FLOP/B",)
+    assert feedback.missed == ("远低于拐点，带宽受限（访存密集）",)
+    assert feedback.also == ("权重占主导，每个只用一次",)
+
+
+# --------------------------------------------------------------------------- numeric asks
+
+
+def _percent_ask(expected: float) -> Ask:
+    return Ask("eff", NUMBER, "Efficiency?", "效率？", expected, PCT)
+
+
+@pytest.mark.parametrize(("text", "correct", "tags"), [
+    ("64", True, ()),
+    ("64 %", True, ()),
+    ("64%", True, ()),
+    ("0.64", False, ("fraction-for-percent",)),
+    ("0.64 %", False, ()),
+])
+def test_bare_number_is_read_in_percent(text: str, correct: bool, tags: tuple) -> None:
+    result = numbers.grade(_percent_ask(0.64), text)
+    assert result.correct is correct
+    assert result.mistakes == tags
+
+
+def test_fraction_for_percent_is_explained_in_both_languages() -> None:
+    from drill.content.skills.mistakes import explain
+
+    assert "0.64" in explain("fraction-for-percent", "en")
+    assert "百分比" in explain("fraction-for-percent", "zh")
+
+
+def test_an_ambiguous_mistake_is_one_event() -> None:
+    ask = Ask("ai", NUMBER, "AI?", "强度？", 1365.0, None,
+              mistakes=(("fma-factor", 682.7), ("dtype-bytes", 682.7)))
+    result = numbers.grade(ask, "683")
+    event = result.event
+    assert result.mistakes == ("fma-factor", "dtype-bytes")
+    assert event is not None and event.ambiguous
+    assert event.key == "dtype-bytes|fma-factor"
+    assert event.label("en") == "one of: fma-factor, dtype-bytes"
+    assert event.label("zh") == "以下之一：fma-factor、dtype-bytes"
+    single = numbers.grade(Ask("ai", NUMBER, "", "", 1365.0, None,
+                               mistakes=(("fma-factor", 682.7),)), "683").event
+    assert single is not None and not single.ambiguous and single.key == "fma-factor"
+
+
+# --------------------------------------------------------------------------- choices
+
+
+def test_shuffle_is_seeded_and_maps_letters_back_to_ids(builtin: Bank) -> None:
+    q = builtin.get("tensor-core-peak")
+    first, again = present(q, 7), present(q, 7)
+    assert first == again and sorted(first.order) == sorted(c.id for c in q.choices)
+    right = next(c.id for c in q.choices if c.correct)
+    letter = first.letter_of(right)
+    assert grade_choice(q, letter, first).score == 1.0
+    assert grade_choice(q, letter, first).selected == (right,)  # history keeps the id
+    assert present(q, None).order == tuple(c.id for c in q.choices)
+    orders = {present(q, seed).order for seed in range(20)}
+    assert len(orders) > 1
+
+
+def test_over_seeded_sessions_no_letter_dominates(builtin: Bank) -> None:
+    single = [q for q in builtin.questions.values() if q.type == "choice"]
+    letters: Counter[str] = Counter()
+    for seed in (1, 2, 3):
+        for q in single:
+            shown = present(q, seed)
+            letters[shown.letter_of(next(c.id for c in q.choices if c.correct))] += 1
+    total = sum(letters.values())
+    assert max(letters.values()) <= 0.4 * total
+    assert letters["c"] >= 0.1 * total and letters["d"] >= 0.1 * total
+
+
+def test_true_false_claims_are_balanced(builtin: Bank) -> None:
+    claims = [q for q in builtin.questions.values() if q.type == "truefalse"]
+    share = sum(1 for q in claims if q.correct) / len(claims)
+    assert 0.35 <= share <= 0.65
+
+
+def test_a_letter_not_shown_is_refused(builtin: Bank) -> None:
+    q = builtin.get("tensor-core-peak")
+    with pytest.raises(AnswerError) as info:
+        parse_choice(q, "e", present(q, 3))
+    assert "e" in info.value.message("en") and "e" in info.value.message("zh")
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _pack(tmp_path: Path, rubric: str, answer_en: str = "Peak / bandwidth, memory-bound.",
+          answer_zh: str = "峰值 / 带宽，访存密集。") -> Path:
+    text = textwrap.dedent("""\
+        pack: t
+        questions:
+          - id: t-one
+            topic: roofline
+            skills: []
+            difficulty: 1
+            type: free
+            en: {prompt: "Ridge?", answer: "%s"}
+            zh: {prompt: "拐点？", answer: "%s"}
+            rubric:
+        """) % (answer_en, answer_zh)
+    path = tmp_path / "t.yaml"
+    path.write_text(text + textwrap.indent(textwrap.dedent(rubric), "      "), encoding="utf-8")
+    return path
+
+
+def _validate(path: Path) -> list[str]:
+    return [p.message for p in schema_problems([path], checks.check_question, checks.check_pack)]
+
+
+def test_validate_checks_labels_bare_numbers_and_common_words(tmp_path: Path) -> None:
+    good = _pack(tmp_path, """\
+        - point: {en: "peak / bandwidth", zh: "峰值 / 带宽"}
+          en: ["peak / bandwidth"]
+          zh: ["峰值 / 带宽"]
+        """)
+    assert _validate(good) == []
+    label = _pack(tmp_path, """\
+        - point: {en: "ridge = peak over bandwidth", zh: "峰值 / 带宽"}
+          en: ["peak / bandwidth"]
+          zh: ["峰值 / 带宽"]
+        """)
+    assert any("does not earn its own point" in m for m in _validate(label))
+    bare = _pack(tmp_path, """\
+        - point: {en: "peak / bandwidth", zh: "峰值 / 带宽"}
+          en: ["peak / bandwidth", "200", "bandwidth"]
+          zh: ["峰值 / 带宽", "一次"]
+        """)
+    found = _validate(bare)
+    assert sum("bare number" in m for m in found) == 1
+    assert sum("single common word" in m for m in found) == 2
+    concept = _pack(tmp_path, """\
+        - point: {en: "peak / bandwidth", zh: "峰值 / 带宽"}
+          en: ["peak / bandwidth", "@no-such-set"]
+          zh: ["峰值 / 带宽"]
+        """)
+    assert any("unknown concept @no-such-set" in m for m in _validate(concept))
+
+
+def test_validate_checks_the_model_answer_but_not_optional_points(tmp_path: Path) -> None:
+    path = _pack(tmp_path, """\
+        - point: {en: "peak / bandwidth", zh: "峰值 / 带宽"}
+          en: ["peak / bandwidth"]
+          zh: ["峰值 / 带宽"]
+        - point: {en: "fuse", zh: "融合"}
+          optional: true
+          en: ["@fuse"]
+          zh: ["@fuse"]
+        """)
+    assert _validate(path) == []
+    required = path.read_text(encoding="utf-8").replace("optional: true", "optional: false")
+    path.write_text(required, encoding="utf-8")
+    assert any("does not cover rubric point(s): fuse" in m for m in _validate(path))
+
+
+PLACEHOLDER = "{calc: decode, params: 7e9, dtype: fp16, gpu: h100-sxm5-80gb, show: min_time, unit: ms}"
+
+
+def test_placeholders_are_rendered_from_the_engine(tmp_path: Path) -> None:
+    path = _pack(tmp_path, f"""\
+        - point: {{en: "about {PLACEHOLDER}", zh: "约 {PLACEHOLDER}"}}
+          en: ["~{PLACEHOLDER} ±3%"]
+          zh: ["~{PLACEHOLDER} ±3%"]
+        """, answer_en=f"Bound {PLACEHOLDER}.", answer_zh=f"下界 {PLACEHOLDER}。")
+    assert _validate(path) == []
+    q = load_bank([path]).get("t-one")
+    assert q.answer["en"] == "Bound 4.18 ms." and q.answer["zh"] == "下界 4.18 ms。"
+    assert len(q.computed) == 6 and q.computed[0].value == pytest.approx(14e9 / 3.352e12)
+    assert grade_free(q, "about 4.2 ms").score == 1.0
+    assert grade_free(q, "about 8.4 ms").score == 0.0
+
+
+def test_a_hand_typed_number_contradicting_a_placeholder_fails(tmp_path: Path) -> None:
+    path = _pack(tmp_path, f"""\
+        - point: {{en: "about {PLACEHOLDER}", zh: "约 {PLACEHOLDER}"}}
+          en: ["~{PLACEHOLDER} ±3%"]
+          zh: ["~{PLACEHOLDER} ±3%"]
+        """, answer_en=f"Bound {PLACEHOLDER}, that is 4.5 ms.", answer_zh=f"下界 {PLACEHOLDER}。")
+    found = _validate(path)
+    assert len(found) == 1 and "4.5 contradicts the engine's 4.18 ms" in found[0]
+
+
+@pytest.mark.parametrize("bad", [
+    "{calc: decode, params: 7e9, gpu: no-such-card, show: min_time}",
+    "{calc: __import__('os').system('true'), show: flops}",
+    "{calc: gemm, m: 4096, n: 4096, k: 4096, show: everything}",
+])
+def test_bad_placeholders_are_problems_never_code(tmp_path: Path, bad: str) -> None:
+    path = _pack(tmp_path, """\
+        - point: {en: "peak / bandwidth", zh: "峰值 / 带宽"}
+          en: ["peak / bandwidth"]
+          zh: ["峰值 / 带宽"]
+        """, answer_en=f"Peak / bandwidth, {bad}.")
+    found = _validate(path)
+    assert len(found) == 1 and found[0].startswith("placeholder:")
+
+
+def test_pack_balance_warnings(builtin: Bank) -> None:
+    claims = [q for q in builtin.questions.values() if q.type == "truefalse"]
+    false_only = [q for q in claims if not q.correct][:6]
+    warned = checks.check_pack(false_only, "p.yaml")
+    assert len(warned) == 1 and "0% of 6 true/false claims are true" in warned[0].message
+    single = [q for q in builtin.questions.values() if q.type == "choice"]
+    same = [q for q in single if q.choices[0].correct][:4]
+    assert len(same) == 4
+    warned = checks.check_pack(same, "p.yaml")
+    assert len(warned) == 1 and "4 of 4 single-choice answers are 'a'" in warned[0].message
+    assert checks.check_pack(list(builtin.questions.values()), "all") == []
+
+
+def test_drill_validate_builtin_recomputes_placeholders() -> None:
+    result = run_drill("validate")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no problems" in result.stdout and "warning" not in result.stdout
+    assert "12 engine placeholder(s) recomputed" in result.stdout
