@@ -8,7 +8,7 @@ from dataclasses import replace
 from drill.content.catalog import Catalog
 
 # Importing the generator modules registers their skills, in this order.
-from drill.content.skills import diag, llm, roofline, specs  # noqa: F401, I001
+from drill.content.skills import diag, llm, roofline, specs, tradeoffs  # noqa: F401, I001
 from drill.content.skills.context import Ctx
 from drill.content.skills.model import Scenario
 from drill.content.skills.skill import REGISTERED, Skill
