@@ -29,8 +29,10 @@ MISTAKES: dict[str, dict[str, str]] = {
         "zh": "差了 1000 的整数次幂：检查单位前缀（k、M、G、T）。",
     },
     "gib-gb": {
-        "en": "Mixed binary (GiB = 2^30 B) and decimal (GB = 10^9 B) units.",
-        "zh": "混用了二进制单位（GiB = 2^30 B）和十进制单位（GB = 10^9 B）。",
+        "en": "Mixed binary (GiB = 2^30 B) and decimal (GB = 10^9 B) units: datasheet "
+              "bandwidths are decimal, memory sizes binary.",
+        "zh": "混用了二进制单位（GiB = 2^30 B）和十进制单位（GB = 10^9 B）：数据手册的带宽是十进制，"
+              "显存容量是二进制。",
     },
     "bits-bytes": {
         "en": "Forgot to divide the bus width in bits by 8 to get bytes.",
@@ -49,8 +51,11 @@ MISTAKES: dict[str, dict[str, str]] = {
         "zh": "该用 Tensor Core 峰值的地方用了非 Tensor（CUDA Core）峰值。",
     },
     "tensor-peak": {
-        "en": "Used a tensor-core peak where the non-tensor peak applies (fp32 is not tf32).",
-        "zh": "该用非 Tensor 峰值的地方用了 Tensor Core 峰值（fp32 不是 tf32）。",
+        "en": "Used a tensor-core peak where the non-tensor peak applies (fp32 is not tf32; "
+              "element-wise, reduction, softmax and layernorm kernels never run on tensor "
+              "cores).",
+        "zh": "该用非 Tensor 峰值的地方用了 Tensor Core 峰值（fp32 不是 tf32；逐元素、规约、softmax、"
+              "layernorm kernel 从不在 Tensor Core 上运行）。",
     },
     "base-clock": {
         "en": "Used the base clock; datasheet peaks are quoted at the boost clock.",
@@ -89,6 +94,22 @@ MISTAKES: dict[str, dict[str, str]] = {
         "en": "Quoted the boost-clock peak; under sustained load the clock, and the peak, "
               "drop in proportion.",
         "zh": "直接用了 boost 频率下的峰值；持续负载下频率下降，峰值按比例下降。",
+    },
+    # -- scenarios: the KV cache in decode ---------------------------------------------------
+    "query-heads-for-kv": {
+        "en": "Sized the KV cache with the query heads; with grouped-query attention only the "
+              "KV heads are cached, a fraction of the query heads.",
+        "zh": "用 query 头数算了 KV 缓存；分组查询注意力（GQA）只缓存 KV 头，它只是 query 头的一部分。",
+    },
+    "kv-ignored": {
+        "en": "Left the KV cache out: at long context every step reads it, on top of the "
+              "weights.",
+        "zh": "漏掉了 KV 缓存：长上下文时每一步除了权重还要读它。",
+    },
+    "batch-forgotten": {
+        "en": "Counted one sequence's KV cache; every sequence in the batch has its own (the "
+              "weights are shared, the KV cache is not).",
+        "zh": "只算了一条序列的 KV 缓存；batch 中每条序列都有自己的一份（权重共享，KV 缓存不共享）。",
     },
 }
 

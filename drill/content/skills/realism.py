@@ -18,24 +18,37 @@ CEILING = 0.90
 SHORT_RUN = 50e-6  # below this, ramp-up and the tail of the grid cost a visible share
 
 
-def tiles(cost: OpCost) -> int | None:
+def tiles(cost: OpCost, tile: int = TILE) -> int | None:
     """Output tiles of a matrix product (one thread block each); None for other kernels."""
     p = cost.params
     if cost.op == "gemm":
-        return math.ceil(p["M"] / TILE) * math.ceil(p["N"] / TILE) * p["batch"]
+        return math.ceil(p["M"] / tile) * math.ceil(p["N"] / tile) * p["batch"]
     if cost.op == "conv2d":
-        return math.ceil(p["gemm_M"] / TILE) * math.ceil(p["gemm_N"] / TILE)
+        return math.ceil(p["gemm_M"] / tile) * math.ceil(p["gemm_N"] / tile)
     if cost.op == "attention":
-        return p["batch"] * p["heads"] * math.ceil(p["seq"] / TILE)
+        return p["batch"] * p["heads"] * math.ceil(p["seq"] / tile)
     return None
 
 
+def _depth(cost: OpCost) -> int:
+    p = cost.params
+    return p["K"] if cost.op == "gemm" else p.get("gemm_K", 0)
+
+
 def wave_share(cost: OpCost, units: int) -> float:
-    """Useful share of the SM time when tiles run in waves of one tile per SM."""
-    n = tiles(cost)
-    if not n:
+    """Useful share of the SM time for the best grid a library would pick: 128 or 64 tiles
+    (small tiles reuse less: 0.85), split-K in 2 or 4 when K is deep (0.9 for the extra
+    reduction), in waves of one block per SM."""
+    if not tiles(cost):
         return 1.0
-    return n / (math.ceil(n / units) * units)
+    best = 0.0
+    for tile, tile_cost in ((TILE, 1.0), (TILE // 2, 0.85)):
+        for split, split_cost in ((1, 1.0), (2, 0.9), (4, 0.9)):
+            if split > 1 and _depth(cost) < 2048 * split:
+                continue
+            n = tiles(cost, tile) * split
+            best = max(best, n / (math.ceil(n / units) * units) * tile_cost * split_cost)
+    return best
 
 
 def compute_bound(card, cost: OpCost, dtype: str) -> bool:

@@ -123,19 +123,14 @@ def _intensity_scenario(ctx: Ctx, skill: str, card, pick: shapes.OpPick, dtype: 
                     hidden_figures(ctx, card) if with_bound else ())
 
 
-def _verdict_ok(ctx: Ctx, skill: str, card, dtype: str):
-    """At difficulty 2+, gemm-intensity asks for a bound on the card: the run must be long."""
-    if skill == "gemm-intensity" and ctx.difficulty >= 2:
-        return (card,)
-    return ()
-
-
 @skill("gemm-intensity", "intensity", en="GEMM arithmetic intensity", zh="GEMM 算术强度")
 def gemm_intensity(ctx: Ctx) -> Scenario:
     card = ctx.card()
     dtype = ctx.dtype(card, ("fp16", "bf16", "fp32", "fp8"))
-    cards = _verdict_ok(ctx, "gemm-intensity", card, dtype)
-    pick = shapes.any_op(ctx, dtype, cards, draw=shapes.gemm) if cards else shapes.gemm(ctx, dtype)
+    if ctx.difficulty >= 2:  # a bound on the card follows: the run must be long enough
+        pick = shapes.any_op(ctx, dtype, (card,), draw=shapes.gemm)
+    else:
+        pick = shapes.gemm(ctx, dtype)
     return _intensity_scenario(ctx, "gemm-intensity", card, pick, dtype,
                                intensity_mistakes(pick.cost, dtype))
 
