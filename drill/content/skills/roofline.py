@@ -210,8 +210,8 @@ def ridge_point(ctx: Ctx) -> Scenario:
                     f"{format_si(card.sparse[dtype] * 1e12, 'FLOP/s')}* (*with sparsity).")
         extra_zh = (f" 数据手册上 {dtype} 的宣传值是 "
                     f"{format_si(card.sparse[dtype] * 1e12, 'FLOP/s')}*（*稀疏）。")
-    ask = number_ask("ridge", "What is the ridge point of this roof?",
-                     "这条屋顶的拐点（ridge point）是多少？", peak / bw, AI, steps, mistakes)
+    ask = number_ask("ridge", "What is the ridge point?", "拐点（ridge point）是多少？",
+                     peak / bw, AI, steps, mistakes)
     conv_en, conv_zh = convention()
     return Scenario("ridge-point", ctx.difficulty, 0, g_en + extra_en, g_zh + extra_zh, (ask,),
                     {"gpu": card.id, "dtype": dtype, "peak": peak, "bandwidth": bw},

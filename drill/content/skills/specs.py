@@ -206,5 +206,7 @@ def spec_sheet(ctx: Ctx) -> Scenario:
                          [("base-clock", wrong), ("fma-factor", value / 2)])
         params = {"gpu": card.id, "base_mhz": base, "boost_mhz": boost}
     params["variant"] = kind
-    return Scenario("spec-sheet", ctx.difficulty, 0, en, zh, (ask,), params, *conv)
+    # Which of the two printed peaks applies is the question: the event does not label them.
+    hidden = ("vector", "tensor") if kind == "tensor" else ()
+    return Scenario("spec-sheet", ctx.difficulty, 0, en, zh, (ask,), params, *conv, hidden)
 
