@@ -157,3 +157,19 @@ def test_doubling_bytes_per_element_halves_gemm_intensity(m, n, k):
 def test_min_time_matches_attainable(m, n, k, peak, bandwidth):
     a = analyze(ops.gemm(m, n, k, "bf16"), peak, bandwidth, "bf16")
     assert a.min_time == pytest.approx(a.cost.flops / a.attainable, rel=1e-9)
+
+
+def test_only_matrix_products_use_tensor_cores():
+    from drill.core.engine.roofline import uses_tensor_cores
+
+    assert all(uses_tensor_cores(op) for op in ("gemm", "conv2d", "attention", "decode"))
+    assert not any(uses_tensor_cores(op)
+                   for op in ("elementwise", "reduction", "softmax", "layernorm", "copy"))
+
+
+def test_decode_kv_cache_in_its_own_precision():
+    int8_weights = ops.decode(7e9, "int8", batch=2, context=1000, layers=32, kv_heads=8,
+                              head_dim=128, kv_dtype="fp16")
+    kv = 2 * 32 * 8 * 128 * 1000 * 2 * 2  # K and V, 2 sequences, fp16
+    assert int8_weights.bytes == 7e9 * 1 + kv
+    assert int8_weights.params["kv_dtype"] == "fp16"

@@ -159,7 +159,7 @@ def test_every_mistake_and_direction_reads_in_both_languages():
 
     for tag, text in MISTAKES.items():
         assert explain(tag, "en") == text.en and CJK.search(explain(tag, "zh")), tag
-    assert len(directions.DIRECTIONS) == len(directions.LETTERS) == 10
+    assert len(directions.DIRECTIONS) == len(directions.LETTERS) >= 10
     for did, en, zh in directions.DIRECTIONS:
         assert bilingual_problem(en, zh) is None, did
 
@@ -210,7 +210,8 @@ UNITS = {p + u for p in ("", "k", "M", "G", "T", "P") for u in ("FLOP", "FLOPs",
 ALLOWED_WORDS = UNITS | {
     "ms", "ns", "bit", "SI", "FMA", "GEMM", "GEMV", "SM", "SMs", "CU", "HBM", "GDDR", "DDR",
     "KV", "QK", "PV", "QKᵀ", "GPU", "LLM", "GQA", "MMA", "Tensor", "CUDA", "Roofline", "ReLU",
-    "GELU", "min", "max", "ceil", "exp", "tanh", "softmax", "axpy", "cuBLAS", "Nsight",
+    "GELU", "min", "max", "ceil", "exp", "tanh", "softmax", "LayerNorm", "layernorm", "split-K", "CPU", "grid-stride",
+    "cuDNN", "KiB", "GCD", "VRAM", "vram", "rocm-smi", "showmeminfo", "Total", "Memory", "axpy", "cuBLAS", "Nsight",
     "deviceQuery", "totalGlobalMem", "Llama", "batch", "token", "kernel", "block", "boost",
     "tiling", "flash", "profiler", "bias", "dropout", "query", "prompt",
     "beta",  # the gemm operator's --beta flag
@@ -292,8 +293,6 @@ def test_the_scan_finds_an_untranslated_formula_word():
     assert english_words(step.formula_in("zh"), ALLOWED_WORDS) == ["occupancy", "factor"]
 
 
-@pytest.mark.xfail(strict=True, reason="skills/diag.py direction_ask builds the step value from "
-                   "direction ids; it should pass directions.chosen(correct), a Text")
 def test_direction_solution_is_chinese(catalog_and_words):
     from drill.content.skills.registry import generate
 

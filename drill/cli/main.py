@@ -180,7 +180,7 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
         p = ops.add_parser(name, help=text, description=text)
         _card_flags(p)
         if name == "ops-per-element":
-            p.add_argument("--inputs", type=_count, default=2)
+            p.add_argument("--inputs", type=_count, default=1)
             p.add_argument("--outputs", type=_count, default=1)
         p.add_argument("--json", action="store_true")
 

@@ -194,14 +194,29 @@ def _waves(args, lang: str) -> int:
                         "utilization": w.utilization})
 
 
+def _vector_roof(args):
+    """Element-wise math runs on the non-tensor units: their peak is the roof, not the tensor
+    cores'. A card with no published vector rate for the dtype does the math in fp32."""
+    if getattr(args, "peak", None):
+        return roof_for(args, args.dtype)
+    card = load_card(args.gpu)
+    vector_args = _GpuArgs(args, args.gpu, False)
+    vector_args.cuda_cores = True
+    return roof_for(vector_args, args.dtype if args.dtype in card.vector else "fp32")
+
+
 def _card_helper(args, lang: str) -> int:
-    roof = roof_for(args, args.dtype)
+    elementwise = args.op == "ops-per-element"
+    roof = _vector_roof(args) if elementwise else roof_for(args, args.dtype)
     rid = rl.ridge(roof.peak, roof.bandwidth)
-    ridge_step = Step("ridge", "Ridge point", "拐点", "peak / bandwidth",
+    en, zh = "Ridge point", "拐点"
+    if elementwise:
+        en, zh = f"Ridge point, non-tensor roof ({roof.peak_label})", f"拐点，非 Tensor 屋顶（{roof.peak_label}）"
+    ridge_step = Step("ridge", en, zh, "peak / bandwidth",
                       f"{format_si(roof.peak, 'FLOP/s')} / {format_si(roof.bandwidth, 'B/s')}",
                       rid, "FLOP/B")
     data = {"gpu": roof.gpu, "dtype": args.dtype, "peak_flops": roof.peak,
-            "bandwidth": roof.bandwidth, "ridge": rid}
+            "bandwidth": roof.bandwidth, "ridge": rid, "peak_path": roof.peak_label}
     steps = [ridge_step]
     s = dtype_bytes(args.dtype)
     if args.op == "critical-batch":

@@ -47,6 +47,8 @@ class Card:
     base_clock_mhz: float | None = None
     l2_mb: float | None = None
     tdp_w: float | None = None
+    registers_per_unit: int | None = None  # 32-bit registers per SM / CU
+    shared_memory_per_unit_kib: float | None = None  # most shared memory (LDS) per SM / CU
     aliases: tuple[str, ...] = ()
     inferred: tuple[str, ...] = ()
     exceptions: dict[str, str] = field(default_factory=dict)
@@ -128,6 +130,8 @@ class Card:
             "bandwidth": self.bandwidth,
             "l2_mb": self.l2_mb,
             "tdp_w": self.tdp_w,
+            "registers_per_unit": self.registers_per_unit,
+            "shared_memory_per_unit_kib": self.shared_memory_per_unit_kib,
             "peaks_flops": {d: self.peak(d).value for d in self.dtypes()},
             "vector_flops": {d: v * 1e12 for d, v in self.vector.items()},
             "tensor_flops": {d: v * 1e12 for d, v in self.tensor.items()},

@@ -6,9 +6,11 @@ import random
 from dataclasses import dataclass
 
 from drill.content.catalog import Card, Catalog
+from drill.content.catalog.card import PeakChoice
 from drill.content.skills.model import CHOICE, NUMBER, Ask, Option, Unit
 from drill.core import units as u
 from drill.core.engine.operators import dtype_bytes
+from drill.core.engine.roofline import uses_tensor_cores
 from drill.core.engine.steps import Step
 from drill.core.units import format_si, sig
 
@@ -25,6 +27,7 @@ PCT = Unit("%", u.RATIO, 1.0)
 TIMES = Unit("x", u.RATIO, 1.0)
 PLAIN = Unit("", u.RATIO, 1.0)
 
+GIB_PER_GB = 2.0**30 / 1e9  # reading a decimal GB figure as binary GiB inflates it by this
 WRONG_BYTES = {1: 2, 2: 4, 4: 2, 8: 4}  # the bytes per element people confuse each size with
 COLLIDE = 0.03  # a mistake this close to the answer cannot be told from it
 
@@ -71,18 +74,39 @@ class Ctx:
         return self.rng.choice(list(seq))
 
 
-def peak_words(card: Card, dtype: str) -> tuple[str, str]:
-    path = card.peak(dtype).path
+def roof(card: Card, dtype: str, op: str | None = None) -> PeakChoice:
+    """The peak an operator runs against: the tensor-core peak for matrix products, the
+    vector (non-tensor) peak of its precision for element-wise, reduction, softmax,
+    layernorm, copy and GEMV kernels. Without a published vector rate for a 16-bit type,
+    the math runs at the fp32 vector rate (the data is converted on load)."""
+    if op is None or uses_tensor_cores(op):
+        return card.peak(dtype)
+    if dtype in card.vector:
+        return card.peak(dtype, cuda_cores=True)
+    return card.peak("fp32")
+
+
+def peak_words(card: Card, dtype: str, op: str | None = None) -> tuple[str, str]:
+    path = roof(card, dtype, op).path
     if path.startswith("tensor"):
         return f"{dtype} on tensor cores (dense)", f"{dtype}，Tensor Core（稠密）"
+    if path != f"vector.{dtype}":
+        return (f"{dtype} data, math at the fp32 rate of the non-tensor units (no {dtype} "
+                "vector rate is published)",
+                f"{dtype} 数据，按非 Tensor 单元的 fp32 速率计算（未公布 {dtype} 向量速率）")
     return f"{dtype} on the non-tensor units", f"{dtype}，非 Tensor 单元"
 
 
-def givens(ctx: Ctx, card: Card, dtype: str) -> tuple[str, str]:
+def figures_hidden(ctx: Ctx, card: Card) -> bool:
+    """Difficulty 3 names a famous card without its figures: they are part of the answer."""
+    return ctx.difficulty >= 3 and card.drills == "famous" and not ctx.gpu
+
+
+def givens(ctx: Ctx, card: Card, dtype: str, op: str | None = None) -> tuple[str, str]:
     """The card line: figures given at difficulty 1-2, the name only at 3 for famous cards."""
-    peak = card.peak(dtype).value
-    w_en, w_zh = peak_words(card, dtype)
-    if ctx.difficulty >= 3 and card.drills == "famous" and not ctx.gpu:
+    peak = roof(card, dtype, op).value
+    w_en, w_zh = peak_words(card, dtype, op)
+    if figures_hidden(ctx, card):
         return (f"{card.name}, {w_en}. Use the datasheet peak and bandwidth.",
                 f"{card.name}，{w_zh}。峰值与带宽请用数据手册的数值。")
     return (f"{card.name}, {w_en}: peak {format_si(peak, 'FLOP/s')}, memory bandwidth "
@@ -164,3 +188,17 @@ def pick_steps(steps: tuple[Step, ...], *keys: str) -> tuple[Step, ...]:
 
 def fmt(value: float, digits: int = 4) -> str:
     return sig(value, digits)
+
+
+def sparse_peak(card: Card, dtype: str, op: str | None = None) -> float | None:
+    """The 2:4-sparsity headline a tensor-core peak is confused with (None where there is none)."""
+    if not roof(card, dtype, op).path.startswith("tensor") or dtype not in card.sparse:
+        return None
+    return card.sparse[dtype] * 1e12
+
+
+def hidden_figures(ctx: Ctx, *cards: Card) -> tuple[str, ...]:
+    """Params a question event must not carry when the card's figures are the learner's job."""
+    if any(figures_hidden(ctx, card) for card in cards):
+        return ("peak", "bandwidth", "peak_new", "bandwidth_new")
+    return ()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from drill.content.skills.context import (
     GB,
+    GIB_PER_GB,
     MS,
     PLAIN,
     WRONG_BYTES,
@@ -11,8 +12,10 @@ from drill.content.skills.context import (
     convention,
     fmt,
     givens,
+    hidden_figures,
     number_ask,
     pick_steps,
+    sparse_peak,
 )
 from drill.content.skills.model import Scenario
 from drill.content.skills.skill import skill
@@ -34,61 +37,105 @@ MODELS = (
 )
 
 
-def _model(ctx: Ctx, card, dtype: str):
-    s = dtype_bytes(dtype)
-    fits = [m for m in MODELS if m[2] * s <= card.capacity_gb * 1e9 * 0.9]
-    return ctx.choice(fits or MODELS[:1])
+KV_DTYPE = {"fp16": "fp16", "bf16": "bf16", "int8": "fp16", "fp8": "fp8"}  # weight → KV cache
+
+
+def _kv(model, kv_dtype: str, batch: int, context: int, heads_key: int = 4) -> float:
+    """KV cache bytes; ``heads_key`` 6 counts query heads instead (the GQA slip)."""
+    if not context:
+        return 0.0
+    layers, head_dim, heads = model[3], model[5], model[heads_key]
+    return 2.0 * layers * heads * head_dim * context * batch * dtype_bytes(kv_dtype)
+
+
+def _workload(ctx: Ctx, card, dtype: str):
+    """A model, batch and context whose weights and KV cache fit the card (90 % of it)."""
+    batches = (1,) if ctx.difficulty < 3 else (1, 4, 8)
+    contexts = (0,) if ctx.difficulty == 1 else (2048, 4096, 8192)
+    kv_dtype = KV_DTYPE.get(dtype, dtype)
+    combos = [(m, b, c) for m in MODELS for b in batches for c in contexts]
+    ctx.rng.shuffle(combos)
+    for model, batch, context in combos:
+        need = model[2] * dtype_bytes(dtype) + _kv(model, kv_dtype, batch, context)
+        if need <= 0.9 * card.capacity_gb * 1e9:
+            return model, batch, context, kv_dtype
+    return None
 
 
 @skill("decode-latency", "llm", en="Decode latency lower bound", zh="解码延迟下界")
 def decode_latency(ctx: Ctx) -> Scenario:
     card = ctx.card()
     dtype = ctx.dtype(card, ("fp16", "bf16", "int8", "fp8"))
-    name_en, name_zh, params, layers, kv_heads, head_dim, heads = _model(ctx, card, dtype)
+    found = _workload(ctx, card, dtype)
+    while found is None:  # a small card at a wide precision: a bigger card holds the model
+        card = ctx.rng.choice([c for c in ctx.catalog.drawn("common") if dtype in c.dtypes()
+                               and c.capacity_gb >= 40])
+        found = _workload(ctx, card, dtype)
+    model, batch, context, kv_dtype = found
+    name_en, name_zh, params, layers, kv_heads, head_dim, heads = model
     s = dtype_bytes(dtype)
-    batch = 1 if ctx.difficulty < 3 else ctx.choice((1, 4, 8))
-    context = 0 if ctx.difficulty < 3 else ctx.choice((2048, 4096, 8192))
     cost = ops.decode(params, dtype, batch=batch, context=context, layers=layers,
-                      kv_heads=kv_heads, head_dim=head_dim, heads=heads)
+                      kv_heads=kv_heads, head_dim=head_dim, heads=heads, kv_dtype=kv_dtype)
     peak, bw = card.peak(dtype).value, card.bandwidth
     a = analyze(cost, peak, bw, dtype, gpu=card.id)
+    weights = params * s
+    kv = _kv(model, kv_dtype, batch, context)
+
+    def step_time(nbytes: float, rate: float = peak) -> float:
+        return max(cost.flops / rate, nbytes / bw)
+
     mistakes = [("wrong-bound", min(cost.flops / peak, cost.bytes / bw)),
-                ("dtype-bytes", a.min_time * WRONG_BYTES[s] / s)]
+                ("dtype-bytes", step_time(weights * WRONG_BYTES[s] / s + kv)),
+                ("gib-gb", a.min_time / GIB_PER_GB)]
+    sparse = sparse_peak(card, dtype, "decode")
+    if sparse:
+        mistakes.append(("sparse-peak", step_time(cost.bytes, sparse)))
+    if context:
+        mistakes += [("kv-ignored", step_time(weights)),
+                     ("kv-factor", step_time(weights + kv / 2)),
+                     ("query-heads-for-kv",
+                      step_time(weights + _kv(model, kv_dtype, batch, context, heads_key=6))),
+                     ("batch-forgotten", step_time(weights + kv / batch))]
     g_en, g_zh = givens(ctx, card, dtype)
     extra_en = extra_zh = ""
     if context:
-        extra_en = (f" Batch {batch}, {context} tokens already in the KV cache ({layers} layers, "
-                    f"{heads} query heads, {kv_heads} KV heads of dim {head_dim}); count weights "
-                    "once and every sequence's KV cache once.")
-        extra_zh = (f" batch {batch}，KV 缓存中已有 {context} 个 token（{layers} 层，{heads} 个 "
-                    f"query 头，{kv_heads} 个 KV 头，每头 {head_dim} 维）；权重计一次，每条序列的 "
-                    "KV 缓存各计一次。")
-    en = (f"{g_en} It serves {name_en} in {dtype}, generating one token at a time at batch "
-          f"{batch}.{extra_en}")
-    zh = f"{g_zh} 用它以 {dtype} 服务{name_zh}，batch {batch}，逐个生成 token。{extra_zh}"
+        extra_en = (f" {context} tokens per sequence are already in the KV cache ({layers} "
+                    f"layers, {heads} query heads, {kv_heads} KV heads of dim {head_dim}); the "
+                    f"KV cache is stored in {kv_dtype}. Count the weights once and every "
+                    "sequence's K and V once.")
+        extra_zh = (f" 每条序列已有 {context} 个 token 在 KV 缓存中（{layers} 层，{heads} 个 query "
+                    f"头，{kv_heads} 个 KV 头，每头 {head_dim} 维）；KV 缓存用 {kv_dtype} 存储。"
+                    "权重计一次，每条序列的 K 和 V 各计一次。")
+    en = (f"{g_en} It serves {name_en} with {dtype} weights, generating one token at a time "
+          f"at batch {batch}.{extra_en}")
+    zh = f"{g_zh} 用它服务{name_zh}，权重为 {dtype}，batch {batch}，逐个生成 token。{extra_zh}"
     ask = number_ask("min-time", "What is the lower bound on the time per decode step?",
                      "每个解码步的时间下界是多少？", a.min_time, MS,
                      pick_steps(a.steps, "min-time"), mistakes)
     conv_en, conv_zh = convention(dtype)
     conv_en += " Every weight is read once per step; ignore activations."
     conv_zh += " 每一步每个权重读一次；忽略激活值。"
+    if not context:
+        conv_en += " The context is short: ignore the KV cache."
+        conv_zh += " 上下文很短：忽略 KV 缓存。"
     return Scenario("decode-latency", ctx.difficulty, 0, en, zh, (ask,),
-                    {"gpu": card.id, "dtype": dtype, "params": params, "batch": batch,
-                     "context": context, "layers": layers, "kv_heads": kv_heads,
-                     "head_dim": head_dim, "heads": heads, "peak": peak, "bandwidth": bw},
-                    conv_en, conv_zh)
+                    {"gpu": card.id, "dtype": dtype, "kv_dtype": kv_dtype, "params": params,
+                     "batch": batch, "context": context, "layers": layers,
+                     "kv_heads": kv_heads, "head_dim": head_dim, "heads": heads, "peak": peak,
+                     "bandwidth": bw}, conv_en, conv_zh, hidden_figures(ctx, card))
 
 
 @skill("kv-cache", "llm", en="KV cache size", zh="KV 缓存大小")
 def kv_cache(ctx: Ctx) -> Scenario:
-    name_en, name_zh, params, layers, kv_heads, head_dim, _heads = ctx.choice(MODELS)
+    name_en, name_zh, params, layers, kv_heads, head_dim, heads = ctx.choice(MODELS)
     dtype = ctx.choice(("fp16", "bf16", "fp8"))
     tokens = ctx.choice((2048, 4096, 8192, 32768))
     batch = ctx.choice((1, 4, 8, 16, 32))
     value, step = ops.kv_cache_bytes(layers, kv_heads, head_dim, tokens, batch, dtype)
     s = dtype_bytes(dtype)
     mistakes = [("kv-factor", value / 2), ("dtype-bytes", value * WRONG_BYTES[s] / s),
-                ("gib-gb", value / 2**30 * 1e9)]
+                ("gib-gb", value / GIB_PER_GB),
+                ("query-heads-for-kv", value / kv_heads * heads)]
     en = (f"{name_en.capitalize()}: {layers} layers, {kv_heads} KV heads, head dim {head_dim}. "
           f"The KV cache is stored in {dtype}; batch {batch}, {tokens} tokens per sequence.")
     zh = (f"{name_zh}：{layers} 层，{kv_heads} 个 KV 头，每头 {head_dim} 维。KV 缓存用 {dtype} 存储；"
@@ -120,6 +167,7 @@ def critical_batch(ctx: Ctx) -> Scenario:
     mistakes = [("fma-factor", ridge * s), ("dtype-bytes", ridge * WRONG_BYTES[s] / 2)]
     if dtype in card.sparse:
         mistakes.append(("sparse-peak", card.sparse[dtype] * 1e12 / bw * s / 2))
+    mistakes.append(("gib-gb", value / GIB_PER_GB))
     g_en, g_zh = givens(ctx, card, dtype)
     ask = number_ask("critical-batch",
                      "Decoding an LLM whose weights are stored in this dtype, from what batch "

@@ -97,6 +97,20 @@ MISTAKES: dict[str, Text] = {
         "unit asked for, so write 64 (or 64 %).",
         "题目要百分比，你填的是小数比例（0.64）：不带单位的数字按题目要求的单位读，应写 64（或 64 %）。",
     ),
+    "query-heads-for-kv": Text(
+        "Sized the KV cache with the query heads; with grouped-query attention only the KV "
+        "heads are cached, a fraction of the query heads.",
+        "用 query 头数算了 KV 缓存；分组查询注意力（GQA）只缓存 KV 头，它只是 query 头的一部分。",
+    ),
+    "kv-ignored": Text(
+        "Left the KV cache out: at long context every step reads it, on top of the weights.",
+        "漏掉了 KV 缓存：长上下文时每一步除了权重还要读它。",
+    ),
+    "batch-forgotten": Text(
+        "Counted one sequence's KV cache; every sequence in the batch has its own (the "
+        "weights are shared, the KV cache is not).",
+        "只算了一条序列的 KV 缓存；batch 中每条序列都有自己的一份（权重共享，KV 缓存不共享）。",
+    ),
 }
 
 

@@ -81,6 +81,24 @@ class Ask:
         return self.expected
 
 
+# Params derived from the answer chain: never published with a question, whatever it asks.
+DERIVED = frozenset({"intensity", "attainable", "ridge", "bound", "efficiency", "min_time",
+                     "speedup", "blocks", "waves", "tiles", "verdict"})
+# Asks whose answer the ridge marker gives away, and asks the operator's point gives away.
+RIDGE_ASKS = frozenset({"ridge", "bound", "intensity", "attainable", "critical-batch",
+                        "ops-per-element"})
+POINT_SAFE_ASKS = frozenset({"direction"})
+
+
+@dataclass(frozen=True)
+class PlotReveal:
+    """What a roofline drawn under an open question may show."""
+
+    roof: bool  # the card's roofs
+    ridge: bool  # the ridge marker and its label
+    point: bool  # the operator's point (and the measured one)
+
+
 @dataclass(frozen=True)
 class Scenario:
     """A generated interview scenario: one skill, fixed numbers, one or more asks."""
@@ -94,6 +112,19 @@ class Scenario:
     params: dict = field(default_factory=dict)
     convention_en: str = ""
     convention_zh: str = ""
+    hidden: tuple[str, ...] = ()  # params that give an answer away (figures to be recalled)
+
+    def public_params(self, ask_key: str) -> dict:
+        """The params a question event may carry while ``ask_key`` is open: givens only."""
+        drop = DERIVED | set(self.hidden) | {ask_key, ask_key.replace("-", "_")}
+        return {k: v for k, v in self.params.items() if k not in drop}
+
+    def plot_while_open(self, ask_key: str) -> PlotReveal:
+        """What the plot under the open question may show; after the answer, everything."""
+        roof = bool(self.params.get("card_in_question", True)) and not (
+            {"peak", "bandwidth"} & set(self.hidden))
+        return PlotReveal(roof, roof and ask_key not in RIDGE_ASKS,
+                          roof and ask_key in POINT_SAFE_ASKS)
 
     def intro(self, lang: str) -> str:
         return self.intro_zh if lang == "zh" else self.intro_en

@@ -8,14 +8,15 @@ from dataclasses import replace
 from drill.content.catalog import Catalog
 
 # Importing the generator modules registers their skills, in this order.
-from drill.content.skills import diag, llm, roofline, specs  # noqa: F401, I001
+from drill.content.skills import case, diag, llm, roofline, specs, tradeoffs  # noqa: F401, I001
 from drill.content.skills.context import Ctx
 from drill.content.skills.model import Scenario
 from drill.content.skills.skill import REGISTERED, Skill
 
-# The order new skills are introduced in: the basics first, each step before the ones that use it.
+# The order new skills are introduced in: the whole roofline case first (the interview's core
+# chain, one ask at a time), then the basics, each step before the ones that use it.
 CURRICULUM = (
-    "peak-from-specs", "bandwidth-from-specs", "gemm-intensity", "gemv-intensity",
+    "roofline-case", "peak-from-specs", "bandwidth-from-specs", "gemm-intensity", "gemv-intensity",
     "elementwise-intensity", "conv-intensity", "attention-intensity", "ridge-point", "bound",
     "attainable", "efficiency", "min-time", "direction", "sol-diagnosis", "card-upgrade",
     "precision-change", "decode-latency", "kv-cache", "critical-batch", "ops-per-element",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from drill.content.skills.context import Ctx
+from drill.content.skills.context import Ctx, roof
 from drill.core.engine import operators as ops
 
 SQUARE = (512, 1024, 2048, 4096, 8192)
@@ -94,14 +94,105 @@ def attention(ctx: Ctx, dtype: str, fused: bool) -> OpPick:
                   "（只计 QKᵀ 和 PV：4·B·H·S²·D FLOPs）")
 
 
-def any_op(ctx: Ctx, dtype: str) -> OpPick:
-    kind = ctx.choice(("gemm", "gemm", "gemv", "elementwise", "conv", "attention"))
+ROWS = (4096, 8192, 16384, 32768)
+COLS = (1024, 4096, 8192, 32000)
+
+
+def rownorm(ctx: Ctx, dtype: str) -> OpPick:
+    """A fused softmax or layernorm over rows (tokens × hidden or vocabulary)."""
+    rows, cols = ctx.choice(ROWS), ctx.choice(COLS)
+    if ctx.rng.random() < 0.5:
+        return OpPick(ops.softmax(rows, cols, dtype),
+                      f"a fused row softmax over a {rows}×{cols} tensor (one read, one write; "
+                      "count 5 FLOPs per element)",
+                      f"一个融合的按行 softmax，张量 {rows}×{cols}（读一次、写一次；每元素记 5 次运算）")
+    return OpPick(ops.layernorm(rows, cols, dtype),
+                  f"a fused LayerNorm over a {rows}×{cols} tensor (x read once, y written once, "
+                  "plus γ and β; count 7 FLOPs per element)",
+                  f"一个融合的 LayerNorm，张量 {rows}×{cols}（x 读一次、y 写一次，另加 γ、β；"
+                  "每元素记 7 次运算）")
+
+
+def retype(pick: OpPick, dtype: str) -> OpPick:
+    """The same operator and shape in another precision (the wording names no dtype)."""
+    p = pick.cost.params
+    op = pick.cost.op
+    if op == "gemm":
+        cost = ops.gemm(p["M"], p["N"], p["K"], dtype, p["batch"], p["beta"])
+    elif op == "gemv":
+        cost = ops.gemv(p["M"], p["K"], dtype)
+    elif op == "elementwise":
+        cost = ops.elementwise(p["n"], p["flops_per_element"], p["inputs"], p["outputs"], dtype)
+    elif op == "conv2d":
+        cost = ops.conv2d(p["batch"], p["in_channels"], p["height"], p["width"],
+                          p["out_channels"], p["kernel"], dtype, p["stride"], p["padding"],
+                          p["im2col"])
+    elif op == "attention":
+        cost = ops.attention(p["batch"], p["heads"], p["seq"], p["head_dim"], dtype, p["fused"])
+    elif op == "softmax":
+        cost = ops.softmax(p["rows"], p["cols"], dtype)
+    elif op == "layernorm":
+        cost = ops.layernorm(p["rows"], p["cols"], dtype)
+    else:
+        raise ValueError(f"cannot retype {op}")
+    return OpPick(cost, pick.en, pick.zh)
+
+
+# Scenario rules every operator put on a card obeys (tests/test_scenario_rules.py checks them).
+MIN_VERDICT_TIME = 10e-6  # below this, launch overhead and caches decide, not the roofline
+MEMORY_SHARE = 0.9  # the workload leaves a tenth of the card for the context and workspace
+
+
+def resident_bytes(cost: ops.OpCost, dtype: str) -> float:
+    """Bytes that must sit in device memory at once (naive attention holds S×S buffers)."""
+    p = cost.params
+    if cost.op == "attention" and not p["fused"]:
+        s = ops.dtype_bytes(dtype)
+        b, h, n, d = p["batch"], p["heads"], p["seq"], p["head_dim"]
+        return float(s * (4 * b * h * n * d + 2 * b * h * n * n))  # Q K V O, scores, probabilities
+    return cost.bytes  # every other model moves each tensor once: traffic = footprint
+
+
+def fits(card, cost: ops.OpCost, dtype: str) -> bool:
+    return resident_bytes(cost, dtype) <= MEMORY_SHARE * card.capacity_gb * 1e9
+
+
+def lower_bound_time(card, cost: ops.OpCost, dtype: str) -> float:
+    return max(cost.flops / roof(card, dtype, cost.op).value, cost.bytes / card.bandwidth)
+
+
+def runs_on(card, pick: OpPick, dtype: str) -> bool:
+    """Fits the card, and long enough that the roofline, not launch overhead, decides."""
+    return fits(card, pick.cost, dtype) and \
+        lower_bound_time(card, pick.cost, dtype) >= MIN_VERDICT_TIME
+
+
+FALLBACK = (8192, 8192, 8192)  # fits and takes over 10 µs on every card in the catalog
+
+
+def _draw(ctx: Ctx, dtype: str) -> OpPick:
+    kind = ctx.choice(("gemm", "gemm", "gemv", "elementwise", "rownorm", "conv", "attention"))
     if kind == "gemm":
         return gemm(ctx, dtype)
     if kind == "gemv":
         return gemv(ctx, dtype)
     if kind == "elementwise":
         return elementwise(ctx, dtype)[0]
+    if kind == "rownorm":
+        return rownorm(ctx, dtype)
     if kind == "conv":
         return conv(ctx, dtype)
     return attention(ctx, dtype, ctx.rng.random() < 0.5)
+
+
+def any_op(ctx: Ctx, dtype: str, cards=(), draw=None, also=None) -> OpPick:
+    """An operator that runs on every card in ``cards`` (see ``runs_on``); ``also`` adds a
+    check of its own (the same shape in another precision, say)."""
+    draw = draw or _draw
+    for _ in range(200):
+        pick = draw(ctx, dtype)
+        if all(runs_on(card, pick, dtype) for card in cards) and (also is None or also(pick)):
+            return pick
+    m, n, k = FALLBACK
+    return OpPick(ops.gemm(m, n, k, dtype), f"a {m}×{n}×{k} GEMM (M = N = K = {m})",
+                  f"一个 {m}×{n}×{k} 的 GEMM（M = N = K = {m}）")

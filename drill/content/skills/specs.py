@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from drill.content.skills.context import GBPS, GIB, TFLOPS, Ctx, convention, number_ask
+from drill.content.skills.context import GBPS, GIB, GIB_PER_GB, TFLOPS, Ctx, convention, number_ask
 from drill.content.skills.model import Scenario
 from drill.content.skills.skill import skill
 from drill.core.engine import roofline as rl
-from drill.core.engine.steps import Step, num
+from drill.core.engine.steps import Step
 from drill.core.units import format_si
 
 TENSOR_FLOP_PER_CLK = (256, 512, 1024, 2048, 4096, 8192)
@@ -70,7 +70,7 @@ def bandwidth_from_specs(ctx: Ctx) -> Scenario:
     bus, rate = card.bus_width_bits, card.data_rate_gbps
     value, step = rl.bandwidth_from_specs(int(bus), rate)
     mistakes = [("ddr-double", value * 2), ("bits-bytes", value * 8),
-                ("gib-gb", value / 2**30 * 1e9)]
+                ("gib-gb", value / GIB_PER_GB)]
     if ctx.difficulty >= 3 and card.memory_type.upper().startswith(("HBM", "GDDR6")) \
             and not card.memory_type.upper().startswith("GDDR6X"):
         clock = rate / 2 * 1000
@@ -79,7 +79,7 @@ def bandwidth_from_specs(ctx: Ctx) -> Scenario:
         zh = (f"{card.name}：{int(bus)} 位 {card.memory_type} 接口；工具显示显存时钟 {clock:g} MHz"
               "（DDR：时钟上下沿都传数据）。")
         mistakes = [("ddr-clock", value / 2), ("bits-bytes", value * 8),
-                    ("gib-gb", value / 2**30 * 1e9)]
+                    ("gib-gb", value / GIB_PER_GB)]
         step = Step("bandwidth", "Memory bandwidth", "显存带宽",
                     "bus width / 8 × (2 × DDR clock)",
                     f"{int(bus)} / 8 × 2 × {clock:g} MHz", value, "B/s")
@@ -137,8 +137,15 @@ def spec_sheet(ctx: Ctx) -> Scenario:
         dtype = ctx.choice(sorted(card.sparse))
         sparse = card.sparse[dtype] * 1e12
         dense = card.tensor[dtype] * 1e12
-        step = Step("dense", "Dense peak", "稠密峰值", "sparse headline / 2",
-                    f"{format_si(sparse, 'FLOP/s')} / 2", dense, "FLOP/s")
+        substitution = f"{format_si(sparse, 'FLOP/s')} / 2"
+        formula, formula_zh = "sparse headline / 2", ""
+        if abs(sparse / 2 - dense) > 0.001 * dense:  # the sheet's dense figure is not exactly half
+            substitution += f" = {format_si(sparse / 2, 'FLOP/s')}"
+            listed = format_si(dense, "FLOP/s", 5)
+            formula = f"sparse headline / 2 (the vendor's sheet lists {listed} dense: used here)"
+            formula_zh = f"稀疏宣传值 / 2（厂商手册列出的稠密值为 {listed}，此处按它计）"
+        step = Step("dense", "Dense peak", "稠密峰值", formula, substitution, dense, "FLOP/s",
+                    formula_zh=formula_zh)
         en = (f"The {card.name} datasheet lists {dtype.upper()} Tensor Core: "
               f"{format_si(sparse, 'FLOP/s')}* — the footnote says *with sparsity.")
         zh = (f"{card.name} 数据手册写着 {dtype.upper()} Tensor Core：{format_si(sparse, 'FLOP/s')}*，"
@@ -148,16 +155,29 @@ def spec_sheet(ctx: Ctx) -> Scenario:
                          [("sparse-peak", sparse)])
         params = {"gpu": card.id, "dtype": dtype, "sparse": sparse}
     elif kind == "gib":
-        total = card.capacity_gb * 1e9 * ctx.choice((0.96, 0.98, 0.99))
-        total = float(int(total) // 4096 * 4096)
+        # HBM and GDDR come in binary sizes: an "80 GB" card holds 80 GiB, and the tool
+        # reports a little less (ECC and the driver's reserve).
+        amd = card.vendor.upper() == "AMD"
+        # A two-die card (MI250X) shows each die as its own device with half the memory.
+        dies = 2 if "two GCDs" in " ".join(card.notes) else 1
+        total = card.capacity_gb / dies * 2**30 * ctx.choice((0.97, 0.98, 0.99))
+        total = float(int(total) // (2 << 20) * (2 << 20))
         gib = total / 2**30
         step = Step("gib", "Capacity in GiB", "以 GiB 计的容量", "bytes / 2^30",
-                    f"{num(total)} / 1073741824", total, "B")
-        en = (f"On a {card.name}, deviceQuery reports totalGlobalMem = {int(total):,} bytes.")
-        zh = f"在 {card.name} 上，deviceQuery 显示 totalGlobalMem = {int(total):,} 字节。"
+                    f"{int(total):,} / 1,073,741,824", gib, "GiB")
+        if amd:
+            die_en = " for GPU[0], one of its two GCDs," if dies == 2 else ""
+            die_zh = "（GPU[0]，两个 GCD 之一）" if dies == 2 else ""
+            en = (f"On an {card.name}, `rocm-smi --showmeminfo vram` reports{die_en} VRAM Total "
+                  f"Memory (B): {int(total)}.")
+            zh = (f"在 {card.name} 上，`rocm-smi --showmeminfo vram` 显示{die_zh} VRAM Total "
+                  f"Memory (B)：{int(total)}。")
+        else:
+            en = (f"On a {card.name}, deviceQuery reports totalGlobalMem = {int(total):,} "
+                  "bytes.")
+            zh = f"在 {card.name} 上，deviceQuery 显示 totalGlobalMem = {int(total):,} 字节。"
         ask = number_ask("gib", "How much memory is that in GiB?", "这是多少 GiB？", total, GIB,
-                         (step,), [("gib-gb", total / 1e9 * 2**30)])
-        del gib
+                         (step,), [("gib-gb", total / GIB_PER_GB)])
         params = {"gpu": card.id, "bytes": total}
     elif kind == "tensor":
         dtype = next(d for d in ("fp16", "bf16") if d in card.vector
@@ -189,5 +209,7 @@ def spec_sheet(ctx: Ctx) -> Scenario:
                          [("base-clock", wrong), ("fma-factor", value / 2)])
         params = {"gpu": card.id, "base_mhz": base, "boost_mhz": boost}
     params["variant"] = kind
-    return Scenario("spec-sheet", ctx.difficulty, 0, en, zh, (ask,), params, *conv)
+    # Which of the two printed peaks applies is the question: the event does not label them.
+    hidden = ("vector", "tensor") if kind == "tensor" else ()
+    return Scenario("spec-sheet", ctx.difficulty, 0, en, zh, (ask,), params, *conv, hidden)
 

@@ -269,11 +269,13 @@ def kv_cache_bytes(layers: int, kv_heads: int, head_dim: int, tokens: int, batch
 
 
 def decode(params: float, dtype: str, batch: int = 1, context: int = 0, layers: int = 0,
-           kv_heads: int = 0, head_dim: int = 0, heads: int = 0) -> OpCost:
+           kv_heads: int = 0, head_dim: int = 0, heads: int = 0,
+           kv_dtype: str | None = None) -> OpCost:
     """One decode step for a batch: every weight is read once and used once per sequence.
 
     Activations are ignored. With a context, the KV cache of every sequence is read too,
     and attention adds 4·B·L·H·D·T FLOPs (H query heads, equal to the KV heads unless given).
+    The KV cache is stored in ``kv_dtype`` (the weights' dtype unless given).
     """
     _positive(params=params, batch=batch)
     s = dtype_bytes(dtype)
@@ -285,7 +287,8 @@ def decode(params: float, dtype: str, batch: int = 1, context: int = 0, layers: 
     if context:
         _positive(layers=layers, kv_heads=kv_heads, head_dim=head_dim)
         q_heads = heads or kv_heads
-        kv, kv_step = kv_cache_bytes(layers, kv_heads, head_dim, context, batch, dtype)
+        kv, kv_step = kv_cache_bytes(layers, kv_heads, head_dim, context, batch,
+                                     kv_dtype or dtype)
         steps.append(kv_step)
         attn = 4.0 * batch * layers * q_heads * head_dim * context
         flops += attn
@@ -298,7 +301,8 @@ def decode(params: float, dtype: str, batch: int = 1, context: int = 0, layers: 
     steps.insert(1, _bytes_step(byte_formula, byte_sub, nbytes))
     return OpCost("decode", flops, nbytes,
                   {"params": params, "batch": batch, "context": context, "layers": layers,
-                   "kv_heads": kv_heads, "head_dim": head_dim, "heads": heads}, tuple(steps),
+                   "kv_heads": kv_heads, "head_dim": head_dim, "heads": heads,
+                   "kv_dtype": kv_dtype or dtype}, tuple(steps),
                   "Weights are read once per step and shared by the batch; activations ignored.",
                   "每步读一次全部权重，被整个 batch 共享；忽略激活值。")
 

@@ -14,6 +14,10 @@ from drill.core.engine.steps import Step, num
 from drill.core.units import format_si, sig
 from drill.i18n.text import Text
 
+# Kernels that run on the vector (non-tensor) units: tensor cores only do matrix products.
+# A GEMV has one column, so an MMA would waste all but one of its columns: vector units too.
+VECTOR_OPS = frozenset({"elementwise", "reduction", "softmax", "layernorm", "copy", "gemv"})
+
 MEMORY = "memory"
 COMPUTE = "compute"
 LATENCY = "latency"
@@ -40,6 +44,11 @@ def bandwidth_from_specs(bus_bits: int, data_rate_gbps: float) -> tuple[float, S
                 "bus width (bit) / 8 × per-pin rate (Gb/s)",
                 f"{num(bus_bits)} / 8 × {sig(data_rate_gbps, 4)} Gb/s", value, "B/s")
     return value, step
+
+
+def uses_tensor_cores(op: str) -> bool:
+    """Whether an operator's roof is the tensor-core peak (matrix products) or the vector one."""
+    return op not in VECTOR_OPS
 
 
 def ridge(peak: float, bandwidth: float) -> float:

@@ -1,0 +1,306 @@
+"""Question tests: every skill × difficulty 1-3 × 200 seeds obeys the scenario rules.
+
+Each rule is checked from the scenario's params and the card with formulas written here,
+not by calling the generators' own helpers, so a generator that breaks a rule fails.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from drill.content.catalog import load_catalog
+from drill.content.skills import registry as skills
+from drill.content.skills.model import CHOICE, DERIVED, NUMBER
+
+CATALOG = load_catalog(include_user=False)
+SEEDS = range(200)
+BYTES = {"fp64": 8, "fp32": 4, "tf32": 4, "fp16": 2, "bf16": 2, "fp8": 1, "int8": 1}
+VECTOR_KERNELS = {"elementwise", "reduction", "softmax", "layernorm", "copy", "gemv"}
+VERDICT_ASKS = {"bound", "attainable", "efficiency", "min-time", "speedup"}
+SOL_CLASS = {"elementwise-add": "memory", "softmax-rows": "memory", "layernorm": "memory",
+             "copy": "memory", "gemm-large": "compute", "conv-large": "compute",
+             "flash-attention": "compute", "small-reduction": "latency", "tiny-gemm": "latency",
+             "few-blocks": "latency"}
+
+
+def all_scenarios():
+    for skill_id in skills.SKILLS:
+        for difficulty in (1, 2, 3):
+            for seed in SEEDS:
+                yield skills.generate(skill_id, seed, difficulty, CATALOG)
+
+
+SCENARIOS = list(all_scenarios())
+
+
+def near(a: float, b: float, rel: float = 0.005) -> bool:
+    return abs(a - b) <= rel * abs(b)
+
+
+def flops_and_bytes(op: str, p: dict, dtype: str) -> tuple[float, float]:
+    s = BYTES[dtype]
+    if op == "gemm":
+        m, n, k, b = p["M"], p["N"], p["K"], p["batch"]
+        return 2 * m * n * k * b, s * b * (m * k + k * n + m * n)
+    if op == "gemv":
+        return 2 * p["M"] * p["K"], s * (p["M"] * p["K"] + p["K"] + p["M"])
+    if op == "elementwise":
+        n = p["n"]
+        return p["flops_per_element"] * n, s * n * (p["inputs"] + p["outputs"])
+    if op in ("softmax", "layernorm"):
+        rc = p["rows"] * p["cols"]
+        extra = 2 * p["cols"] if op == "layernorm" else 0
+        return (5 if op == "softmax" else 7) * rc, s * (2 * rc + extra)
+    if op == "conv2d":
+        b, c, h, w, k, r = (p[x] for x in ("batch", "in_channels", "height", "width",
+                                           "out_channels", "kernel"))
+        out_h = (h + 2 * p["padding"] - r) // p["stride"] + 1
+        out_w = (w + 2 * p["padding"] - r) // p["stride"] + 1
+        flops = 2 * b * out_h * out_w * k * c * r * r
+        return flops, s * (b * c * h * w + k * c * r * r + b * k * out_h * out_w)
+    if op == "attention":
+        b, h, n, d = p["batch"], p["heads"], p["seq"], p["head_dim"]
+        traffic = 4 * b * h * n * d + (0 if p["fused"] else 4 * b * h * n * n)
+        return 4 * b * h * n * n * d, s * traffic
+    raise AssertionError(f"no independent model for {op}")
+
+
+def footprint(op: str, p: dict, dtype: str) -> float:
+    """Bytes resident at once: naive attention holds the scores and the probabilities."""
+    if op == "attention" and not p["fused"]:
+        b, h, n, d = p["batch"], p["heads"], p["seq"], p["head_dim"]
+        return BYTES[dtype] * (4 * b * h * n * d + 2 * b * h * n * n)
+    return flops_and_bytes(op, p, dtype)[1]
+
+
+def expected_peak(card, dtype: str, op: str) -> float:
+    """Tensor peak for matrix products where the card has one; the vector peak otherwise."""
+    if op in VECTOR_KERNELS or dtype == "fp32":
+        return card.vector.get(dtype, card.vector["fp32"]) * 1e12
+    if dtype in card.tensor:
+        return card.tensor[dtype] * 1e12
+    return card.vector[dtype] * 1e12
+
+
+def placements(sc):
+    """(card, dtype) pairs the scenario's operator runs on."""
+    p = sc.params
+    yield CATALOG.get(p["gpu"]), p["dtype"]
+    if "gpu_new" in p:
+        yield CATALOG.get(p["gpu_new"]), p["dtype"]
+    if "dtype_new" in p:
+        yield CATALOG.get(p["gpu"]), p["dtype_new"]
+
+
+def with_operator():
+    return [sc for sc in SCENARIOS if "op" in sc.params and "shape" in sc.params]
+
+
+def test_every_skill_and_level_is_covered():
+    assert {(sc.skill, sc.difficulty) for sc in SCENARIOS} == {
+        (s, d) for s in skills.SKILLS for d in (1, 2, 3)}
+    assert len(SCENARIOS) == len(skills.SKILLS) * 3 * len(SEEDS)
+
+
+def test_workloads_fit_the_card():
+    for sc in with_operator():
+        for card, dtype in placements(sc):
+            need = footprint(sc.params["op"], sc.params["shape"], dtype)
+            assert need <= card.capacity_gb * 1e9, (sc.skill, sc.seed, card.id, need)
+
+
+def test_decode_weights_and_kv_cache_fit_the_card():
+    for sc in (s for s in SCENARIOS if s.skill == "decode-latency"):
+        p = sc.params
+        card = CATALOG.get(p["gpu"])
+        kv = 2 * p["layers"] * p["kv_heads"] * p["head_dim"] * p["context"] * p["batch"] * \
+            BYTES[p["kv_dtype"]]
+        need = p["params"] * BYTES[p["dtype"]] + kv
+        assert need <= card.capacity_gb * 1e9, (sc.seed, sc.difficulty, card.id, need)
+
+
+def test_no_verdict_on_a_kernel_under_10_microseconds():
+    checked = 0
+    for sc in with_operator():
+        if not {a.key for a in sc.asks} & VERDICT_ASKS:
+            continue
+        for card, dtype in placements(sc):
+            op = sc.params["op"]
+            flops, nbytes = flops_and_bytes(op, sc.params["shape"], dtype)
+            t = max(flops / expected_peak(card, dtype, op), nbytes / card.bandwidth)
+            assert t >= 10e-6, (sc.skill, sc.seed, sc.difficulty, card.id, t)
+            checked += 1
+    assert checked > 1000
+
+
+def test_element_wise_kernels_use_the_vector_roof_and_say_so():
+    seen = set()
+    for sc in with_operator():
+        op = sc.params["op"]
+        card = CATALOG.get(sc.params["gpu"])
+        assert near(sc.params["peak"], expected_peak(card, sc.params["dtype"], op), 1e-9), (
+            sc.skill, sc.seed, op, sc.params["peak"])
+        if op in VECTOR_KERNELS:
+            seen.add(sc.skill)
+            assert "on tensor cores" not in sc.intro_en, (sc.skill, sc.seed)
+            assert "(tensor cores)" not in " ".join(a.prompt_en for a in sc.asks)
+    assert {"bound", "attainable", "efficiency", "min-time", "precision-change",
+            "card-upgrade", "roofline-case"} <= seen
+
+
+def test_ops_per_element_uses_the_vector_roof():
+    for sc in (s for s in SCENARIOS if s.skill == "ops-per-element"):
+        p = sc.params
+        card = CATALOG.get(p["gpu"])
+        peak = card.vector.get(p["dtype"], card.vector["fp32"]) * 1e12
+        value = peak / card.bandwidth * BYTES[p["dtype"]] * (p["inputs"] + p["outputs"])
+        assert near(float(sc.asks[0].expected), value, 1e-9)
+        assert "non-tensor" in sc.asks[0].steps[0].en
+
+
+def test_speed_of_light_profiles_match_the_kernel():
+    values: dict[str, set] = {}
+    for sc in (s for s in SCENARIOS if s.skill == "sol-diagnosis"):
+        p = sc.params
+        comp, mem = p["compute_pct"], p["memory_pct"]
+        cls = SOL_CLASS[p["kernel"]]
+        if cls == "memory":
+            assert mem >= 60 and mem > comp, (sc.seed, p)
+        elif cls == "compute":
+            assert comp >= 60 and comp > mem, (sc.seed, p)
+        else:
+            assert comp < 60 and mem < 60, (sc.seed, p)
+        assert sc.asks[0].expected == cls
+        values.setdefault(p["kernel"], set()).add((comp, mem))
+    assert all(len(v) >= 5 for v in values.values())  # noisy, not one fixed reading
+
+
+def test_tiles_fit_registers_and_shared_memory():
+    for sc in (s for s in SCENARIOS if s.skill == "wave-quantization"):
+        p = sc.params
+        card = CATALOG.get(p["gpu"])
+        regs = p["registers_per_block"]
+        assert regs >= p["tile_m"] * p["tile_n"]  # one fp32 accumulator per output element
+        assert regs / p["threads"] <= 255  # the per-thread register limit
+        assert p["blocks_per_sm"] * regs <= card.registers_per_unit, (sc.seed, p)
+        assert p["blocks_per_sm"] * p["smem_kib_per_block"] <= card.shared_memory_per_unit_kib
+
+
+def test_library_efficiencies_are_plausible():
+    checked = 0
+    for sc in SCENARIOS:
+        for ask in sc.asks:
+            if ask.key != "efficiency":
+                continue
+            eff = float(ask.expected)
+            assert 0 < eff <= 0.905, (sc.skill, sc.seed, eff)
+            p = sc.params
+            card = CATALOG.get(p["gpu"])
+            shape = p["shape"]
+            if p["op"] == "gemm":
+                flops, nbytes = flops_and_bytes("gemm", shape, p["dtype"])
+                compute = flops / p["peak"] >= nbytes / p["bandwidth"]
+                # even 64×64 tiles split four ways along K leave SMs idle: the cap follows
+                blocks = math.ceil(shape["M"] / 64) * math.ceil(shape["N"] / 64) * 4
+                if compute and blocks < card.units:
+                    assert eff <= blocks / card.units + 0.01, (sc.skill, sc.seed, eff)
+            checked += 1
+    assert checked > 500
+
+
+def test_conventions_are_stated():
+    for sc in SCENARIOS:
+        text = sc.intro_en + " " + sc.convention_en
+        if "tensor cores" in sc.intro_en and "sparsity" not in sc.intro_en:
+            assert "dense" in sc.intro_en, (sc.skill, sc.seed)
+        if sc.skill == "decode-latency":
+            if sc.params["context"]:
+                assert f"KV cache is stored in {sc.params['kv_dtype']}" in text
+            else:
+                assert "ignore the KV cache" in text
+        if sc.skill == "spec-sheet" and sc.params["variant"] == "gib":
+            card = CATALOG.get(sc.params["gpu"])
+            tool = "rocm-smi" if card.vendor == "AMD" else "deviceQuery"
+            assert tool in sc.intro_en
+            dies = 2 if "GCD" in sc.intro_en else 1
+            gib = sc.params["bytes"] / 2**30
+            assert 0.95 * card.capacity_gb / dies <= gib <= card.capacity_gb / dies
+
+
+STATED = ("peak", "peak_new", "bandwidth", "bandwidth_new", "bytes")  # printed in the question
+
+
+def _numbers(value, key=""):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _numbers(v, k)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        yield key, float(value)
+
+
+def test_published_params_never_reveal_the_asked_value():
+    for sc in SCENARIOS:
+        for ask in sc.asks:
+            public = sc.public_params(ask.key)
+            assert not DERIVED & set(public), (sc.skill, ask.key)
+            if ask.kind == NUMBER:
+                target = float(ask.expected)
+                # A compute-bound attainable equals the peak the question prints: a given.
+                # The shape is printed too (a 1-token GEMM has intensity ≈ 1 = M by chance).
+                given = {k: v for k, v in public.items() if k != "shape"}
+                leaks = [k for k, v in _numbers(given) if near(v, target, 0.005)
+                         and not (k in STATED and k not in sc.hidden)]
+                assert not leaks, (sc.skill, sc.seed, ask.key, leaks)
+            if ask.kind == CHOICE:
+                assert ask.expected not in [v for v in public.values() if isinstance(v, str)]
+
+
+def test_the_plot_under_a_question_never_shows_the_answer():
+    for sc in SCENARIOS:
+        p = sc.params
+        for ask in sc.asks:
+            shown = sc.plot_while_open(ask.key)
+            if shown.roof:  # a drawn roof gives its figures away: only when they are printed
+                assert not {"peak", "bandwidth"} & set(sc.hidden), (sc.skill, sc.seed)
+            if shown.ridge:
+                assert ask.key != "bound"
+                if ask.kind == NUMBER and "peak" in p and "bandwidth" in p:
+                    assert not near(p["peak"] / p["bandwidth"], float(ask.expected), 0.01)
+            if shown.point and ask.kind == NUMBER:
+                for key in ("intensity", "attainable"):
+                    if key in p:
+                        assert not near(p[key], float(ask.expected), 0.01)
+
+
+def test_the_last_solution_step_reaches_the_expected_value():
+    scale = {"GiB": 2**30}
+    for sc in SCENARIOS:
+        for ask in sc.asks:
+            last = ask.steps[-1]
+            if ask.kind == NUMBER:
+                assert not isinstance(last.value, str), (sc.skill, ask.key)
+                value = float(last.value) * scale.get(last.unit, 1)
+                assert near(value, float(ask.expected), 1e-6), (
+                    sc.skill, sc.seed, sc.difficulty, ask.key, last.key, value, ask.expected)
+            elif ask.kind == CHOICE:
+                assert last.value == ask.expected, (sc.skill, sc.seed, ask.key)
+
+
+def test_conv_difficulty_3_shows_each_asked_step():
+    for sc in (s for s in SCENARIOS if s.skill == "conv-intensity" and s.difficulty == 3):
+        by_key = {a.key: a for a in sc.asks}
+        assert by_key["flops"].steps[-1].key == "flops"
+        assert by_key["bytes"].steps[-1].key == "bytes"
+
+
+@pytest.mark.parametrize("skill_id", ["gemm-intensity", "bound", "roofline-case"])
+def test_rules_hold_for_a_forced_small_card(skill_id):
+    """A user's --gpu choice keeps the rules: a T4 gets workloads that fit it."""
+    card = CATALOG.get("t4")
+    for seed in range(60):
+        sc = skills.generate(skill_id, seed, 2, CATALOG, gpu="t4")
+        if "shape" in sc.params:
+            need = footprint(sc.params["op"], sc.params["shape"], sc.params["dtype"])
+            assert need <= card.capacity_gb * 1e9
