@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from tests.conftest import run_drill, run_json
+from drill.config import paths
+from tests.helpers import FP32_ONLY_CARD, run_drill, run_json
 
 
 def test_gemm_1024_fp32_json():
@@ -203,13 +204,9 @@ def test_validate_reports_file_line_and_exits_1(tmp_path):
 
 
 def test_default_precision_follows_the_card(drill_home):
-    from drill.config import paths
-    from tests.test_catalog import GOOD
-
     folder = paths.user_gpus_dir()
     folder.mkdir(parents=True)
-    text = GOOD.replace("id: my-card", "id: my-cpu").replace("    fp16: 10\n", "    fp32: 2\n")
-    (folder / "my-cpu.yaml").write_text(text)
+    (folder / "my-cpu.yaml").write_text(FP32_ONLY_CARD)
     d = run_json("calc", "gemm", "-M", "64", "-N", "64", "-K", "64", "--gpu", "my-cpu", "--json")
     assert d["dtype"] == "fp32" and d["peak_flops"] == 1.28e12
     assert run_json("calc", "gemm", "-M", "64", "-N", "64", "-K", "64", "--json")["dtype"] == "fp16"

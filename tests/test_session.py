@@ -7,8 +7,7 @@ import json
 from drill.content.catalog import load_catalog
 from drill.grading.numbers import HINT_COSTS
 from drill.runs.practice import Session, SessionConfig
-from tests.conftest import run_drill
-from tests.test_drills import right_answer
+from tests.helpers import right_answer, run_drill
 
 CATALOG = load_catalog(include_user=False)
 

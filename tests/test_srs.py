@@ -21,8 +21,7 @@ from drill.runs.factory import new_session, session_config
 from drill.runs.practice import RETRY_GAP, Session, SessionConfig
 from drill.runs.recording import Recorder
 from drill.store.history import Attempt, History, SessionRecord, utc_iso
-from tests.conftest import ROOT, run_drill
-from tests.test_drills import right_answer
+from tests.helpers import ROOT, right_answer, run_drill
 
 CATALOG = load_catalog(include_user=False)
 UTC = timezone.utc

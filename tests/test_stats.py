@@ -16,7 +16,7 @@ import pytest
 from drill.config import paths
 from drill.learning.stats import calendar_weeks, compute, offset_sql, streaks
 from drill.store.history import Attempt, History, SessionRecord, parse_utc, utc_iso
-from tests.conftest import ROOT, run_drill, run_json
+from tests.helpers import ROOT, run_drill, run_json
 
 UTC = timezone.utc
 

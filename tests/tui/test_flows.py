@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import io
-
-from rich.console import Console
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input
 
 from drill.content.catalog import load_catalog
 from drill.runs.practice import Session, SessionConfig
@@ -15,40 +12,10 @@ from drill.ui.tui.screens.catalog import CardScreen, CatalogScreen
 from drill.ui.tui.screens.home import HomeScreen
 from drill.ui.tui.screens.practice import PracticeScreen
 from drill.ui.tui.screens.summary import SummaryScreen
-from tests.test_drills import right_answer, typed
+from tests.helpers import right_answer, run_drill, typed
+from tests.tui.helpers import START, frozen, text_of, type_answer, wait_for_question
 
 SIZE = (100, 34)
-START = {"seed": 7, "count": 2, "skills": ["gemm-intensity"], "difficulty": 1,
-         "topic": "numeric"}
-
-
-def frozen() -> float:
-    return 0.0
-
-
-def text_of(app, selector: str) -> str:
-    """What a Static shows, as plain text."""
-    widget = app.screen.query_one(selector, Static)
-    console = Console(width=160, file=io.StringIO(), record=True)
-    console.print(widget.content)
-    return console.export_text()
-
-
-async def wait_for_question(pilot) -> PracticeScreen:
-    screen = pilot.app.screen
-    for _ in range(200):
-        if isinstance(screen, PracticeScreen) and screen.session is not None:
-            return screen
-        await pilot.pause(0.02)
-        screen = pilot.app.screen
-    raise AssertionError("the first question never appeared")
-
-
-async def type_answer(pilot, text: str) -> None:
-    box = pilot.app.screen.query_one("#answer", Input)
-    box.value = text
-    await pilot.press("enter")
-    await pilot.pause()
 
 
 def expected_questions():
@@ -217,8 +184,6 @@ async def test_answers_in_the_app_reach_the_history(drill_home):
 
 
 async def test_stats_screen_shows_the_history(drill_home):
-    from tests.conftest import run_drill
-
     result = run_drill("start", "--plain", "--seed", "3", "--count", "3", "--topic", "numeric",
                        input="1\n1\n1\n1\n1\n1\n", env={"DRILL_HOME": str(drill_home)})
     assert result.returncode == 0
