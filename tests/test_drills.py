@@ -48,17 +48,6 @@ def test_generation_is_reproducible():
     assert len(variety) > 10
 
 
-def test_every_skill_the_issue_names_exists():
-    required = {
-        "peak-from-specs", "bandwidth-from-specs", "gemm-intensity", "gemv-intensity",
-        "elementwise-intensity", "conv-intensity", "attention-intensity", "ridge-point",
-        "bound", "attainable", "efficiency", "min-time", "direction", "sol-diagnosis",
-        "card-upgrade", "precision-change", "decode-latency", "kv-cache", "critical-batch",
-        "ops-per-element", "wave-quantization", "sustained-clock", "spec-sheet",
-    }
-    assert required <= set(skills.SKILLS)
-
-
 def test_forced_gpu_is_used():
     for skill_id in ("ridge-point", "attainable", "decode-latency", "bound"):
         scenario = skills.generate(skill_id, 1, 3, CATALOG, gpu="l4")
