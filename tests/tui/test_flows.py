@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import DataTable, Input
 
 from drill.content.catalog import load_catalog
@@ -28,21 +29,21 @@ def expected_questions():
     return asks
 
 
-async def test_home_to_practice_right_then_wrong_then_summary(drill_home):
-    asks = expected_questions()
+async def test_home_opens_a_practice_session(drill_home):
     app = make_app(home=drill_home, lang="en", clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, HomeScreen)
         app.screen.action_open("practice")
-        await pilot.pause()
-        assert isinstance(app.screen, PracticeScreen)
-        app.screen.options = dict(START)  # the fixed session of this test
-        app.screen._build_session()
-        screen = await wait_for_question(pilot)
-        for _ in range(100):
-            if screen.session.config.seed == 7:
-                break
-            await pilot.pause(0.02)
+        await wait_for_question(pilot)
+        assert text_of(app, "#progress").startswith("Question 1 of ")
+        assert text_of(app, "#scenario").strip()
+
+
+async def test_practice_right_then_wrong_then_summary(drill_home):
+    asks = expected_questions()
+    app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_question(pilot)
         assert "arithmetic intensity" in text_of(app, "#scenario")
         await type_answer(pilot, right_answer(asks[0]))
         feedback = text_of(app, "#feedback")
@@ -184,9 +185,11 @@ async def test_answers_in_the_app_reach_the_history(drill_home):
 
 
 async def test_stats_screen_shows_the_history(drill_home):
+    # Seed 3 asks decode-latency, sol-diagnosis, gemv-intensity: one wrong, one right, one skipped.
     result = run_drill("start", "--plain", "--seed", "3", "--count", "3", "--topic", "numeric",
-                       input="1\n1\n1\n1\n1\n1\n", env={"DRILL_HOME": str(drill_home)})
-    assert result.returncode == 0
+                       input="1\na\nskip\n")
+    assert result.returncode == 0, result.stderr
+    assert "3 question(s), 1 correct, 1 skipped" in result.stdout
     app = make_app(home=drill_home, lang="en", clock=frozen)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("s")
@@ -194,9 +197,16 @@ async def test_stats_screen_shows_the_history(drill_home):
             await pilot.pause(0.05)
             if "Reading" not in text_of(app, "#stats"):
                 break
-        shown = text_of(app, "#stats")
-        assert "Overview" in shown or "overview" in shown.lower()
-        assert "3" in shown
+        lines = [" ".join(line.split()) for line in text_of(app, "#stats").splitlines()]
+    overview = lines[lines.index("Overview"):][:4]
+    assert overview == ["Overview", "Sessions 1", "Questions answered 3 (1 correct, 1 skipped)",
+                        "Accuracy 33 %"]
+    # Per-skill table, weakest first: name │ attempts │ accuracy │ …
+    rows = [line.split(" │ ")[:3] for line in lines
+            if line.startswith(("│ Decode", "│ GEMV", "│ Speed-of-Light"))]
+    assert rows == [["│ Decode latency lower bound", "1", "0 %"],
+                    ["│ GEMV arithmetic intensity", "1", "0 %"],
+                    ["│ Speed-of-Light diagnosis", "1", "100 %"]]
 
 
 async def test_quick_reference_opens_from_home(drill_home):
@@ -233,22 +243,52 @@ async def test_conceptual_questions_and_self_mark(drill_home):
         assert "Marked right" in text_of(app, "#message")
 
 
-async def test_every_screen_survives_small_terminals(drill_home):
+def visible_cells(app, selector: str) -> int:
+    """How many cells of the widget lie inside the terminal (0: cut off or hidden)."""
+    widget = app.screen.query_one(selector)
+    return app.screen.region.intersection(widget.region).area if widget.display else 0
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 12)])
+async def test_every_screen_shows_its_content_on_small_terminals(drill_home, size):
     from drill.ui.tui.screens.reference import ReferenceScreen
     from drill.ui.tui.screens.settings import SettingsScreen
     from drill.ui.tui.screens.stats import StatsScreen
 
-    for size in ((80, 24), (40, 12)):
-        app = make_app(home=drill_home, lang="zh", start=dict(START), clock=frozen)
-        async with app.run_test(size=size) as pilot:
-            await wait_for_question(pilot)
-            await type_answer(pilot, "12")
-            for screen in (CalculatorScreen(), CatalogScreen(), SettingsScreen(),
-                           StatsScreen(), ReferenceScreen(), CardScreen("h100")):
-                app.push_screen(screen)
-                await pilot.pause(0.05)
-                app.pop_screen()
-                await pilot.pause()
+    app = make_app(home=drill_home, lang="zh", start=dict(START), clock=frozen)
+    async with app.run_test(size=size) as pilot:
+        await wait_for_question(pilot)
+        assert text_of(app, "#progress").startswith("第 1 题 / 共 2 题")
+        assert visible_cells(app, "#progress") == size[0]
+        assert "它的算术强度是多少？" in text_of(app, "#scenario")
+        assert visible_cells(app, "#scenario") > 0
+        await type_answer(pilot, "12")
+        feedback = text_of(app, "#feedback")
+        assert feedback.startswith("错误") and "标准答案: 473.9 FLOP/B" in feedback
+        assert visible_cells(app, "#feedback") > 0
+        screens = [
+            (CalculatorScreen(), "#calc-op", None),
+            (CatalogScreen(), "#catalog", None),
+            (SettingsScreen(), "#set-language", None),
+            (StatsScreen(), "#stats", "概览"),
+            (ReferenceScreen(), "#reference", "速查表"),
+            (CardScreen("h100"), "#card-title", "NVIDIA H100 SXM5 80GB"),
+        ]
+        for screen, selector, title in screens:
+            app.push_screen(screen)
+            for _ in range(100):  # the stats page is read by a worker
+                await pilot.pause(0.02)
+                if title is None or text_of(app, selector).startswith(title):
+                    break
+            assert app.screen is screen
+            assert visible_cells(app, selector) > 0, (type(screen).__name__, selector)
+            if title is not None:
+                assert text_of(app, selector).startswith(title)
+            if isinstance(screen, CatalogScreen):
+                assert screen.query_one(DataTable).row_count >= 16
+            app.pop_screen()
+            await pilot.pause()
+        assert isinstance(app.screen, PracticeScreen)
 
 
 async def test_home_shows_cards_due_and_review_with_nothing_due_goes_home(drill_home):
