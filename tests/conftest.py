@@ -1,16 +1,73 @@
-"""Shared fixtures: an isolated DRILL_HOME and a way to run the real CLI."""
+"""Shared fixtures: an isolated DRILL_HOME, and a guard that the real user folders stay untouched."""
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
+import shutil
+import tempfile
+import traceback
 from pathlib import Path
 
+import platformdirs
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+APP = "roofline-drill"
+FOLDERS = ("user_config_dir", "user_data_dir", "user_cache_dir")
+REAL_FOLDERS = tuple(Path(getattr(platformdirs, name)(APP)) for name in FOLDERS)
+
+
+def _existing() -> set[str]:
+    """Every file and folder under the real user folders now."""
+    found: set[str] = set()
+    for root in REAL_FOLDERS:
+        if root.exists():
+            found.update(str(path) for path in (root, *root.rglob("*")))
+    return found
+
+
+# Taken and set when pytest loads this file, before any test module is imported: module-level
+# code such as load_catalog() then already writes its cache into a throw-away folder.
+_BEFORE = _existing()
+_SESSION_HOME = Path(tempfile.mkdtemp(prefix="drill-tests-"))
+os.environ["DRILL_HOME"] = str(_SESSION_HOME)
+
+# A lookup of the real folders from this process means DRILL_HOME was missing: note who asked
+# and hand back a throw-away folder, so the lookup is reported without touching the real one.
+_LOOKUPS: list[str] = []
+
+
+def _guarded(name: str):
+    real = getattr(platformdirs, name)
+
+    def lookup(appname=None, *args, **kwargs):
+        if appname != APP:
+            return real(appname, *args, **kwargs)
+        _LOOKUPS.append("".join(traceback.format_stack(limit=6)[:-1]))
+        return str(_SESSION_HOME / "leaked" / name)
+
+    return lookup
+
+
+for _name in FOLDERS:
+    setattr(platformdirs, _name, _guarded(_name))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def real_user_folders_stay_untouched():
+    """Fail the run loudly if a test looked up the real folders or created anything in them.
+
+    Only new paths count: files that already exist may be rewritten by the user's own drill
+    (or another checkout's test run) while this suite runs.
+    """
+    yield
+    created = sorted(_existing() - _BEFORE)
+    shutil.rmtree(_SESSION_HOME, ignore_errors=True)
+    if _LOOKUPS:
+        pytest.fail("the real user folders were looked up without DRILL_HOME:\n"
+                    + "\n".join(_LOOKUPS), pytrace=False)
+    if created:
+        pytest.fail("the tests created files in the real user folders (a subprocess without "
+                    "DRILL_HOME?):\n" + "\n".join(created), pytrace=False)
 
 
 @pytest.fixture(autouse=True)
@@ -21,26 +78,3 @@ def drill_home(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("DRILL_HOME", str(home))
     monkeypatch.setenv("DRILL_LANG", "en")
     return home
-
-
-def run_drill(*args: str, input: str | None = None, env: dict | None = None,
-              timeout: float = 60) -> subprocess.CompletedProcess:
-    """Run ``python -m drill`` as a user would, in a subprocess."""
-    full_env = dict(os.environ)
-    full_env.update(env or {})
-    full_env.setdefault("COLUMNS", "100")
-    return subprocess.run(
-        [sys.executable, "-m", "drill", *args],
-        input=input,
-        capture_output=True,
-        text=True,
-        env=full_env,
-        timeout=timeout,
-        cwd=ROOT,
-    )
-
-
-def run_json(*args: str) -> dict | list:
-    result = run_drill(*args)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)

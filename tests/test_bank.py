@@ -50,14 +50,6 @@ questions:
 """
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own DRILL_HOME, so no real user packs leak in."""
-    root = tmp_path / "home"
-    monkeypatch.setenv("DRILL_HOME", str(root))
-    return root
-
-
 @pytest.fixture()
 def bank() -> Bank:
     loaded = load_bank([FIXTURE])
@@ -115,11 +107,6 @@ def test_fixture_pack_loads_every_type(bank: Bank) -> None:
         bank.get("nope")
 
 
-def test_topics_are_the_documented_sixteen() -> None:
-    assert len(TOPICS) == len(set(TOPICS)) == 16
-    assert TOPICS[0] == "peak-flops" and TOPICS[-1] == "spot-the-error"
-
-
 @pytest.fixture()
 def fake_builtin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A built-in folder holding only the fixture pack, so user-pack tests need no content."""
@@ -131,8 +118,8 @@ def fake_builtin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def test_user_pack_is_loaded_after_builtins(fake_builtin: Path, home: Path) -> None:
-    user = home / "config" / "questions"
+def test_user_pack_is_loaded_after_builtins(fake_builtin: Path, drill_home: Path) -> None:
+    user = drill_home / "config" / "questions"
     write(user, "mine.yaml", GOOD_FREE)
     write(user, "my-table.yaml", "table: quick-reference\nrows: nonsense\n")  # skipped
     loaded = load_bank()
@@ -143,9 +130,9 @@ def test_user_pack_is_loaded_after_builtins(fake_builtin: Path, home: Path) -> N
 
 
 def test_user_pack_duplicating_builtin_id_is_reported_and_skipped(
-    fake_builtin: Path, home: Path
+    fake_builtin: Path, drill_home: Path
 ) -> None:
-    user = home / "config" / "questions"
+    user = drill_home / "config" / "questions"
     mine = write(user, "mine.yaml", GOOD_FREE.replace("q-one", "fx-ridge"))
     loaded = load_bank()
     assert loaded.get("fx-ridge").path == str(fake_builtin / "fixture.yaml")

@@ -7,6 +7,7 @@ import pytest
 from drill.config import paths
 from drill.content import catalog
 from drill.content.catalog import CatalogError, load_catalog
+from tests.helpers import GOOD_CARD
 
 REQUIRED_IDS = {
     "v100-sxm2-32gb", "t4", "a10", "a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie-80gb", "l4",
@@ -64,37 +65,10 @@ def test_datasheet_figures(builtin):
         builtin.get("v100").peak("bf16")
 
 
-GOOD = """\
-id: my-card
-name: My Card
-vendor: Me
-architecture: Test
-form_factor: PCIe
-units: 10
-unit_kind: SM
-fp32_lanes_per_unit: 64
-boost_clock_mhz: 1000
-memory:
-  type: GDDR6
-  capacity_gb: 8
-  bus_width_bits: 256
-  data_rate_gbps: 10
-  bandwidth_gbs: 320
-peaks_tflops:
-  vector:
-    fp32: 1.28
-  tensor:
-    fp16: 10
-sources:
-  - id: me
-    title: my measurement
-"""
-
-
 def test_user_card_is_loaded_and_usable(drill_home):
     folder = paths.user_gpus_dir()
     folder.mkdir(parents=True)
-    (folder / "my-card.yaml").write_text(GOOD)
+    (folder / "my-card.yaml").write_text(GOOD_CARD)
     cat = load_catalog()
     card = cat.get("my-card")
     assert card.user and card.ridges()["fp16"] == pytest.approx(10e12 / 320e9)
@@ -119,7 +93,7 @@ def test_malformed_cards_name_file_field_and_problem(drill_home, edit, expected)
     folder = paths.user_gpus_dir()
     folder.mkdir(parents=True)
     path = folder / "my-card.yaml"
-    path.write_text(edit(GOOD))
+    path.write_text(edit(GOOD_CARD))
     problems = [str(p) for p in catalog.validate_paths([path])]
     assert any(expected in p for p in problems), problems
     assert all(p.startswith(str(path)) for p in problems)

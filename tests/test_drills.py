@@ -8,34 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from drill.config import paths
 from drill.content.catalog import load_catalog
 from drill.content.skills import registry as skills
-from drill.content.skills.model import CHOICE, MULTI, NUMBER, Ask
+from drill.content.skills.model import MULTI, NUMBER, Ask
 from drill.core.units import sig
 from drill.grading.numbers import AnswerError, grade
+from tests.helpers import FP32_ONLY_CARD, right_answer, typed
 
 SEEDS = range(200)
 CATALOG = load_catalog(include_user=False)
-
-
-def typed(ask: Ask, value) -> str:
-    """A value as a person types it: 3 significant figures and the asked unit."""
-    unit = ask.unit
-    if unit.label == "%":
-        return f"{sig(value * 100, 3)}%"
-    if unit.label == "x":
-        return f"{sig(value, 3)}x"
-    if unit.label == "":
-        return sig(value, 3)
-    return f"{sig(value / unit.scale, 3)} {unit.label}"
-
-
-def right_answer(ask: Ask) -> str:
-    if ask.kind == NUMBER:
-        return typed(ask, float(ask.expected))
-    if ask.kind == CHOICE:
-        return next(o.id for o in ask.options if o.value == ask.expected)
-    return ",".join(o.id for o in ask.options if o.value in ask.expected)
 
 
 @pytest.mark.parametrize("difficulty", [1, 2, 3])
@@ -64,17 +46,6 @@ def test_generation_is_reproducible():
         assert a == b
     variety = {skills.generate("gemm-intensity", s, 1, CATALOG).intro_en for s in range(20)}
     assert len(variety) > 10
-
-
-def test_every_skill_the_issue_names_exists():
-    required = {
-        "peak-from-specs", "bandwidth-from-specs", "gemm-intensity", "gemv-intensity",
-        "elementwise-intensity", "conv-intensity", "attention-intensity", "ridge-point",
-        "bound", "attainable", "efficiency", "min-time", "direction", "sol-diagnosis",
-        "card-upgrade", "precision-change", "decode-latency", "kv-cache", "critical-batch",
-        "ops-per-element", "wave-quantization", "sustained-clock", "spec-sheet",
-    }
-    assert required <= set(skills.SKILLS)
 
 
 def test_forced_gpu_is_used():
@@ -159,13 +130,10 @@ def test_huge_and_odd_numbers_never_crash(text):
 
 
 def test_a_measured_card_is_drilled_on_without_inventing_its_build(drill_home):
-    from drill.config import paths
-    from tests.test_catalog import GOOD
-
     folder = paths.user_gpus_dir()
     folder.mkdir(parents=True)
-    text = GOOD.replace("id: my-card", "id: my-cpu").replace("    fp16: 10\n", "    fp32: 2\n")
-    text += "exceptions:\n  fp32: measured\n  bandwidth: measured\nmeasured:\n  method: test\n"
+    text = FP32_ONLY_CARD + ("exceptions:\n  fp32: measured\n  bandwidth: measured\n"
+                             "measured:\n  method: test\n")
     (folder / "my-cpu.yaml").write_text(text)
     catalog = load_catalog()
     assert catalog.get("my-cpu").measured

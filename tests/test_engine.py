@@ -99,6 +99,66 @@ def test_decode_intensity_is_about_the_batch_in_fp16():
     assert b == pytest.approx(989.4e12 / 3352e9)
 
 
+def test_gemv_reads_the_matrix_once():
+    cost = ops.gemv(1000, 500, "fp32")
+    assert cost.flops == 1_000_000  # 2·M·K = 2·1000·500
+    assert cost.bytes == 2_006_000  # s·(M·K + K + M) = 4·(500,000 + 500 + 1000)
+    a = analyze(cost, A100_FP32, A100_BW, "fp32")
+    assert a.intensity == pytest.approx(0.498504, rel=1e-6)  # 1e6 / 2,006,000
+    assert a.bound == "memory"
+    assert a.min_time == pytest.approx(1.290032e-6, rel=1e-6)  # 2,006,000 B / 1555 GB/s
+
+
+def test_reduction_reads_n_and_writes_one():
+    cost = ops.reduction(1 << 20, "fp32")
+    assert cost.flops == 1_048_576  # one add per element
+    assert cost.bytes == 4_194_308  # s·(n + 1) = 4·1,048,577
+
+
+def test_softmax_is_five_flops_per_element_and_one_pass():
+    cost = ops.softmax(8, 1000, "bf16")
+    assert cost.flops == 40_000  # 5·R·C = 5·8·1000 (max, subtract, exp, sum, divide)
+    assert cost.bytes == 32_000  # s·2·R·C = 2·2·8000: read x, write y
+    assert cost.flops / cost.bytes == 1.25
+
+
+def test_layernorm_reads_x_gamma_beta_and_writes_y():
+    cost = ops.layernorm(10, 100, "fp32")
+    assert cost.flops == 7_000  # 7·R·C = 7·10·100
+    assert cost.bytes == 8_800  # s·(2·R·C + 2·C) = 4·(2000 + 200)
+    assert cost.flops / cost.bytes == pytest.approx(0.795455, rel=1e-6)  # 7000 / 8800
+
+
+def test_prefill_shares_one_pass_over_the_weights():
+    cost = ops.prefill(1e9, 512, "fp16")
+    assert cost.flops == 1.024e12  # 2·P·T = 2·1e9·512
+    assert cost.bytes == 2e9  # s·P = 2·1e9, activations ignored
+    a = analyze(cost, A100_FP16, A100_BW, "fp16")
+    assert a.intensity == 512  # T FLOP/B in fp16
+    assert a.bound == "compute"  # 512 > 312e12 / 1555e9 = 200.6
+    assert a.min_time == pytest.approx(3.282051e-3, rel=1e-6)  # 1.024e12 / 312e12
+
+
+def test_decode_with_context_reads_the_kv_cache_and_counts_query_heads():
+    # Llama-2-7B-sized with grouped-query attention: 32 query heads share 8 KV heads.
+    cost = ops.decode(7e9, "fp16", batch=1, context=1000, layers=32, kv_heads=8, head_dim=128,
+                      heads=32)
+    # weights 2·P·B = 14e9; attention 4·B·L·H_q·D·T = 4·1·32·32·128·1000 = 524,288,000
+    assert cost.flops == 14_524_288_000
+    # weights s·P = 14e9; KV cache 2·L·H_kv·D·T·B·s = 2·32·8·128·1000·1·2 = 131,072,000
+    assert cost.bytes == 14_131_072_000
+    assert {s.key: s.value for s in cost.steps}["kv-cache"] == 131_072_000
+    a = analyze(cost, A100_FP16, A100_BW, "fp16")
+    assert a.bound == "memory"
+    assert a.min_time == pytest.approx(9.087506e-3, rel=1e-6)  # 14,131,072,000 B / 1555 GB/s
+
+
+def test_decode_query_heads_default_to_the_kv_heads():
+    cost = ops.decode(1e9, "fp32", batch=2, context=10, layers=2, kv_heads=4, head_dim=8)
+    assert cost.flops == 4_000_005_120  # 2·1e9·2 + 4·2·2·4·8·10 (= 5120)
+    assert cost.bytes == 4_000_010_240  # 4·1e9 + 2·2·4·8·10·2·4 (= 10,240)
+
+
 def test_kv_cache_size_llama_7b():
     value, step = ops.kv_cache_bytes(32, 32, 128, 4096, 1, "fp16")
     assert value == 2 * 32 * 32 * 128 * 4096 * 2  # 2 GiB

@@ -21,8 +21,7 @@ from drill.grading.concepts import asserted
 from drill.grading.dispatch import grade_concept
 from drill.grading.rubric import Answer, grade_free, point_found
 from drill.grading.text import normalize
-
-from .conftest import run_drill
+from tests.helpers import run_drill
 
 ANSWERS = Path(__file__).parent / "data" / "answers"
 

@@ -22,7 +22,7 @@ from drill.runs.recording import Recorder
 from drill.store.history import Attempt, History, HistoryError, SessionRecord
 from drill.store.schema import APPLICATION_ID, SCHEMA_VERSION, check_file
 from drill.store.timeutil import parse_utc, utc_iso
-from tests.conftest import ROOT, run_drill
+from tests.helpers import ROOT, run_drill
 
 V1_SCHEMA = """
 CREATE TABLE sessions (
@@ -488,46 +488,39 @@ def test_timestamps_are_fixed_width_utc():
 
 
 def test_import_refuses_out_of_range_values_and_keeps_stats_working(tmp_path, drill_home):
-    import json as json_mod
-
-    from tests.conftest import run_drill
-
     run_drill("start", "--plain", "--seed", "2", "--count", "2", "--topic", "numeric",
               input="skip\n" * 4)
-    exported = json_mod.loads(run_drill("history", "export").stdout)
-    attempt = exported["sessions"][0]["attempts"][0] if isinstance(exported, dict) else \
-        exported[0]["attempts"][0]
+    exported = json.loads(run_drill("history", "export").stdout)
+    assert exported["format"] == "roofline-drill-history"
+    assert [len(s["attempts"]) for s in exported["sessions"]] == [2]
     for field, value in (("seconds", 1e308), ("hints_used", 2**70),
                          ("answered_utc", "9999-12-31T23:59:59-12:00")):
-        broken = json_mod.loads(json_mod.dumps(exported))
-        target = broken["sessions"][0]["attempts"][0] if isinstance(broken, dict) else \
-            broken[0]["attempts"][0]
+        broken = json.loads(json.dumps(exported))
+        target = broken["sessions"][0]["attempts"][0]
         target[field] = value
         target["uuid"] = "00000000-0000-4000-8000-000000000001"
         path = tmp_path / f"{field}.json"
-        path.write_text(json_mod.dumps(broken))
+        path.write_text(json.dumps(broken))
         result = run_drill("history", "import", str(path))
         assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
         assert field in result.stderr
-    assert attempt and run_drill("stats").returncode == 0
+    with History.open() as history:
+        assert history.counts() == (1, 2)  # every refused import left the history as it was
+    assert run_drill("stats").returncode == 0
 
 
-def test_export_and_import_carry_the_review_schedule(tmp_path, drill_home, monkeypatch):
-    import json as json_mod
-
-    from tests.conftest import run_drill
-
+def test_export_and_import_carry_the_review_schedule(tmp_path, drill_home):
     run_drill("start", "--plain", "--count", "3", "--topic", "numeric", input="skip\n" * 9)
     exported = tmp_path / "history.json"
     assert run_drill("history", "export", str(exported)).returncode == 0
-    cards = json_mod.loads(exported.read_text())["review_cards"]
+    cards = json.loads(exported.read_text())["review_cards"]
     assert cards and all(c["card_id"] and c["state"] for c in cards)
     fresh = tmp_path / "fresh"
     fresh.mkdir()
     env = {"DRILL_HOME": str(fresh)}
     assert run_drill("history", "import", str(exported), env=env).returncode == 0
-    stats = json_mod.loads(run_drill("stats", "--json", env=env).stdout)
+    stats = json.loads(run_drill("stats", "--json", env=env).stdout)
     assert stats["overview"]["review"]["cards"] == len(cards)
     assert run_drill("history", "import", str(exported), env=env).returncode == 0
-    again = json_mod.loads(run_drill("stats", "--json", env=env).stdout)
+    again = json.loads(run_drill("stats", "--json", env=env).stdout)
     assert again["overview"]["review"]["cards"] == len(cards)

@@ -16,7 +16,7 @@ from drill.runs.practice import SessionConfig
 from drill.ui.lines.driver import ANSWER, EMPTY, HINT, QUIT, SKIP, command_of, drive
 from drill.ui.lines.jsonl import JsonlFormatter
 from drill.ui.lines.plain import PlainFormatter
-from tests.conftest import run_drill
+from tests.helpers import run_drill
 
 CATALOG = load_catalog(include_user=False)
 BANK = load_bank(include_user=False)

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 
 @pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is not installed")

@@ -14,7 +14,7 @@ import pytest
 
 from drill import measure as m
 from drill.content.catalog import load_catalog
-from tests.conftest import run_drill, run_json
+from tests.helpers import run_drill, run_json
 
 TINY = "0.002"  # DRILL_MEASURE_SCALE for subprocess runs: every size shrunk, well under a second
 

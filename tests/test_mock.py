@@ -10,31 +10,10 @@ from drill.grading.numbers import HINT_COSTS
 from drill.runs.interview import MockConfig, MockInterview
 from drill.runs.protocol import ResultRecorded, RunFinished
 from drill.ui.render.report_md import report
-from tests.conftest import run_drill
-from tests.test_drills import right_answer as right_numeric
+from tests.helpers import FakeClock, right_answer, run_drill
 
 CATALOG = load_catalog(include_user=False)
 BANK = load_bank(include_user=False)
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 500.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def right_answer(question, lang: str = "en") -> str:
-    """What a well-prepared candidate types for any question of the interview."""
-    if question.ask is not None:
-        return right_numeric(question.ask)
-    q = question.concept
-    if q.type == "truefalse":
-        return "true" if q.correct else "false"
-    if q.choices:
-        return ",".join(c.id for c in q.choices if c.correct)
-    return q.answer[lang]
 
 
 def interview(seed: int = 4, minutes: float = 30, clock=None, previous=None,

@@ -13,7 +13,7 @@ import platformdirs
 import pytest
 import yaml
 
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,7 @@ from drill.content.skills import registry as skills
 from drill.content.skills.model import NUMBER
 from drill.core.engine import roofline as rl
 from drill.grading.numbers import grade
-from tests.conftest import run_drill
-from tests.test_drills import right_answer, typed
+from tests.helpers import right_answer, run_drill, typed
 
 CATALOG = load_catalog(include_user=False)
 

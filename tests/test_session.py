@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from drill.content.catalog import load_catalog
 from drill.grading.numbers import HINT_COSTS
 from drill.runs.factory import new_session
 from drill.runs.practice import Session, SessionConfig
-from tests.conftest import run_drill
-from tests.test_drills import right_answer
+from tests.helpers import right_answer, run_drill
 
 CATALOG = load_catalog(include_user=False)
 
@@ -71,10 +72,8 @@ def test_hints_cost_the_stated_share():
 def test_unreadable_answer_keeps_the_question():
     session = numeric_session(skills=["ridge-point"])
     before = session.current
-    try:
+    with pytest.raises(ValueError, match="number"):
         session.answer("twelve")
-    except ValueError as exc:
-        assert "number" in str(exc)
     assert session.current is before and session.results == []
 
 

@@ -22,8 +22,7 @@ from drill.runs.practice import RETRY_GAP, Session, SessionConfig
 from drill.runs.recording import Recorder
 from drill.store.history import Attempt, History, SessionRecord
 from drill.store.timeutil import utc_iso
-from tests.conftest import ROOT, run_drill
-from tests.test_drills import right_answer
+from tests.helpers import ROOT, right_answer, run_drill
 
 CATALOG = load_catalog(include_user=False)
 UTC = timezone.utc

@@ -18,7 +18,7 @@ from drill.learning.stats.model import calendar_weeks
 from drill.learning.stats.queries import compute, streaks
 from drill.store.history import Attempt, History, SessionRecord
 from drill.store.timeutil import offset_sql, parse_utc, utc_iso
-from tests.conftest import ROOT, run_drill, run_json
+from tests.helpers import ROOT, run_drill, run_json
 
 UTC = timezone.utc
 

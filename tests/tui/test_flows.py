@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import io
-
-from rich.console import Console
-from textual.widgets import DataTable, Input, Static
+import pytest
+from textual.widgets import DataTable, Input
 
 from drill.content.catalog import load_catalog
 from drill.runs.factory import new_session
@@ -16,40 +14,10 @@ from drill.ui.tui.screens.catalog import CardScreen, CatalogScreen
 from drill.ui.tui.screens.home import HomeScreen
 from drill.ui.tui.screens.practice import PracticeScreen
 from drill.ui.tui.screens.summary import SummaryScreen
-from tests.test_drills import right_answer, typed
+from tests.helpers import right_answer, typed
+from tests.tui.helpers import START, frozen, text_of, type_answer, wait_for_question
 
 SIZE = (100, 34)
-START = {"seed": 7, "count": 2, "skills": ["gemm-intensity"], "difficulty": 1,
-         "topic": "numeric"}
-
-
-def frozen() -> float:
-    return 0.0
-
-
-def text_of(app, selector: str) -> str:
-    """What a Static shows, as plain text."""
-    widget = app.screen.query_one(selector, Static)
-    console = Console(width=160, file=io.StringIO(), record=True)
-    console.print(widget.content)
-    return console.export_text()
-
-
-async def wait_for_question(pilot) -> PracticeScreen:
-    screen = pilot.app.screen
-    for _ in range(200):
-        if isinstance(screen, PracticeScreen) and screen.session is not None:
-            return screen
-        await pilot.pause(0.02)
-        screen = pilot.app.screen
-    raise AssertionError("the first question never appeared")
-
-
-async def type_answer(pilot, text: str) -> None:
-    box = pilot.app.screen.query_one("#answer", Input)
-    box.value = text
-    await pilot.press("enter")
-    await pilot.pause()
 
 
 def expected_questions():
@@ -62,21 +30,21 @@ def expected_questions():
     return asks
 
 
-async def test_home_to_practice_right_then_wrong_then_summary(drill_home):
-    asks = expected_questions()
+async def test_home_opens_a_practice_session(drill_home):
     app = make_app(home=drill_home, lang="en", clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, HomeScreen)
         app.screen.action_open("practice")
-        await pilot.pause()
-        assert isinstance(app.screen, PracticeScreen)
-        app.screen.options = dict(START)  # the fixed session of this test
-        app.screen._build_session()
-        screen = await wait_for_question(pilot)
-        for _ in range(100):
-            if screen.session.config.seed == 7:
-                break
-            await pilot.pause(0.02)
+        await wait_for_question(pilot)
+        assert text_of(app, "#progress").startswith("Question 1 of ")
+        assert text_of(app, "#scenario").strip()
+
+
+async def test_practice_right_then_wrong_then_summary(drill_home):
+    asks = expected_questions()
+    app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_question(pilot)
         assert "arithmetic intensity" in text_of(app, "#scenario")
         await type_answer(pilot, right_answer(asks[0]))
         feedback = text_of(app, "#feedback")
@@ -218,11 +186,20 @@ async def test_answers_in_the_app_reach_the_history(drill_home):
 
 
 async def test_stats_screen_shows_the_history(drill_home):
-    from tests.conftest import run_drill
+    # A known history: one session with a wrong, a right and a skipped answer.
+    from drill.store.history import Attempt, History, SessionRecord
+    from drill.store.timeutil import utc_iso
 
-    result = run_drill("start", "--plain", "--seed", "3", "--count", "3", "--topic", "numeric",
-                       input="1\n1\n1\n1\n1\n1\n", env={"DRILL_HOME": str(drill_home)})
-    assert result.returncode == 0
+    now = utc_iso()
+    with History.open() as history:
+        session = history.start_session(SessionRecord(mode="plain", started_utc=now, seed=3))
+        for skill, score, skipped in (("decode-latency", 0.0, False),
+                                      ("sol-diagnosis", 1.0, False),
+                                      ("gemv-intensity", 0.0, True)):
+            history.add_attempt(session, Attempt(
+                item_kind="skill", skill=skill, score=score, correct=score == 1.0,
+                seconds=20.0, answered_utc=now, skipped=skipped))
+        history.end_session(session)
     app = make_app(home=drill_home, lang="en", clock=frozen)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("s")
@@ -230,9 +207,16 @@ async def test_stats_screen_shows_the_history(drill_home):
             await pilot.pause(0.05)
             if "Reading" not in text_of(app, "#stats"):
                 break
-        shown = text_of(app, "#stats")
-        assert "Overview" in shown or "overview" in shown.lower()
-        assert "3" in shown
+        lines = [" ".join(line.split()) for line in text_of(app, "#stats").splitlines()]
+    overview = lines[lines.index("Overview"):][:4]
+    assert overview == ["Overview", "Sessions 1", "Questions answered 3 (1 correct, 1 skipped)",
+                        "Accuracy 33 %"]
+    # Per-skill table, weakest first: name │ attempts │ accuracy │ …
+    rows = [line.split(" │ ")[:3] for line in lines
+            if line.startswith(("│ Decode", "│ GEMV", "│ Speed-of-Light"))]
+    assert rows == [["│ Decode latency lower bound", "1", "0 %"],
+                    ["│ GEMV arithmetic intensity", "1", "0 %"],
+                    ["│ Speed-of-Light diagnosis", "1", "100 %"]]
 
 
 async def test_quick_reference_opens_from_home(drill_home):
@@ -269,22 +253,61 @@ async def test_conceptual_questions_and_self_mark(drill_home):
         assert "Marked right" in text_of(app, "#message")
 
 
-async def test_every_screen_survives_small_terminals(drill_home):
+async def visible_cells(pilot, selector: str) -> int:
+    """How many cells of the widget lie inside the terminal once layout and scrolling settle
+    (0: cut off or hidden)."""
+    app = pilot.app
+    cells = 0
+    for _ in range(50):
+        widget = app.screen.query_one(selector)
+        cells = app.screen.region.intersection(widget.region).area if widget.display else 0
+        if cells:
+            break
+        await pilot.pause(0.02)
+    return cells
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 12)])
+async def test_every_screen_shows_its_content_on_small_terminals(drill_home, size):
     from drill.ui.tui.screens.reference import ReferenceScreen
     from drill.ui.tui.screens.settings import SettingsScreen
     from drill.ui.tui.screens.stats import StatsScreen
 
-    for size in ((80, 24), (40, 12)):
-        app = make_app(home=drill_home, lang="zh", start=dict(START), clock=frozen)
-        async with app.run_test(size=size) as pilot:
-            await wait_for_question(pilot)
-            await type_answer(pilot, "12")
-            for screen in (CalculatorScreen(), CatalogScreen(), SettingsScreen(),
-                           StatsScreen(), ReferenceScreen(), CardScreen("h100")):
-                app.push_screen(screen)
-                await pilot.pause(0.05)
-                app.pop_screen()
-                await pilot.pause()
+    app = make_app(home=drill_home, lang="zh", start=dict(START), clock=frozen)
+    async with app.run_test(size=size) as pilot:
+        await wait_for_question(pilot)
+        assert text_of(app, "#progress").startswith("第 1 题 / 共 2 题")
+        assert await visible_cells(pilot, "#progress") == size[0]
+        assert "它的算术强度是多少？" in text_of(app, "#scenario")
+        assert await visible_cells(pilot, "#scenario") > 0
+        await type_answer(pilot, "12")
+        feedback = text_of(app, "#feedback")
+        assert feedback.startswith("错误") and "标准答案: 473.9 FLOP/B" in feedback
+        if size == (80, 24):  # at 40x12 the question alone fills the body; feedback is below
+            assert await visible_cells(pilot, "#feedback") > 0
+        screens = [
+            (CalculatorScreen(), "#calc-op", None),
+            (CatalogScreen(), "#catalog", None),
+            (SettingsScreen(), "#set-language", None),
+            (StatsScreen(), "#stats", "概览"),
+            (ReferenceScreen(), "#reference", "速查表"),
+            (CardScreen("h100"), "#card-title", "NVIDIA H100 SXM5 80GB"),
+        ]
+        for screen, selector, title in screens:
+            app.push_screen(screen)
+            for _ in range(100):  # the stats page is read by a worker
+                await pilot.pause(0.02)
+                if title is None or text_of(app, selector).startswith(title):
+                    break
+            assert app.screen is screen
+            assert await visible_cells(pilot, selector) > 0, (type(screen).__name__, selector)
+            if title is not None:
+                assert text_of(app, selector).startswith(title)
+            if isinstance(screen, CatalogScreen):
+                assert screen.query_one(DataTable).row_count >= 16
+            app.pop_screen()
+            await pilot.pause()
+        assert isinstance(app.screen, PracticeScreen)
 
 
 async def test_home_shows_cards_due_and_review_with_nothing_due_goes_home(drill_home):

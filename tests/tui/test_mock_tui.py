@@ -6,8 +6,8 @@ from textual.widgets import Input
 
 from drill.ui.tui.app import make_app
 from drill.ui.tui.screens.mock import MockScreen, ScorecardScreen
-from tests.test_mock import FakeClock, right_answer
-from tests.tui.test_flows import text_of
+from tests.helpers import FakeClock, right_answer
+from tests.tui.helpers import text_of
 
 SIZE = (110, 36)
 

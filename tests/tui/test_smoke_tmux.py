@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -13,37 +14,48 @@ import pytest
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
-def capture(name: str) -> str:
-    return subprocess.run(["tmux", "capture-pane", "-p", "-t", name], capture_output=True,
-                          text=True).stdout
+def tmux(name: str, *args: str) -> subprocess.CompletedProcess:
+    """A tmux command on this test's own server, so other tmux sessions can't disturb it.
+
+    The environment is passed explicitly: readline, which pytest imports, exports COLUMNS=80 and
+    LINES=24 into the process's C environment, and the app would believe them.
+    """
+    return subprocess.run(["tmux", "-L", name, *args], capture_output=True, text=True,
+                          env=dict(os.environ))
 
 
 def wait_for(name: str, marker: str, timeout: float = 20) -> str:
     deadline = time.monotonic() + timeout
     screen = ""
     while time.monotonic() < deadline:
-        screen = capture(name)
+        screen = tmux(name, "capture-pane", "-p", "-t", name).stdout
         if marker in screen:
             return screen
         time.sleep(0.1)
     raise AssertionError(f"{marker!r} never appeared; the screen was:\n{screen}")
 
 
-def test_type_an_answer_and_read_the_feedback(drill_home):
+def test_type_a_right_answer_and_read_the_feedback(drill_home):
     name = f"drill-{uuid.uuid4().hex[:8]}"
-    command = (f"DRILL_HOME={drill_home} {sys.executable} -m drill start --seed 1 --lang en "
-               "--skill ridge-point --count 2")
-    subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "32", command],
-                   check=True)
+    command = (f"DRILL_HOME={drill_home} {sys.executable} -m drill start --seed 4 --lang en "
+               "--skill ridge-point --count 2 --gpu rtx-3090")
+    started = tmux(name, "new-session", "-d", "-s", name, "-x", "100", "-y", "32", command)
+    assert started.returncode == 0, started.stderr
     try:
         screen = wait_for(name, "Answer (FLOP/B)")
-        assert "What is the ridge point?" in screen
-        subprocess.run(["tmux", "send-keys", "-t", name, "12.5", "Enter"], check=True)
+        assert "NVIDIA GeForce RTX 3090, fp32 on the non-tensor units: peak 35.6 TFLOP/s" in screen
+        assert "What is the ridge point? (in FLOP/B)" in screen
+        # The right answer: 35.6 TFLOP/s / 936 GB/s = 38.03 FLOP/B.
+        tmux(name, "send-keys", "-t", name, "38.03", "Enter")
         screen = wait_for(name, "Worked solution")
-        assert "Ridge point" in screen and "Expected" in screen or "correct" in screen
-        subprocess.run(["tmux", "send-keys", "-t", name, "q"], check=True)
+        lines = [line.strip() for line in screen.splitlines()]
+        assert "correct  (1.00)" in lines
+        assert "│ Ridge point │ peak / bandwidth │ 35.6 TFLOP/s / 936 GB/s │ 38.03 FLOP/B │" in lines
+        assert "wrong" not in screen and "partial" not in screen
+        wait_for(name, "Question 1 of 2 · score 1.00 · streak 1")
+        tmux(name, "send-keys", "-t", name, "q")
         wait_for(name, "Leave this session?")
-        subprocess.run(["tmux", "send-keys", "-t", name, "y"], check=True)
+        tmux(name, "send-keys", "-t", name, "y")
         wait_for(name, "Summary")
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+        tmux(name, "kill-server")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from drill.ui.tui.app import make_app
-from tests.tui.test_flows import START, frozen, type_answer, wait_for_question
+from tests.tui.helpers import START, frozen, text_of, type_answer, wait_for_question
 
 SIZE = (100, 34)
 
@@ -13,8 +13,6 @@ def app_for(home, lang: str, start: dict | None = None):
 
 
 async def _home(pilot) -> None:
-    from tests.tui.test_flows import text_of
-
     for _ in range(100):  # the count of due cards arrives from a worker
         if text_of(pilot.app, "#home-due").strip():
             return

@@ -1,0 +1,43 @@
+"""Plain helpers for driving the real app under Pilot (kept apart so other tests skip Textual)."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from textual.widgets import Input, Static
+
+from drill.ui.tui.screens.practice import PracticeScreen
+
+# A fixed practice session: two GEMM-intensity questions, seed 7.
+START = {"seed": 7, "count": 2, "skills": ["gemm-intensity"], "difficulty": 1,
+         "topic": "numeric"}
+
+
+def frozen() -> float:
+    return 0.0
+
+
+def text_of(app, selector: str) -> str:
+    """What a Static shows, as plain text."""
+    widget = app.screen.query_one(selector, Static)
+    console = Console(width=160, file=io.StringIO(), record=True)
+    console.print(widget.content)
+    return console.export_text()
+
+
+async def wait_for_question(pilot) -> PracticeScreen:
+    screen = pilot.app.screen
+    for _ in range(200):
+        if isinstance(screen, PracticeScreen) and screen.session is not None:
+            return screen
+        await pilot.pause(0.02)
+        screen = pilot.app.screen
+    raise AssertionError("the first question never appeared")
+
+
+async def type_answer(pilot, text: str) -> None:
+    box = pilot.app.screen.query_one("#answer", Input)
+    box.value = text
+    await pilot.press("enter")
+    await pilot.pause()
