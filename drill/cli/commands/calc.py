@@ -91,11 +91,11 @@ def _operator(args, lang: str) -> int:
     if args.json:
         print_json(data)
         return 0
-    from rich.console import Console
+    from drill.ui.render.safe_output import console as console_for_output
 
     from drill.ui.render.tables import steps_table, t, verdict
 
-    console = Console(highlight=False)
+    console = console_for_output()
     title = f"{spec.name} · {roof.name} · {args.dtype} ({analysis.peak_label}, " \
             f"{format_si(roof.peak, 'FLOP/s')}, {format_si(roof.bandwidth, 'B/s')})"
     console.print(steps_table(list(analysis.steps) + extra_steps, lang, title))
@@ -151,11 +151,11 @@ def _emit_steps(args, lang: str, steps: list[Step], data: dict) -> int:
         data["steps"] = [s.to_json() for s in steps]
         print_json(data)
         return 0
-    from rich.console import Console
+    from drill.ui.render.safe_output import console as console_for_output
 
     from drill.ui.render.tables import steps_table, t
 
-    console = Console(highlight=False)
+    console = console_for_output()
     console.print(steps_table(steps, lang))
     console.print(t("conventions", lang), style="dim")
     return 0

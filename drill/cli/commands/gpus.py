@@ -12,11 +12,11 @@ def run(args) -> int:
         if args.json:
             print_json(card.to_json())
             return 0
-        from rich.console import Console
+        from drill.ui.render.safe_output import console as console_for_output
 
         from drill.ui.render.cards import card_panel
 
-        Console(highlight=False).print(card_panel(card, lang))
+        console_for_output().print(card_panel(card, lang))
         return 0
     from drill.content.catalog import load_catalog
 
@@ -24,11 +24,11 @@ def run(args) -> int:
     if args.json:
         print_json([card.to_json() for card in catalog])
         return 0
-    from rich.console import Console
+    from drill.ui.render.safe_output import console as console_for_output
 
     from drill.ui.render.cards import catalog_table
 
-    console = Console(highlight=False)
+    console = console_for_output()
     console.print(catalog_table(list(catalog), lang, wide=console.width >= 130))
     for problem in catalog.problems:
         console.print(f"skipped: {problem}", style="yellow", markup=False)

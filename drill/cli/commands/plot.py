@@ -9,7 +9,7 @@ from drill.errors import UsageError
 
 
 def run(args) -> int:
-    from rich.console import Console
+    from drill.ui.render.safe_output import console as console_for_output
     from rich.text import Text
 
     from drill.ui.render.plot import Figure, Point, RoofLine, card_figure, plot_word, render
@@ -35,7 +35,7 @@ def run(args) -> int:
     size = shutil.get_terminal_size((100, 30))
     width = args.width or size.columns
     height = args.height or max(size.lines - 2, 10)
-    console = Console(highlight=False)
+    console = console_for_output()
     text = render(figure, width, height, color=console.is_terminal)
     if not text:
         console.print(plot_word("too-small", lang).format(w=width, h=height))

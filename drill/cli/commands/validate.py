@@ -10,11 +10,31 @@ from drill.config import paths
 
 def _is_card(path: Path) -> bool:
     """A card file has ``peaks_tflops``; anything else is treated as a question pack."""
-    try:
-        head = path.read_text(encoding="utf-8", errors="replace")[:4000]
+    from drill.content.yamlio import read_limited
+
+    if path.parent.name == "gpus":
+        return True
+    try:  # never opens a FIFO for blocking reads, never reads /dev/zero to the end
+        head = read_limited(path).decode("utf-8", errors="replace")[:4000]
     except OSError:
         return False
-    return "peaks_tflops" in head or path.parent.name == "gpus"
+    return "peaks_tflops" in head
+
+
+def _text_problems(files: list[Path]) -> list[str]:
+    """Control characters in a file's text: they are stripped when read, and named here."""
+    from drill.content.yamlio import YamlError, load_file
+
+    found: list[str] = []
+    for path in files:
+        controls: list[tuple[int, str]] = []
+        try:
+            load_file(path, controls=controls)
+        except YamlError:
+            continue  # already reported by the card or pack check
+        found += [f"{path}:{line}: text holds a control character ({char!r}); it is removed "
+                  "when shown" for line, char in controls]
+    return found
 
 
 def _expand(targets: list[Path]) -> list[Path]:
@@ -34,7 +54,8 @@ def run(args) -> int:
         targets = [Path(p) for p in args.paths]
         missing = [t for t in targets if not t.exists()]
         for target in missing:
-            print(f"{target}: no such file or folder", file=sys.stderr)
+            kind = "a dangling link" if target.is_symlink() else "no such file or folder"
+            print(f"{target}: {kind}", file=sys.stderr)
         files = _expand([t for t in targets if t.exists()])
         cards = [f for f in files if _is_card(f)]
         packs = [f for f in files if not _is_card(f)]
@@ -46,6 +67,7 @@ def run(args) -> int:
                          if d.is_dir()])
     problems = catalog.validate_paths(cards) if cards else []
     problems += bank.validate_paths(packs) if packs else []
+    problems = [str(p) for p in problems] + _text_problems(cards + packs)
     for problem in problems:
         print(problem)
     checked = f"{len(cards)} card file(s), {len(packs)} question file(s)"

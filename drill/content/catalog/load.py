@@ -28,7 +28,7 @@ def card_files(folders: Iterable[Path]) -> list[Path]:
     for folder in folders:
         if folder.is_dir():
             files.extend(sorted(folder.glob("*.yaml")))
-        elif folder.is_file():
+        elif folder.exists():  # a FIFO or device too: reading it reports what it is
             files.append(folder)
     return files
 
