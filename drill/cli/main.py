@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
 
@@ -426,10 +427,8 @@ def _write_failed(exc: OSError) -> int:
         pass
     if isinstance(exc, BrokenPipeError) or exc.errno == errno.EPIPE:
         return 141  # 128 + SIGPIPE, what a shell reports for `... | head -1`
-    try:
+    with contextlib.suppress(OSError):
         print(f"drill: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
-    except OSError:
-        pass
     return 1
 
 

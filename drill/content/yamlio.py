@@ -18,7 +18,6 @@ from typing import Any
 
 import yaml
 
-
 MAX_BYTES = 4 * 1024 * 1024  # the largest shipped pack is ~110 KB
 NODE_BUDGET = 200_000  # nodes after alias expansion; the largest shipped file has ~4,000
 MAX_DEPTH = 200  # nesting of mappings and lists

@@ -92,7 +92,6 @@ def _operator(args, lang: str) -> int:
         print_json(data)
         return 0
     from drill.ui.render.safe_output import console as console_for_output
-
     from drill.ui.render.tables import steps_table, t, verdict
 
     console = console_for_output()
@@ -152,7 +151,6 @@ def _emit_steps(args, lang: str, steps: list[Step], data: dict) -> int:
         print_json(data)
         return 0
     from drill.ui.render.safe_output import console as console_for_output
-
     from drill.ui.render.tables import steps_table, t
 
     console = console_for_output()

@@ -12,9 +12,8 @@ def run(args) -> int:
         if args.json:
             print_json(card.to_json())
             return 0
-        from drill.ui.render.safe_output import console as console_for_output
-
         from drill.ui.render.cards import card_panel
+        from drill.ui.render.safe_output import console as console_for_output
 
         console_for_output().print(card_panel(card, lang))
         return 0
@@ -24,9 +23,8 @@ def run(args) -> int:
     if args.json:
         print_json([card.to_json() for card in catalog])
         return 0
-    from drill.ui.render.safe_output import console as console_for_output
-
     from drill.ui.render.cards import catalog_table
+    from drill.ui.render.safe_output import console as console_for_output
 
     console = console_for_output()
     console.print(catalog_table(list(catalog), lang, wide=console.width >= 130))

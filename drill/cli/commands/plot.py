@@ -9,10 +9,10 @@ from drill.errors import UsageError
 
 
 def run(args) -> int:
-    from drill.ui.render.safe_output import console as console_for_output
     from rich.text import Text
 
     from drill.ui.render.plot import Figure, Point, RoofLine, card_figure, plot_word, render
+    from drill.ui.render.safe_output import console as console_for_output
 
     lang = lang_of(args)
     roof = roof_for(args, settle_dtype(args))

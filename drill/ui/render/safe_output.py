@@ -8,6 +8,7 @@ output and error write an ASCII stand-in for each such character instead of rais
 from __future__ import annotations
 
 import codecs
+import contextlib
 import sys
 import unicodedata
 
@@ -61,10 +62,9 @@ def install() -> None:
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
-            try:
+            # a closed or replaced stream keeps its own rules
+            with contextlib.suppress(ValueError, OSError):
                 reconfigure(errors=ERRORS)
-            except (ValueError, OSError):  # a closed or replaced stream keeps its own rules
-                pass
 
 
 def console(**options):
