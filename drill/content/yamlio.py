@@ -223,22 +223,23 @@ def load_text(text: str, path: Path | str = "<text>", budget: int | None = None,
         loader.dispose()
 
 
-def read_limited(path: Path | str, limit: int = MAX_BYTES) -> bytes:
+def read_limited(path: Path | str, limit: int | None = None) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; OSError otherwise.
 
     A FIFO, a device (a link to /dev/zero) or a socket would hang or never end; the open is
     non-blocking so that even a FIFO without a writer is only looked at.
     """
+    limit = MAX_BYTES if limit is None else limit
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise OSError(f"not a regular file: {path}")
+            raise OSError("not a regular file (a FIFO, device or socket)")
         if info.st_size > limit:
-            raise OSError(f"larger than {limit // (1024 * 1024)} MB: {path}")
+            raise OSError(f"larger than {limit:,} bytes")
         data = handle.read(limit + 1)
     if len(data) > limit:
-        raise OSError(f"larger than {limit // (1024 * 1024)} MB: {path}")
+        raise OSError(f"larger than {limit:,} bytes")
     return data
 
 
