@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sqlite3
 import uuid
 from collections.abc import Iterator
@@ -37,13 +38,16 @@ MAX_ANSWER_CHARS = 10_000
 _TEXT_FIELDS = ("uuid", "item_kind", "skill", "question", "ask", "kind", "answered_utc")
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def clean_text(text: str) -> str:
     """Text SQLite can store: lone surrogates (from undecodable input) become U+FFFD."""
     try:
         text.encode("utf-8")
         return text
     except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+        return _SURROGATE.sub("\ufffd", text)
 
 
 def capped_answer(text: str) -> str:

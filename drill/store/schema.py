@@ -135,8 +135,9 @@ def inspect(path: Path) -> None:
     """Refuse a file that is not ours before any read-write open could change its bytes.
 
     Opening read-write checkpoints and deletes a foreign WAL file, and creates -wal and -shm
-    files; the header and, where needed, an ``immutable`` read (no locks, no side files)
-    decide without touching anything. A missing or empty file passes (it will be set up).
+    files; page 1 (the header and the schema table's root), read with plain file reads from
+    the file or its -wal, decides without touching anything. A missing or empty file passes
+    (it will be set up).
     """
     try:
         with open(path, "rb") as handle:
@@ -150,24 +151,44 @@ def inspect(path: Path) -> None:
     if len(header) < 100 or not header.startswith(_MAGIC):
         raise HistoryError(f"{path} cannot be read as a drill history (not an SQLite file); "
                            "it was left untouched (move it away or set DRILL_HOME)")
-    version = int.from_bytes(header[60:64], "big", signed=True)
-    app_id = int.from_bytes(header[68:72], "big", signed=True)
-    if app_id != 0:
-        _judge(path, app_id, version, 1)
-        return
-    # No id in the header: a file of ours not yet checkpointed has no tables in the main file.
-    try:
-        conn = sqlite3.connect(_uri(path, immutable=True), uri=True, isolation_level=None)
-    except sqlite3.Error as exc:
-        raise HistoryError(f"{path}: cannot open ({exc}); it was left untouched") from None
-    try:
-        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-    except sqlite3.Error as exc:
-        raise HistoryError(f"{path} cannot be read as a drill history ({exc}); "
-                           "it was left untouched") from None
-    finally:
-        conn.close()
+    page = _page_one(path, header)
+    version = int.from_bytes(page[60:64], "big", signed=True)
+    app_id = int.from_bytes(page[68:72], "big", signed=True)
+    # The schema table's root is page 1: an interior page, or a leaf with cells, has tables.
+    tables = 1 if page[100:101] == b"\x05" else int.from_bytes(page[103:105], "big")
     _judge(path, app_id, version, tables)
+
+
+def _page_one(path: Path, header: bytes) -> bytes:
+    """Page 1 as SQLite would read it: the last committed copy in the -wal file, if any, else
+    the main file's. Read with plain file reads, so nothing (not even -shm) is touched."""
+    size = int.from_bytes(header[16:18], "big")
+    size = 65536 if size == 1 else size
+    with open(path, "rb") as handle:
+        page = handle.read(size)
+    try:
+        with open(f"{path}-wal", "rb") as wal:
+            head = wal.read(32)
+            if len(head) < 32 or head[:4] not in (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83") \
+                    or int.from_bytes(head[8:12], "big") != size:
+                return page
+            salts = head[16:24]
+            latest = None
+            while True:
+                frame = wal.read(24)
+                if len(frame) < 24 or frame[8:16] != salts:
+                    break
+                if int.from_bytes(frame[:4], "big") == 1:
+                    latest = wal.read(size)
+                    if len(latest) < size:
+                        break
+                else:
+                    wal.seek(size, 1)
+                if int.from_bytes(frame[4:8], "big") and latest is not None:  # a commit
+                    page = latest
+    except OSError:
+        pass
+    return page
 
 
 def _uri(path: Path, immutable: bool = False) -> str:
@@ -259,7 +280,7 @@ def check_file(path: Path | str) -> tuple[int | None, list[str]]:
     if not path.is_file():
         return None, [f"{path}: no history yet (nothing recorded)"]
     try:
-        inspect(path)  # a refused file is never opened by SQLite beyond an immutable read
+        inspect(path)  # a refused file is never opened by SQLite
     except HistoryError as exc:
         return None, [str(exc)]
     # A read-only folder cannot hold the -shm file a WAL reader needs: read the file as is.
