@@ -39,6 +39,7 @@ _TEXT_FIELDS = ("uuid", "item_kind", "skill", "question", "ask", "kind", "answer
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_CUT_NOTE = re.compile(r" \[answer cut to [\d,]+ of [\d,]+ characters\]\Z")
 
 
 def clean_text(text: str) -> str:
@@ -53,8 +54,9 @@ def clean_text(text: str) -> str:
 def capped_answer(text: str) -> str:
     """The answer as stored: at most MAX_ANSWER_CHARS characters, with a note when cut."""
     text = clean_text(text)
-    if len(text) <= MAX_ANSWER_CHARS:
-        return text
+    note = _CUT_NOTE.search(text)
+    if len(text) - (len(note.group()) if note else 0) <= MAX_ANSWER_CHARS:
+        return text  # short, or cut before (an export imported again)
     return (text[:MAX_ANSWER_CHARS] + f" [answer cut to {MAX_ANSWER_CHARS:,} of "
             f"{len(text):,} characters]")
 
