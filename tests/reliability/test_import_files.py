@@ -10,8 +10,8 @@ import sqlite3
 import pytest
 
 from drill.cli.commands import history as history_cmd
-from drill.store import schema
 from drill.store import history as store
+from drill.store import schema
 from drill.store.history import Attempt, History, SessionRecord
 from drill.store.timeutil import utc_iso
 from tests.reliability.helpers import drill

@@ -68,9 +68,14 @@ def install() -> None:
 
 
 def console(**options):
-    """A rich console for command output: no markup or highlighting of data-file text."""
+    """A rich console for command output: no markup or highlighting of data-file text, and
+    a closed pipe reported as BrokenPipeError (rich would exit 1 on its own)."""
     from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            raise BrokenPipeError(32, "Broken pipe")
 
     options.setdefault("highlight", False)
     options.setdefault("markup", False)
-    return Console(**options)
+    return _Console(**options)
