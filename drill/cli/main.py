@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
 
@@ -51,8 +52,28 @@ def _units():
     return drill.core.units
 
 
+# Physically meaningful ranges: beyond them a figure is a typo, and products overflow.
+MAX_COUNT = 10**15
+MAX_NUMBER = 1e15
+FLOP_RATE_RANGE = (1e3, 1e21)  # 1 kFLOP/s to 1 ZFLOP/s
+BYTE_RATE_RANGE = (1e3, 1e18)  # 1 kB/s to 1 EB/s
+FREQUENCY_RANGE = (1e3, 1e11)  # 1 kHz to 100 GHz
+INTENSITY_RANGE = (1e-6, 1e9)  # FLOP/B
+SEED_MAX = 2**63 - 1
+
+
+def _within(text: str, value: float, lo: float, hi: float, unit: str = "") -> float:
+    if not lo <= value <= hi:
+        raise argparse.ArgumentTypeError(
+            f"{text.strip()!r} is out of range ({lo:g} to {hi:g}{' ' + unit if unit else ''})")
+    return value
+
+
 def _count(text: str) -> int:
-    return _unit_arg(_units().parse_count)(text)
+    value = _unit_arg(_units().parse_count)(text)
+    if value > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r} is too large (at most 1e15)")
+    return value
 
 
 def _session_count(text: str) -> int:
@@ -66,21 +87,25 @@ def _number(text: str) -> float:
     value = _unit_arg(_units().parse_number)(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text.strip()!r} must not be negative")
+    if value > MAX_NUMBER:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r} is too large (at most 1e15)")
     return value
 
 
 def _flop_rate(text: str) -> float:
     u = _units()
-    return _unit_arg(lambda t: u.parse_rate(t, u.FLOP_RATE), " (e.g. 200T or '200 TFLOP/s')")(text)
+    value = _unit_arg(lambda t: u.parse_rate(t, u.FLOP_RATE), " (e.g. 200T or '200 TFLOP/s')")(text)
+    return _within(text, value, *FLOP_RATE_RANGE, "FLOP/s")
 
 
 def _byte_rate(text: str) -> float:
     u = _units()
-    return _unit_arg(lambda t: u.parse_rate(t, u.BYTE_RATE), " (e.g. 1555GB/s or 1.5TB/s)")(text)
+    value = _unit_arg(lambda t: u.parse_rate(t, u.BYTE_RATE), " (e.g. 1555GB/s or 1.5TB/s)")(text)
+    return _within(text, value, *BYTE_RATE_RANGE, "B/s")
 
 
 def _frequency(text: str) -> float:
-    return _unit_arg(_units().parse_frequency)(text)
+    return _within(text, _unit_arg(_units().parse_frequency)(text), *FREQUENCY_RANGE, "Hz")
 
 
 def _positive_float(text: str) -> float:
@@ -90,6 +115,50 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _intensity(text: str) -> float:
+    return _within(text, _positive_float(text), *INTENSITY_RANGE, "FLOP/B")
+
+
+def _data_rate(text: str) -> float:
+    return _within(text, _positive_float(text), 1e-3, 1e4, "Gb/s")
+
+
+def _minutes(text: str) -> float:
+    return _within(text, _positive_float(text), 0.1, 24 * 60, "minutes")
+
+
+def _plot_size(text: str) -> int:
+    return int(_within(text, _count(text), 1, 1000))
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r} is not a whole number") from None
+    if not 0 <= value <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r}: a seed is a whole number from 0 "
+                                         "to 2^63 - 1")
+    return value
+
+
+def _name(text: str) -> str:
+    """A card id, skill or similar: empty text is a mistake, not 'the default'."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return text.strip()
+
+
+def _date(text: str) -> str:
+    from datetime import date
+
+    try:
+        date.fromisoformat(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r} is not a date (YYYY-MM-DD)") from None
+    return text.strip()
+
+
 def _lang_flag(parser: argparse.ArgumentParser) -> None:
     """``--lang`` on a subcommand; when absent it keeps ``drill --lang`` given before it."""
     parser.add_argument("--lang", choices=("en", "zh"), default=argparse.SUPPRESS,
@@ -97,7 +166,7 @@ def _lang_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def _card_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--gpu", default=None, metavar="ID",
+    parser.add_argument("--gpu", default=None, metavar="ID", type=_name,
                         help="card id or alias (default: your setting, else a100); see drill gpus")
     parser.add_argument("--dtype", default=None, choices=DTYPE_CHOICES,
                         help="precision; fp64/tf32/fp16/bf16/fp8/int8 use the dense "
@@ -141,7 +210,7 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
         _card_flags(p)
         p.add_argument("--measured", type=_flop_rate, metavar="RATE",
                        help="measured throughput, e.g. 200T, to get the efficiency")
-        p.add_argument("--compare-gpu", metavar="ID", help="also run on this card: speed-up")
+        p.add_argument("--compare-gpu", metavar="ID", type=_name, help="also run on this card: speed-up")
         p.add_argument("--compare-dtype", choices=DTYPE_CHOICES,
                        help="also run in this precision: speed-up of the precision change")
         p.add_argument("--json", action="store_true", help="one JSON object in base SI units")
@@ -155,7 +224,7 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
     kv.add_argument("--tokens", type=_count, required=True, metavar="T")
     kv.add_argument("--batch", type=_count, default=1, metavar="B")
     kv.add_argument("--dtype", choices=DTYPE_CHOICES, default="fp16")
-    kv.add_argument("--gpu", metavar="ID", help="also show the time to read it once")
+    kv.add_argument("--gpu", metavar="ID", type=_name, help="also show the time to read it once")
     kv.add_argument("--json", action="store_true")
     _lang_flag(kv)
 
@@ -168,7 +237,7 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
 
     bw = ops.add_parser("bandwidth", help="bandwidth = bus width / 8 × per-pin data rate")
     bw.add_argument("--bus-width", type=_count, required=True, help="bits")
-    bw.add_argument("--data-rate", type=_positive_float, required=True,
+    bw.add_argument("--data-rate", type=_data_rate, required=True,
                     help="per-pin Gb/s (already double data rate: do not double it)")
     bw.add_argument("--json", action="store_true")
     _lang_flag(bw)
@@ -187,7 +256,7 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
     waves = ops.add_parser("waves", help="wave quantization: thread blocks vs SMs")
     waves.add_argument("--blocks", type=_count, required=True, help="thread blocks in the grid")
     waves.add_argument("--units", type=_count, help="SMs (default: the card's)")
-    waves.add_argument("--gpu", metavar="ID")
+    waves.add_argument("--gpu", metavar="ID", type=_name)
     waves.add_argument("--blocks-per-unit", type=_count, default=1,
                        help="blocks resident per SM at once (occupancy)")
     waves.add_argument("--json", action="store_true")
@@ -209,15 +278,17 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         description="A practice session. By default it is planned from your history with "
                     "spaced repetition: reviews due today, your weakest items, a few new ones. "
                     "--skill or --seed give a fixed plan instead.")
-    start.add_argument("--plain", action="store_true", help="line mode for any terminal")
-    start.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")
-    start.add_argument("--seed", type=int,
+    lines = start.add_mutually_exclusive_group()
+    lines.add_argument("--plain", action="store_true", help="line mode for any terminal")
+    lines.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")
+    start.add_argument("--seed", type=_seed,
                        help="reproducible questions (a fixed plan instead of the smart one)")
     start.add_argument("--count", type=_session_count,
                        help="questions in the session, 1 to 100 (default 10)")
-    start.add_argument("--skill", action="append", metavar="ID", help="only these skills")
+    start.add_argument("--skill", action="append", metavar="ID", type=_name,
+                       help="only these skills")
     start.add_argument("--difficulty", type=int, choices=(1, 2, 3))
-    start.add_argument("--gpu", metavar="ID", help="use only this card")
+    start.add_argument("--gpu", metavar="ID", type=_name, help="use only this card")
     start.add_argument("--topic", choices=("numeric", "concepts", "mixed"), default=None,
                        help="numeric scenarios, conceptual questions, or both (default mixed)")
     modes = start.add_mutually_exclusive_group()
@@ -235,38 +306,39 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                           description="A timed, one-way mock interview: a case worked step by "
                                       "step, follow-up questions, a system-design question, "
                                       "and a scorecard at the end.")
-    mock.add_argument("--minutes", type=_positive_float, default=30.0,
+    mock.add_argument("--minutes", type=_minutes, default=30.0,
                       help="length of the interview (default 30)")
-    mock.add_argument("--gpu", metavar="ID", help="the card of the case")
-    mock.add_argument("--seed", type=int, help="reproducible interview")
+    mock.add_argument("--gpu", metavar="ID", type=_name, help="the card of the case")
+    mock.add_argument("--seed", type=_seed, help="reproducible interview")
     mock.add_argument("--feedback", choices=("end", "each"), default="end",
                       help="feedback at the end (default, as in an interview) or after each")
     mock.add_argument("--report", metavar="FILE.md", help="write a Markdown report at the end")
-    mock.add_argument("--plain", action="store_true", help="line mode for any terminal")
-    mock.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")
+    mock_lines = mock.add_mutually_exclusive_group()
+    mock_lines.add_argument("--plain", action="store_true", help="line mode for any terminal")
+    mock_lines.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")
     _lang_flag(mock)
 
     stats = sub.add_parser("stats", help="your progress: accuracy, speed, skills, mistakes")
     stats.add_argument("--json", action="store_true", help="the same figures as JSON")
-    stats.add_argument("--since", metavar="DATE", help="only attempts on or after YYYY-MM-DD")
-    stats.add_argument("--skill", metavar="ID", help="only this skill or question id")
+    stats.add_argument("--since", metavar="DATE", type=_date, help="only attempts on or after YYYY-MM-DD")
+    stats.add_argument("--skill", metavar="ID", type=_name, help="only this skill or question id")
     _lang_flag(stats)
 
     _add_calc(sub, full=argv is None or "calc" in argv)
 
     gpus = sub.add_parser("gpus", help="the GPU catalog, or one card in full")
-    gpus.add_argument("id", nargs="?", help="card id or alias")
+    gpus.add_argument("id", nargs="?", type=_name, help="card id or alias")
     gpus.add_argument("--json", action="store_true")
     _lang_flag(gpus)
 
     plot = sub.add_parser("plot", help="draw a card's roofline in the terminal")
     _card_flags(plot)
-    plot.add_argument("--ai", type=_positive_float, action="append", metavar="X",
+    plot.add_argument("--ai", type=_intensity, action="append", metavar="X",
                       help="arithmetic intensity (FLOP/B) of an operator to place; repeatable")
     plot.add_argument("--measured", type=_flop_rate, action="append", metavar="RATE",
                       help="measured throughput for the --ai point(s), same order")
-    plot.add_argument("--width", type=_count, help="columns (default: terminal width)")
-    plot.add_argument("--height", type=_count, help="rows (default: fits the terminal)")
+    plot.add_argument("--width", type=_plot_size, help="columns (default: terminal width)")
+    plot.add_argument("--height", type=_plot_size, help="rows (default: fits the terminal)")
 
     measure = sub.add_parser(
         "measure", help="measure this machine's roofline and save it as a card",
@@ -276,14 +348,16 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     measure.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                          help="cpu (numpy) or cuda (needs PyTorch or CuPy with a GPU)")
     measure.add_argument("--quick", action="store_true", help="smaller sizes, under 20 s")
-    measure.add_argument("--name", default="my-machine", metavar="ID",
+    measure.add_argument("--name", default="my-machine", metavar="ID", type=_name,
                          help="card id to save the result as (default my-machine)")
     measure.add_argument("--no-save", action="store_true", help="measure only, save no card")
+    measure.add_argument("--force", action="store_true",
+                         help="replace an existing card of the same name in your folder")
     measure.add_argument("--json", action="store_true", help="print the figures as JSON")
     _lang_flag(measure)
 
     validate = sub.add_parser("validate", help="check GPU cards and question packs")
-    validate.add_argument("paths", nargs="*", help="files or folders (default: built-in and yours)")
+    validate.add_argument("paths", nargs="*", type=_name, help="files or folders (default: built-in and yours)")
 
     reference = sub.add_parser("reference", help="quick reference: symptom → bound → check → fix")
     reference.add_argument("--json", action="store_true")
@@ -294,19 +368,78 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     hsub.required = True
     export = hsub.add_parser("export", help="write every session and attempt to a file")
     export.add_argument("--format", choices=("csv", "json"), default="json")
-    export.add_argument("file", nargs="?", help="output file (default: standard output)")
+    export.add_argument("file", nargs="?", type=_name,
+                        help="output file (default: standard output)")
     imp = hsub.add_parser("import", help="merge an exported file; importing twice adds nothing")
-    imp.add_argument("file")
+    imp.add_argument("file", type=_name)
     hsub.add_parser("check", help="run an integrity check on the history database")
     sub.add_parser("paths", help="where your cards, packs, settings and history live")
 
     return parser
 
 
+_NUMBER_TYPES = {"_count", "_session_count", "_number", "_flop_rate", "_byte_rate", "_frequency",
+                 "_positive_float", "_intensity", "_data_rate", "_minutes", "_plot_size", "_seed"}
+
+
+def _value_options(parser: argparse.ArgumentParser) -> set[str]:
+    """Option strings, in any subcommand, whose value is a number."""
+    found: set[str] = set()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                found |= _value_options(child)
+        elif getattr(action.type, "__name__", "") in _NUMBER_TYPES:
+            found.update(o for o in action.option_strings if o.startswith("--"))
+    return found
+
+
+def _join_negatives(argv: list[str], options: set[str]) -> list[str]:
+    """``--peak -1T`` becomes ``--peak=-1T`` so the type check says "must be positive"
+    instead of argparse taking ``-1T`` for an option."""
+    result: list[str] = []
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if word == "--":
+            return result + argv[i:]
+        following = argv[i + 1] if i + 1 < len(argv) else ""
+        if word in options and len(following) > 1 and following[0] == "-" \
+                and (following[1].isdigit() or following[1] in ".,"):
+            result.append(f"{word}={following}")
+            i += 2
+            continue
+        result.append(word)
+        i += 1
+    return result
+
+
+def _write_failed(exc: OSError) -> int:
+    """Standard output is gone (a closed pipe) or full: one line, and no second traceback
+    when the interpreter flushes it again on exit."""
+    import errno
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    if isinstance(exc, BrokenPipeError) or exc.errno == errno.EPIPE:
+        return 141  # 128 + SIGPIPE, what a shell reports for `... | head -1`
+    with contextlib.suppress(OSError):
+        print(f"drill: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
+    from drill.ui.render.safe_output import install
+
+    install()  # a non-UTF-8 terminal gets ASCII stand-ins instead of UnicodeEncodeError
     if argv is None:
         argv = sys.argv[1:]
     parser = build_parser(argv)
+    argv = _join_negatives(list(argv), _value_options(parser))
     args = parser.parse_args(argv)
     if args.command is None:
         args.command = "start"
@@ -317,14 +450,25 @@ def main(argv: list[str] | None = None) -> int:
     if module is None:
         parser.error(f"unknown command {args.command}")
     try:
-        return getattr(importlib.import_module(f"drill.cli.commands.{module}"), function)(args)
+        code = getattr(importlib.import_module(f"drill.cli.commands.{module}"), function)(args)
+        sys.stdout.flush()  # a full disk or closed pipe shows here, not at exit
+        return code
     except UsageError as exc:
         print(f"drill: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
+    except OSError as exc:
+        if _is_output_error(exc):
+            return _write_failed(exc)
+        raise
+
+
+def _is_output_error(exc: OSError) -> bool:
+    import errno
+
+    return isinstance(exc, BrokenPipeError) or exc.errno in (
+        errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EFBIG, getattr(errno, "EDQUOT", -1))
 
 
 if __name__ == "__main__":

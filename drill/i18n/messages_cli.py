@@ -4,6 +4,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     "calc-custom": ("custom", "自定义"),
     "gpus-skipped": ("skipped: {problem}", "已跳过：{problem}"),
     "validate-missing": ("{target}: no such file or folder", "{target}：没有这个文件或文件夹"),
+    "validate-dangling": ("{target}: a dangling link", "{target}：链接指向的目标不存在"),
     "validate-checked": ("{cards} card file(s), {packs} question file(s)",
                          "{cards} 个显卡文件，{packs} 个题库文件"),
     "validate-problems": ("{count} problem(s) in {checked}", "{checked}中有 {count} 个问题"),
@@ -21,12 +22,20 @@ PAIRS: dict[str, tuple[str, str]] = {
     "paths-note": ("(set DRILL_HOME to move every location under one folder)",
                    "（设置 DRILL_HOME 可把所有位置移到同一个文件夹下）"),
     "history-problems": (
-        "drill: {count} problem(s) found; the file was not changed. Keep a copy of it; the "
-        "sqlite3 shell's .recover command can rescue what is readable.",
-        "drill：发现 {count} 个问题；文件没有被改动。请先备份；sqlite3 命令行的 .recover 命令能救回可读的部分。",
+        "drill: {count} problem(s) found; the file was not changed. Keep a copy of it; drill "
+        "history export saves what is readable, and the sqlite3 shell's .recover command can "
+        "rescue more.",
+        "drill：发现 {count} 个问题；文件没有被改动。请先备份；drill history export 能导出可读的部分，"
+        "sqlite3 命令行的 .recover 命令还能救回更多。",
     ),
     "history-ok": ("{path}: ok, schema {version}{note}", "{path}：正常，schema {version}{note}"),
     "history-upgrade": (" (upgraded to {version} on next use)", "（下次使用时升级到 {version}）"),
+    "history-read-only": ("; the folder {folder} is read-only: it is read, nothing is saved",
+                          "；文件夹 {folder} 只读：只读取，不保存任何内容"),
+    "history-skipped": ("drill: skipped: {file}: {problem}", "drill：已跳过：{file}：{problem}"),
+    "history-skipped-count": (
+        "drill: {count} part(s) of {file} could not be read; the rest was imported",
+        "drill：{file} 中有 {count} 处无法读取；其余部分已导入"),
     "history-wrote": ("wrote {sessions} session(s) and {attempts} attempt(s) to {file}",
                       "已把 {sessions} 次练习、{attempts} 条答题记录写入 {file}"),
     "history-imported": (

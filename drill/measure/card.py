@@ -171,13 +171,51 @@ def card_path(card_id: str) -> Path:
     return paths.user_gpus_dir() / f"{card_id}.yaml"
 
 
-def check_card_id(card_id: str) -> str | None:
-    """Why ``card_id`` cannot name the measured card (None when it can)."""
+MAX_ID_LENGTH = 64
+_HEADER = "# Measured by `drill measure`"
+
+
+def check_card_id(card_id: str, force: bool = False) -> str | None:
+    """Why ``card_id`` cannot name the measured card (None when it can).
+
+    Checked before measuring, so a bad name or an unwritable folder never costs a run: the
+    id, a clash with a built-in card, a hand-written card of the same name (replaced only
+    with ``force``; a card an earlier measurement saved is refreshed), and the folder.
+    """
     if not CARD_ID.fullmatch(card_id):
         return f"card id {card_id!r}: use lowercase letters, digits and '-'"
+    if len(card_id) > MAX_ID_LENGTH:
+        return f"card id {card_id[:20]!r}…: at most {MAX_ID_LENGTH} characters"
     builtin = load_catalog(include_user=False)
     if card_id in builtin.cards or card_id in builtin.aliases:
         return f"card id {card_id!r} is a built-in card; choose another --name"
+    path = card_path(card_id)
+    if (path.exists() or path.is_symlink()) and not force and not _measured(path):
+        return (f"{path} already holds a card you wrote; choose another --name, or add "
+                "--force to replace it")
+    return _writable_folder(path.parent)
+
+
+def _measured(path: Path) -> bool:
+    """Whether the file is a plain file an earlier ``drill measure`` wrote."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return False
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read(len(_HEADER)) == _HEADER
+    except OSError:
+        return False
+
+
+def _writable_folder(folder: Path) -> str | None:
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return f"cannot save the card in {folder}: {exc.strerror or exc}"
     return None
 
 
@@ -187,7 +225,7 @@ def save_card(data: dict, path: Path | None = None) -> tuple[Path, list]:
 
     path = path or card_path(data["id"])
     path.parent.mkdir(parents=True, exist_ok=True)
-    header = ("# Measured by `drill measure`: peaks and bandwidth are this machine's best\n"
+    header = (f"{_HEADER}: peaks and bandwidth are this machine's best\n"
               "# sustained figures, not datasheet values. Run it again to refresh.\n")
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import re
 import sqlite3
 import uuid
 from collections.abc import Iterator
@@ -21,10 +23,42 @@ from drill.store.schema import (
     ATTEMPT_COLUMNS,
     BUSY_TIMEOUT_S,
     HistoryError,
+    _identify,
+    _uri,
     check,
+    inspect,
     prepare,
+    writable,
 )
-from drill.store.timeutil import utc_iso
+from drill.store.timeutil import parse_stored, utc_iso
+
+# A typed answer is text a person wrote; a megabyte pasted by mistake is cut here, with a
+# note in the stored answer saying so, rather than bloating every export.
+MAX_ANSWER_CHARS = 10_000
+_TEXT_FIELDS = ("uuid", "item_kind", "skill", "question", "ask", "kind", "answered_utc")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_CUT_NOTE = re.compile(r" \[answer cut to [\d,]+ of [\d,]+ characters\]\Z")
+
+
+def clean_text(text: str) -> str:
+    """Text SQLite can store: lone surrogates (from undecodable input) become U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+
+
+def capped_answer(text: str) -> str:
+    """The answer as stored: at most MAX_ANSWER_CHARS characters, with a note when cut."""
+    text = clean_text(text)
+    note = _CUT_NOTE.search(text)
+    if len(text) - (len(note.group()) if note else 0) <= MAX_ANSWER_CHARS:
+        return text  # short, or cut before (an export imported again)
+    return (text[:MAX_ANSWER_CHARS] + f" [answer cut to {MAX_ANSWER_CHARS:,} of "
+            f"{len(text):,} characters]")
 
 
 def new_uuid() -> str:
@@ -59,13 +93,16 @@ class Attempt:
         rel = self.relative_error
         if rel is not None and not math.isfinite(rel):
             rel = None
+        uid, item_kind, skill, question, ask, kind, answered = (
+            clean_text(str(getattr(self, name))) for name in _TEXT_FIELDS)
         return (
-            self.uuid, self.item_kind, self.skill, self.question, self.ask, self.kind,
-            _dumps(self.scenario), self.answer, _dumps(self.parsed), _dumps(self.expected),
+            uid, item_kind, skill, question, ask, kind,
+            _dumps(self.scenario), capped_answer(self.answer), _dumps(self.parsed),
+            _dumps(self.expected),
             float(self.score), int(bool(self.correct)), int(bool(self.skipped)), rel,
             None if self.self_mark is None else int(bool(self.self_mark)),
             _dumps(list(self.mistakes)), int(self.hints_used), float(self.seconds),
-            self.answered_utc,
+            answered,
         )
 
     def to_json(self) -> dict:
@@ -93,7 +130,24 @@ class SessionRecord:
 
 
 def _dumps(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_jsonable)
+    """JSON for a column: NaN and infinities become null (NaN is not JSON)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_jsonable,
+                          allow_nan=False)
+    except ValueError:
+        text = json.dumps(_finite(value), ensure_ascii=False, separators=(",", ":"),
+                          default=_jsonable)
+    return clean_text(text)
+
+
+def _finite(value: object) -> object:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_finite(v) for v in value]
+    return value
 
 
 def _jsonable(value: object) -> object:
@@ -105,20 +159,33 @@ def _jsonable(value: object) -> object:
 class History:
     """An open history database. Use :meth:`open`; every write commits before returning."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, read_only: bool = False) -> None:
         self.conn = conn
         self.path = path
+        self.read_only = read_only  # a read-only folder: readable, nothing is saved
 
     @classmethod
     def open(cls, path: Path | str | None = None) -> History:
-        """Open (creating or upgrading) the history, or raise HistoryError without writing."""
+        """Open (creating or upgrading) the history, or raise HistoryError without writing.
+
+        A file that is not ours is refused before SQLite opens it for writing; a history in
+        a read-only folder is opened read-only (see :attr:`read_only`).
+        """
         if path is None:
             from drill.config import paths
 
             path = paths.database_file()
         path = Path(path)
+        if not exists(path):
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise HistoryError(f"{path.parent}: cannot create the data folder "
+                                   f"({exc.strerror or exc})") from None
+        inspect(path)
+        if not writable(path):
+            return cls._open_read_only(path)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
                                    check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
@@ -134,6 +201,19 @@ class History:
                                "the file was left untouched") from None
         return cls(conn, path)
 
+    @classmethod
+    def _open_read_only(cls, path: Path) -> History:
+        if not path.exists():
+            raise HistoryError(f"{path.parent} is read-only: no history can be created there")
+        try:
+            conn = sqlite3.connect(_uri(path, immutable=True), uri=True, isolation_level=None,
+                                   check_same_thread=False)
+            _identify(conn, path)
+        except sqlite3.Error as exc:
+            raise HistoryError(f"{path}: cannot be read as a drill history ({exc}); "
+                               "the file was left untouched") from None
+        return cls(conn, path, read_only=True)
+
     def close(self) -> None:
         self.conn.close()
 
@@ -146,6 +226,9 @@ class History:
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """BEGIN IMMEDIATE takes the write lock up front, so a busy peer makes us wait, not fail."""
+        if self.read_only:
+            raise sqlite3.OperationalError(f"{self.path.parent} is read-only: nothing can be "
+                                           "saved there")
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
@@ -197,26 +280,66 @@ class History:
         attempts = self.conn.execute("SELECT count(*) FROM attempts").fetchone()[0]
         return sessions, attempts
 
-    def sessions(self) -> list[SessionRecord]:
-        """Every session with its attempts, oldest first (for export)."""
+    def sessions(self, problems: list[str] | None = None) -> list[SessionRecord]:
+        """Every session with its attempts, oldest first (for export).
+
+        With ``problems`` given, a row that cannot be read (bad JSON, a bad timestamp, an
+        attempt whose session is gone, a missing table) is left out and described there, so
+        a damaged history still exports everything readable; without it, such a row raises.
+        """
+        def skip(what: str, exc: Exception) -> None:
+            if problems is None:
+                raise exc
+            problems.append(f"{what}: {exc}; left out")
+
         by_id: dict[int, SessionRecord] = {}
-        for row in self.conn.execute("SELECT id, uuid, mode, started_utc, ended_utc, seed, "
-                                     "settings_json, app_version FROM sessions "
-                                     "ORDER BY started_utc, id"):
-            by_id[row[0]] = SessionRecord(row[2], row[3], row[4], row[5], json.loads(row[6]),
-                                          row[7], row[1])
+        try:
+            for row in self.conn.execute("SELECT id, uuid, mode, started_utc, ended_utc, seed, "
+                                         "settings_json, app_version FROM sessions "
+                                         "ORDER BY started_utc, id"):
+                try:
+                    if row[4] is not None:
+                        parse_stored(row[4])
+                    by_id[row[0]] = SessionRecord(row[2], _stamp(row[3]), row[4], row[5],
+                                                  _object(row[6]), row[7], row[1])
+                except (ValueError, TypeError, AttributeError) as exc:
+                    skip(f"session row {row[0]}", exc)
+        except sqlite3.DatabaseError as exc:
+            skip("sessions", exc)
         cols = ", ".join(ATTEMPT_COLUMNS)
-        for row in self.conn.execute(f"SELECT session_id, {cols} FROM attempts "
-                                     "ORDER BY answered_utc, id"):
-            by_id[row[0]].attempts.append(_attempt_from_row(row[1:]))
+        try:
+            for row in self.conn.execute(f"SELECT session_id, id, {cols} FROM attempts "
+                                         "ORDER BY answered_utc, id"):
+                try:
+                    if row[0] not in by_id:
+                        raise ValueError(f"its session (row {row[0]}) is missing or unreadable")
+                    by_id[row[0]].attempts.append(_attempt_from_row(row[2:]))
+                except (ValueError, TypeError, AttributeError) as exc:
+                    skip(f"attempt row {row[1]}", exc)
+        except sqlite3.DatabaseError as exc:
+            skip("attempts", exc)
         return list(by_id.values())
 
-    def review_rows(self) -> list[dict]:
-        """Every review card as plain data (for export)."""
-        rows = self.conn.execute("SELECT card_id, kind, state_json, due_utc, updated_utc "
-                                 "FROM review_cards ORDER BY card_id")
-        return [{"card_id": r[0], "kind": r[1], "state": json.loads(r[2] or "{}"),
-                 "due_utc": r[3], "updated_utc": r[4]} for r in rows]
+    def review_rows(self, problems: list[str] | None = None) -> list[dict]:
+        """Every review card as plain data (for export); ``problems`` as in :meth:`sessions`."""
+        result = []
+        try:
+            rows = self.conn.execute("SELECT card_id, kind, state_json, due_utc, updated_utc "
+                                     "FROM review_cards ORDER BY card_id").fetchall()
+        except sqlite3.DatabaseError as exc:
+            if problems is None:
+                raise
+            problems.append(f"review cards: {exc}; left out")
+            return result
+        for r in rows:
+            try:
+                result.append({"card_id": r[0], "kind": r[1], "state": _object(r[2] or "{}"),
+                               "due_utc": r[3] and _stamp(r[3]), "updated_utc": _stamp(r[4])})
+            except (ValueError, TypeError, AttributeError) as exc:
+                if problems is None:
+                    raise
+                problems.append(f"review card {r[0]!r}: {exc}; left out")
+        return result
 
     def merge(self, sessions: list[SessionRecord],
               reviews: list[dict] = ()) -> tuple[int, int]:
@@ -285,12 +408,41 @@ def _insert_attempt(conn: sqlite3.Connection, session_id: int, attempt: Attempt,
     return cur.lastrowid
 
 
+def exists(path: Path) -> bool:
+    """Whether a history file is there; False when nothing was recorded yet. A location that
+    cannot hold one (the data folder is a file, a dangling link) raises HistoryError."""
+    path = Path(path)
+    for place in (path.parent, path):
+        if place.is_symlink() and not place.exists():
+            raise HistoryError(f"{place} is a link to {os.readlink(place)}, which does not "
+                               "exist; fix or remove the link")
+    if path.parent.exists() and not path.parent.is_dir():
+        raise HistoryError(f"the data folder {path.parent} is a file, not a folder; "
+                           "move it away or set DRILL_HOME")
+    if path.exists() and not path.is_file():
+        raise HistoryError(f"{path} is not a file")
+    return path.exists()
+
+
+def _stamp(text: str) -> str:
+    """A stored timestamp, checked: a damaged one stops here, not in a later import."""
+    parse_stored(text)
+    return text
+
+
+def _object(text: str) -> dict:
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError("settings are not a JSON object")
+    return value
+
+
 def _attempt_from_row(row: tuple) -> Attempt:
     d = dict(zip(ATTEMPT_COLUMNS, row, strict=True))
     return Attempt(
         item_kind=d["item_kind"], skill=d["skill"], score=d["score"], correct=bool(d["correct"]),
-        seconds=d["seconds"], answered_utc=d["answered_utc"], question=d["question"],
-        ask=d["ask"], kind=d["kind"], scenario=json.loads(d["scenario_json"]),
+        seconds=d["seconds"], answered_utc=_stamp(d["answered_utc"]), question=d["question"],
+        ask=d["ask"], kind=d["kind"], scenario=_object(d["scenario_json"]),
         answer=d["answer"], parsed=json.loads(d["parsed_json"]),
         expected=json.loads(d["expected_json"]), skipped=bool(d["skipped"]),
         relative_error=d["relative_error"],

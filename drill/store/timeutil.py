@@ -7,8 +7,13 @@ offsets of the local zone (which change at DST transitions).
 from __future__ import annotations
 
 import os
-from datetime import date, datetime, time, timezone, tzinfo
+import time as _time
+from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from pathlib import Path
+
+# Stored times stay within these years: later code adds days and formats 4-digit years.
+FIRST_YEAR = 1970
+LAST_YEAR = 2200
 
 
 def utc_iso(moment: datetime | None = None) -> str:
@@ -17,7 +22,9 @@ def utc_iso(moment: datetime | None = None) -> str:
     if moment.tzinfo is None:
         raise ValueError("timestamps must carry a time zone")
     moment = moment.astimezone(timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    # %Y is not zero-padded before year 1000 on every platform: format the year ourselves.
+    return f"{moment.year:04d}" + moment.strftime("-%m-%dT%H:%M:%S.") + \
+        f"{moment.microsecond // 1000:03d}Z"
 
 
 def parse_utc(text: str) -> datetime:
@@ -28,25 +35,69 @@ def parse_utc(text: str) -> datetime:
     return moment.astimezone(timezone.utc)
 
 
+def parse_stored(text: str) -> datetime:
+    """A timestamp read from a file, within FIRST_YEAR to LAST_YEAR; ValueError otherwise."""
+    moment = parse_utc(text)
+    if not FIRST_YEAR <= moment.year <= LAST_YEAR:
+        raise ValueError(f"timestamp {text!r} is outside {FIRST_YEAR} to {LAST_YEAR}")
+    return moment
+
+
+class SystemLocal(tzinfo):
+    """The C library's local time, offsets and DST included: what a POSIX ``TZ`` string such
+    as ``CET-1CEST,M3.5.0,M10.5.0/3`` means, where no IANA zone name is known."""
+
+    def _at(self, dt: datetime) -> _time.struct_time:
+        if dt.tzinfo is self:  # local wall time: let mktime find the offset that applies
+            stamp = _time.mktime((*dt.timetuple()[:8], -1))
+        else:
+            stamp = (dt.replace(tzinfo=timezone.utc) - _EPOCH).total_seconds()
+        return _time.localtime(stamp)
+
+    def utcoffset(self, dt: datetime | None) -> timedelta:
+        if dt is None:
+            return timedelta(seconds=_time.localtime().tm_gmtoff)
+        return timedelta(seconds=self._at(dt).tm_gmtoff)
+
+    def dst(self, dt: datetime | None) -> timedelta:
+        return timedelta(0)
+
+    def tzname(self, dt: datetime | None) -> str:
+        return _time.localtime().tm_zone if dt is None else self._at(dt).tm_zone
+
+    def fromutc(self, dt: datetime) -> datetime:
+        """A fixed offset on the result: a wall time in the repeated DST hour stays exact."""
+        stamp = (dt.replace(tzinfo=timezone.utc) - _EPOCH).total_seconds()
+        local = _time.localtime(stamp)
+        offset = timedelta(seconds=local.tm_gmtoff)
+        return (dt + offset).replace(tzinfo=timezone(offset, local.tm_zone))
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
 def local_zone() -> tzinfo:
-    """The user's zone with its daylight-saving rules where they can be found, else today's offset."""
+    """The user's zone with its daylight-saving rules: an IANA zone where one is named, else
+    the C library's local time (a POSIX ``TZ`` such as ``UTC0``)."""
     from zoneinfo import ZoneInfo
 
     names = []
-    if os.environ.get("TZ"):
-        names.append(os.environ["TZ"].lstrip(":"))
-    try:
-        target = str(Path("/etc/localtime").resolve())
-        if "zoneinfo/" in target:
-            names.append(target.split("zoneinfo/", 1)[1])
-    except OSError:
-        pass
+    tz = os.environ.get("TZ")
+    if tz:
+        names.append(tz.lstrip(":"))
+    else:
+        try:
+            target = str(Path("/etc/localtime").resolve())
+            if "zoneinfo/" in target:
+                names.append(target.split("zoneinfo/", 1)[1])
+        except OSError:
+            pass
     for name in names:
         try:
             return ZoneInfo(name)
-        except (ValueError, OSError):
+        except (ValueError, OSError, LookupError):  # ZoneInfoNotFoundError is a KeyError
             continue
-    return datetime.now().astimezone().tzinfo or timezone.utc
+    return SystemLocal()
 
 
 def zone_name(zone: tzinfo) -> str:

@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import math
+import re
 import uuid as uuid_mod
 
 from drill import __version__
@@ -23,31 +24,48 @@ ATTEMPT_FIELDS = ("uuid", "item_kind", "skill", "question", "ask", "kind", "scen
                   "self_mark", "mistakes", "hints_used", "seconds", "answered_utc")
 CSV_COLUMNS = tuple(f"session_{f}" for f in SESSION_FIELDS) + ATTEMPT_FIELDS
 _CSV_JSON = {"session_settings", "scenario", "parsed", "expected"}
-
-
+# A spreadsheet runs a cell starting with these as a formula (OWASP CSV injection): such a
+# cell is written with a leading apostrophe, which import removes again.
+_FORMULA = re.compile(r"'*[=+\-@\t\r]")
+CSV_FIELD_LIMIT = 64 * 1024 * 1024  # the csv module's default (128 KiB) refuses long answers
 
 class TransferError(ValueError):
     """A file that cannot be imported; the message says where and why."""
 
 
 def to_json(sessions, reviews: list[dict]) -> str:
-    return json.dumps({"format": FORMAT, "version": FORMAT_VERSION,
-                       "exported_utc": utc_iso(), "app_version": __version__,
-                       "sessions": [s.to_json() for s in sessions],
-                       "review_cards": reviews},
-                      ensure_ascii=False, indent=1) + "\n"
+    return json.dumps(_finite({"format": FORMAT, "version": FORMAT_VERSION,
+                               "exported_utc": utc_iso(), "app_version": __version__,
+                               "sessions": [s.to_json() for s in sessions],
+                               "review_cards": reviews}),
+                      ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+
+
+def _finite(value: object) -> object:
+    """NaN and infinities become null: an export is JSON that other tools can read."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 def _cell(name: str, value: object) -> str:
     if value is None:
         return ""
     if name in _CSV_JSON:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    if name == "mistakes":
-        return ";".join(value)
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    return str(value)
+        text = json.dumps(_finite(value), ensure_ascii=False, separators=(",", ":"))
+    elif name == "mistakes":
+        text = ";".join(value)
+    elif isinstance(value, bool):
+        text = "1" if value else "0"
+    elif isinstance(value, float) and not math.isfinite(value):
+        text = ""
+    else:
+        text = str(value)
+    return "'" + text if _FORMULA.match(text) else text
 
 
 def to_csv(sessions) -> str:
@@ -65,14 +83,28 @@ def to_csv(sessions) -> str:
     return out.getvalue()
 
 
-def read(text: str):
-    """(sessions, review cards) from an export in either format; raise TransferError."""
-    if text.lstrip().startswith("{"):
-        return _from_json(text)
-    return _from_csv(text), []
+def read(text: str, skipped: list[str] | None = None):
+    """(sessions, review cards) from an export in either format; raise TransferError.
+
+    With ``skipped`` given, a session, attempt, review card or CSV row that cannot be read is
+    left out and described there (what an older version wrote must not block the rest);
+    without it, the first such problem refuses the file.
+    """
+    try:
+        if text.lstrip().startswith("{"):
+            return _from_json(text, skipped)
+        return _from_csv(text, skipped), []
+    except RecursionError:
+        raise TransferError("nested too deeply to be an export") from None
 
 
-def _from_json(text: str):
+def _keep(skipped: list[str] | None, exc: TransferError) -> None:
+    if skipped is None:
+        raise exc
+    skipped.append(str(exc))
+
+
+def _from_json(text: str, skipped: list[str] | None = None):
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -88,21 +120,34 @@ def _from_json(text: str):
         raise TransferError("'sessions' must be a list")
     sessions = []
     for i, item in enumerate(raw, 1):
-        if not isinstance(item, dict):
-            raise TransferError(f"session {i}: must be an object")
-        attempts = item.get("attempts", [])
-        if not isinstance(attempts, list):
-            raise TransferError(f"session {i}: 'attempts' must be a list")
-        session = _session(item, f"session {i}")
+        try:
+            if not isinstance(item, dict):
+                raise TransferError(f"session {i}: must be an object")
+            attempts = item.get("attempts", [])
+            if not isinstance(attempts, list):
+                raise TransferError(f"session {i}: 'attempts' must be a list")
+            session = _session(item, f"session {i}", skipped)
+        except TransferError as exc:
+            _keep(skipped, exc)
+            continue
         for j, attempt in enumerate(attempts, 1):
-            if not isinstance(attempt, dict):
-                raise TransferError(f"session {i}: attempt {j}: must be an object")
-            session.attempts.append(_attempt(attempt, f"session {i}: attempt {j}"))
+            try:
+                if not isinstance(attempt, dict):
+                    raise TransferError(f"session {i}: attempt {j}: must be an object")
+                session.attempts.append(_attempt(attempt, f"session {i}: attempt {j}"))
+            except TransferError as exc:
+                _keep(skipped, exc)
         sessions.append(session)
     raw_reviews = data.get("review_cards", [])
     if not isinstance(raw_reviews, list):
         raise TransferError("'review_cards' must be a list")
-    return sessions, [_review(item, f"review card {i}") for i, item in enumerate(raw_reviews, 1)]
+    reviews = []
+    for i, item in enumerate(raw_reviews, 1):
+        try:
+            reviews.append(_review(item, f"review card {i}"))
+        except TransferError as exc:
+            _keep(skipped, exc)
+    return sessions, reviews
 
 
 def _review(data: object, where: str) -> dict:
@@ -120,27 +165,47 @@ def _review(data: object, where: str) -> dict:
             "updated_utc": _time(data, "updated_utc", where)}
 
 
-def _from_csv(text: str):
+def _from_csv(text: str, skipped: list[str] | None = None):
+    csv.field_size_limit(CSV_FIELD_LIMIT)
     reader = csv.DictReader(io.StringIO(text))
+    try:
+        fieldnames = reader.fieldnames or ()
+    except csv.Error as exc:
+        raise TransferError(f"line 1: not readable as CSV ({exc})") from None
     missing = [c for c in ("session_uuid", "session_mode", "session_started_utc", "uuid")
-               if c not in (reader.fieldnames or ())]
+               if c not in fieldnames]
     if missing:
         raise TransferError(f"not a drill history export (CSV without {', '.join(missing)} columns)")
     sessions: dict[str, object] = {}
-    for row in reader:
+    rows = iter(reader)
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            break
+        except csv.Error as exc:  # the reader cannot go on past this line
+            raise TransferError(f"line {reader.line_num}: not readable as CSV ({exc})") from None
         where = f"line {reader.line_num}"
-        head = {f: _uncell(f"session_{f}", row.get(f"session_{f}"), where)
-                for f in SESSION_FIELDS}
-        key = head["uuid"]
-        if key not in sessions:
-            sessions[key] = _session(head, where)
-        if row.get("uuid"):
-            body = {f: _uncell(f, row.get(f), where) for f in ATTEMPT_FIELDS}
-            sessions[key].attempts.append(_attempt(body, where))
+        try:
+            if None in row or None in row.values():
+                have = len([v for v in row.values() if v is not None]) + len(row.get(None, []))
+                raise TransferError(f"{where}: has {have} of {len(fieldnames)} columns")
+            head = {f: _uncell(f"session_{f}", row.get(f"session_{f}"), where)
+                    for f in SESSION_FIELDS}
+            key = head["uuid"]
+            if key not in sessions:
+                sessions[key] = _session(head, where, skipped)
+            if row.get("uuid"):
+                body = {f: _uncell(f, row.get(f), where) for f in ATTEMPT_FIELDS}
+                sessions[key].attempts.append(_attempt(body, where))
+        except TransferError as exc:
+            _keep(skipped, exc)
     return list(sessions.values())
 
 
 def _uncell(name: str, value: str | None, where: str) -> object:
+    if value and _FORMULA.match(value[1:]) and value[0] == "'":
+        value = value[1:]  # the apostrophe export put before a formula-looking cell
     if value is None or value == "":
         return [] if name == "mistakes" else None
     json_cell = name in _CSV_JSON
@@ -158,20 +223,25 @@ def _uncell(name: str, value: str | None, where: str) -> object:
         return value in ("1", "true", "True")
     if name in ("score", "seconds", "relative_error", "seed", "hints_used"):
         try:
-            number = float(value)
+            number = int(value) if name in ("seed", "hints_used") and value.lstrip(
+                "-").isdigit() else float(value)
         except ValueError:
             raise TransferError(f"{where}: {name} must be a number, not {value!r}") from None
-        return int(number) if name in ("seed", "hints_used") and number.is_integer() else number
+        if isinstance(number, float) and number.is_integer() and name in ("seed", "hints_used"):
+            return int(number)
+        return number
     return value
 
 
 def _text(data: dict, key: str, where: str, required: bool = True) -> str:
+    from drill.store.history import clean_text
+
     value = data.get(key)
     if value is None and not required:
         return ""
     if not isinstance(value, str) or (required and not value):
         raise TransferError(f"{where}: '{key}' must be a non-empty string")
-    return value
+    return clean_text(value)  # a lone surrogate in the file becomes U+FFFD
 
 
 def _uuid(data: dict, where: str) -> str:
@@ -186,16 +256,16 @@ MAX_SECONDS = 7 * 24 * 3600.0  # one answer never takes a week; larger values ar
 
 
 def _time(data: dict, key: str, where: str, required: bool = True) -> str | None:
-    from drill.store.timeutil import parse_utc, utc_iso
+    from drill.store.timeutil import FIRST_YEAR, LAST_YEAR, parse_stored, utc_iso
 
     value = data.get(key)
     if value in (None, "") and not required:
         return None
     try:
-        return utc_iso(parse_utc(value))
+        return utc_iso(parse_stored(value))
     except (TypeError, ValueError, AttributeError, OverflowError):
-        raise TransferError(f"{where}: '{key}' must be an ISO-8601 time with a zone, "
-                   f"e.g. 2025-01-31T08:00:00Z") from None
+        raise TransferError(f"{where}: '{key}' must be an ISO-8601 time with a zone from "
+                            f"{FIRST_YEAR} to {LAST_YEAR}, e.g. 2025-01-31T08:00:00Z") from None
 
 
 def _number(data: dict, key: str, where: str, lo: float = 0.0, hi: float = math.inf,
@@ -218,13 +288,19 @@ def _flag(data: dict, key: str, where: str, required: bool = True) -> bool | Non
     return value
 
 
-def _session(data: dict, where: str):
+def _session(data: dict, where: str, skipped: list[str] | None = None):
     from drill.store.history import SessionRecord
 
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
                              or not 0 <= seed < 2**63):
-        raise TransferError(f"{where}: 'seed' must be a whole number from 0 to 2^63 - 1")
+        problem = TransferError(f"{where}: 'seed' must be a whole number from 0 to 2^63 - 1")
+        if skipped is None:
+            raise problem
+        # Older versions accepted any seed; it only replays the questions, so the session
+        # is kept without it.
+        skipped.append(f"{problem}; the session is kept without its seed")
+        seed = None
     settings = data.get("settings") or {}
     if not isinstance(settings, dict):
         raise TransferError(f"{where}: 'settings' must be an object")

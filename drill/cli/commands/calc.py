@@ -92,11 +92,10 @@ def _operator(args, lang: str) -> int:
     if args.json:
         print_json(data)
         return 0
-    from rich.console import Console
-
+    from drill.ui.render.safe_output import console as console_for_output
     from drill.ui.render.tables import steps_table, verdict
 
-    console = Console(highlight=False)
+    console = console_for_output()
     name = roof.name if roof.card is not None else tr("plot-custom", lang)
     title = f"{spec.name} · {name} · {args.dtype} ({analysis.peak_label}, " \
             f"{format_si(roof.peak, 'FLOP/s')}, {format_si(roof.bandwidth, 'B/s')})"
@@ -153,11 +152,10 @@ def _emit_steps(args, lang: str, steps: list[Step], data: dict) -> int:
         data["steps"] = [s.to_json() for s in steps]
         print_json(data)
         return 0
-    from rich.console import Console
-
+    from drill.ui.render.safe_output import console as console_for_output
     from drill.ui.render.tables import steps_table
 
-    console = Console(highlight=False)
+    console = console_for_output()
     console.print(steps_table(steps, lang))
     console.print(tr("conventions", lang), style="dim")
     return 0

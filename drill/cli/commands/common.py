@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from dataclasses import dataclass
 
@@ -23,6 +24,9 @@ def default_gpu() -> str:
     return settings.load().gpu
 
 
+_WARNED: set[str] = set()
+
+
 def load_card(name: str | None):
     from drill.config import paths
     from drill.content.catalog import CatalogError, load_catalog
@@ -30,7 +34,8 @@ def load_card(name: str | None):
     catalog = load_catalog()
     user_dir = str(paths.user_gpus_dir())
     for problem in catalog.problems:
-        if problem.path.startswith(user_dir):
+        if problem.path.startswith(user_dir) and str(problem) not in _WARNED:
+            _WARNED.add(str(problem))  # a command may look up cards several times
             print(f"drill: warning: {problem} (run drill validate)", file=sys.stderr)
     try:
         return catalog.get(name or default_gpu())
@@ -78,4 +83,15 @@ def settle_dtype(args) -> str:
 
 
 def print_json(data: object) -> None:
-    print(json.dumps(data, ensure_ascii=False, indent=2))
+    print(json.dumps(finite_json(data), ensure_ascii=False, indent=2, allow_nan=False))
+
+
+def finite_json(data: object) -> object:
+    """``data`` with NaN and infinities as null: NaN is not JSON, and scripts choke on it."""
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {k: finite_json(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [finite_json(v) for v in data]
+    return data

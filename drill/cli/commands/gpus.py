@@ -13,11 +13,10 @@ def run(args) -> int:
         if args.json:
             print_json(card.to_json())
             return 0
-        from rich.console import Console
-
         from drill.ui.render.cards import card_panel
+        from drill.ui.render.safe_output import console as console_for_output
 
-        Console(highlight=False).print(card_panel(card, lang))
+        console_for_output().print(card_panel(card, lang))
         return 0
     from drill.content.catalog import load_catalog
 
@@ -25,11 +24,10 @@ def run(args) -> int:
     if args.json:
         print_json([card.to_json() for card in catalog])
         return 0
-    from rich.console import Console
-
     from drill.ui.render.cards import catalog_table
+    from drill.ui.render.safe_output import console as console_for_output
 
-    console = Console(highlight=False)
+    console = console_for_output()
     console.print(catalog_table(list(catalog), lang, wide=console.width >= 130))
     for problem in catalog.problems:
         console.print(tr("gpus-skipped", lang, problem=problem), style="yellow", markup=False)

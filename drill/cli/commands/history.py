@@ -6,6 +6,7 @@ same file twice adds nothing.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -37,11 +38,17 @@ def _open():
 
 def check(lang: str) -> int:
     from drill.config import paths
-    from drill.store.schema import SCHEMA_VERSION, check_file
+    from drill.store.history import HistoryError, exists
+    from drill.store.schema import SCHEMA_VERSION, check_file, writable
 
     path = paths.database_file()
+    try:
+        present = exists(path)
+    except HistoryError as exc:
+        print(f"drill: error: {exc}", file=sys.stderr)
+        return 1
     version, problems = check_file(path)
-    if version is None and not path.exists():
+    if version is None and not present:
         print(problems[0])
         return 0
     if problems:
@@ -51,6 +58,8 @@ def check(lang: str) -> int:
         return 1
     note = "" if version == SCHEMA_VERSION else tr("history-upgrade", lang,
                                                    version=SCHEMA_VERSION)
+    if not writable(path):
+        note += tr("history-read-only", lang, folder=path.parent)
     print(tr("history-ok", lang, path=path, version=version, note=note))
     return 0
 
@@ -58,51 +67,126 @@ def check(lang: str) -> int:
 # -- export -------------------------------------------------------------------------------
 def export(fmt: str, file: str | None, lang: str) -> int:
     from drill.config import paths
+    from drill.store.history import HistoryError, exists
 
     sessions = []
     reviews: list[dict] = []
-    if paths.database_file().exists():
+    problems: list[str] = []
+    try:
+        present = exists(paths.database_file())
+    except HistoryError as exc:
+        print(f"drill: error: {exc}", file=sys.stderr)
+        return 1
+    if present:
         history = _open()
         if history is None:
             return 1
         with history:
-            sessions = history.sessions()
-            reviews = history.review_rows()
+            if history.read_only:
+                print(f"drill: note: {history.path.parent} is read-only; the history is read "
+                      "as it is", file=sys.stderr)
+            sessions = history.sessions(problems)
+            reviews = history.review_rows(problems)
     text = transfer.to_json(sessions, reviews) if fmt == "json" else transfer.to_csv(sessions)
     if file and file != "-":
-        try:
-            Path(file).write_text(text, encoding="utf-8", newline="")
-        except OSError as exc:
-            raise UsageError(f"cannot write {file}: {exc.strerror or exc}") from None
+        write_atomic(Path(file), text)
         attempts = sum(len(s.attempts) for s in sessions)
         print(tr("history-wrote", lang, sessions=len(sessions), attempts=attempts, file=file),
               file=sys.stderr)
     else:
         sys.stdout.write(text)
+    for problem in problems:
+        print(f"drill: unreadable: {problem}", file=sys.stderr)
+    if problems:
+        print(f"drill: {len(problems)} part(s) of the history could not be read and were left "
+              "out of the export; they stay in the database (see drill history check)",
+              file=sys.stderr)
+        return 1
     return 0
 
 
+def write_atomic(target: Path, text: str) -> None:
+    """Write a whole file or nothing: a full disk or size limit leaves the old file as it was.
+
+    The text goes to a temporary file in the same folder, is flushed to the disk, and then
+    renamed over the target (a rename within a folder is atomic).
+    """
+    import os
+    import tempfile
+
+    data = text.encode("utf-8")
+    folder = target.parent
+    if target.is_dir():
+        raise UsageError(f"cannot write {target}: it is a folder")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if target.exists():  # keep the permissions of the file being replaced
+            os.chmod(tmp, target.stat().st_mode & 0o7777)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise UsageError(f"cannot write {target}: {exc.strerror or exc}; "
+                         "an existing file there was left as it was") from None
+    with contextlib.suppress(OSError):  # make the rename itself durable
+        dir_fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+
 # -- import -------------------------------------------------------------------------------
+MAX_IMPORT_BYTES = 512 * 1024 * 1024
+
+
 def import_file(file: str, lang: str) -> int:
+    import sqlite3
+
+    from drill.content.yamlio import read_limited
+
     path = Path(file)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_limited(path, MAX_IMPORT_BYTES).decode("utf-8-sig")
     except OSError as exc:
         raise UsageError(f"cannot read {file}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise UsageError(f"{file}: not a text file (expected a drill history export)") from None
+    skipped: list[str] = []
     try:
-        sessions, reviews = transfer.read(text)
+        sessions, reviews = transfer.read(text, skipped)
     except transfer.TransferError as exc:
         raise UsageError(f"{file}: {exc}") from None
+    if skipped and not reviews and not any(s.attempts for s in sessions):
+        more = f" (and {len(skipped) - 1} more problem(s))" if len(skipped) > 1 else ""
+        raise UsageError(f"{file}: {skipped[0]}{more}; no answer in it could be read")
     history = _open()
     if history is None:
         return 1
-    with history:
-        added_sessions, added_attempts = history.merge(sessions, reviews)
+    try:
+        with history:
+            added_sessions, added_attempts = history.merge(sessions, reviews)
+    except sqlite3.Error as exc:
+        print(f"drill: error: cannot import into {history.path} ({exc}); nothing was added",
+              file=sys.stderr)
+        return 1
     total = sum(len(s.attempts) for s in sessions)
     print(tr("history-imported", lang, sessions=added_sessions, attempts=added_attempts,
              file=file, present=total - added_attempts))
+    for problem in skipped:
+        print(tr("history-skipped", lang, file=file, problem=problem), file=sys.stderr)
+    if skipped:
+        print(tr("history-skipped-count", lang, count=len(skipped), file=file), file=sys.stderr)
+        return 1
     return 0
-
-

@@ -14,7 +14,7 @@ def run(args) -> int:
     lang = lang_of(args)
     from drill import measure as m  # numpy stays out of `drill --help`
 
-    if not args.no_save and (why := m.check_card_id(args.name)):
+    if not args.no_save and (why := m.check_card_id(args.name, getattr(args, "force", False))):
         raise UsageError(why)
     try:
         scale = m.scale_from_env()

@@ -10,10 +10,10 @@ from drill.i18n import tr
 
 
 def run(args) -> int:
-    from rich.console import Console
     from rich.text import Text
 
     from drill.ui.render.plot import Figure, Point, RoofLine, card_figure, render
+    from drill.ui.render.safe_output import console as console_for_output
 
     lang = lang_of(args)
     roof = roof_for(args, settle_dtype(args))
@@ -37,7 +37,7 @@ def run(args) -> int:
     size = shutil.get_terminal_size((100, 30))
     width = args.width or size.columns
     height = args.height or max(size.lines - 2, 10)
-    console = Console(highlight=False)
+    console = console_for_output()
     text = render(figure, width, height, color=console.is_terminal)
     if not text:
         console.print(tr("plot-too-small", lang, w=width, h=height))

@@ -22,12 +22,12 @@ def parse_since(text: str | None) -> date | None:
 def run(args) -> int:
     from drill.config import paths
     from drill.learning.stats.queries import compute
-    from drill.store.history import History, HistoryError
+    from drill.store.history import History, HistoryError, exists
 
     since = parse_since(args.since)
     path = paths.database_file()
     try:
-        history = History.open(path) if path.exists() else None
+        history = History.open(path) if exists(path) else None
     except HistoryError as exc:
         print(f"drill: error: {exc}", file=sys.stderr)
         return 1

@@ -12,11 +12,31 @@ from drill.i18n import tr
 
 def _is_card(path: Path) -> bool:
     """A card file has ``peaks_tflops``; anything else is treated as a question pack."""
-    try:
-        head = path.read_text(encoding="utf-8", errors="replace")[:4000]
+    from drill.content.yamlio import read_limited
+
+    if path.parent.name == "gpus":
+        return True
+    try:  # never opens a FIFO for blocking reads, never reads /dev/zero to the end
+        head = read_limited(path).decode("utf-8", errors="replace")[:4000]
     except OSError:
         return False
-    return "peaks_tflops" in head or path.parent.name == "gpus"
+    return "peaks_tflops" in head
+
+
+def _text_problems(files: list[Path]) -> list[str]:
+    """Control characters in a file's text: they are stripped when read, and named here."""
+    from drill.content.yamlio import YamlError, load_file
+
+    found: list[str] = []
+    for path in files:
+        controls: list[tuple[int, str]] = []
+        try:
+            load_file(path, controls=controls)
+        except YamlError:
+            continue  # already reported by the card or pack check
+        found += [f"{path}:{line}: text holds a control character ({char!r}); it is removed "
+                  "when shown" for line, char in controls]
+    return found
 
 
 def _expand(targets: list[Path]) -> list[Path]:
@@ -38,7 +58,8 @@ def run(args) -> int:
         targets = [Path(p) for p in args.paths]
         missing = [t for t in targets if not t.exists()]
         for target in missing:
-            print(tr("validate-missing", lang, target=target), file=sys.stderr)
+            kind = "validate-dangling" if target.is_symlink() else "validate-missing"
+            print(tr(kind, lang, target=target), file=sys.stderr)
         files = _expand([t for t in targets if t.exists()])
         cards = [f for f in files if _is_card(f)]
         packs = [f for f in files if not _is_card(f)]
@@ -50,7 +71,8 @@ def run(args) -> int:
                          if d.is_dir()])
     found = catalog.validate_paths(cards) if cards else []
     found += bank.validate_paths(packs, checks.check_question, checks.check_pack) if packs else []
-    problems = [p for p in found if not p.message.startswith("warning:")]
+    found = [str(p) for p in found] + _text_problems(cards + packs)
+    problems = [p for p in found if ": warning:" not in p and not p.startswith("warning:")]
     for problem in found:
         print(problem)
     checked = tr("validate-checked", lang, cards=len(cards), packs=len(packs))

@@ -28,7 +28,7 @@ def card_files(folders: Iterable[Path]) -> list[Path]:
     for folder in folders:
         if folder.is_dir():
             files.extend(sorted(folder.glob("*.yaml")))
-        elif folder.is_file():
+        elif folder.exists():  # a FIFO or device too: reading it reports what it is
             files.append(folder)
     return files
 
@@ -78,9 +78,23 @@ def _parse_file(path: Path, user: bool) -> tuple[Card | None, list[Problem], dic
         data = load_file(path)
     except YamlError as exc:
         return None, [Problem(exc.path, exc.line, "", exc.message)], {}
-    card, found = parse_card(data, str(path), user)
-    lines = {"id": line_of(data, "id"), "aliases": line_of(data, "aliases")}
+    card, found = _card_of(data, path, user)
+    lines = {"id": line_of(data, "id"), "aliases": line_of(data, "aliases")} \
+        if isinstance(data, dict) else {}
     return card, found, lines
+
+
+def _card_of(data: object, path: Path, user: bool) -> tuple[Card | None, list[Problem]]:
+    """parse_card, with any failure on an odd file reported as its problem, never raised."""
+    try:
+        card, found = parse_card(data, str(path), user)
+        if card is not None:
+            json.dumps(asdict(card), allow_nan=False)  # what the parse cache must hold
+            card.ridges()  # the derived figures must be computable
+        return card, found
+    except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError,
+            RecursionError) as exc:
+        return None, [Problem(str(path), 0, "", f"cannot be read as a card ({exc})")]
 
 
 def _load_files(sources: list[tuple[Path, bool]]) -> list[tuple[Card | None, list, dict, Path]]:
@@ -167,7 +181,7 @@ def validate_paths(targets: Iterable[Path]) -> list[Problem]:
         except YamlError as exc:
             problems.append(Problem(exc.path, exc.line, "", exc.message))
             continue
-        card, found = parse_card(data, str(path))
+        card, found = _card_of(data, path, False)
         problems.extend(found)
         if card is None or path.resolve() in builtin_files:
             continue

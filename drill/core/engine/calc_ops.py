@@ -119,6 +119,14 @@ def check_values(spec: OpSpec, values: dict) -> dict:
                 raise ops.ShapeError(f"{spec.name} needs {param.flags[0]} ({param.en})")
             value = param.default
         result[param.name] = value
+    if spec.name == "decode":
+        for name in ("layers", "kv_heads", "head_dim", "heads"):
+            if values.get(name) is not None and not values[name] > 0:
+                flag = "--" + name.replace("_", "-")
+                raise ops.ShapeError(f"decode: {flag} must be positive")
+        if result["heads"] and result["kv_heads"] and result["heads"] < result["kv_heads"]:
+            raise ops.ShapeError("decode: --heads (query heads) must be at least --kv-heads; "
+                                 "each KV head serves one or more query heads")
     if spec.name == "decode" and result["context"]:
         for name in ("layers", "kv_heads", "head_dim"):
             if not result[name]:

@@ -155,6 +155,13 @@ class Analysis:
         return data
 
 
+def _finite(value: float) -> bool:
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int beyond float range
+        return False
+
+
 def analyze(cost: OpCost, peak: float, bandwidth: float, dtype: str,
             measured: float | None = None, gpu: str = "", peak_label: str = "") -> Analysis:
     """Place ``cost`` on the roofline of a card with ``peak`` FLOP/s and ``bandwidth`` B/s."""
@@ -162,6 +169,9 @@ def analyze(cost: OpCost, peak: float, bandwidth: float, dtype: str,
         raise ValueError("peak and bandwidth must be positive")
     if cost.bytes <= 0:
         raise ValueError("an operator must move some bytes")
+    figures = (cost.flops, cost.bytes, peak, bandwidth, measured or 0.0)
+    if not all(_finite(x) for x in figures):
+        raise ValueError("the figures are too large to compute; use realistic sizes")
     intensity = cost.flops / cost.bytes
     rid = ridge(peak, bandwidth)
     att = attainable(intensity, peak, bandwidth)

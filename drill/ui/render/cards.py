@@ -90,4 +90,5 @@ def card_panel(card, lang: str = "en") -> Panel:
             line = " ".join(str(source.get(k, "")) for k in ("id", "title", "url") if source.get(k))
             parts.append(Text(f"• {line}"))
     title = f"{card.name}  ({card.id}{', ' + ', '.join(card.aliases) if card.aliases else ''})"
-    return Panel(Group(*parts), title=title, title_align="left", expand=False)
+    # A Text title: a card name's brackets are shown, never read as markup.
+    return Panel(Group(*parts), title=Text(title), title_align="left", expand=False)

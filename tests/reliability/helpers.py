@@ -1,0 +1,59 @@
+"""Shared helpers: run the CLI in-process (fast) and build small bad files."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import sys
+
+from drill.cli.main import main
+
+
+def drill(*argv: str) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of ``drill ARGV`` run in this process."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(argv))
+        except SystemExit as exc:  # argparse errors
+            code = exc.code if isinstance(exc.code, int) else 1
+    return code, out.getvalue(), err.getvalue()
+
+
+def builtin_card_text(card_id: str = "a10") -> str:
+    from drill.config import paths
+
+    return (paths.builtin_gpus_dir() / f"{card_id}.yaml").read_text(encoding="utf-8")
+
+
+def user_card(name: str, text: str):
+    from drill.config import paths
+
+    folder = paths.user_gpus_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def variant(card_id: str, **fields: str) -> str:
+    """The a10 card renamed to ``card_id`` with some top-level fields replaced (YAML text)."""
+    lines = []
+    for line in builtin_card_text().splitlines():
+        key = line.split(":", 1)[0]
+        if key == "id":
+            line = f"id: {card_id}"
+        elif key == "aliases":
+            line = "aliases: []"
+        elif key in fields:
+            line = f"{key}: {fields[key]}"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+PY = sys.executable

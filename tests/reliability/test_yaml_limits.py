@@ -1,0 +1,115 @@
+"""Hostile YAML never hangs, exhausts memory, builds non-plain values or crashes a loader."""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+
+import pytest
+
+from drill.content import yamlio
+from drill.content.yamlio import YamlError, load_file, load_text
+
+
+def _bomb(levels: int) -> str:
+    """The classic billion-laughs shape: each level repeats the one before nine times."""
+    lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    for i in range(1, levels + 1):
+        refs = ", ".join([f"*a{i - 1}"] * 9)
+        lines.append(f"a{i}: &a{i} [{refs}]")
+    return "\n".join(lines) + "\n"
+
+
+def test_alias_bomb_is_refused_by_the_node_budget():
+    with pytest.raises(YamlError, match="expands to more than 500 values"):
+        load_text(_bomb(3), "bomb.yaml", budget=500)  # 9**4 = 6,561 values
+
+
+def test_alias_bomb_of_a_billion_is_refused_quickly_with_the_default_budget():
+    with pytest.raises(YamlError, match="aliases repeat too much"):
+        load_text(_bomb(9), "bomb.yaml")  # ~3.9e9 values once expanded
+
+
+def test_shared_aliases_within_the_budget_still_load():
+    assert load_text(_bomb(2), budget=1000)["a2"][0][0][0] == "x"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("units: .nan", "not a finite number"),
+    ("units: .inf", "not a finite number"),
+    ("units: -.Inf", "not a finite number"),
+    ("units: 1.0e+309", "not a finite number"),  # overflows to inf
+    ("units: 1.0e+308", "too large"),
+    ("units: 123456789012345678901234567890123", "too large"),
+    ("units: " + "9" * 100, "too long"),
+])
+def test_non_finite_and_absurd_numbers_are_refused(text, message):
+    with pytest.raises(YamlError, match=message):
+        load_text(text, "card.yaml")
+
+
+@pytest.mark.parametrize("tag", ["!!binary aGVsbG8=", "!!set {a}", "!!omap [a: 1]",
+                                 "!!python/object:os.system {}", "!custom x",
+                                 "!!pairs [a: 1]"])
+def test_non_plain_tags_are_refused_with_the_line(tag):
+    with pytest.raises(YamlError) as err:
+        load_text(f"id: x\nname: {tag}\n", "card.yaml")
+    assert err.value.line == 2 and "not allowed" in err.value.message
+
+
+def test_plain_values_keep_their_types_and_dates_stay_text():
+    data = load_text("a: 1\nb: 2.5\nc: yes\nd: ~\ne: 2024-01-31\nf: [x]\n")
+    assert data == {"a": 1, "b": 2.5, "c": True, "d": None, "e": "2024-01-31", "f": ["x"]}
+    assert all(math.isfinite(v) for v in (data["a"], data["b"]))
+
+
+def test_deep_nesting_is_refused_without_crashing_the_parser():
+    with pytest.raises(YamlError, match="nested deeper"):
+        load_text("[" * 100_000)
+    with pytest.raises(YamlError, match="nested deeper"):
+        load_text("a: &a [*a]")  # a list that contains itself
+
+
+def test_control_characters_are_stripped_and_noted():
+    controls: list = []
+    data = load_text('id: x\nname: "Evil\\e]0;pwned\\a\\u202e!"\n', controls=controls)
+    assert data["name"] == "Evil]0;pwned!"
+    assert controls == [(2, "\x1b")]
+
+
+def test_a_fifo_is_refused_without_blocking(tmp_path):
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    outcome: list = []
+    worker = threading.Thread(target=lambda: outcome.append(_error_of(fifo)), daemon=True)
+    worker.start()
+    worker.join(5)
+    assert outcome and "not a regular file" in outcome[0]
+
+
+def test_a_link_to_dev_zero_is_refused(tmp_path):
+    link = tmp_path / "zero.yaml"
+    link.symlink_to("/dev/zero")
+    assert "not a regular file" in _error_of(link)
+
+
+def test_files_over_the_size_cap_are_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(yamlio, "MAX_BYTES", 1000)
+    big = tmp_path / "big.yaml"
+    big.write_text("notes:\n" + "  - padding text\n" * 200)
+    assert "larger than" in _error_of(big)
+
+
+def test_invalid_utf8_is_one_problem(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_bytes(b"name: \xff\xfe\n")
+    assert "not UTF-8" in _error_of(bad)
+
+
+def _error_of(path) -> str:
+    try:
+        load_file(path)
+    except YamlError as exc:
+        return str(exc)
+    return ""
