@@ -52,7 +52,7 @@ class Question:
     item: ItemRef
     scenario: Scenario | None = None
     ask: Ask | None = None
-    concept: object | None = None  # drill.content.bank.Question
+    concept: object | None = None  # drill.content.bank.model.Question
     group: str = ""  # shared by the parts of one scenario within a run (one review)
 
     def __post_init__(self) -> None:

@@ -9,23 +9,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from drill.config import paths as _paths
-from drill.content.bank import (
+from drill.content.bank.calc import PlaceholderError, has_placeholder, render
+from drill.content.bank.model import (
     LANGS,
     QUESTION_TYPES,
-    QUICK_REFERENCE,
     TOPICS,
     Choice,
     Question,
     QuickRow,
     RubricPoint,
 )
-from drill.content.bank_calc import PlaceholderError, has_placeholder, render
 from drill.content.problems import Problem
 from drill.content.yamlio import YamlError, load_file
 
@@ -373,103 +371,3 @@ def read(path: Path, tables: bool = True) -> FileResult:
         result.kind = "pack"
         reader.pack(data)
     return result
-
-
-def expand(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
-    """Files as given, folders as their ``*.yaml`` files; a missing path is a problem."""
-    files: list[Path] = []
-    problems: list[Problem] = []
-    seen: set[Path] = set()
-    for path in paths:
-        path = Path(path)
-        if path.is_dir():
-            found = sorted(path.glob("*.yaml"))
-        elif path.is_file():
-            found = [path]
-        else:
-            problems.append(Problem(str(path), 0, "", "no such file or folder"))
-            continue
-        for file in found:
-            if file.resolve() not in seen:  # the same file named twice is read once
-                seen.add(file.resolve())
-                files.append(file)
-    return files, problems
-
-
-def _duplicate(result: FileResult, p: Parsed, other: str) -> Problem:
-    message = f"duplicate id '{p.qid}' (also at {other})"
-    return Problem(result.display, p.line, f"{p.field}.id", message)
-
-
-def _dangling(result: FileResult, p: Parsed, known: Iterable[str]) -> list[Problem]:
-    return [
-        Problem(result.display, line, f"{p.field}.follow_ups[{j}]", f"unknown question id '{fid}'")
-        for j, line, fid in p.follow_ups
-        if fid not in known
-    ]
-
-
-def load(files: list[Path]) -> tuple[dict[str, Question], list[Problem]]:
-    """Questions from the packs in order (first id wins); table files are skipped."""
-    questions: dict[str, Question] = {}
-    where: dict[str, str] = {}
-    problems: list[Problem] = []
-    kept: list[tuple[FileResult, Parsed]] = []
-    for path in files:
-        result = read(path, tables=False)
-        problems += result.problems
-        for p in result.parsed:
-            if p.question is None or p.qid is None:
-                continue
-            if p.qid in where:
-                problems.append(_duplicate(result, p, where[p.qid]))
-                continue
-            questions[p.qid] = p.question
-            where[p.qid] = f"{result.display}:{p.line}"
-            kept.append((result, p))
-    for result, p in kept:
-        dangling = _dangling(result, p, questions)
-        if dangling:
-            problems += dangling
-            q = questions[p.qid]
-            kept_ids = tuple(f for f in q.follow_ups if f in questions)
-            questions[p.qid] = replace(q, follow_ups=kept_ids)
-    return questions, problems
-
-
-def validate(paths: Iterable[Path], check=None, check_pack=None) -> list[Problem]:
-    """All problems in the given files, with ids checked against built-ins not among them.
-
-    ``check(question, line, field, entry)`` and ``check_pack(questions, path)`` add content checks from
-    a higher layer (the rubric checks of ``drill.grading.checks``).
-    """
-    files, problems = expand(paths)
-    given = {f.resolve() for f in files}
-    where: dict[str, str] = {}
-    builtin = _paths.builtin_questions_dir()
-    for path in sorted(builtin.glob("*.yaml")) if builtin.is_dir() else []:
-        if path.resolve() in given or path.name == QUICK_REFERENCE:
-            continue
-        result = read(path, tables=False)
-        for p in result.parsed:
-            if p.qid is not None:
-                where.setdefault(p.qid, f"{result.display}:{p.line}")
-    results = [read(path) for path in files]
-    for result in results:
-        problems += result.problems
-        for p in result.parsed:
-            if p.qid is None:
-                continue
-            if p.qid in where:
-                problems.append(_duplicate(result, p, where[p.qid]))
-            else:
-                where[p.qid] = f"{result.display}:{p.line}"
-            if check is not None and p.question is not None:
-                problems += check(p.question, p.line, p.field, p.source)
-        if check_pack is not None:
-            problems += check_pack([p.question for p in result.parsed if p.question], result.display)
-    for result in results:
-        for p in result.parsed:
-            problems += _dangling(result, p, where)
-    order = {str(path): n for n, path in enumerate(files)}
-    return sorted(problems, key=lambda p: (order.get(p.path, -1), p.line))

@@ -1,18 +1,13 @@
-"""The conceptual question bank: the question types and loading packs.
+"""The conceptual question bank's types: questions, choices, rubric points, the bank.
 
-Packs are plain YAML data (see docs/question-format.md) read with the safe loader; a bad
-file or question is reported as a Problem and skipped, so the trainer never crashes on
-content. Checking the schema lives in ``drill.content.bank_load``; grading answers lives in
+Reading and checking packs lives in ``reader`` and ``load``; grading answers lives in
 ``drill.grading`` (rubric, choices).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from drill.config import paths as _paths
 from drill.content.problems import Problem
 
 TOPICS: tuple[str, ...] = (
@@ -109,50 +104,3 @@ class QuickRow:
     bound: dict[str, str]
     check: dict[str, str]
     fix: dict[str, str]
-
-
-# --------------------------------------------------------------------------- loading
-
-
-def _default_files(include_user: bool) -> list[Path]:
-    builtin = _paths.builtin_questions_dir()
-    files = [p for p in sorted(builtin.glob("*.yaml")) if p.name != QUICK_REFERENCE]
-    user = _paths.user_questions_dir()
-    if include_user and user.is_dir():
-        files += sorted(user.glob("*.yaml"))
-    return files
-
-
-def load_bank(paths: Iterable[Path] | None = None, include_user: bool = True) -> Bank:
-    """Load packs; with ``paths`` None, the built-in packs then (if asked) the user's packs.
-
-    ``paths`` (files or folders) replaces that default set entirely, so ``include_user``
-    only matters when ``paths`` is None. The first copy of an id wins: later duplicates
-    (such as a user question reusing a built-in id) are reported and skipped.
-    """
-    from drill.content import bank_load as bank_validate
-
-    if paths is None:
-        files, problems = _default_files(include_user), []
-    else:
-        files, problems = bank_validate.expand(paths)
-    questions, found = bank_validate.load(files)
-    return Bank(questions=questions, problems=problems + found)
-
-
-def validate_paths(paths: Iterable[Path], check=None, check_pack=None) -> list[Problem]:
-    """Every problem in the given files/folders, checked against the built-in bank too;
-    ``check``/``check_pack`` add the rubric checks (see ``drill.grading.checks``)."""
-    from drill.content import bank_load as bank_validate
-
-    return bank_validate.validate(paths, check, check_pack)
-
-
-def load_quick_reference() -> list[QuickRow]:
-    """The built-in quick-reference rows; invalid rows are left out (validate reports them)."""
-    from drill.content import bank_load as bank_validate
-
-    path = _paths.builtin_questions_dir() / QUICK_REFERENCE
-    if not path.is_file():
-        return []
-    return bank_validate.read(path).rows
