@@ -29,7 +29,8 @@ from drill.content.skills.registry import SKILLS  # noqa: E402
 from drill.learning import srs  # noqa: E402
 from drill.learning.planner import plan_session  # noqa: E402
 from drill.runs.factory import cached_bank, new_session, session_config  # noqa: E402
-from drill.store.history import Attempt, History, SessionRecord  # noqa: E402
+from drill.store.history import History  # noqa: E402
+from drill.store.records import Attempt, SessionRecord  # noqa: E402
 from drill.store.timeutil import utc_iso  # noqa: E402
 
 ATTEMPTS = 100_000

@@ -22,7 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from drill.store.history import Attempt, History, SessionRecord  # noqa: E402
+from drill.store.history import History  # noqa: E402
+from drill.store.records import Attempt, SessionRecord  # noqa: E402
 from drill.store.timeutil import utc_iso  # noqa: E402
 
 ATTEMPTS = 100_000

@@ -19,7 +19,8 @@ import pytest
 
 from drill.config import paths
 from drill.runs.recording import Recorder
-from drill.store.history import Attempt, History, HistoryError, SessionRecord
+from drill.store.history import History, HistoryError
+from drill.store.records import Attempt, SessionRecord
 from drill.store.schema import APPLICATION_ID, SCHEMA_VERSION, check_file
 from drill.store.timeutil import parse_utc, utc_iso
 from tests.helpers import ROOT, run_drill
@@ -306,7 +307,8 @@ def test_two_processes_writing_at_once_keep_every_attempt(drill_home, tmp_path):
     writer = textwrap.dedent(f"""
         import os, sys, time
         sys.path.insert(0, {str(ROOT)!r})
-        from drill.store.history import Attempt, History, SessionRecord
+        from drill.store.history import History
+        from drill.store.records import Attempt, SessionRecord
         from drill.store.timeutil import utc_iso
         history = History.open()
         sid = history.start_session(SessionRecord("practice", utc_iso()))

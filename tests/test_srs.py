@@ -20,7 +20,8 @@ from drill.learning.stats.queries import compute
 from drill.runs.factory import new_session, session_config
 from drill.runs.practice import RETRY_GAP, Session, SessionConfig
 from drill.runs.recording import Recorder
-from drill.store.history import Attempt, History, SessionRecord
+from drill.store.history import History
+from drill.store.records import Attempt, SessionRecord
 from drill.store.timeutil import utc_iso
 from tests.helpers import ROOT, right_answer, run_drill
 

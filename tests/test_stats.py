@@ -16,7 +16,8 @@ import pytest
 from drill.config import paths
 from drill.learning.stats.model import calendar_weeks
 from drill.learning.stats.queries import compute, streaks
-from drill.store.history import Attempt, History, SessionRecord
+from drill.store.history import History
+from drill.store.records import Attempt, SessionRecord
 from drill.store.timeutil import offset_sql, parse_utc, utc_iso
 from tests.helpers import ROOT, run_drill, run_json
 

@@ -19,7 +19,8 @@ from datetime import datetime, timezone
 
 from drill.learning.srs import Reviewer
 from drill.runs.protocol import Event, Listener, ResultRecorded, ResultUpdated, RunFinished
-from drill.store.history import Attempt, History, SessionRecord
+from drill.store.history import History
+from drill.store.records import Attempt, SessionRecord
 from drill.store.timeutil import parse_utc, utc_iso
 
 

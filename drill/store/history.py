@@ -9,16 +9,20 @@ written to: the user's answers matter more than a working recorder.
 from __future__ import annotations
 
 import json
-import math
 import os
-import re
 import sqlite3
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from drill.store.records import (
+    Attempt,
+    SessionRecord,
+    attempt_from_row,
+    dumps,
+    json_object,
+    stored_time,
+)
 from drill.store.schema import (
     ATTEMPT_COLUMNS,
     BUSY_TIMEOUT_S,
@@ -31,129 +35,6 @@ from drill.store.schema import (
     writable,
 )
 from drill.store.timeutil import parse_stored, utc_iso
-
-# A typed answer is text a person wrote; a megabyte pasted by mistake is cut here, with a
-# note in the stored answer saying so, rather than bloating every export.
-MAX_ANSWER_CHARS = 10_000
-_TEXT_FIELDS = ("uuid", "item_kind", "skill", "question", "ask", "kind", "answered_utc")
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_CUT_NOTE = re.compile(r" \[answer cut to [\d,]+ of [\d,]+ characters\]\Z")
-
-
-def clean_text(text: str) -> str:
-    """Text SQLite can store: lone surrogates (from undecodable input) become U+FFFD."""
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        return _SURROGATE.sub("\ufffd", text)
-
-
-def capped_answer(text: str) -> str:
-    """The answer as stored: at most MAX_ANSWER_CHARS characters, with a note when cut."""
-    text = clean_text(text)
-    note = _CUT_NOTE.search(text)
-    if len(text) - (len(note.group()) if note else 0) <= MAX_ANSWER_CHARS:
-        return text  # short, or cut before (an export imported again)
-    return (text[:MAX_ANSWER_CHARS] + f" [answer cut to {MAX_ANSWER_CHARS:,} of "
-            f"{len(text):,} characters]")
-
-
-def new_uuid() -> str:
-    return str(uuid.uuid4())
-
-
-@dataclass
-class Attempt:
-    """One graded answer (or skip), as stored and as exported."""
-
-    item_kind: str  # "skill" or "concept"
-    skill: str  # the skill id, or the conceptual question's id
-    score: float
-    correct: bool
-    seconds: float
-    answered_utc: str
-    question: str = ""  # position in the session, e.g. "3b"
-    ask: str = ""  # what was asked: the ask key, or the question type
-    kind: str = ""  # number, choice, multi, free, truefalse
-    scenario: dict = field(default_factory=dict)
-    answer: str = ""
-    parsed: object = None
-    expected: object = None
-    skipped: bool = False
-    relative_error: float | None = None
-    self_mark: bool | None = None
-    mistakes: tuple[str, ...] = ()
-    hints_used: int = 0
-    uuid: str = field(default_factory=new_uuid)
-
-    def row(self) -> tuple:
-        rel = self.relative_error
-        if rel is not None and not math.isfinite(rel):
-            rel = None
-        uid, item_kind, skill, question, ask, kind, answered = (
-            clean_text(str(getattr(self, name))) for name in _TEXT_FIELDS)
-        return (
-            uid, item_kind, skill, question, ask, kind,
-            _dumps(self.scenario), capped_answer(self.answer), _dumps(self.parsed),
-            _dumps(self.expected),
-            float(self.score), int(bool(self.correct)), int(bool(self.skipped)), rel,
-            None if self.self_mark is None else int(bool(self.self_mark)),
-            _dumps(list(self.mistakes)), int(self.hints_used), float(self.seconds),
-            answered,
-        )
-
-    def to_json(self) -> dict:
-        data = asdict(self)
-        data["mistakes"] = list(self.mistakes)
-        return data
-
-
-@dataclass
-class SessionRecord:
-    mode: str
-    started_utc: str
-    ended_utc: str | None = None
-    seed: int | None = None
-    settings: dict = field(default_factory=dict)
-    app_version: str = ""
-    uuid: str = field(default_factory=new_uuid)
-    attempts: list[Attempt] = field(default_factory=list)
-
-    def to_json(self) -> dict:
-        return {"uuid": self.uuid, "mode": self.mode, "started_utc": self.started_utc,
-                "ended_utc": self.ended_utc, "seed": self.seed, "settings": self.settings,
-                "app_version": self.app_version,
-                "attempts": [a.to_json() for a in self.attempts]}
-
-
-def _dumps(value: object) -> str:
-    """JSON for a column: NaN and infinities become null (NaN is not JSON)."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_jsonable,
-                          allow_nan=False)
-    except ValueError:
-        text = json.dumps(_finite(value), ensure_ascii=False, separators=(",", ":"),
-                          default=_jsonable)
-    return clean_text(text)
-
-
-def _finite(value: object) -> object:
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [_finite(v) for v in value]
-    return value
-
-
-def _jsonable(value: object) -> object:
-    if isinstance(value, (tuple, set, frozenset)):
-        return list(value)
-    return str(value)
 
 
 class History:
@@ -300,8 +181,8 @@ class History:
                 try:
                     if row[4] is not None:
                         parse_stored(row[4])
-                    by_id[row[0]] = SessionRecord(row[2], _stamp(row[3]), row[4], row[5],
-                                                  _object(row[6]), row[7], row[1])
+                    by_id[row[0]] = SessionRecord(row[2], stored_time(row[3]), row[4], row[5],
+                                                  json_object(row[6]), row[7], row[1])
                 except (ValueError, TypeError, AttributeError) as exc:
                     skip(f"session row {row[0]}", exc)
         except sqlite3.DatabaseError as exc:
@@ -313,7 +194,7 @@ class History:
                 try:
                     if row[0] not in by_id:
                         raise ValueError(f"its session (row {row[0]}) is missing or unreadable")
-                    by_id[row[0]].attempts.append(_attempt_from_row(row[2:]))
+                    by_id[row[0]].attempts.append(attempt_from_row(row[2:]))
                 except (ValueError, TypeError, AttributeError) as exc:
                     skip(f"attempt row {row[1]}", exc)
         except sqlite3.DatabaseError as exc:
@@ -333,8 +214,8 @@ class History:
             return result
         for r in rows:
             try:
-                result.append({"card_id": r[0], "kind": r[1], "state": _object(r[2] or "{}"),
-                               "due_utc": r[3] and _stamp(r[3]), "updated_utc": _stamp(r[4])})
+                result.append({"card_id": r[0], "kind": r[1], "state": json_object(r[2] or "{}"),
+                               "due_utc": r[3] and stored_time(r[3]), "updated_utc": stored_time(r[4])})
             except (ValueError, TypeError, AttributeError) as exc:
                 if problems is None:
                     raise
@@ -355,7 +236,7 @@ class History:
                     "UPDATE SET kind = excluded.kind, state_json = excluded.state_json, "
                     "due_utc = excluded.due_utc, updated_utc = excluded.updated_utc "
                     "WHERE excluded.updated_utc > review_cards.updated_utc",
-                    (card["card_id"], card["kind"], _dumps(card["state"]), card["due_utc"],
+                    (card["card_id"], card["kind"], dumps(card["state"]), card["due_utc"],
                      card["updated_utc"]))
             for session in sessions:
                 row = conn.execute("SELECT id FROM sessions WHERE uuid = ?",
@@ -387,13 +268,13 @@ def _put_review(conn: sqlite3.Connection, card_id: str, kind: str, state: dict,
     conn.execute("INSERT INTO review_cards VALUES (?, ?, ?, ?, ?) ON CONFLICT(card_id) "
                  "DO UPDATE SET kind = excluded.kind, state_json = excluded.state_json, "
                  "due_utc = excluded.due_utc, updated_utc = excluded.updated_utc",
-                 (card_id, kind, _dumps(state), due_utc, utc_iso()))
+                 (card_id, kind, dumps(state), due_utc, utc_iso()))
 
 
 def _insert_session(conn: sqlite3.Connection, s: SessionRecord) -> int:
     cur = conn.execute("INSERT INTO sessions (uuid, mode, started_utc, ended_utc, seed, "
                        "settings_json, app_version) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (s.uuid, s.mode, s.started_utc, s.ended_utc, s.seed, _dumps(s.settings),
+                       (s.uuid, s.mode, s.started_utc, s.ended_utc, s.seed, dumps(s.settings),
                         s.app_version))
     return cur.lastrowid
 
@@ -422,33 +303,3 @@ def exists(path: Path) -> bool:
     if path.exists() and not path.is_file():
         raise HistoryError(f"{path} is not a file")
     return path.exists()
-
-
-def _stamp(text: str) -> str:
-    """A stored timestamp, checked: a damaged one stops here, not in a later import."""
-    parse_stored(text)
-    return text
-
-
-def _object(text: str) -> dict:
-    value = json.loads(text)
-    if not isinstance(value, dict):
-        raise ValueError("settings are not a JSON object")
-    return value
-
-
-def _attempt_from_row(row: tuple) -> Attempt:
-    d = dict(zip(ATTEMPT_COLUMNS, row, strict=True))
-    return Attempt(
-        item_kind=d["item_kind"], skill=d["skill"], score=d["score"], correct=bool(d["correct"]),
-        seconds=d["seconds"], answered_utc=_stamp(d["answered_utc"]), question=d["question"],
-        ask=d["ask"], kind=d["kind"], scenario=_object(d["scenario_json"]),
-        answer=d["answer"], parsed=json.loads(d["parsed_json"]),
-        expected=json.loads(d["expected_json"]), skipped=bool(d["skipped"]),
-        relative_error=d["relative_error"],
-        self_mark=None if d["self_mark"] is None else bool(d["self_mark"]),
-        mistakes=tuple(json.loads(d["mistakes_json"])), hints_used=d["hints_used"],
-        uuid=d["uuid"],
-    )
-
-

@@ -234,7 +234,7 @@ def _uncell(name: str, value: str | None, where: str) -> object:
 
 
 def _text(data: dict, key: str, where: str, required: bool = True) -> str:
-    from drill.store.history import clean_text
+    from drill.store.records import clean_text
 
     value = data.get(key)
     if value is None and not required:
@@ -289,7 +289,7 @@ def _flag(data: dict, key: str, where: str, required: bool = True) -> bool | Non
 
 
 def _session(data: dict, where: str, skipped: list[str] | None = None):
-    from drill.store.history import SessionRecord
+    from drill.store.records import SessionRecord
 
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
@@ -312,7 +312,7 @@ def _session(data: dict, where: str, skipped: list[str] | None = None):
 
 
 def _attempt(data: dict, where: str):
-    from drill.store.history import Attempt
+    from drill.store.records import Attempt
 
     kind = _text(data, "item_kind", where)
     if kind not in ("skill", "concept"):

@@ -14,7 +14,8 @@ import sys
 import pytest
 
 from drill.config import paths
-from drill.store.history import Attempt, History, HistoryError, SessionRecord
+from drill.store.history import History, HistoryError
+from drill.store.records import Attempt, SessionRecord
 from drill.store.timeutil import utc_iso
 from tests.helpers import ROOT
 from tests.reliability.helpers import drill, is_root

@@ -12,7 +12,8 @@ import pytest
 from drill.cli.commands import history as history_cmd
 from drill.store import history as store
 from drill.store import schema
-from drill.store.history import Attempt, History, SessionRecord
+from drill.store.history import History
+from drill.store.records import Attempt, SessionRecord
 from drill.store.timeutil import utc_iso
 from tests.reliability.helpers import drill
 

@@ -9,7 +9,8 @@ import sys
 import pytest
 
 from drill.config import paths
-from drill.store.history import Attempt, History, SessionRecord
+from drill.store.history import History
+from drill.store.records import Attempt, SessionRecord
 from drill.store.timeutil import SystemLocal, local_zone, offset_sql, utc_iso
 from tests.helpers import ROOT, run_drill
 

@@ -187,7 +187,8 @@ async def test_answers_in_the_app_reach_the_history(drill_home):
 
 async def test_stats_screen_shows_the_history(drill_home):
     # A known history: one session with a wrong, a right and a skipped answer.
-    from drill.store.history import Attempt, History, SessionRecord
+    from drill.store.history import History
+    from drill.store.records import Attempt, SessionRecord
     from drill.store.timeutil import utc_iso
 
     now = utc_iso()

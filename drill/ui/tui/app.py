@@ -36,9 +36,6 @@ class DrillApp(App):
             self.theme = self.settings.theme
         self._prepared = prepared  # the first practice session, built while the UI starts
 
-    def t(self, key: str) -> str:
-        return tr(key, self.lang)
-
     @property
     def catalog(self):
         """Loaded on first use (a few ms from its cache), never on the way to the home screen."""
@@ -58,7 +55,7 @@ class DrillApp(App):
         self.notify(message[:1].upper() + message[1:], severity="warning", timeout=8)
 
     def on_mount(self) -> None:
-        self.sub_title = self.t("app-sub")
+        self.sub_title = tr("app-sub", self.lang)
         if self.mock_options is not None:
             from drill.ui.tui.screens.mock import MockScreen
 
@@ -78,6 +75,12 @@ class DrillApp(App):
 
         flush()  # pending answers reach the database before exit
 
+    def practise(self, options: dict) -> None:
+        """Replace the current screen with a practice session built from ``options``."""
+        from drill.ui.tui.screens.practice import PracticeScreen
+
+        self.switch_screen(PracticeScreen(options))
+
     def go_home(self) -> None:
         """Back to the home screen, whether the app opened on it or on a session."""
         from drill.ui.tui.screens.home import HomeScreen
@@ -90,7 +93,7 @@ class DrillApp(App):
     def set_language(self, lang: str) -> None:
         """Switch every screen to ``lang``: rebuild the stack from the home screen."""
         self.lang = lang
-        self.sub_title = self.t("app-sub")
+        self.sub_title = tr("app-sub", self.lang)
         from drill.ui.tui.screens.home import HomeScreen
 
         while len(self.screen_stack) > 2:

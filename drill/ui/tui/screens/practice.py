@@ -46,13 +46,13 @@ class PracticeScreen(Screen):
         self._figure = None
 
     def compose(self) -> ComposeResult:
-        t = self.app.t
-        yield Static(t("loading"), id="progress")
+        lang = self.app.lang
+        yield Static(tr("loading", lang), id="progress")
         with VerticalScroll(id="practice-body"):
             yield Static("", id="scenario")
             with Horizontal(id="answer-row"):
-                yield Label(t("answer"), id="answer-label")
-                yield AnswerInput(placeholder=t("answer-placeholder"), id="answer")
+                yield Label(tr("answer", lang), id="answer-label")
+                yield AnswerInput(placeholder=tr("answer-placeholder", lang), id="answer")
             yield Static("", id="message")
             yield Static("", id="feedback")
             yield PlotView(id="plot")

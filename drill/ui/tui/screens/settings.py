@@ -72,8 +72,8 @@ class SettingsScreen(Screen):
         try:
             settings_mod.save(new)
         except OSError as exc:
-            message.update(Text(self.app.t("settings-not-saved").format(
-                reason=exc.strerror or exc), style="bold red"))
+            message.update(Text(tr("settings-not-saved", self.app.lang,
+                                   reason=exc.strerror or exc), style="bold red"))
             return
         old_lang = self.app.lang
         self.app.settings = new

@@ -62,10 +62,7 @@ class SummaryScreen(Screen):
         missed = self.summary.missed_skills
         if not missed:
             return
-        from drill.ui.tui.screens.practice import PracticeScreen
-
-        options = dict(self.options, skills=missed, seed=None, topic="numeric")
-        self.app.switch_screen(PracticeScreen(options))
+        self.app.practise(dict(self.options, skills=missed, seed=None, topic="numeric"))
 
     def action_home(self) -> None:
         self.app.go_home()
