@@ -45,9 +45,13 @@ def main() -> None:
     gen, grd = generated - start, graded - prepared
     total = gen + grd
     print(f"generate {N} scenarios      {gen:.3f} s  ({gen / N * 1e6:.0f} µs each)")
-    print(f"grade {len(answers)} answers        {grd:.3f} s  ({grd / len(answers) * 1e6:.0f} µs each)")
-    print(f"generate + grade            {total:.3f} s  ({total / N * 1e6:.0f} µs per scenario); "
-          f"target < 1 s: {'ok' if total < 1 else 'OVER'}")
+    print(
+        f"grade {len(answers)} answers        {grd:.3f} s  ({grd / len(answers) * 1e6:.0f} µs each)"
+    )
+    print(
+        f"generate + grade            {total:.3f} s  ({total / N * 1e6:.0f} µs per scenario); "
+        f"target < 1 s: {'ok' if total < 1 else 'OVER'}"
+    )
     print(f"engine answers graded wrong: {wrong}")
 
 

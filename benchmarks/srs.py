@@ -61,17 +61,32 @@ def build(path: Path, bank: Bank, now: datetime, seed: int = 1) -> None:
     made = 0
     while made < ATTEMPTS:
         moment = start + timedelta(seconds=rng.uniform(0, DAYS * 86400))
-        session = SessionRecord("practice", utc_iso(moment), seed=rng.randrange(10**9),
-                                settings={"count": 20}, app_version="0.1.0")
+        session = SessionRecord(
+            "practice",
+            utc_iso(moment),
+            seed=rng.randrange(10**9),
+            settings={"count": 20},
+            app_version="0.1.0",
+        )
         for i in range(min(rng.randint(10, 40), ATTEMPTS - made)):
             kind, item = rng.choice(items)
             right = rng.random() < 0.7
             moment += timedelta(seconds=rng.uniform(5, 120))
-            session.attempts.append(Attempt(
-                item_kind=kind, skill=item, score=1.0 if right else rng.choice((0.0, 0.5)),
-                correct=right, seconds=rng.lognormvariate(3, 0.6), answered_utc=utc_iso(moment),
-                question=str(i + 1), ask=item, kind="number" if kind == "skill" else "choice",
-                answer="1", mistakes=() if right else tuple(rng.sample(TAGS, rng.randint(0, 2)))))
+            session.attempts.append(
+                Attempt(
+                    item_kind=kind,
+                    skill=item,
+                    score=1.0 if right else rng.choice((0.0, 0.5)),
+                    correct=right,
+                    seconds=rng.lognormvariate(3, 0.6),
+                    answered_utc=utc_iso(moment),
+                    question=str(i + 1),
+                    ask=item,
+                    kind="number" if kind == "skill" else "choice",
+                    answer="1",
+                    mistakes=() if right else tuple(rng.sample(TAGS, rng.randint(0, 2))),
+                )
+            )
         session.ended_utc = utc_iso(moment)
         made += len(session.attempts)
         sessions.append(session)
@@ -83,11 +98,20 @@ def build(path: Path, bank: Bank, now: datetime, seed: int = 1) -> None:
             when = now - timedelta(days=rng.uniform(20, 120))
             while when < now:
                 rating = rng.choice((srs.AGAIN, srs.HARD, srs.GOOD, srs.GOOD, srs.EASY))
-                state = srs.advance(state, rating, when, 30, rating >= srs.GOOD,
-                                    1 if kind == "skill" else None, scheduler, timezone.utc)
+                state = srs.advance(
+                    state,
+                    rating,
+                    when,
+                    30,
+                    rating >= srs.GOOD,
+                    1 if kind == "skill" else None,
+                    scheduler,
+                    timezone.utc,
+                )
                 when = state.due + timedelta(hours=rng.uniform(-12, 72))
-            history.put_review_card(srs.card_id(kind, item), kind, state.to_json(),
-                                    srs.due_utc_of(state))
+            history.put_review_card(
+                srs.card_id(kind, item), kind, state.to_json(), srs.due_utc_of(state)
+            )
         history.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
@@ -104,15 +128,18 @@ def main() -> None:
             attempts = history.counts()[1]
             cards = len(history.review_cards())
             due = srs.due_today(history, now)
-        print(f"history: {attempts:,} attempts, {cards} cards ({due} due today), "
-              f"built in {built:.1f} s")
+        print(
+            f"history: {attempts:,} attempts, {cards} cards ({due} due today), "
+            f"built in {built:.1f} s"
+        )
         whole, planning, sessions = [], [], []
         items = None
         for _ in range(RUNS):
             t0 = time.perf_counter()
             history = History.open(path)
-            config = session_config({"count": COUNT}, Settings(), "en", catalog,
-                                    history=history, now=now, bank=bank)
+            config = session_config(
+                {"count": COUNT}, Settings(), "en", catalog, history=history, now=now, bank=bank
+            )
             t1 = time.perf_counter()
             session = new_session(config, catalog, bank=bank)
             history.close()
@@ -127,9 +154,13 @@ def main() -> None:
         assert items is not None and len(items) == COUNT and session.current is not None
         median = statistics.median(whole) * 1000
         print(f"{'plan_session (SQL + order)':34} {statistics.median(planning) * 1000:7.1f} ms")
-        print(f"{'Session with its first scenario':34} {statistics.median(sessions) * 1000:7.1f} ms")
-        print(f"{'open + plan + session, median':34} {median:7.1f} ms  "
-              f"(min {min(whole) * 1000:.1f}, max {max(whole) * 1000:.1f}, {RUNS} runs)")
+        print(
+            f"{'Session with its first scenario':34} {statistics.median(sessions) * 1000:7.1f} ms"
+        )
+        print(
+            f"{'open + plan + session, median':34} {median:7.1f} ms  "
+            f"(min {min(whole) * 1000:.1f}, max {max(whole) * 1000:.1f}, {RUNS} runs)"
+        )
         with History.open(path) as h:
             for mode in ("review", "mistakes", "cram", "new"):
                 times = []

@@ -15,9 +15,24 @@ RUNS = 15
 COMMANDS = {
     "python -c pass": [sys.executable, "-c", "pass"],
     "drill --help": [sys.executable, "-m", "drill", "--help"],
-    "drill calc gemm --json": [sys.executable, "-m", "drill", "calc", "gemm", "-M", "4096",
-                               "-N", "4096", "-K", "4096", "--gpu", "a100", "--dtype", "fp16",
-                               "--json"],
+    "drill calc gemm --json": [
+        sys.executable,
+        "-m",
+        "drill",
+        "calc",
+        "gemm",
+        "-M",
+        "4096",
+        "-N",
+        "4096",
+        "-K",
+        "4096",
+        "--gpu",
+        "a100",
+        "--dtype",
+        "fp16",
+        "--json",
+    ],
 }
 TARGETS = {"drill --help": 3.0, "drill calc gemm --json": 6.0}
 
@@ -42,7 +57,9 @@ def main() -> None:
         t = median_time(cmd)
         ratio = t / base
         verdict = "ok" if ratio <= TARGETS[name] else "OVER TARGET"
-        print(f"{name:28} {t * 1000:7.1f} ms  {ratio:5.2f}x  (target <= {TARGETS[name]:.0f}x) {verdict}")
+        print(
+            f"{name:28} {t * 1000:7.1f} ms  {ratio:5.2f}x  (target <= {TARGETS[name]:.0f}x) {verdict}"
+        )
 
 
 if __name__ == "__main__":

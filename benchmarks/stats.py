@@ -30,11 +30,30 @@ ATTEMPTS = 100_000
 DAYS = 730
 RUNS = 7
 TARGET = 3.0
-SKILLS = ("gemm-intensity", "gemv-intensity", "ridge-point", "bound", "attainable",
-          "efficiency", "min-time", "decode-latency", "kv-cache", "peak-from-specs",
-          "bandwidth-from-specs", "direction", "sol-diagnosis", "wave-quantization")
-TAGS = ("fma-factor", "dtype-bytes", "no-write-back", "unit-prefix", "inverted-ratio",
-        "sparse-peak")
+SKILLS = (
+    "gemm-intensity",
+    "gemv-intensity",
+    "ridge-point",
+    "bound",
+    "attainable",
+    "efficiency",
+    "min-time",
+    "decode-latency",
+    "kv-cache",
+    "peak-from-specs",
+    "bandwidth-from-specs",
+    "direction",
+    "sol-diagnosis",
+    "wave-quantization",
+)
+TAGS = (
+    "fma-factor",
+    "dtype-bytes",
+    "no-write-back",
+    "unit-prefix",
+    "inverted-ratio",
+    "sparse-peak",
+)
 
 
 def build(path: Path, attempts: int = ATTEMPTS, days: int = DAYS, seed: int = 1) -> None:
@@ -47,8 +66,13 @@ def build(path: Path, attempts: int = ATTEMPTS, days: int = DAYS, seed: int = 1)
     while made < attempts:
         moment = start + timedelta(seconds=rng.uniform(0, days * 86400))
         mode = "mock" if rng.random() < 0.05 else "practice"
-        session = SessionRecord(mode, utc_iso(moment), seed=rng.randrange(10**9),
-                                settings={"count": 20, "topic": "numeric"}, app_version="0.1.0")
+        session = SessionRecord(
+            mode,
+            utc_iso(moment),
+            seed=rng.randrange(10**9),
+            settings={"count": 20, "topic": "numeric"},
+            app_version="0.1.0",
+        )
         progress = (moment - start) / (end - start)
         for i in range(min(rng.randint(10, 40), attempts - made)):
             skill = rng.choice(SKILLS)
@@ -57,18 +81,36 @@ def build(path: Path, attempts: int = ATTEMPTS, days: int = DAYS, seed: int = 1)
             score = 1.0 if right else (0.0 if skipped else rng.choice((0.0, 0.25, 0.5)))
             mistakes = () if right or skipped else tuple(rng.sample(TAGS, rng.randint(0, 2)))
             moment += timedelta(seconds=rng.uniform(5, 120))
-            session.attempts.append(Attempt(
-                item_kind="skill", skill=skill, score=score, correct=right,
-                seconds=rng.lognormvariate(3.2 - progress * 0.6, 0.6), answered_utc=utc_iso(moment),
-                question=str(i + 1), ask=skill, kind="number",
-                scenario={"gpu": "a100-sxm4-40gb", "dtype": "fp16", "shape": {
-                    "M": rng.choice((1, 64, 4096)), "N": 4096, "K": 4096},
-                    "peak": 3.12e14, "bandwidth": 1.555e12, "skill": skill, "difficulty": 1,
-                    "seed": rng.randrange(10**9)},
-                answer="" if skipped else f"{rng.uniform(1, 500):.3g}",
-                parsed=None if skipped else rng.uniform(1, 500), expected=rng.uniform(1, 500),
-                skipped=skipped, relative_error=None if skipped else rng.random(),
-                mistakes=mistakes, hints_used=rng.choice((0, 0, 0, 1))))
+            session.attempts.append(
+                Attempt(
+                    item_kind="skill",
+                    skill=skill,
+                    score=score,
+                    correct=right,
+                    seconds=rng.lognormvariate(3.2 - progress * 0.6, 0.6),
+                    answered_utc=utc_iso(moment),
+                    question=str(i + 1),
+                    ask=skill,
+                    kind="number",
+                    scenario={
+                        "gpu": "a100-sxm4-40gb",
+                        "dtype": "fp16",
+                        "shape": {"M": rng.choice((1, 64, 4096)), "N": 4096, "K": 4096},
+                        "peak": 3.12e14,
+                        "bandwidth": 1.555e12,
+                        "skill": skill,
+                        "difficulty": 1,
+                        "seed": rng.randrange(10**9),
+                    },
+                    answer="" if skipped else f"{rng.uniform(1, 500):.3g}",
+                    parsed=None if skipped else rng.uniform(1, 500),
+                    expected=rng.uniform(1, 500),
+                    skipped=skipped,
+                    relative_error=None if skipped else rng.random(),
+                    mistakes=mistakes,
+                    hints_used=rng.choice((0, 0, 0, 1)),
+                )
+            )
         session.ended_utc = utc_iso(moment)
         made += len(session.attempts)
         sessions.append(session)
@@ -92,6 +134,7 @@ def cli_script(path: Path) -> str:
         compute(history, log=log)
     lines = []
     for sql, params in log:
+
         def value(match: re.Match, params: dict = params) -> str:
             return _literal(params[match.group(1)])
 
@@ -103,8 +146,15 @@ def median_time(cmd: list[str], env: dict, stdin: str | None = None) -> float:
     times = []
     for _ in range(RUNS):
         begin = time.perf_counter()
-        subprocess.run(cmd, input=stdin, text=True, env=env, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            cmd,
+            input=stdin,
+            text=True,
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         times.append(time.perf_counter() - begin)
     return statistics.median(times)
 
@@ -125,15 +175,19 @@ def main() -> None:
         drill_time = median_time(drill_cmd, env)
         print(f"{'drill stats --json':28} {drill_time * 1000:7.1f} ms")
         if sqlite3_cli is None:
-            print("sqlite3 command-line shell not found: no ratio (install it, e.g. "
-                  "apt-get install -y sqlite3)")
+            print(
+                "sqlite3 command-line shell not found: no ratio (install it, e.g. "
+                "apt-get install -y sqlite3)"
+            )
             return
         script = cli_script(path)
         cli_cmd = [sqlite3_cli, "-readonly", str(path)]
         subprocess.run(cli_cmd, input=script, text=True, check=True, stdout=subprocess.DEVNULL)
         cli_time = median_time(cli_cmd, env, script)
         statements = script.count(";\n")
-        print(f"{'sqlite3 shell, same SQL':28} {cli_time * 1000:7.1f} ms  ({statements} statements)")
+        print(
+            f"{'sqlite3 shell, same SQL':28} {cli_time * 1000:7.1f} ms  ({statements} statements)"
+        )
         ratio = drill_time / cli_time
         verdict = "ok" if ratio <= TARGET else "OVER TARGET"
         print(f"ratio {ratio:.2f}x (target <= {TARGET:.0f}x) {verdict}")

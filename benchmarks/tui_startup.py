@@ -33,12 +33,14 @@ Minimal().run()
 def first_frame(command: str, marker: str, timeout: float = 30) -> float:
     name = "bench-" + uuid.uuid4().hex[:8]
     start = time.perf_counter()
-    subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "40", command],
-                   check=True)
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "40", command], check=True
+    )
     try:
         while time.perf_counter() - start < timeout:
-            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", name],
-                                    capture_output=True, text=True).stdout
+            screen = subprocess.run(
+                ["tmux", "capture-pane", "-p", "-t", name], capture_output=True, text=True
+            ).stdout
             if marker in screen:
                 return time.perf_counter() - start
             time.sleep(0.005)
@@ -58,7 +60,8 @@ def main() -> None:
         "drill (home screen)": (f"{env} {py} -m drill", "Calculator"),
         "drill start (question + plot)": (
             f"{env} {py} -m drill start --seed 1 --skill ridge-point",
-            "arithmetic intensity (FLOP/B)"),
+            "arithmetic intensity (FLOP/B)",
+        ),
     }
     times: dict[str, list[float]] = {k: [] for k in cases}
     # An idle session keeps the tmux server up between runs (a server exiting races the next).

@@ -63,11 +63,16 @@ def real_user_folders_stay_untouched():
     created = sorted(_existing() - _BEFORE)
     shutil.rmtree(_SESSION_HOME, ignore_errors=True)
     if _LOOKUPS:
-        pytest.fail("the real user folders were looked up without DRILL_HOME:\n"
-                    + "\n".join(_LOOKUPS), pytrace=False)
+        pytest.fail(
+            "the real user folders were looked up without DRILL_HOME:\n" + "\n".join(_LOOKUPS),
+            pytrace=False,
+        )
     if created:
-        pytest.fail("the tests created files in the real user folders (a subprocess without "
-                    "DRILL_HOME?):\n" + "\n".join(created), pytrace=False)
+        pytest.fail(
+            "the tests created files in the real user folders (a subprocess without "
+            "DRILL_HOME?):\n" + "\n".join(created),
+            pytrace=False,
+        )
 
 
 @pytest.fixture(autouse=True)

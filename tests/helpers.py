@@ -14,8 +14,9 @@ from drill.core.units import sig
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_drill(*args: str, input: str | None = None, env: dict | None = None,
-              timeout: float = 60) -> subprocess.CompletedProcess:
+def run_drill(
+    *args: str, input: str | None = None, env: dict | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess:
     """Run ``python -m drill`` as a user would, in a subprocess that inherits DRILL_HOME."""
     full_env = dict(os.environ)
     full_env.update(env or {})
@@ -106,5 +107,6 @@ sources:
 """
 
 # The same card without fp16: a machine that only has an fp32 roof, like a measured CPU.
-FP32_ONLY_CARD = GOOD_CARD.replace("id: my-card", "id: my-cpu").replace("    fp16: 10\n",
-                                                                        "    fp32: 2\n")
+FP32_ONLY_CARD = GOOD_CARD.replace("id: my-card", "id: my-cpu").replace(
+    "    fp16: 10\n", "    fp32: 2\n"
+)

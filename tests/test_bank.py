@@ -30,6 +30,7 @@ def validate_paths(paths):
     """What ``drill validate`` reports: the schema and the rubric checks."""
     return schema_problems(paths, checks.check_question, checks.check_pack)
 
+
 FIXTURE = Path(__file__).parent / "data" / "bank" / "fixture.yaml"
 PROBLEM_FORMAT = re.compile(r"^[^:]+:\d+: [A-Za-z_][\w\[\].]*: \S.*$")
 

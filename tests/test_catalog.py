@@ -10,9 +10,22 @@ from drill.content.catalog import CatalogError, load_catalog
 from tests.helpers import GOOD_CARD
 
 REQUIRED_IDS = {
-    "v100-sxm2-32gb", "t4", "a10", "a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie-80gb", "l4",
-    "l40s", "h100-sxm5-80gb", "h100-pcie-80gb", "h200-sxm-141gb", "b200", "rtx-3090",
-    "rtx-4090", "mi250x", "mi300x",
+    "v100-sxm2-32gb",
+    "t4",
+    "a10",
+    "a100-sxm4-40gb",
+    "a100-sxm4-80gb",
+    "a100-pcie-80gb",
+    "l4",
+    "l40s",
+    "h100-sxm5-80gb",
+    "h100-pcie-80gb",
+    "h200-sxm-141gb",
+    "b200",
+    "rtx-3090",
+    "rtx-4090",
+    "mi250x",
+    "mi300x",
 }
 
 
@@ -84,8 +97,10 @@ def test_user_card_is_loaded_and_usable(drill_home):
         (lambda t: t.replace("bandwidth_gbs: 320", "bandwidth_gbs: 640"), "memory.bandwidth_gbs"),
         (lambda t: t.replace("fp16: 10", "fp12: 10"), "peaks_tflops.tensor.fp12: unknown dtype"),
         (lambda t: t + "  - [unclosed\n", "my-card.yaml:"),
-        (lambda t: t.replace("name: My Card", "name: !!python/object/apply:os.getcwd []"),
-         "is not allowed in data files"),
+        (
+            lambda t: t.replace("name: My Card", "name: !!python/object/apply:os.getcwd []"),
+            "is not allowed in data files",
+        ),
         (lambda t: t.replace("id: my-card", "id: a100"), "already"),
     ],
 )

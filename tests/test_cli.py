@@ -13,8 +13,21 @@ from tests.helpers import FP32_ONLY_CARD, run_drill, run_json
 
 
 def test_gemm_1024_fp32_json():
-    d = run_json("calc", "gemm", "-M", "1024", "-N", "1024", "-K", "1024", "--gpu", "a100",
-                 "--dtype", "fp32", "--json")
+    d = run_json(
+        "calc",
+        "gemm",
+        "-M",
+        "1024",
+        "-N",
+        "1024",
+        "-K",
+        "1024",
+        "--gpu",
+        "a100",
+        "--dtype",
+        "fp32",
+        "--json",
+    )
     assert d["intensity"] == pytest.approx(170.7, abs=0.05)
     assert d["ridge"] == pytest.approx(12.54, abs=0.01)
     assert d["bound"] == "compute"
@@ -24,15 +37,43 @@ def test_gemm_1024_fp32_json():
 
 
 def test_vector_times_matrix_is_memory_bound():
-    d = run_json("calc", "gemm", "-M", "1", "-N", "1024", "-K", "1024", "--gpu", "a100",
-                 "--dtype", "fp32", "--json")
+    d = run_json(
+        "calc",
+        "gemm",
+        "-M",
+        "1",
+        "-N",
+        "1024",
+        "-K",
+        "1024",
+        "--gpu",
+        "a100",
+        "--dtype",
+        "fp32",
+        "--json",
+    )
     assert d["intensity"] == pytest.approx(0.499, abs=0.001)
     assert d["bound"] == "memory"
 
 
 def test_gemm_4096_fp16_measured():
-    d = run_json("calc", "gemm", "-M", "4096", "-N", "4096", "-K", "4096", "--gpu", "a100",
-                 "--dtype", "fp16", "--measured", "200T", "--json")
+    d = run_json(
+        "calc",
+        "gemm",
+        "-M",
+        "4096",
+        "-N",
+        "4096",
+        "-K",
+        "4096",
+        "--gpu",
+        "a100",
+        "--dtype",
+        "fp16",
+        "--measured",
+        "200T",
+        "--json",
+    )
     assert d["intensity"] == pytest.approx(1365.3, abs=0.1)
     assert d["ridge"] == pytest.approx(200.6, abs=0.1)
     assert d["bound"] == "compute"
@@ -42,10 +83,12 @@ def test_gemm_4096_fp16_measured():
 
 
 def test_peak_and_bandwidth_from_specs():
-    assert run_json("calc", "peak", "--units", "108", "--lanes", "64", "--clock", "1.41GHz",
-                    "--json")["peak_flops"] / 1e12 == pytest.approx(19.49, abs=0.01)
-    assert run_json("calc", "bandwidth", "--bus-width", "5120", "--data-rate", "2.43",
-                    "--json")["bandwidth"] / 1e9 == pytest.approx(1555, abs=0.5)
+    assert run_json(
+        "calc", "peak", "--units", "108", "--lanes", "64", "--clock", "1.41GHz", "--json"
+    )["peak_flops"] / 1e12 == pytest.approx(19.49, abs=0.01)
+    assert run_json("calc", "bandwidth", "--bus-width", "5120", "--data-rate", "2.43", "--json")[
+        "bandwidth"
+    ] / 1e9 == pytest.approx(1555, abs=0.5)
     human = run_drill("calc", "peak", "--units", "108", "--lanes", "64", "--clock", "1.41GHz")
     assert "19.49 TFLOP/s" in human.stdout
 
@@ -64,40 +107,102 @@ A100_FP16 = ["--gpu", "a100", "--dtype", "fp16"]
         # s·(M·K + K + M) = 2·(16,777,216 + 4096 + 4096) = 33,570,816 B; 4096/4098 = 0.999512
         ("gemv", ["-M", "4096", "-K", "4096"], 33_554_432, 33_570_816, 0.999512, "memory"),
         # f·n = 3·1e6; s·n·(i + o) = 2·1e6·(2 + 1) = 6e6 B; 3/6 = 0.5
-        ("elementwise", ["-n", "1e6", "--flops-per-element", "3", "--inputs", "2",
-                         "--outputs", "1"], 3_000_000, 6_000_000, 0.5, "memory"),
+        (
+            "elementwise",
+            ["-n", "1e6", "--flops-per-element", "3", "--inputs", "2", "--outputs", "1"],
+            3_000_000,
+            6_000_000,
+            0.5,
+            "memory",
+        ),
         # one add per element: 1e6 FLOP; s·(n + 1) = 2·1,000,001 = 2,000,002 B;
         # 1e6 / 2,000,002 = 0.4999995
         ("reduction", ["-n", "1,000,000"], 1_000_000, 2_000_002, 0.4999995, "memory"),
         # "4k" rows = 4000 (decimal SI): 5·R·C = 5·4000·4096 = 81,920,000 FLOP;
         # s·2·R·C = 2·2·4000·4096 = 65,536,000 B; 5/4 = 1.25
-        ("softmax", ["--rows", "4k", "--cols", "4096"], 81_920_000, 65_536_000, 1.25,
-         "memory"),
+        ("softmax", ["--rows", "4k", "--cols", "4096"], 81_920_000, 65_536_000, 1.25, "memory"),
         # 7·R·C = 7·16,777,216 = 117,440,512 FLOP; s·(2·R·C + 2·C) = 2·(33,554,432 + 8192)
         # = 67,125,248 B; 7·4096 / (4·4097) = 7168/4097 = 1.749573
-        ("layernorm", ["--rows", "4096", "--cols", "4096"], 117_440_512, 67_125_248, 1.749573,
-         "memory"),
+        (
+            "layernorm",
+            ["--rows", "4096", "--cols", "4096"],
+            117_440_512,
+            67_125_248,
+            1.749573,
+            "memory",
+        ),
         # P = Q = (56 + 2·1 - 3)/1 + 1 = 56; GEMM M = 32·56·56 = 100,352, N = 64, K = 64·9 = 576;
         # FLOPs 2·100,352·64·576 = 7,398,752,256. Bytes: input 32·64·56·56 = 6,422,528,
         # unfolded matrix written and read 2·100,352·576 = 115,605,504, weights 64·576 = 36,864,
         # output 6,422,528: 128,487,424 elements · 2 B = 256,974,848 B; ratio 28.79174
-        ("conv2d", ["--batch", "32", "--in-channels", "64", "--height", "56", "--width", "56",
-                    "--out-channels", "64", "--kernel", "3", "--padding", "1", "--im2col"],
-         7_398_752_256, 256_974_848, 28.79174, "memory"),
+        (
+            "conv2d",
+            [
+                "--batch",
+                "32",
+                "--in-channels",
+                "64",
+                "--height",
+                "56",
+                "--width",
+                "56",
+                "--out-channels",
+                "64",
+                "--kernel",
+                "3",
+                "--padding",
+                "1",
+                "--im2col",
+            ],
+            7_398_752_256,
+            256_974_848,
+            28.79174,
+            "memory",
+        ),
         # 4·B·H·S²·D = 4·32·4096²·128 = 2^38 = 274,877,906,944 FLOP; fused: Q, K, V, O once,
         # s·4·B·H·S·D = 2·4·32·4096·128 = 2^27 = 134,217,728 B; 2^11 = 2048
-        ("attention", ["--batch", "1", "--heads", "32", "--seq", "4096", "--head-dim", "128",
-                       "--fused"], 274_877_906_944, 134_217_728, 2048, "compute"),
+        (
+            "attention",
+            ["--batch", "1", "--heads", "32", "--seq", "4096", "--head-dim", "128", "--fused"],
+            274_877_906_944,
+            134_217_728,
+            2048,
+            "compute",
+        ),
         # weights: 2·P·B = 2·7e9·8 = 112e9 FLOP; attention over the cache 4·B·L·H·D·T =
         # 4·8·32·32·128·4096 = 2^34 = 17,179,869,184 FLOP; total 129,179,869,184 FLOP.
         # Bytes: weights s·P = 14e9, KV cache 2·L·H·D·T·B·s = 2·32·32·128·4096·8·2 = 2^34
         # = 17,179,869,184; total 31,179,869,184 B; ratio 4.143054
-        ("decode", ["--params", "7e9", "--batch", "8", "--context", "4096", "--layers", "32",
-                    "--kv-heads", "32", "--head-dim", "128"], 129_179_869_184, 31_179_869_184,
-         4.143054, "memory"),
+        (
+            "decode",
+            [
+                "--params",
+                "7e9",
+                "--batch",
+                "8",
+                "--context",
+                "4096",
+                "--layers",
+                "32",
+                "--kv-heads",
+                "32",
+                "--head-dim",
+                "128",
+            ],
+            129_179_869_184,
+            31_179_869_184,
+            4.143054,
+            "memory",
+        ),
         # 2·P·T = 2·7e9·2048 = 28,672e9 FLOP; weights once s·P = 14e9 B; T = 2048 FLOP/B
-        ("prefill", ["--params", "7B", "--tokens", "2048"], 28_672_000_000_000,
-         14_000_000_000, 2048, "compute"),
+        (
+            "prefill",
+            ["--params", "7B", "--tokens", "2048"],
+            28_672_000_000_000,
+            14_000_000_000,
+            2048,
+            "compute",
+        ),
     ],
 )
 def test_every_operator_matches_its_hand_worked_cost(op, flags, flops, nbytes, intensity, bound):
@@ -114,27 +219,56 @@ def test_every_operator_matches_its_hand_worked_cost(op, flags, flops, nbytes, i
     [
         # K and V: 2·L·H_kv·D·T·B·s = 2·32·8·128·8192·4·2 = 2^32 = 4,294,967,296 B (4 GiB);
         # read once at the H100's 3352 GB/s: 2^32 / 3352e9 = 1.281315 ms
-        ("kv-cache", ["--layers", "32", "--kv-heads", "8", "--head-dim", "128", "--tokens",
-                      "8192", "--batch", "4", "--dtype", "fp16", "--gpu", "h100"],
-         {"bytes": 4_294_967_296, "read_time_s": 1.281315e-3}),
+        (
+            "kv-cache",
+            [
+                "--layers",
+                "32",
+                "--kv-heads",
+                "8",
+                "--head-dim",
+                "128",
+                "--tokens",
+                "8192",
+                "--batch",
+                "4",
+                "--dtype",
+                "fp16",
+                "--gpu",
+                "h100",
+            ],
+            {"bytes": 4_294_967_296, "read_time_s": 1.281315e-3},
+        ),
         # decode intensity ≈ 2·B/s reaches the ridge at B = ridge·s/2; H100 fp16 tensor
         # 989.4 TFLOP/s / 3352 GB/s = 295.1671 FLOP/B, s = 2: B = 295.1671
-        ("critical-batch", ["--gpu", "h100", "--dtype", "fp16"],
-         {"ridge": 295.1671, "critical_batch": 295.1671}),
+        (
+            "critical-batch",
+            ["--gpu", "h100", "--dtype", "fp16"],
+            {"ridge": 295.1671, "critical_batch": 295.1671},
+        ),
         # A100 fp32 19.5 TFLOP/s / 1555 GB/s = 12.54019 FLOP/B; ridge·s·(i + o) with the
         # default one input and one output: 12.54019·4·2 = 100.3215 FLOPs per element
-        ("ops-per-element", ["--gpu", "a100", "--dtype", "fp32"],
-         {"ridge": 12.54019, "flops_per_element": 100.3215}),
+        (
+            "ops-per-element",
+            ["--gpu", "a100", "--dtype", "fp32"],
+            {"ridge": 12.54019, "flops_per_element": 100.3215},
+        ),
         # H100 fp16 on the vector units: 133.8 TFLOP/s / 3352 GB/s = 39.91647 FLOP/B;
         # 39.91647·2·(1 + 1) = 159.6659 FLOPs per element (not the tensor roof's ~1181)
-        ("ops-per-element", ["--gpu", "h100", "--dtype", "fp16"],
-         {"ridge": 39.91647, "flops_per_element": 159.6659}),
+        (
+            "ops-per-element",
+            ["--gpu", "h100", "--dtype", "fp16"],
+            {"ridge": 39.91647, "flops_per_element": 159.6659},
+        ),
         # L4 fp8 dense tensor 242.5 TFLOP/s / 300 GB/s = 808.3333 FLOP/B
         ("ridge", ["--gpu", "l4", "--dtype", "fp8"], {"peak_flops": 242.5e12, "ridge": 808.3333}),
         # 109 blocks on the A100's 108 SMs, one block each: ceil(109/108) = 2 waves;
         # useful share 109 / (2·108) = 0.5046296
-        ("waves", ["--blocks", "109", "--gpu", "a100"],
-         {"slots": 108, "waves": 2, "utilization": 0.5046296}),
+        (
+            "waves",
+            ["--blocks", "109", "--gpu", "a100"],
+            {"slots": 108, "waves": 2, "utilization": 0.5046296},
+        ),
     ],
 )
 def test_card_helpers_match_hand_worked_values(op, flags, expected):
@@ -142,13 +276,19 @@ def test_card_helpers_match_hand_worked_values(op, flags, expected):
     assert {key: d[key] for key in expected} == pytest.approx(expected, rel=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason="calc takes the tensor-core peak for vector kernels "
-                   "(drill/cli/commands/common.py roof_for); DESIGN: they use the vector roof")
-@pytest.mark.parametrize(("op", "flags"), [
-    ("reduction", ["-n", "1e6"]),
-    ("softmax", ["--rows", "4096", "--cols", "4096"]),
-    ("layernorm", ["--rows", "4096", "--cols", "4096"]),
-])
+@pytest.mark.xfail(
+    strict=True,
+    reason="calc takes the tensor-core peak for vector kernels "
+    "(drill/cli/commands/common.py roof_for); DESIGN: they use the vector roof",
+)
+@pytest.mark.parametrize(
+    ("op", "flags"),
+    [
+        ("reduction", ["-n", "1e6"]),
+        ("softmax", ["--rows", "4096", "--cols", "4096"]),
+        ("layernorm", ["--rows", "4096", "--cols", "4096"]),
+    ],
+)
 def test_vector_kernels_use_the_vector_roof(op, flags):
     d = run_json("calc", op, *flags, *A100_FP16, "--json")
     assert d["peak_flops"] == 78e12  # A100 fp16 on the CUDA cores
@@ -156,25 +296,83 @@ def test_vector_kernels_use_the_vector_roof(op, flags):
 
 
 def test_compare_card_and_precision():
-    d = run_json("calc", "gemv", "-M", "8192", "-K", "8192", "--gpu", "a100", "--dtype", "fp16",
-                 "--compare-gpu", "h100", "--compare-dtype", "int8", "--json")
+    d = run_json(
+        "calc",
+        "gemv",
+        "-M",
+        "8192",
+        "-K",
+        "8192",
+        "--gpu",
+        "a100",
+        "--dtype",
+        "fp16",
+        "--compare-gpu",
+        "h100",
+        "--compare-dtype",
+        "int8",
+        "--json",
+    )
     assert d["compare_gpu"]["speedup"] == pytest.approx(3352 / 1555, rel=1e-3)
     assert d["compare_dtype"]["speedup"] > 1
 
 
 def test_custom_roof_without_a_card():
-    d = run_json("calc", "gemm", "-M", "1024", "-N", "1024", "-K", "1024", "--peak", "19.5T",
-                 "--bandwidth", "1555GB/s", "--dtype", "fp32", "--json")
+    d = run_json(
+        "calc",
+        "gemm",
+        "-M",
+        "1024",
+        "-N",
+        "1024",
+        "-K",
+        "1024",
+        "--peak",
+        "19.5T",
+        "--bandwidth",
+        "1555GB/s",
+        "--dtype",
+        "fp32",
+        "--json",
+    )
     assert d["ridge"] == pytest.approx(12.54, abs=0.01)
 
 
 def test_human_output_shows_the_derivation_in_both_languages():
-    en = run_drill("calc", "gemm", "-M", "4096", "-N", "4096", "-K", "4096", "--gpu", "a100",
-                   "--dtype", "fp16", "--measured", "200T")
+    en = run_drill(
+        "calc",
+        "gemm",
+        "-M",
+        "4096",
+        "-N",
+        "4096",
+        "-K",
+        "4096",
+        "--gpu",
+        "a100",
+        "--dtype",
+        "fp16",
+        "--measured",
+        "200T",
+    )
     assert "Arithmetic intensity" in en.stdout and "compute-bound" in en.stdout
     assert "64.1 %" in en.stdout
-    zh = run_drill("calc", "gemm", "-M", "4096", "-N", "4096", "-K", "4096", "--gpu", "a100",
-                   "--dtype", "fp16", "--lang", "zh")
+    zh = run_drill(
+        "calc",
+        "gemm",
+        "-M",
+        "4096",
+        "-N",
+        "4096",
+        "-K",
+        "4096",
+        "--gpu",
+        "a100",
+        "--dtype",
+        "fp16",
+        "--lang",
+        "zh",
+    )
     assert "算术强度" in zh.stdout and "拐点" in zh.stdout
 
 
@@ -188,8 +386,10 @@ def test_human_output_shows_the_derivation_in_both_languages():
         (["calc", "gemm", "-M", "1", "-N", "2", "-K", "3", "--measured", "fast"], "--measured"),
         (["calc", "gemm", "-M", "1", "-N", "2", "-K", "3", "--measured", "2 TB/s"], "FLOP/s"),
         (["calc", "gemm", "-N", "2", "-K", "3"], "needs -M"),
-        (["calc", "gemm", "-M", "1", "-N", "2", "-K", "3", "--gpu", "v100", "--dtype", "bf16"],
-         "no bf16"),
+        (
+            ["calc", "gemm", "-M", "1", "-N", "2", "-K", "3", "--gpu", "v100", "--dtype", "bf16"],
+            "no bf16",
+        ),
         (["gpus", "nope"], "unknown GPU"),
         (["plot", "--gpu", "a100", "--ai", "-3"], "--ai"),
     ],
@@ -218,8 +418,21 @@ def test_gpus_lists_every_card_and_shows_one():
 
 @pytest.mark.parametrize(("width", "height"), [(40, 12), (80, 24), (160, 50)])
 def test_plot_fits_the_terminal(width, height):
-    result = run_drill("plot", "--gpu", "a100", "--dtype", "fp16", "--ai", "1365",
-                       "--measured", "200T", "--width", str(width), "--height", str(height))
+    result = run_drill(
+        "plot",
+        "--gpu",
+        "a100",
+        "--dtype",
+        "fp16",
+        "--ai",
+        "1365",
+        "--measured",
+        "200T",
+        "--width",
+        str(width),
+        "--height",
+        str(height),
+    )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.rstrip("\n").splitlines()
     assert len(lines) <= height
@@ -234,9 +447,12 @@ def test_plot_on_a_tiny_terminal_says_so():
 
 
 def _modules_after(code: str) -> set[str]:
-    out = subprocess.run([sys.executable, "-c", code + "\nimport sys, json\n"
-                          "print(json.dumps(sorted(sys.modules)))"],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code + "\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return set(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
@@ -245,15 +461,19 @@ HEAVY = {"textual", "numpy", "plotext"}
 
 def test_cli_import_and_help_stay_light():
     assert not HEAVY & _modules_after("import drill.cli.main")
-    code = ("import sys\nfrom drill.cli.main import main\nsys.argv=['drill','--help']\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass")
+    code = (
+        "import sys\nfrom drill.cli.main import main\nsys.argv=['drill','--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass"
+    )
     assert not HEAVY & _modules_after(code)
 
 
 def test_calc_json_stays_light():
-    code = ("import sys, io, contextlib\nfrom drill.cli.main import main\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n"
-            "    main(['calc','gemm','-M','8','-N','8','-K','8','--json'])")
+    code = (
+        "import sys, io, contextlib\nfrom drill.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['calc','gemm','-M','8','-N','8','-K','8','--json'])"
+    )
     assert not (HEAVY | {"rich"}) & _modules_after(code)
 
 
@@ -266,8 +486,10 @@ def test_quick_reference_in_both_languages():
 def test_validate_reports_file_line_and_exits_1(tmp_path):
     assert run_drill("validate").returncode == 0
     pack = tmp_path / "mine.yaml"
-    pack.write_text("pack: mine\nquestions:\n  - id: x\n    topic: roofline\n"
-                    "    difficulty: 9\n", encoding="utf-8")
+    pack.write_text(
+        "pack: mine\nquestions:\n  - id: x\n    topic: roofline\n    difficulty: 9\n",
+        encoding="utf-8",
+    )
     card = tmp_path / "gpus" / "bad.yaml"
     card.parent.mkdir()
     card.write_text("id: bad\nname: !!python/object/apply:os.system ['true']\n")
@@ -290,16 +512,63 @@ def test_default_precision_follows_the_card(drill_home):
 
 def test_language_before_the_command_reaches_it():
     assert "拐点" in run_drill("--lang", "zh", "calc", "ridge", "--gpu", "a100").stdout
-    assert "Ridge point" in run_drill("--lang", "zh", "calc", "ridge", "--gpu", "a100",
-                                      "--lang", "en").stdout
+    assert (
+        "Ridge point"
+        in run_drill("--lang", "zh", "calc", "ridge", "--gpu", "a100", "--lang", "en").stdout
+    )
 
 
 def test_a_rate_above_the_roof_is_flagged_and_comparisons_use_the_other_card():
-    d = run_json("calc", "gemm", "-M", "4096", "-N", "4096", "-K", "4096", "--gpu", "a100",
-                 "--measured", "2000T", "--json")
+    d = run_json(
+        "calc",
+        "gemm",
+        "-M",
+        "4096",
+        "-N",
+        "4096",
+        "-K",
+        "4096",
+        "--gpu",
+        "a100",
+        "--measured",
+        "2000T",
+        "--json",
+    )
     assert d["efficiency"] > 1 and "above the roof" in d["warnings"][0]
-    d = run_json("calc", "gemm", "-M", "4096", "-N", "4096", "-K", "4096", "--peak", "100T",
-                 "--bandwidth", "1TB/s", "--compare-gpu", "h100", "--json")
+    d = run_json(
+        "calc",
+        "gemm",
+        "-M",
+        "4096",
+        "-N",
+        "4096",
+        "-K",
+        "4096",
+        "--peak",
+        "100T",
+        "--bandwidth",
+        "1TB/s",
+        "--compare-gpu",
+        "h100",
+        "--json",
+    )
     assert d["compare_gpu"]["speedup"] == pytest.approx(989.4 / 100, rel=1e-3)
-    assert run_drill("calc", "gemm", "-M", "8", "-N", "8", "-K", "8", "--peak", "100T",
-                     "--bandwidth", "1TB/s", "--compare-dtype", "fp8").returncode == 2
+    assert (
+        run_drill(
+            "calc",
+            "gemm",
+            "-M",
+            "8",
+            "-N",
+            "8",
+            "-K",
+            "8",
+            "--peak",
+            "100T",
+            "--bandwidth",
+            "1TB/s",
+            "--compare-dtype",
+            "fp8",
+        ).returncode
+        == 2
+    )

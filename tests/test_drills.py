@@ -32,8 +32,11 @@ def test_engine_answer_is_right_and_every_mistake_is_named(skill_id, difficulty)
             g = grade(ask, right_answer(ask))
             assert g.score == 1.0 and g.correct, (skill_id, seed, ask.key, right_answer(ask))
             for tag, wrong in ask.mistakes:
-                answer = typed(ask, wrong) if ask.kind == NUMBER else next(
-                    o.id for o in ask.options if o.value == wrong)
+                answer = (
+                    typed(ask, wrong)
+                    if ask.kind == NUMBER
+                    else next(o.id for o in ask.options if o.value == wrong)
+                )
                 g = grade(ask, answer)
                 assert tag in g.mistakes, (skill_id, seed, ask.key, tag, answer)
                 assert g.score < 1.0
@@ -59,8 +62,9 @@ def _ridge_ask() -> Ask:
     return skills.generate("ridge-point", 7, 1, CATALOG).asks[0]
 
 
-@pytest.mark.parametrize("text", ["", "   ", "abc", "12 parsecs", "1e400", "nan", "inf",
-                                  "--5", "2 ms"])
+@pytest.mark.parametrize(
+    "text", ["", "   ", "abc", "12 parsecs", "1e400", "nan", "inf", "--5", "2 ms"]
+)
 def test_unreadable_or_mismatched_answers_ask_again(text):
     with pytest.raises(AnswerError) as info:
         grade(_ridge_ask(), text)
@@ -81,11 +85,13 @@ def test_tolerance_and_partial_credit():
 
 
 def test_round_numbers_are_right_in_an_interview():
-    scenario = next(skills.generate("gemm-intensity", s, 1, CATALOG) for s in range(500)
-                    if skills.generate("gemm-intensity", s, 1, CATALOG).params["shape"]
-                    == {"M": 4096, "N": 4096, "K": 4096, "batch": 1, "beta": False}
-                    and skills.generate("gemm-intensity", s, 1, CATALOG).params["dtype"]
-                    in ("fp16", "bf16"))
+    scenario = next(
+        skills.generate("gemm-intensity", s, 1, CATALOG)
+        for s in range(500)
+        if skills.generate("gemm-intensity", s, 1, CATALOG).params["shape"]
+        == {"M": 4096, "N": 4096, "K": 4096, "batch": 1, "beta": False}
+        and skills.generate("gemm-intensity", s, 1, CATALOG).params["dtype"] in ("fp16", "bf16")
+    )
     assert grade(scenario.asks[0], "1370").correct
     assert grade(scenario.asks[0], "1,365 flop/byte").correct
 
@@ -93,8 +99,11 @@ def test_round_numbers_are_right_in_an_interview():
 def test_bound_words_in_both_languages():
     ask = skills.generate("bound", 3, 1, CATALOG).asks[0]
     memory = ask.expected == "memory"
-    for text in (["memory", "mem", "m", "bandwidth", "带宽", "访存"] if memory else
-                 ["compute", "c", "算力", "计算"]):
+    for text in (
+        ["memory", "mem", "m", "bandwidth", "带宽", "访存"]
+        if memory
+        else ["compute", "c", "算力", "计算"]
+    ):
         assert grade(ask, text).correct, text
 
 
@@ -104,8 +113,7 @@ def test_direction_partial_credit():
     right = [o.id for o in ask.options if o.value in ask.expected]
     wrong = [o.id for o in ask.options if o.value not in ask.expected]
     assert grade(ask, ",".join(right)).score == 1.0
-    assert grade(ask, right[0]).score == pytest.approx(
-        1 / len(right))
+    assert grade(ask, right[0]).score == pytest.approx(1 / len(right))
     assert grade(ask, f"{right[0]} {wrong[0]}").score == 0
     assert ask.kind == MULTI
 
@@ -113,8 +121,11 @@ def test_direction_partial_credit():
 @settings(max_examples=300)
 @given(st.text(max_size=2000))
 def test_random_text_never_crashes_the_grader(text):
-    for ask in (_ridge_ask(), skills.generate("direction", 1, 1, CATALOG).asks[0],
-                skills.generate("bound", 1, 1, CATALOG).asks[0]):
+    for ask in (
+        _ridge_ask(),
+        skills.generate("direction", 1, 1, CATALOG).asks[0],
+        skills.generate("bound", 1, 1, CATALOG).asks[0],
+    ):
         try:
             g = grade(ask, text)
         except AnswerError:
@@ -122,8 +133,12 @@ def test_random_text_never_crashes_the_grader(text):
         assert 0.0 <= g.score <= 1.0
 
 
-@given(st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(str),
-                 st.integers(min_value=-10**400, max_value=10**400).map(str)))
+@given(
+    st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True).map(str),
+        st.integers(min_value=-(10**400), max_value=10**400).map(str),
+    )
+)
 def test_huge_and_odd_numbers_never_crash(text):
     with contextlib.suppress(AnswerError):
         grade(_ridge_ask(), text)
@@ -132,16 +147,21 @@ def test_huge_and_odd_numbers_never_crash(text):
 def test_a_measured_card_is_drilled_on_without_inventing_its_build(drill_home):
     folder = paths.user_gpus_dir()
     folder.mkdir(parents=True)
-    text = FP32_ONLY_CARD + ("exceptions:\n  fp32: measured\n  bandwidth: measured\n"
-                             "measured:\n  method: test\n")
+    text = FP32_ONLY_CARD + (
+        "exceptions:\n  fp32: measured\n  bandwidth: measured\nmeasured:\n  method: test\n"
+    )
     (folder / "my-cpu.yaml").write_text(text)
     catalog = load_catalog()
     assert catalog.get("my-cpu").measured
     for skill_id in skills.SKILLS:
         for difficulty in (1, 2, 3):
             scenario = skills.generate(skill_id, 3, difficulty, catalog, gpu="my-cpu")
-            about_build = skill_id in ("peak-from-specs", "bandwidth-from-specs",
-                                       "wave-quantization", "spec-sheet")
+            about_build = skill_id in (
+                "peak-from-specs",
+                "bandwidth-from-specs",
+                "wave-quantization",
+                "spec-sheet",
+            )
             if about_build:
                 assert scenario.params.get("gpu") != "my-cpu", skill_id
 

@@ -141,8 +141,9 @@ def test_prefill_shares_one_pass_over_the_weights():
 
 def test_decode_with_context_reads_the_kv_cache_and_counts_query_heads():
     # Llama-2-7B-sized with grouped-query attention: 32 query heads share 8 KV heads.
-    cost = ops.decode(7e9, "fp16", batch=1, context=1000, layers=32, kv_heads=8, head_dim=128,
-                      heads=32)
+    cost = ops.decode(
+        7e9, "fp16", batch=1, context=1000, layers=32, kv_heads=8, head_dim=128, heads=32
+    )
     # weights 2·P·B = 14e9; attention 4·B·L·H_q·D·T = 4·1·32·32·128·1000 = 524,288,000
     assert cost.flops == 14_524_288_000
     # weights s·P = 14e9; KV cache 2·L·H_kv·D·T·B·s = 2·32·8·128·1000·1·2 = 131,072,000
@@ -223,13 +224,15 @@ def test_only_matrix_products_use_tensor_cores():
     from drill.core.engine.roofline import uses_tensor_cores
 
     assert all(uses_tensor_cores(op) for op in ("gemm", "conv2d", "attention", "decode"))
-    assert not any(uses_tensor_cores(op)
-                   for op in ("elementwise", "reduction", "softmax", "layernorm", "copy"))
+    assert not any(
+        uses_tensor_cores(op) for op in ("elementwise", "reduction", "softmax", "layernorm", "copy")
+    )
 
 
 def test_decode_kv_cache_in_its_own_precision():
-    int8_weights = ops.decode(7e9, "int8", batch=2, context=1000, layers=32, kv_heads=8,
-                              head_dim=128, kv_dtype="fp16")
+    int8_weights = ops.decode(
+        7e9, "int8", batch=2, context=1000, layers=32, kv_heads=8, head_dim=128, kv_dtype="fp16"
+    )
     kv = 2 * 32 * 8 * 128 * 1000 * 2 * 2  # K and V, 2 sequences, fp16
     assert int8_weights.bytes == 7e9 * 1 + kv
     assert int8_weights.params["kv_dtype"] == "fp16"

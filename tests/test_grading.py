@@ -59,10 +59,12 @@ def test_candidate_answer_set_grades_like_an_examiner(builtin: Bank) -> None:
     assert {a["q"] for a in answers} == free  # every free question is tried
     graded = [(a, grade_free(builtin.get(a["q"]), a["text"]).score) for a in answers]
     full_right = [a for a, score in graded if a["full"] and score >= 0.999]
-    full_wrong = [a["q"] + ": " + a["text"] for a, score in graded
-                  if not a["full"] and score >= 0.999]
+    full_wrong = [
+        a["q"] + ": " + a["text"] for a, score in graded if not a["full"] and score >= 0.999
+    ]
     assert len(full_right) >= 0.9 * len(right), [
-        a["q"] + ": " + a["text"] for a, s in graded if a["full"] and s < 0.999]
+        a["q"] + ": " + a["text"] for a, s in graded if a["full"] and s < 0.999
+    ]
     assert len(full_wrong) <= 1, full_wrong
 
 
@@ -84,23 +86,26 @@ def test_normalising_keeps_meaning() -> None:
     assert normalize("−5 and 0.1") == "-5 and 0.1"
 
 
-@pytest.mark.parametrize(("phrase", "text", "found"), [
-    ("~2.2x", "about 2.2× faster", True),
-    ("~2.2x", "22x faster", False),
-    ("~0.03 ms", "it takes 0.030 ms", True),
-    ("~0.03 ms", "about 30 µs", True),
-    ("~0.03 ms", "about 30 ms", False),
-    ("~0.5 MiB", "512 KiB per token", True),
-    ("~0.5 MB", "0.5 MB", True),
-    ("~19.5 TFLOP/s", "约 19.5 万亿次/秒", True),
-    ("~19.5 TFLOP/s", "195 万亿", False),
-    ("~125 FLOP/B", "12.5 FLOP/B", False),
-    ("~200 FLOP/B", "2000 FLOP/B", False),
-    ("~1 FLOP/B ±10%", "0.1 FLOP/B", False),
-    ("~50%", "50 %", True),
-    ("~50%", "50", True),
-    ("~50%", "500 GB/s", False),
-])
+@pytest.mark.parametrize(
+    ("phrase", "text", "found"),
+    [
+        ("~2.2x", "about 2.2× faster", True),
+        ("~2.2x", "22x faster", False),
+        ("~0.03 ms", "it takes 0.030 ms", True),
+        ("~0.03 ms", "about 30 µs", True),
+        ("~0.03 ms", "about 30 ms", False),
+        ("~0.5 MiB", "512 KiB per token", True),
+        ("~0.5 MB", "0.5 MB", True),
+        ("~19.5 TFLOP/s", "约 19.5 万亿次/秒", True),
+        ("~19.5 TFLOP/s", "195 万亿", False),
+        ("~125 FLOP/B", "12.5 FLOP/B", False),
+        ("~200 FLOP/B", "2000 FLOP/B", False),
+        ("~1 FLOP/B ±10%", "0.1 FLOP/B", False),
+        ("~50%", "50 %", True),
+        ("~50%", "50", True),
+        ("~50%", "500 GB/s", False),
+    ],
+)
 def test_numbers_are_compared_as_numbers(phrase: str, text: str, found: bool) -> None:
     assert _found(phrase, text) is found
 
@@ -112,22 +117,26 @@ def test_words_match_at_word_boundaries() -> None:
     assert _found("do not double", "don't double it")
 
 
-@pytest.mark.parametrize(("text", "memory", "compute"), [
-    ("It is memory-bound.", True, False),
-    ("bandwidth-limited, far below the ridge", True, False),
-    ("这是访存密集型算子", True, False),
-    ("瓶颈在访存", True, False),
-    ("典型的算力瓶颈", False, True),
-    ("it is compute-bound, not memory-bound", False, True),
-    ("It isn't compute-bound.", False, False),
-    ("不是访存密集，而是计算密集", False, True),
-    ("并非计算密集", False, False),
-    ("不是计算密集而是访存密集", True, False),
-    ("no reuse, so it is memory bound", True, False),
-    ("compute-bound rather than memory-bound", False, True),
-])
-def test_concept_sets_are_bilingual_and_negation_aware(text: str, memory: bool,
-                                                        compute: bool) -> None:
+@pytest.mark.parametrize(
+    ("text", "memory", "compute"),
+    [
+        ("It is memory-bound.", True, False),
+        ("bandwidth-limited, far below the ridge", True, False),
+        ("这是访存密集型算子", True, False),
+        ("瓶颈在访存", True, False),
+        ("典型的算力瓶颈", False, True),
+        ("it is compute-bound, not memory-bound", False, True),
+        ("It isn't compute-bound.", False, False),
+        ("不是访存密集，而是计算密集", False, True),
+        ("并非计算密集", False, False),
+        ("不是计算密集而是访存密集", True, False),
+        ("no reuse, so it is memory bound", True, False),
+        ("compute-bound rather than memory-bound", False, True),
+    ],
+)
+def test_concept_sets_are_bilingual_and_negation_aware(
+    text: str, memory: bool, compute: bool
+) -> None:
     tokens = normalize(text).split()
     assert asserted("memory-bound", tokens) is memory
     assert asserted("compute-bound", tokens) is compute
@@ -159,13 +168,16 @@ def _percent_ask(expected: float) -> Ask:
     return Ask("eff", NUMBER, "Efficiency?", "效率？", expected, PCT)
 
 
-@pytest.mark.parametrize(("text", "correct", "tags"), [
-    ("64", True, ()),
-    ("64 %", True, ()),
-    ("64%", True, ()),
-    ("0.64", False, ("fraction-for-percent",)),
-    ("0.64 %", False, ()),
-])
+@pytest.mark.parametrize(
+    ("text", "correct", "tags"),
+    [
+        ("64", True, ()),
+        ("64 %", True, ()),
+        ("64%", True, ()),
+        ("0.64", False, ("fraction-for-percent",)),
+        ("0.64 %", False, ()),
+    ],
+)
 def test_bare_number_is_read_in_percent(text: str, correct: bool, tags: tuple) -> None:
     result = numbers.grade(_percent_ask(0.64), text)
     assert result.correct is correct
@@ -180,8 +192,15 @@ def test_fraction_for_percent_is_explained_in_both_languages() -> None:
 
 
 def test_an_ambiguous_mistake_is_one_event() -> None:
-    ask = Ask("ai", NUMBER, "AI?", "强度？", 1365.0, None,
-              mistakes=(("fma-factor", 682.7), ("dtype-bytes", 682.7)))
+    ask = Ask(
+        "ai",
+        NUMBER,
+        "AI?",
+        "强度？",
+        1365.0,
+        None,
+        mistakes=(("fma-factor", 682.7), ("dtype-bytes", 682.7)),
+    )
     result = numbers.grade(ask, "683")
     event = result.event
     assert result.mistakes == ("fma-factor", "dtype-bytes")
@@ -189,8 +208,9 @@ def test_an_ambiguous_mistake_is_one_event() -> None:
     assert event.key == "dtype-bytes|fma-factor"
     assert event.label("en") == "one of: fma-factor, dtype-bytes"
     assert event.label("zh") == "以下之一：fma-factor、dtype-bytes"
-    single = numbers.grade(Ask("ai", NUMBER, "", "", 1365.0, None,
-                               mistakes=(("fma-factor", 682.7),)), "683").event
+    single = numbers.grade(
+        Ask("ai", NUMBER, "", "", 1365.0, None, mistakes=(("fma-factor", 682.7),)), "683"
+    ).event
     assert single is not None and not single.ambiguous and single.key == "fma-factor"
 
 
@@ -238,8 +258,12 @@ def test_a_letter_not_shown_is_refused(builtin: Bank) -> None:
 # --------------------------------------------------------------------------- validation
 
 
-def _pack(tmp_path: Path, rubric: str, answer_en: str = "Peak / bandwidth, memory-bound.",
-          answer_zh: str = "峰值 / 带宽，访存密集。") -> Path:
+def _pack(
+    tmp_path: Path,
+    rubric: str,
+    answer_en: str = "Peak / bandwidth, memory-bound.",
+    answer_zh: str = "峰值 / 带宽，访存密集。",
+) -> Path:
     text = textwrap.dedent("""\
         pack: t
         questions:
@@ -262,36 +286,50 @@ def _validate(path: Path) -> list[str]:
 
 
 def test_validate_checks_labels_bare_numbers_and_common_words(tmp_path: Path) -> None:
-    good = _pack(tmp_path, """\
+    good = _pack(
+        tmp_path,
+        """\
         - point: {en: "peak / bandwidth", zh: "峰值 / 带宽"}
           en: ["peak / bandwidth"]
           zh: ["峰值 / 带宽"]
-        """)
+        """,
+    )
     assert _validate(good) == []
-    label = _pack(tmp_path, """\
+    label = _pack(
+        tmp_path,
+        """\
         - point: {en: "ridge = peak over bandwidth", zh: "峰值 / 带宽"}
           en: ["peak / bandwidth"]
           zh: ["峰值 / 带宽"]
-        """)
+        """,
+    )
     assert any("does not earn its own point" in m for m in _validate(label))
-    bare = _pack(tmp_path, """\
+    bare = _pack(
+        tmp_path,
+        """\
         - point: {en: "peak / bandwidth", zh: "峰值 / 带宽"}
           en: ["peak / bandwidth", "200", "bandwidth"]
           zh: ["峰值 / 带宽", "一次"]
-        """)
+        """,
+    )
     found = _validate(bare)
     assert sum("bare number" in m for m in found) == 1
     assert sum("single common word" in m for m in found) == 2
-    concept = _pack(tmp_path, """\
+    concept = _pack(
+        tmp_path,
+        """\
         - point: {en: "peak / bandwidth", zh: "峰值 / 带宽"}
           en: ["peak / bandwidth", "@no-such-set"]
           zh: ["峰值 / 带宽"]
-        """)
+        """,
+    )
     assert any("unknown concept @no-such-set" in m for m in _validate(concept))
 
 
 def test_validate_checks_the_model_answer_but_not_optional_points(tmp_path: Path) -> None:
-    path = _pack(tmp_path, """\
+    path = _pack(
+        tmp_path,
+        """\
         - point: {en: "peak / bandwidth", zh: "峰值 / 带宽"}
           en: ["peak / bandwidth"]
           zh: ["峰值 / 带宽"]
@@ -299,22 +337,30 @@ def test_validate_checks_the_model_answer_but_not_optional_points(tmp_path: Path
           optional: true
           en: ["@fuse"]
           zh: ["@fuse"]
-        """)
+        """,
+    )
     assert _validate(path) == []
     required = path.read_text(encoding="utf-8").replace("optional: true", "optional: false")
     path.write_text(required, encoding="utf-8")
     assert any("does not cover rubric point(s): fuse" in m for m in _validate(path))
 
 
-PLACEHOLDER = "{calc: decode, params: 7e9, dtype: fp16, gpu: h100-sxm5-80gb, show: min_time, unit: ms}"
+PLACEHOLDER = (
+    "{calc: decode, params: 7e9, dtype: fp16, gpu: h100-sxm5-80gb, show: min_time, unit: ms}"
+)
 
 
 def test_placeholders_are_rendered_from_the_engine(tmp_path: Path) -> None:
-    path = _pack(tmp_path, f"""\
+    path = _pack(
+        tmp_path,
+        f"""\
         - point: {{en: "about {PLACEHOLDER}", zh: "约 {PLACEHOLDER}"}}
           en: ["~{PLACEHOLDER} ±3%"]
           zh: ["~{PLACEHOLDER} ±3%"]
-        """, answer_en=f"Bound {PLACEHOLDER}.", answer_zh=f"下界 {PLACEHOLDER}。")
+        """,
+        answer_en=f"Bound {PLACEHOLDER}.",
+        answer_zh=f"下界 {PLACEHOLDER}。",
+    )
     assert _validate(path) == []
     q = load_bank([path]).get("t-one")
     assert q.answer["en"] == "Bound 4.18 ms." and q.answer["zh"] == "下界 4.18 ms。"
@@ -324,26 +370,38 @@ def test_placeholders_are_rendered_from_the_engine(tmp_path: Path) -> None:
 
 
 def test_a_hand_typed_number_contradicting_a_placeholder_fails(tmp_path: Path) -> None:
-    path = _pack(tmp_path, f"""\
+    path = _pack(
+        tmp_path,
+        f"""\
         - point: {{en: "about {PLACEHOLDER}", zh: "约 {PLACEHOLDER}"}}
           en: ["~{PLACEHOLDER} ±3%"]
           zh: ["~{PLACEHOLDER} ±3%"]
-        """, answer_en=f"Bound {PLACEHOLDER}, that is 4.5 ms.", answer_zh=f"下界 {PLACEHOLDER}。")
+        """,
+        answer_en=f"Bound {PLACEHOLDER}, that is 4.5 ms.",
+        answer_zh=f"下界 {PLACEHOLDER}。",
+    )
     found = _validate(path)
     assert len(found) == 1 and "4.5 contradicts the engine's 4.18 ms" in found[0]
 
 
-@pytest.mark.parametrize("bad", [
-    "{calc: decode, params: 7e9, gpu: no-such-card, show: min_time}",
-    "{calc: __import__('os').system('true'), show: flops}",
-    "{calc: gemm, m: 4096, n: 4096, k: 4096, show: everything}",
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "{calc: decode, params: 7e9, gpu: no-such-card, show: min_time}",
+        "{calc: __import__('os').system('true'), show: flops}",
+        "{calc: gemm, m: 4096, n: 4096, k: 4096, show: everything}",
+    ],
+)
 def test_bad_placeholders_are_problems_never_code(tmp_path: Path, bad: str) -> None:
-    path = _pack(tmp_path, """\
+    path = _pack(
+        tmp_path,
+        """\
         - point: {en: "peak / bandwidth", zh: "峰值 / 带宽"}
           en: ["peak / bandwidth"]
           zh: ["峰值 / 带宽"]
-        """, answer_en=f"Peak / bandwidth, {bad}.")
+        """,
+        answer_en=f"Peak / bandwidth, {bad}.",
+    )
     found = _validate(path)
     assert len(found) == 1 and found[0].startswith("placeholder:")
 

@@ -49,11 +49,18 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def attempt(skill: str = "bound", score: float = 1.0, when: str = "2025-01-02T10:00:00Z",
-            **extra) -> Attempt:
-    return Attempt(item_kind="skill", skill=skill, score=score, correct=score >= 1,
-                   seconds=extra.pop("seconds", 12.5), answered_utc=utc_iso(parse_utc(when)),
-                   **extra)
+def attempt(
+    skill: str = "bound", score: float = 1.0, when: str = "2025-01-02T10:00:00Z", **extra
+) -> Attempt:
+    return Attempt(
+        item_kind="skill",
+        skill=skill,
+        score=score,
+        correct=score >= 1,
+        seconds=extra.pop("seconds", 12.5),
+        answered_utc=utc_iso(parse_utc(when)),
+        **extra,
+    )
 
 
 def make_session(*listeners):
@@ -90,13 +97,17 @@ def test_version_1_database_is_upgraded_and_keeps_its_data(tmp_path):
     path = tmp_path / "v1.sqlite3"
     conn = sqlite3.connect(path)
     conn.executescript(V1_SCHEMA)
-    conn.execute("INSERT INTO sessions (uuid, mode, started_utc, seed) VALUES "
-                 "('7a3c9b52-1d8e-4f0a-9a43-6f5e2d1c0b9a', 'practice', "
-                 "'2024-05-01T08:00:00.000Z', 42)")
-    conn.execute("INSERT INTO attempts (uuid, session_id, item_kind, skill, score, correct, "
-                 "seconds, answered_utc, mistakes_json) VALUES "
-                 "('0d9f3e1a-5b7c-4c2d-8e6f-1a2b3c4d5e6f', 1, 'skill', 'ridge-point', 0.5, 0, "
-                 "20.0, '2024-05-01T08:01:00.000Z', '[\"inverted-ratio\"]')")
+    conn.execute(
+        "INSERT INTO sessions (uuid, mode, started_utc, seed) VALUES "
+        "('7a3c9b52-1d8e-4f0a-9a43-6f5e2d1c0b9a', 'practice', "
+        "'2024-05-01T08:00:00.000Z', 42)"
+    )
+    conn.execute(
+        "INSERT INTO attempts (uuid, session_id, item_kind, skill, score, correct, "
+        "seconds, answered_utc, mistakes_json) VALUES "
+        "('0d9f3e1a-5b7c-4c2d-8e6f-1a2b3c4d5e6f', 1, 'skill', 'ridge-point', 0.5, 0, "
+        "20.0, '2024-05-01T08:01:00.000Z', '[\"inverted-ratio\"]')"
+    )
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
@@ -113,8 +124,9 @@ def test_version_1_database_is_upgraded_and_keeps_its_data(tmp_path):
         assert session.seed == 42
         assert session.attempts[0].skill == "ridge-point"
         assert session.attempts[0].mistakes == ("inverted-ratio",)
-        history.put_review_card("skill:ridge-point", "skill", {"stability": 1.5},
-                                "2024-05-03T00:00:00.000Z")
+        history.put_review_card(
+            "skill:ridge-point", "skill", {"stability": 1.5}, "2024-05-03T00:00:00.000Z"
+        )
         assert history.review_cards()["skill:ridge-point"][1] == {"stability": 1.5}
         new_id = history.start_session(SessionRecord("practice", utc_iso()))
         history.add_attempt(new_id, attempt())
@@ -175,12 +187,21 @@ def test_corrupt_history_is_reported_everywhere_and_never_changed(drill_home):
         history.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     data = bytearray(path.read_bytes())
     for offset in range(8192, len(data) - 4096, 4096):  # scribble over every b-tree page
-        data[offset + 8:offset + 64] = os.urandom(56)
+        data[offset + 8 : offset + 64] = os.urandom(56)
     path.write_bytes(bytes(data))
     before = digest(path)
 
-    start = run_drill("start", "--plain", "--count", "2", "--seed", "3", "--topic", "numeric",
-                      input="skip\nskip\n")
+    start = run_drill(
+        "start",
+        "--plain",
+        "--count",
+        "2",
+        "--seed",
+        "3",
+        "--topic",
+        "numeric",
+        input="skip\nskip\n",
+    )
     assert start.returncode == 0
     stats = run_drill("stats", "--json")
     check = run_drill("history", "check")
@@ -197,8 +218,17 @@ def test_plain_session_on_a_refused_file_warns_once_and_goes_on(drill_home):
     path.parent.mkdir(parents=True)
     path.write_bytes(b"\x00\x01garbage" * 1000)
     before = digest(path)
-    result = run_drill("start", "--plain", "--count", "2", "--seed", "3", "--topic", "numeric",
-                       input="skip\nskip\n")
+    result = run_drill(
+        "start",
+        "--plain",
+        "--count",
+        "2",
+        "--seed",
+        "3",
+        "--topic",
+        "numeric",
+        input="skip\nskip\n",
+    )
     assert result.returncode == 0
     warnings = [line for line in result.stderr.splitlines() if "warning" in line]
     assert len(warnings) == 1 and "will not be saved" in warnings[0]
@@ -210,8 +240,7 @@ def test_plain_session_on_a_refused_file_warns_once_and_goes_on(drill_home):
 
 def test_check_reports_a_healthy_database(drill_home):
     with History.open() as history:
-        history.add_attempt(history.start_session(SessionRecord("practice", utc_iso())),
-                            attempt())
+        history.add_attempt(history.start_session(SessionRecord("practice", utc_iso())), attempt())
     result = run_drill("history", "check")
     assert result.returncode == 0, result.stderr
     assert "ok, schema 2" in result.stdout
@@ -229,12 +258,18 @@ def test_recorder_commits_each_answer_and_updates_on_self_mark(tmp_path):
     assert reader.execute("SELECT count(*) FROM sessions").fetchone()[0] == 0
 
     first = session.answer("memory")
-    rows = reader.execute("SELECT skill, answer, score, correct, self_mark, seconds, "
-                          "answered_utc, scenario_json, expected_json FROM attempts").fetchall()
+    rows = reader.execute(
+        "SELECT skill, answer, score, correct, self_mark, seconds, "
+        "answered_utc, scenario_json, expected_json FROM attempts"
+    ).fetchall()
     assert len(rows) == 1
     skill, answer, score, correct, self_mark, seconds, when, scenario, expected = rows[0]
-    assert (skill, answer, score, bool(correct)) == ("bound", "memory", first.score,
-                                                      first.grade.correct)
+    assert (skill, answer, score, bool(correct)) == (
+        "bound",
+        "memory",
+        first.score,
+        first.grade.correct,
+    )
     assert self_mark is None and seconds >= 0
     assert json.loads(scenario)["skill"] == "bound"
     assert json.loads(expected) == first.question.expected_json()
@@ -246,8 +281,9 @@ def test_recorder_commits_each_answer_and_updates_on_self_mark(tmp_path):
     assert reader.execute("SELECT count(*), sum(skipped) FROM attempts").fetchone() == (2, 1)
     recorder.close()
     recorder.close()
-    (row,) = reader.execute("SELECT mode, seed, app_version, ended_utc, settings_json "
-                            "FROM sessions").fetchall()
+    (row,) = reader.execute(
+        "SELECT mode, seed, app_version, ended_utc, settings_json FROM sessions"
+    ).fetchall()
     assert row[:3] == ("practice", 11, "9.9") and row[3] is not None
     assert json.loads(row[4])["skills"] == ["bound"]
 
@@ -289,10 +325,28 @@ def test_a_refused_damaged_file_is_still_closed(tmp_path):
 
 
 def test_plain_and_jsonl_sessions_record_every_answer(drill_home):
-    run_drill("start", "--plain", "--count", "3", "--seed", "5", "--skill", "bound",
-              input="memory\ncompute\nskip\n")
-    run_drill("start", "--jsonl", "--count", "2", "--seed", "6", "--skill", "bound",
-              input="memory\nmemory\n")
+    run_drill(
+        "start",
+        "--plain",
+        "--count",
+        "3",
+        "--seed",
+        "5",
+        "--skill",
+        "bound",
+        input="memory\ncompute\nskip\n",
+    )
+    run_drill(
+        "start",
+        "--jsonl",
+        "--count",
+        "2",
+        "--seed",
+        "6",
+        "--skill",
+        "bound",
+        input="memory\nmemory\n",
+    )
     with History.open() as history:
         sessions = history.sessions()
     assert [len(s.attempts) for s in sessions] == [3, 2]
@@ -332,8 +386,17 @@ def test_two_processes_writing_at_once_keep_every_attempt(drill_home, tmp_path):
 
 def test_two_plain_sessions_at_once_both_record(drill_home):
     cmd = [sys.executable, "-m", "drill", "start", "--plain", "--count", "6", "--skill", "bound"]
-    procs = [subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True, cwd=ROOT) for _ in range(2)]
+    procs = [
+        subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        for _ in range(2)
+    ]
     for proc in procs:
         proc.stdin.write("memory\ncompute\n" * 3)
         proc.stdin.close()
@@ -366,10 +429,25 @@ class _Output:
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL and select on pipes are POSIX")
 def test_sigkill_after_three_answers_keeps_three_attempts(drill_home):
     proc = subprocess.Popen(
-        [sys.executable, "-m", "drill", "start", "--plain", "--count", "10", "--seed", "4",
-         "--skill", "bound"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT,
-        env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        [
+            sys.executable,
+            "-m",
+            "drill",
+            "start",
+            "--plain",
+            "--count",
+            "10",
+            "--seed",
+            "4",
+            "--skill",
+            "bound",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
+    )
     try:
         output = _Output(proc)
         output.wait_for("> ", 1)
@@ -397,21 +475,48 @@ def _fill(count: int = 3) -> None:
     with History.open() as history:
         history.start_session(SessionRecord("mock", "2024-12-01T09:00:00.000Z"))  # no answers
         for s in range(count):
-            sid = history.start_session(SessionRecord(
-                "practice" if s else "mock", f"2025-0{s + 1}-01T09:00:00.000Z", seed=s,
-                settings={"count": 2, "lang": "zh"}, app_version="0.1.0"))
-            history.add_attempt(sid, attempt("bound", 1.0, f"2025-0{s + 1}-01T09:01:00Z",
-                                             answer="带宽", parsed="memory", expected="memory"))
-            history.add_attempt(sid, attempt("ridge-point", 0.25, f"2025-0{s + 1}-01T09:02:00Z",
-                                             answer="0.005", parsed=0.005, expected=200.6,
-                                             mistakes=("inverted-ratio", "unit-prefix"),
-                                             relative_error=0.99, hints_used=2,
-                                             self_mark=False, scenario={"gpu": "a100"}))
+            sid = history.start_session(
+                SessionRecord(
+                    "practice" if s else "mock",
+                    f"2025-0{s + 1}-01T09:00:00.000Z",
+                    seed=s,
+                    settings={"count": 2, "lang": "zh"},
+                    app_version="0.1.0",
+                )
+            )
+            history.add_attempt(
+                sid,
+                attempt(
+                    "bound",
+                    1.0,
+                    f"2025-0{s + 1}-01T09:01:00Z",
+                    answer="带宽",
+                    parsed="memory",
+                    expected="memory",
+                ),
+            )
+            history.add_attempt(
+                sid,
+                attempt(
+                    "ridge-point",
+                    0.25,
+                    f"2025-0{s + 1}-01T09:02:00Z",
+                    answer="0.005",
+                    parsed=0.005,
+                    expected=200.6,
+                    mistakes=("inverted-ratio", "unit-prefix"),
+                    relative_error=0.99,
+                    hints_used=2,
+                    self_mark=False,
+                    scenario={"gpu": "a100"},
+                ),
+            )
 
 
 @pytest.mark.parametrize("fmt", ["json", "csv"])
-def test_export_then_import_elsewhere_is_identical_and_idempotent(drill_home, tmp_path,
-                                                                  monkeypatch, fmt):
+def test_export_then_import_elsewhere_is_identical_and_idempotent(
+    drill_home, tmp_path, monkeypatch, fmt
+):
     _fill()
     out = tmp_path / f"history.{fmt}"
     result = run_drill("history", "export", "--format", fmt, str(out))
@@ -453,20 +558,30 @@ def test_export_to_stdout_is_json(drill_home):
     assert data["sessions"][1]["attempts"][1]["mistakes"] == ["inverted-ratio", "unit-prefix"]
 
 
-@pytest.mark.parametrize("content, message", [
-    ('{"format": "something-else"}', "not a drill history export"),
-    ('{"format": "roofline-drill-history", "version": 99, "sessions": []}', "newer"),
-    ("not json and not csv", "not a drill history export"),
-    ('{"format": "roofline-drill-history", "version": 1, "sessions": [{"uuid": "x", '
-     '"mode": "practice", "started_utc": "2025-01-01T00:00:00Z"}]}', "not a UUID"),
-    ('{"format": "roofline-drill-history", "version": 1, "sessions": [{"uuid": '
-     '"7a3c9b52-1d8e-4f0a-9a43-6f5e2d1c0b9a", "mode": "practice", "started_utc": '
-     '"2025-01-01T00:00:00Z", "attempts": [{"uuid": "0d9f3e1a-5b7c-4c2d-8e6f-1a2b3c4d5e6f", '
-     '"item_kind": "skill", "skill": "bound", "score": 7, "correct": true, "seconds": 1, '
-     '"answered_utc": "2025-01-01T00:00:01Z"}]}]}', "'score' must be a number from 0 to 1"),
-])
-def test_bad_import_file_is_one_line_exit_2_and_changes_nothing(drill_home, tmp_path, content,
-                                                                message):
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ('{"format": "something-else"}', "not a drill history export"),
+        ('{"format": "roofline-drill-history", "version": 99, "sessions": []}', "newer"),
+        ("not json and not csv", "not a drill history export"),
+        (
+            '{"format": "roofline-drill-history", "version": 1, "sessions": [{"uuid": "x", '
+            '"mode": "practice", "started_utc": "2025-01-01T00:00:00Z"}]}',
+            "not a UUID",
+        ),
+        (
+            '{"format": "roofline-drill-history", "version": 1, "sessions": [{"uuid": '
+            '"7a3c9b52-1d8e-4f0a-9a43-6f5e2d1c0b9a", "mode": "practice", "started_utc": '
+            '"2025-01-01T00:00:00Z", "attempts": [{"uuid": "0d9f3e1a-5b7c-4c2d-8e6f-1a2b3c4d5e6f", '
+            '"item_kind": "skill", "skill": "bound", "score": 7, "correct": true, "seconds": 1, '
+            '"answered_utc": "2025-01-01T00:00:01Z"}]}]}',
+            "'score' must be a number from 0 to 1",
+        ),
+    ],
+)
+def test_bad_import_file_is_one_line_exit_2_and_changes_nothing(
+    drill_home, tmp_path, content, message
+):
     path = tmp_path / "bad.json"
     path.write_text(content, encoding="utf-8")
     result = run_drill("history", "import", str(path))
@@ -490,13 +605,17 @@ def test_timestamps_are_fixed_width_utc():
 
 
 def test_import_refuses_out_of_range_values_and_keeps_stats_working(tmp_path, drill_home):
-    run_drill("start", "--plain", "--seed", "2", "--count", "2", "--topic", "numeric",
-              input="skip\n" * 4)
+    run_drill(
+        "start", "--plain", "--seed", "2", "--count", "2", "--topic", "numeric", input="skip\n" * 4
+    )
     exported = json.loads(run_drill("history", "export").stdout)
     assert exported["format"] == "roofline-drill-history"
     assert [len(s["attempts"]) for s in exported["sessions"]] == [2]
-    for field, value in (("seconds", 1e308), ("hints_used", 2**70),
-                         ("answered_utc", "9999-12-31T23:59:59-12:00")):
+    for field, value in (
+        ("seconds", 1e308),
+        ("hints_used", 2**70),
+        ("answered_utc", "9999-12-31T23:59:59-12:00"),
+    ):
         broken = json.loads(json.dumps(exported))
         target = broken["sessions"][0]["attempts"][0]
         target[field] = value

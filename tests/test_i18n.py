@@ -95,17 +95,23 @@ def test_tr_fills_values_in_either_language():
 
 
 def test_i18n_imports_nothing_else_from_drill():
-    code = ("import sys, json, drill.i18n\n"
-            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('drill'))))")
+    code = (
+        "import sys, json, drill.i18n\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('drill'))))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = json.loads(out.stdout)
     assert [m for m in loaded if m != "drill" and not m.startswith("drill.i18n")] == []
 
 
 # -- content: Text values, mistakes, directions, skills, formula words ----------------------
-TEXT_MODULES = ("drill.core.engine.steps", "drill.core.engine.roofline",
-                "drill.content.skills.mistakes", "drill.content.skills.directions",
-                "drill.ui.render.stats")
+TEXT_MODULES = (
+    "drill.core.engine.steps",
+    "drill.core.engine.roofline",
+    "drill.content.skills.mistakes",
+    "drill.content.skills.directions",
+    "drill.ui.render.stats",
+)
 
 
 def _texts(value, where: str):
@@ -133,14 +139,19 @@ def module_texts() -> list[tuple[str, Text]]:
 
 def test_content_modules_hold_text_values():
     where = {w.split("[")[0] for w, _ in module_texts()}
-    assert {"drill.core.engine.steps.WORDS", "drill.core.engine.steps.FORMULA_WORDS",
-            "drill.core.engine.roofline.ABOVE_ROOF", "drill.content.skills.mistakes.MISTAKES",
-            "drill.content.skills.directions.DIRECTION_TEXT",
-            "drill.ui.render.stats.MONTHS"} <= where
+    assert {
+        "drill.core.engine.steps.WORDS",
+        "drill.core.engine.steps.FORMULA_WORDS",
+        "drill.core.engine.roofline.ABOVE_ROOF",
+        "drill.content.skills.mistakes.MISTAKES",
+        "drill.content.skills.directions.DIRECTION_TEXT",
+        "drill.ui.render.stats.MONTHS",
+    } <= where
 
 
-@pytest.mark.parametrize(("where", "text"), module_texts(), ids=lambda v: v if isinstance(v, str)
-                         else "")
+@pytest.mark.parametrize(
+    ("where", "text"), module_texts(), ids=lambda v: v if isinstance(v, str) else ""
+)
 def test_text_value_has_both_languages(where, text):
     assert bilingual_problem(text.en, text.zh) is None, (where, text)
 
@@ -164,8 +175,9 @@ def test_every_mistake_and_direction_reads_in_both_languages():
         assert bilingual_problem(en, zh) is None, did
 
 
-@pytest.mark.parametrize("skill_id", sorted(__import__(
-    "drill.content.skills.registry", fromlist=["SKILLS"]).SKILLS))
+@pytest.mark.parametrize(
+    "skill_id", sorted(__import__("drill.content.skills.registry", fromlist=["SKILLS"]).SKILLS)
+)
 def test_skill_name_has_both_languages(skill_id):
     from drill.content.skills.registry import SKILLS
 
@@ -197,28 +209,101 @@ def bank_fields():
 def test_question_bank_fields_have_both_languages():
     fields = list(bank_fields())
     assert len(fields) > 300
-    bad = [(where, bilingual_problem(v.get("en", ""), v.get("zh", ""))) for where, v in fields
-           if bilingual_problem(v.get("en", ""), v.get("zh", ""))]
+    bad = [
+        (where, bilingual_problem(v.get("en", ""), v.get("zh", "")))
+        for where, v in fields
+        if bilingual_problem(v.get("en", ""), v.get("zh", ""))
+    ]
     assert bad == []
 
 
 # -- generated scenarios: no English word left in the Chinese --------------------------------
 # Read the same in Chinese technical writing: units, symbols, functions, acronyms, product and
 # tool names, and the few loanwords Chinese engineers use as they are.
-UNITS = {p + u for p in ("", "k", "M", "G", "T", "P") for u in ("FLOP", "FLOPs", "B", "Hz", "iB",
-                                                                 "b", "FLOP/s", "B/s", "b/s", "FLOP/B")}
+UNITS = {
+    p + u
+    for p in ("", "k", "M", "G", "T", "P")
+    for u in ("FLOP", "FLOPs", "B", "Hz", "iB", "b", "FLOP/s", "B/s", "b/s", "FLOP/B")
+}
 ALLOWED_WORDS = UNITS | {
-    "ms", "ns", "bit", "SI", "FMA", "GEMM", "GEMV", "SM", "SMs", "CU", "HBM", "GDDR", "DDR",
-    "KV", "QK", "PV", "QKᵀ", "GPU", "LLM", "GQA", "MMA", "Tensor", "CUDA", "Roofline", "ReLU",
-    "GELU", "min", "max", "ceil", "exp", "tanh", "softmax", "LayerNorm", "layernorm", "split-K", "CPU", "grid-stride",
-    "cuDNN", "KiB", "GCD", "VRAM", "vram", "rocm-smi", "showmeminfo", "Total", "Memory", "axpy", "cuBLAS", "Nsight",
-    "deviceQuery", "totalGlobalMem", "Llama", "batch", "token", "kernel", "block", "boost",
-    "tiling", "flash", "profiler", "bias", "dropout", "query", "prompt",
+    "ms",
+    "ns",
+    "bit",
+    "SI",
+    "FMA",
+    "GEMM",
+    "GEMV",
+    "SM",
+    "SMs",
+    "CU",
+    "HBM",
+    "GDDR",
+    "DDR",
+    "KV",
+    "QK",
+    "PV",
+    "QKᵀ",
+    "GPU",
+    "LLM",
+    "GQA",
+    "MMA",
+    "Tensor",
+    "CUDA",
+    "Roofline",
+    "ReLU",
+    "GELU",
+    "min",
+    "max",
+    "ceil",
+    "exp",
+    "tanh",
+    "softmax",
+    "LayerNorm",
+    "layernorm",
+    "split-K",
+    "CPU",
+    "grid-stride",
+    "cuDNN",
+    "KiB",
+    "GCD",
+    "VRAM",
+    "vram",
+    "rocm-smi",
+    "showmeminfo",
+    "Total",
+    "Memory",
+    "axpy",
+    "cuBLAS",
+    "Nsight",
+    "deviceQuery",
+    "totalGlobalMem",
+    "Llama",
+    "batch",
+    "token",
+    "kernel",
+    "block",
+    "boost",
+    "tiling",
+    "flash",
+    "profiler",
+    "bias",
+    "dropout",
+    "query",
+    "prompt",
     "beta",  # the gemm operator's --beta flag
 }
-ALLOWED_PHRASES = ("Compute (SM) Throughput", "Memory Throughput", "Nsight Compute",
-                   "Speed-of-Light", "Tensor Core", "CUDA Core", "CUDA Graphs", "CUDA Graph",
-                   "ridge point", "flash attention")
+ALLOWED_PHRASES = (
+    "Compute (SM) Throughput",
+    "Memory Throughput",
+    "Nsight Compute",
+    "Speed-of-Light",
+    "Tensor Core",
+    "CUDA Core",
+    "CUDA Graphs",
+    "CUDA Graph",
+    "ridge point",
+    "flash attention",
+)
 TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_.ᵀ/'-]*")
 
 
@@ -270,8 +355,9 @@ def catalog_and_words():
     return load_catalog(), ALLOWED_WORDS | card_words()
 
 
-@pytest.mark.parametrize("skill_id", sorted(__import__(
-    "drill.content.skills.registry", fromlist=["SKILLS"]).SKILLS))
+@pytest.mark.parametrize(
+    "skill_id", sorted(__import__("drill.content.skills.registry", fromlist=["SKILLS"]).SKILLS)
+)
 def test_generated_chinese_has_no_english_words(skill_id, catalog_and_words):
     from drill.content.skills.registry import generate
 
@@ -309,8 +395,18 @@ def calc_commands() -> list[list[str]]:
 
     commands = []
     for spec in OPERATORS.values():
-        argv = ["calc", spec.name, "--gpu", "h100-sxm5-80gb", "--measured", "100T",
-                "--compare-gpu", "a100-sxm4-40gb", "--compare-dtype", "fp8"]
+        argv = [
+            "calc",
+            spec.name,
+            "--gpu",
+            "h100-sxm5-80gb",
+            "--measured",
+            "100T",
+            "--compare-gpu",
+            "a100-sxm4-40gb",
+            "--compare-dtype",
+            "fp8",
+        ]
         for param in spec.params:
             if param.kind != "flag" and param.default is None:
                 argv += [param.flags[0], EXAMPLE[param.name]]
@@ -318,8 +414,20 @@ def calc_commands() -> list[list[str]]:
     commands += [
         ["calc", "peak", "--units", "108", "--lanes", "64", "--clock", "1.41GHz"],
         ["calc", "bandwidth", "--bus-width", "5120", "--data-rate", "2.43"],
-        ["calc", "kv-cache", "--layers", "32", "--kv-heads", "8", "--head-dim", "128",
-         "--tokens", "4096", "--gpu", "h100-sxm5-80gb"],
+        [
+            "calc",
+            "kv-cache",
+            "--layers",
+            "32",
+            "--kv-heads",
+            "8",
+            "--head-dim",
+            "128",
+            "--tokens",
+            "4096",
+            "--gpu",
+            "h100-sxm5-80gb",
+        ],
         ["calc", "waves", "--blocks", "300", "--gpu", "h100-sxm5-80gb"],
         ["calc", "ridge", "--gpu", "h100-sxm5-80gb"],
         ["calc", "critical-batch", "--gpu", "h100-sxm5-80gb"],

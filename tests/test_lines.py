@@ -21,8 +21,12 @@ from tests.helpers import run_drill
 CATALOG = load_catalog(include_user=False)
 BANK = load_bank(include_user=False)
 # (hint, skip, quit): every word of the grammar appears in some row
-WORDS = [("hint", "skip", "quit"), ("?", "skip", "exit"), ("提示", "跳过", "退出"),
-         ("HINT", "跳过", "q")]
+WORDS = [
+    ("hint", "skip", "quit"),
+    ("?", "skip", "exit"),
+    ("提示", "跳过", "退出"),
+    ("HINT", "跳过", "q"),
+]
 
 
 class Clock:
@@ -50,11 +54,25 @@ def run_lines(run, formatter, text: str) -> str:
     return stdout.getvalue()
 
 
-@pytest.mark.parametrize(("word", "command"), [
-    ("hint", HINT), ("?", HINT), ("提示", HINT), (" Hint ", HINT),
-    ("skip", SKIP), ("跳过", SKIP),
-    ("quit", QUIT), ("exit", QUIT), ("q", QUIT), ("退出", QUIT),
-    ("", EMPTY), ("   ", EMPTY), ("12 TFLOP/s", ANSWER), ("a", ANSWER)])
+@pytest.mark.parametrize(
+    ("word", "command"),
+    [
+        ("hint", HINT),
+        ("?", HINT),
+        ("提示", HINT),
+        (" Hint ", HINT),
+        ("skip", SKIP),
+        ("跳过", SKIP),
+        ("quit", QUIT),
+        ("exit", QUIT),
+        ("q", QUIT),
+        ("退出", QUIT),
+        ("", EMPTY),
+        ("   ", EMPTY),
+        ("12 TFLOP/s", ANSWER),
+        ("a", ANSWER),
+    ],
+)
 def test_one_grammar(word, command):
     assert command_of(word) == command
 
@@ -83,9 +101,10 @@ def test_mock_plain_commands(hint, skip, quit):
 @pytest.mark.parametrize(("hint", "skip", "quit"), WORDS)
 def test_practice_jsonl_commands(hint, skip, quit):
     session = practice()
-    events = [json.loads(line)
-              for line in run_lines(session, JsonlFormatter, f"{hint}\n{skip}\n{quit}\n4\n")
-              .splitlines()]
+    events = [
+        json.loads(line)
+        for line in run_lines(session, JsonlFormatter, f"{hint}\n{skip}\n{quit}\n4\n").splitlines()
+    ]
     assert [e["type"] for e in events] == ["question", "hint", "grade", "question", "summary"]
     assert events[1]["text"] and events[2]["skipped"] is True
     assert events[0]["item_kind"] == "skill" and events[0]["skill"] == "ridge-point"
@@ -95,9 +114,10 @@ def test_practice_jsonl_commands(hint, skip, quit):
 @pytest.mark.parametrize(("hint", "skip", "quit"), WORDS)
 def test_mock_jsonl_commands(hint, skip, quit):
     interview = mock()
-    events = [json.loads(line)
-              for line in run_lines(interview, JsonlFormatter, f"{hint}\n{skip}\n{quit}\n")
-              .splitlines()]
+    events = [
+        json.loads(line)
+        for line in run_lines(interview, JsonlFormatter, f"{hint}\n{skip}\n{quit}\n").splitlines()
+    ]
     assert [e["type"] for e in events] == ["question", "hint", "grade", "question", "summary"]
     assert events[0]["stage"] == "case" and events[0]["budget_s"] > 0
     assert events[-1]["mode"] == "mock"
@@ -124,8 +144,9 @@ def test_chinese_plain_empty_line_and_end_of_input():
 
 
 def test_plain_self_mark_takes_the_users_word():
-    free = next(q.id for q in sorted(BANK.questions.values(), key=lambda q: q.id)
-                if q.type == "free")
+    free = next(
+        q.id for q in sorted(BANK.questions.values(), key=lambda q: q.id) if q.type == "free"
+    )
     config = SessionConfig(count=1, seed=1, topic="concepts", plan=[("concept", free)])
     session = new_session(config, CATALOG, BANK, clock=Clock())
     out = run_lines(session, PlainFormatter, "no idea at all\n对\n")
@@ -134,8 +155,19 @@ def test_plain_self_mark_takes_the_users_word():
 
 
 def test_the_cli_speaks_the_grammar_in_chinese():
-    result = run_drill("start", "--plain", "--seed", "3", "--count", "2", "--skill", "bound",
-                       "--lang", "zh", input="提示\n跳过\n退出\n")
+    result = run_drill(
+        "start",
+        "--plain",
+        "--seed",
+        "3",
+        "--count",
+        "2",
+        "--skill",
+        "bound",
+        "--lang",
+        "zh",
+        input="提示\n跳过\n退出\n",
+    )
     assert result.returncode == 0, result.stderr
     assert "> 提示: " in result.stdout and "共 1 题，答对 0 题，跳过 1 题" in result.stdout
     result = run_drill("mock", "--plain", "--seed", "3", "--lang", "zh", input="提示\n跳过\n退出\n")

@@ -1,4 +1,4 @@
-"""ruff is part of the test extra; the tree stays clean."""
+"""ruff is part of the test extra; the tree stays clean and formatted."""
 
 from __future__ import annotations
 
@@ -12,6 +12,18 @@ from tests.helpers import ROOT
 
 @pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is not installed")
 def test_ruff_is_clean():
-    result = subprocess.run(["ruff", "check", "--output-format", "concise", "."], cwd=ROOT,
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        ["ruff", "check", "--output-format", "concise", "."],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is not installed")
+def test_ruff_format_is_applied():
+    result = subprocess.run(
+        ["ruff", "format", "--check", "."], cwd=ROOT, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -111,7 +111,8 @@ def test_sizes_predicted_to_overrun_the_budget_are_skipped_with_a_note():
         assert [size for size, _ in kernel.sizes if size.startswith("n=")] == ["n=64"]
     assert len(result.sweep) == 1
     assert sum("time budget" in note for note in result.notes) == (
-        2 * (len(plan.gemm_sizes) - 1) + len(plan.sweep_ks) - 1)
+        2 * (len(plan.gemm_sizes) - 1) + len(plan.sweep_ks) - 1
+    )
 
 
 def test_the_card_saves_loads_and_validates(tiny_result, drill_home):
@@ -136,20 +137,23 @@ def test_card_ids_that_cannot_be_used():
     assert "lowercase" in m.check_card_id("My_Machine")
 
 
-@pytest.mark.parametrize(("name", "memory_gb", "expected"), [
-    ("NVIDIA H100 80GB HBM3", 85, "h100-sxm5-80gb"),
-    ("NVIDIA H100 PCIe", 85, "h100-pcie-80gb"),
-    ("NVIDIA A100-SXM4-40GB", 42, "a100-sxm4-40gb"),
-    ("NVIDIA A100-SXM4-80GB", 85, "a100-sxm4-80gb"),
-    ("NVIDIA A100 80GB PCIe", 85, "a100-pcie-80gb"),
-    ("NVIDIA H200", 150, "h200-sxm-141gb"),
-    ("NVIDIA GeForce RTX 4090", 25, "rtx-4090"),
-    ("Tesla T4", 16, "t4"),
-    ("NVIDIA L4", 24, "l4"),
-    ("NVIDIA A10", 24, "a10"),
-    ("AMD Instinct MI300X", 206, "mi300x"),
-    ("NVIDIA GeForce GTX 1080", 8, None),
-])
+@pytest.mark.parametrize(
+    ("name", "memory_gb", "expected"),
+    [
+        ("NVIDIA H100 80GB HBM3", 85, "h100-sxm5-80gb"),
+        ("NVIDIA H100 PCIe", 85, "h100-pcie-80gb"),
+        ("NVIDIA A100-SXM4-40GB", 42, "a100-sxm4-40gb"),
+        ("NVIDIA A100-SXM4-80GB", 85, "a100-sxm4-80gb"),
+        ("NVIDIA A100 80GB PCIe", 85, "a100-pcie-80gb"),
+        ("NVIDIA H200", 150, "h200-sxm-141gb"),
+        ("NVIDIA GeForce RTX 4090", 25, "rtx-4090"),
+        ("Tesla T4", 16, "t4"),
+        ("NVIDIA L4", 24, "l4"),
+        ("NVIDIA A10", 24, "a10"),
+        ("AMD Instinct MI300X", 206, "mi300x"),
+        ("NVIDIA GeForce GTX 1080", 8, None),
+    ],
+)
 def test_a_gpu_name_finds_its_catalog_card(name, memory_gb, expected):
     card = m.match_card(name, memory_gb * 1e9, load_catalog(include_user=False))
     assert (card.id if card else None) == expected
@@ -163,7 +167,8 @@ def _fake_cupy(name: str, memory: int) -> types.ModuleType:
         setattr(cp, attr, getattr(np, attr))
     rng = np.random.default_rng(0)
     cp.random = types.SimpleNamespace(
-        random_sample=lambda size, dtype: rng.random(size, dtype=dtype))
+        random_sample=lambda size, dtype: rng.random(size, dtype=dtype)
+    )
 
     def elementwise_kernel(inputs, outputs, body, kernel_name):
         return lambda b, c, s, a: np.add(b, s * c, out=a)
@@ -171,12 +176,18 @@ def _fake_cupy(name: str, memory: int) -> types.ModuleType:
     cp.ElementwiseKernel = elementwise_kernel
     runtime = types.SimpleNamespace(
         getDeviceCount=lambda: 1,
-        getDeviceProperties=lambda i: {"name": name.encode(), "multiProcessorCount": 132,
-                                       "totalGlobalMem": memory},
+        getDeviceProperties=lambda i: {
+            "name": name.encode(),
+            "multiProcessorCount": 132,
+            "totalGlobalMem": memory,
+        },
         deviceSynchronize=lambda: None,
-        memGetInfo=lambda: (memory, memory))
-    cp.cuda = types.SimpleNamespace(runtime=runtime, memory=types.SimpleNamespace(
-        OutOfMemoryError=type("OutOfMemoryError", (MemoryError,), {})))
+        memGetInfo=lambda: (memory, memory),
+    )
+    cp.cuda = types.SimpleNamespace(
+        runtime=runtime,
+        memory=types.SimpleNamespace(OutOfMemoryError=type("OutOfMemoryError", (MemoryError,), {})),
+    )
     cp.get_default_memory_pool = lambda: types.SimpleNamespace(free_all_blocks=lambda: None)
     return cp
 
@@ -186,8 +197,9 @@ def test_the_gpu_path_builds_a_valid_card_against_the_catalog(monkeypatch):
         pytest.skip("PyTorch is installed: open_backend would pick it over the fake CuPy")
     memory = 85 * 10**9
     monkeypatch.setitem(sys.modules, "cupy", _fake_cupy("NVIDIA H100 80GB HBM3", memory))
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: object() if name == "cupy" else None)
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: object() if name == "cupy" else None
+    )
     backend = m.open_backend("cuda")
     assert isinstance(backend, m.CupyBackend) and isinstance(backend, m.Backend)
     plan = m.make_plan("cuda", True, 1e-5, memory_bytes=memory)
@@ -215,14 +227,17 @@ def test_the_torch_path_runs_on_a_cpu_build_of_pytorch(monkeypatch):
     if torch.cuda.is_available():
         pytest.skip("a real GPU is here: drill measure --device cuda measures it")
     memory = 85 * 10**9
-    props = types.SimpleNamespace(name="NVIDIA H100 80GB HBM3", multi_processor_count=132,
-                                  total_memory=memory)
-    for name, fake in (("is_available", lambda: True),
-                       ("get_device_properties", lambda i: props),
-                       ("is_bf16_supported", lambda *a: True),
-                       ("synchronize", lambda *a: None),
-                       ("empty_cache", lambda: None),
-                       ("mem_get_info", lambda *a: (memory, memory))):
+    props = types.SimpleNamespace(
+        name="NVIDIA H100 80GB HBM3", multi_processor_count=132, total_memory=memory
+    )
+    for name, fake in (
+        ("is_available", lambda: True),
+        ("get_device_properties", lambda i: props),
+        ("is_bf16_supported", lambda *a: True),
+        ("synchronize", lambda *a: None),
+        ("empty_cache", lambda: None),
+        ("mem_get_info", lambda *a: (memory, memory)),
+    ):
         monkeypatch.setattr(torch.cuda, name, fake)
     before = torch.get_float32_matmul_precision()
     backend = m.TorchBackend()
@@ -252,8 +267,21 @@ def test_cli_quick_json_saves_a_card_that_calc_uses(drill_home):
     assert (drill_home / "config" / "gpus" / "my-machine.yaml").is_file()
 
     assert run_drill("validate").returncode == 0
-    calc = run_json("calc", "gemm", "-M", "4096", "-N", "4096", "-K", "4096",
-                    "--gpu", "my-machine", "--dtype", "fp32", "--json")
+    calc = run_json(
+        "calc",
+        "gemm",
+        "-M",
+        "4096",
+        "-N",
+        "4096",
+        "-K",
+        "4096",
+        "--gpu",
+        "my-machine",
+        "--dtype",
+        "fp32",
+        "--json",
+    )
     assert calc["gpu"] == "my-machine"
     assert calc["peak_flops"] == pytest.approx(data["peaks_flops"]["fp32"], rel=1e-3)
     assert calc["bandwidth"] == pytest.approx(data["bandwidth"], rel=1e-3)
@@ -262,19 +290,36 @@ def test_cli_quick_json_saves_a_card_that_calc_uses(drill_home):
 
 
 def test_cli_table_and_plot_in_chinese_without_saving(drill_home):
-    result = run_drill("measure", "--quick", "--no-save", "--lang", "zh",
-                       env={m.SCALE_ENV: TINY, "COLUMNS": "80", "LINES": "30"})
+    result = run_drill(
+        "measure",
+        "--quick",
+        "--no-save",
+        "--lang",
+        "zh",
+        env={m.SCALE_ENV: TINY, "COLUMNS": "80", "LINES": "30"},
+    )
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    for text in ("实测 Roofline", "GEMM fp32", "copy（内存）", "数据手册", "未知", "强度扫描",
-                 "未保存", "TFLOP/s", "FLOP/B"):
+    for text in (
+        "实测 Roofline",
+        "GEMM fp32",
+        "copy（内存）",
+        "数据手册",
+        "未知",
+        "强度扫描",
+        "未保存",
+        "TFLOP/s",
+        "FLOP/B",
+    ):
         assert text in out, text
     assert max(len(line) for line in out.splitlines()) <= 80
     assert not (drill_home / "config" / "gpus").exists()
 
 
-@pytest.mark.skipif(any(importlib.util.find_spec(n) for n in ("torch", "cupy")),
-                    reason="a GPU library is installed here")
+@pytest.mark.skipif(
+    any(importlib.util.find_spec(n) for n in ("torch", "cupy")),
+    reason="a GPU library is installed here",
+)
 def test_cli_cuda_without_a_gpu_library_says_so_in_one_line():
     result = run_drill("measure", "--device", "cuda", "--json")
     assert result.returncode == 2

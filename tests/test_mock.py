@@ -16,10 +16,14 @@ CATALOG = load_catalog(include_user=False)
 BANK = load_bank(include_user=False)
 
 
-def interview(seed: int = 4, minutes: float = 30, clock=None, previous=None,
-              **kw) -> MockInterview:
-    return MockInterview(MockConfig(minutes=minutes, seed=seed, **kw), CATALOG, BANK,
-                         clock=clock or FakeClock(), previous=previous)
+def interview(seed: int = 4, minutes: float = 30, clock=None, previous=None, **kw) -> MockInterview:
+    return MockInterview(
+        MockConfig(minutes=minutes, seed=seed, **kw),
+        CATALOG,
+        BANK,
+        clock=clock or FakeClock(),
+        previous=previous,
+    )
 
 
 def test_the_chain_case_then_follow_ups_then_design():
@@ -30,7 +34,13 @@ def test_the_chain_case_then_follow_ups_then_design():
         mock.answer(right_answer(mock.current))
     assert stages[:6] == ["case"] * 6
     assert [mock.items[i].question.ask.key for i in range(6)] == [
-        "intensity", "ridge", "bound", "attainable", "efficiency", "direction"]
+        "intensity",
+        "ridge",
+        "bound",
+        "attainable",
+        "efficiency",
+        "direction",
+    ]
     assert stages[6:-1] == ["follow-up"] * 3 and stages[-1] == "design"
     card = mock.scorecard()
     assert card.score == 1.0 and card.band == "ready"
@@ -105,10 +115,23 @@ def test_plain_interview_from_a_file_is_scored_and_kept(tmp_path, drill_home):
         import subprocess
         import sys
 
-        result = subprocess.run([sys.executable, "-m", "drill", "mock", "--plain", "--seed", "8",
-                                 "--report", str(report_file)], stdin=stdin,
-                                capture_output=True, text=True,
-                                env={**__import__("os").environ, "DRILL_HOME": str(drill_home)})
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "drill",
+                "mock",
+                "--plain",
+                "--seed",
+                "8",
+                "--report",
+                str(report_file),
+            ],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            env={**__import__("os").environ, "DRILL_HOME": str(drill_home)},
+        )
     assert result.returncode == 0, result.stderr
     assert "== Scorecard ==" in result.stdout
     assert "100 % — ready" in result.stdout
@@ -120,8 +143,7 @@ def test_plain_interview_from_a_file_is_scored_and_kept(tmp_path, drill_home):
 
 
 def test_jsonl_interview_and_time_left():
-    result = run_drill("mock", "--jsonl", "--seed", "3", "--minutes", "15",
-                       input="skip\n" * 4)
+    result = run_drill("mock", "--jsonl", "--seed", "3", "--minutes", "15", input="skip\n" * 4)
     assert result.returncode == 0, result.stderr
     events = [json.loads(line) for line in result.stdout.splitlines()]
     questions = [e for e in events if e["type"] == "question"]

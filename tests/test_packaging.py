@@ -21,7 +21,9 @@ def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     result = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     if result.returncode != 0:
         pytest.fail(f"building the wheel failed:\n{result.stderr[-2000:]}")
@@ -52,11 +54,22 @@ def test_fresh_environment_lists_every_card_from_elsewhere(wheel, tmp_path):
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(deps)
-    result = subprocess.run([str(python), "-m", "drill", "gpus", "--json"], cwd=elsewhere,
-                            capture_output=True, text=True, env=env, timeout=60)
+    result = subprocess.run(
+        [str(python), "-m", "drill", "gpus", "--json"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     cards = json.loads(result.stdout)
     assert len(cards) == len(list((ROOT / "gpus").glob("*.yaml")))
-    where = subprocess.run([str(python), "-c", "import drill; print(drill.__file__)"],
-                           capture_output=True, text=True, env=env, cwd=elsewhere)
+    where = subprocess.run(
+        [str(python), "-c", "import drill; print(drill.__file__)"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=elsewhere,
+    )
     assert str(site) in where.stdout

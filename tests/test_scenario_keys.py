@@ -27,13 +27,36 @@ def tags(skill_id: str) -> set[str]:
     return {tag for sc in scenarios(skill_id) for ask in sc.asks for tag, _ in ask.mistakes}
 
 
-PEAK_SKILLS = ("ridge-point", "attainable", "efficiency", "min-time", "card-upgrade",
-               "precision-change", "critical-batch", "peak-from-specs", "spec-sheet",
-               "roofline-case")
-BYTE_SKILLS = ("gemm-intensity", "gemv-intensity", "elementwise-intensity", "conv-intensity",
-               "attention-intensity", "ridge-point", "attainable", "efficiency", "min-time",
-               "decode-latency", "kv-cache", "critical-batch", "ops-per-element",
-               "bandwidth-from-specs", "spec-sheet", "roofline-case")
+PEAK_SKILLS = (
+    "ridge-point",
+    "attainable",
+    "efficiency",
+    "min-time",
+    "card-upgrade",
+    "precision-change",
+    "critical-batch",
+    "peak-from-specs",
+    "spec-sheet",
+    "roofline-case",
+)
+BYTE_SKILLS = (
+    "gemm-intensity",
+    "gemv-intensity",
+    "elementwise-intensity",
+    "conv-intensity",
+    "attention-intensity",
+    "ridge-point",
+    "attainable",
+    "efficiency",
+    "min-time",
+    "decode-latency",
+    "kv-cache",
+    "critical-batch",
+    "ops-per-element",
+    "bandwidth-from-specs",
+    "spec-sheet",
+    "roofline-case",
+)
 
 
 @pytest.mark.parametrize("skill_id", PEAK_SKILLS)
@@ -58,11 +81,20 @@ def _step_time(sc, kv_heads: int, kv_factor: float = 2.0, batch_kv: int | None =
     p = sc.params
     s = {"fp16": 2, "bf16": 2, "fp8": 1, "int8": 1}
     batch_kv = p["batch"] if batch_kv is None else batch_kv
-    kv = kv_factor * p["layers"] * kv_heads * p["head_dim"] * p["context"] * batch_kv * \
-        s[p["kv_dtype"]]
+    kv = (
+        kv_factor
+        * p["layers"]
+        * kv_heads
+        * p["head_dim"]
+        * p["context"]
+        * batch_kv
+        * s[p["kv_dtype"]]
+    )
     nbytes = p["params"] * s[p["dtype"]] + kv
-    flops = 2 * p["params"] * p["batch"] + \
-        4 * p["batch"] * p["layers"] * p["heads"] * p["head_dim"] * p["context"]
+    flops = (
+        2 * p["params"] * p["batch"]
+        + 4 * p["batch"] * p["layers"] * p["heads"] * p["head_dim"] * p["context"]
+    )
     return max(flops / p["peak"], nbytes / p["bandwidth"])
 
 
@@ -130,19 +162,33 @@ def test_every_direction_case_follows_from_its_profile():
         else:
             assert case.intensity > 0 and case.ridge > 0, case.id
             assert rl.bound(case.intensity, case.ridge, 1.0) == case.bound, case.id
-        allowed = {"memory": {"fusion", "lower-precision", "vectorize", "tiling",
-                              "change-algorithm", "larger-batch", "occupancy"},
-                   "compute": {"tiling", "tensor-cores", "lower-precision"},
-                   "latency": {"cuda-graphs", "fusion", "latency", "parallelism", "occupancy"}}
+        allowed = {
+            "memory": {
+                "fusion",
+                "lower-precision",
+                "vectorize",
+                "tiling",
+                "change-algorithm",
+                "larger-batch",
+                "occupancy",
+            },
+            "compute": {"tiling", "tensor-cores", "lower-precision"},
+            "latency": {"cuda-graphs", "fusion", "latency", "parallelism", "occupancy"},
+        }
         assert set(case.picks) <= allowed[case.bound], case.id
         assert not set(case.picks) & set(case.second), case.id
         assert all(why[0] and why[1] for why in [*case.picks.values(), *case.second.values()])
 
 
-@pytest.mark.parametrize("case_id, pick", [("naive-attention", "tiling"),
-                                           ("strided-copy", "tiling"),
-                                           ("strided-copy", "vectorize"),
-                                           ("few-blocks", "parallelism")])
+@pytest.mark.parametrize(
+    "case_id, pick",
+    [
+        ("naive-attention", "tiling"),
+        ("strided-copy", "tiling"),
+        ("strided-copy", "vectorize"),
+        ("few-blocks", "parallelism"),
+    ],
+)
 def test_defensible_picks_earn_credit(case_id, pick):
     index = next(i for i, c in enumerate(dirs.CASES) if c.id == case_id)
     for seed in range(200):
@@ -158,8 +204,14 @@ def test_defensible_picks_earn_credit(case_id, pick):
 
 def test_the_roofline_case_walks_the_whole_chain():
     for sc in scenarios("roofline-case", seeds=range(30)):
-        assert [a.key for a in sc.asks] == ["intensity", "ridge", "bound", "attainable",
-                                            "efficiency", "direction"]
+        assert [a.key for a in sc.asks] == [
+            "intensity",
+            "ridge",
+            "bound",
+            "attainable",
+            "efficiency",
+            "direction",
+        ]
         for ask in sc.asks:
             assert grade(ask, right_answer(ask)).correct
         assert {"intensity", "attainable", "measured", "peak", "bandwidth"} <= set(sc.params)
@@ -170,8 +222,17 @@ def test_a_new_user_starts_with_the_roofline_case():
 
 
 def test_roofline_case_runs_end_to_end_in_plain_mode():
-    result = run_drill("start", "--skill", "roofline-case", "--plain", "--seed", "3",
-                       "--count", "1", input="1\n1\na\n1\n1\na\n" * 3)
+    result = run_drill(
+        "start",
+        "--skill",
+        "roofline-case",
+        "--plain",
+        "--seed",
+        "3",
+        "--count",
+        "1",
+        input="1\n1\na\n1\n1\na\n" * 3,
+    )
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.count("== Question") == 6

@@ -19,10 +19,18 @@ SEEDS = range(200)
 BYTES = {"fp64": 8, "fp32": 4, "tf32": 4, "fp16": 2, "bf16": 2, "fp8": 1, "int8": 1}
 VECTOR_KERNELS = {"elementwise", "reduction", "softmax", "layernorm", "copy", "gemv"}
 VERDICT_ASKS = {"bound", "attainable", "efficiency", "min-time", "speedup"}
-SOL_CLASS = {"elementwise-add": "memory", "softmax-rows": "memory", "layernorm": "memory",
-             "copy": "memory", "gemm-large": "compute", "conv-large": "compute",
-             "flash-attention": "compute", "small-reduction": "latency", "tiny-gemm": "latency",
-             "few-blocks": "latency"}
+SOL_CLASS = {
+    "elementwise-add": "memory",
+    "softmax-rows": "memory",
+    "layernorm": "memory",
+    "copy": "memory",
+    "gemm-large": "compute",
+    "conv-large": "compute",
+    "flash-attention": "compute",
+    "small-reduction": "latency",
+    "tiny-gemm": "latency",
+    "few-blocks": "latency",
+}
 
 
 def all_scenarios():
@@ -54,8 +62,9 @@ def flops_and_bytes(op: str, p: dict, dtype: str) -> tuple[float, float]:
         extra = 2 * p["cols"] if op == "layernorm" else 0
         return (5 if op == "softmax" else 7) * rc, s * (2 * rc + extra)
     if op == "conv2d":
-        b, c, h, w, k, r = (p[x] for x in ("batch", "in_channels", "height", "width",
-                                           "out_channels", "kernel"))
+        b, c, h, w, k, r = (
+            p[x] for x in ("batch", "in_channels", "height", "width", "out_channels", "kernel")
+        )
         out_h = (h + 2 * p["padding"] - r) // p["stride"] + 1
         out_w = (w + 2 * p["padding"] - r) // p["stride"] + 1
         flops = 2 * b * out_h * out_w * k * c * r * r
@@ -100,7 +109,8 @@ def with_operator():
 
 def test_every_skill_and_level_is_covered():
     assert {(sc.skill, sc.difficulty) for sc in SCENARIOS} == {
-        (s, d) for s in skills.SKILLS for d in (1, 2, 3)}
+        (s, d) for s in skills.SKILLS for d in (1, 2, 3)
+    }
     assert len(SCENARIOS) == len(skills.SKILLS) * 3 * len(SEEDS)
 
 
@@ -115,8 +125,15 @@ def test_decode_weights_and_kv_cache_fit_the_card():
     for sc in (s for s in SCENARIOS if s.skill == "decode-latency"):
         p = sc.params
         card = CATALOG.get(p["gpu"])
-        kv = 2 * p["layers"] * p["kv_heads"] * p["head_dim"] * p["context"] * p["batch"] * \
-            BYTES[p["kv_dtype"]]
+        kv = (
+            2
+            * p["layers"]
+            * p["kv_heads"]
+            * p["head_dim"]
+            * p["context"]
+            * p["batch"]
+            * BYTES[p["kv_dtype"]]
+        )
         need = p["params"] * BYTES[p["dtype"]] + kv
         assert need <= card.capacity_gb * 1e9, (sc.seed, sc.difficulty, card.id, need)
 
@@ -141,13 +158,24 @@ def test_element_wise_kernels_use_the_vector_roof_and_say_so():
         op = sc.params["op"]
         card = CATALOG.get(sc.params["gpu"])
         assert near(sc.params["peak"], expected_peak(card, sc.params["dtype"], op), 1e-9), (
-            sc.skill, sc.seed, op, sc.params["peak"])
+            sc.skill,
+            sc.seed,
+            op,
+            sc.params["peak"],
+        )
         if op in VECTOR_KERNELS:
             seen.add(sc.skill)
             assert "on tensor cores" not in sc.intro_en, (sc.skill, sc.seed)
             assert "(tensor cores)" not in " ".join(a.prompt_en for a in sc.asks)
-    assert {"bound", "attainable", "efficiency", "min-time", "precision-change",
-            "card-upgrade", "roofline-case"} <= seen
+    assert {
+        "bound",
+        "attainable",
+        "efficiency",
+        "min-time",
+        "precision-change",
+        "card-upgrade",
+        "roofline-case",
+    } <= seen
 
 
 def test_ops_per_element_uses_the_vector_roof():
@@ -250,8 +278,11 @@ def test_published_params_never_reveal_the_asked_value():
                 # A compute-bound attainable equals the peak the question prints: a given.
                 # The shape is printed too (a 1-token GEMM has intensity ≈ 1 = M by chance).
                 given = {k: v for k, v in public.items() if k != "shape"}
-                leaks = [k for k, v in _numbers(given) if near(v, target, 0.005)
-                         and not (k in STATED and k not in sc.hidden)]
+                leaks = [
+                    k
+                    for k, v in _numbers(given)
+                    if near(v, target, 0.005) and not (k in STATED and k not in sc.hidden)
+                ]
                 assert not leaks, (sc.skill, sc.seed, ask.key, leaks)
             if ask.kind == CHOICE:
                 assert ask.expected not in [v for v in public.values() if isinstance(v, str)]
@@ -283,7 +314,14 @@ def test_the_last_solution_step_reaches_the_expected_value():
                 assert not isinstance(last.value, str), (sc.skill, ask.key)
                 value = float(last.value) * scale.get(last.unit, 1)
                 assert near(value, float(ask.expected), 1e-6), (
-                    sc.skill, sc.seed, sc.difficulty, ask.key, last.key, value, ask.expected)
+                    sc.skill,
+                    sc.seed,
+                    sc.difficulty,
+                    ask.key,
+                    last.key,
+                    value,
+                    ask.expected,
+                )
             elif ask.kind == CHOICE:
                 assert last.value == ask.expected, (sc.skill, sc.seed, ask.key)
 

@@ -25,8 +25,7 @@ class FakeClock:
 
 def numeric_session(**kw) -> Session:
     clock = kw.pop("clock", None) or FakeClock()
-    config = SessionConfig(count=kw.pop("count", 6), seed=kw.pop("seed", 11), topic="numeric",
-                           **kw)
+    config = SessionConfig(count=kw.pop("count", 6), seed=kw.pop("seed", 11), topic="numeric", **kw)
     return new_session(config, CATALOG, clock=clock)
 
 
@@ -46,8 +45,9 @@ def _all_questions(session):
 
 def test_answering_everything_right_scores_full_marks():
     clock = FakeClock()
-    session = new_session(SessionConfig(count=8, seed=5, topic="numeric", difficulty=3),
-                          CATALOG, clock=clock)
+    session = new_session(
+        SessionConfig(count=8, seed=5, topic="numeric", difficulty=3), CATALOG, clock=clock
+    )
     while not session.finished:
         clock.now += 12
         result = session.answer(right_answer(session.current.ask))
@@ -78,30 +78,58 @@ def test_unreadable_answer_keeps_the_question():
 
 
 def test_plain_session_of_five_varied_questions():
-    result = run_drill("start", "--plain", "--seed", "1", "--count", "5", "--topic", "numeric",
-                       input="a\n1\n" * 40)  # a letter for a choice, else a number
+    result = run_drill(
+        "start", "--plain", "--seed", "1", "--count", "5", "--topic", "numeric", input="a\n1\n" * 40
+    )  # a letter for a choice, else a number
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.count("== Question") == 5
     assert "Convention:" in out and "1 FMA = 2 FLOPs" in out
     assert "Worked solution:" in out
     assert "== Summary ==" in out
-    skills = {line.split("[")[1].split("]")[0] for line in out.splitlines()
-              if line.startswith("== Question")}
+    skills = {
+        line.split("[")[1].split("]")[0]
+        for line in out.splitlines()
+        if line.startswith("== Question")
+    }
     assert len(skills) == 5
 
 
 def test_plain_end_of_input_ends_cleanly_in_chinese():
-    result = run_drill("start", "--plain", "--seed", "2", "--count", "3", "--lang", "zh",
-                       "--topic", "numeric", input="")
+    result = run_drill(
+        "start",
+        "--plain",
+        "--seed",
+        "2",
+        "--count",
+        "3",
+        "--lang",
+        "zh",
+        "--topic",
+        "numeric",
+        input="",
+    )
     assert result.returncode == 0
     assert "第 1 题" in result.stdout and "总结" in result.stdout
 
 
 def test_jsonl_protocol():
     lines = "\n".join(["not a number", "skip", "hint", "1", "1", "1", "1", "1"]) + "\n"
-    result = run_drill("start", "--jsonl", "--seed", "4", "--count", "3", "--skill", "ridge-point",
-                       "--skill", "kv-cache", "--skill", "bound", input=lines)
+    result = run_drill(
+        "start",
+        "--jsonl",
+        "--seed",
+        "4",
+        "--count",
+        "3",
+        "--skill",
+        "ridge-point",
+        "--skill",
+        "kv-cache",
+        "--skill",
+        "bound",
+        input=lines,
+    )
     assert result.returncode == 0, result.stderr
     events = [json.loads(line) for line in result.stdout.splitlines()]
     kinds = [e["type"] for e in events]
@@ -120,8 +148,9 @@ def test_jsonl_protocol():
 
 def test_jsonl_right_answers_from_the_scenario_score_one():
     # Answer each question with the expected value the grade event reveals on a first pass.
-    first = run_drill("start", "--jsonl", "--seed", "9", "--count", "4", "--topic", "numeric",
-                      input="skip\n" * 20)
+    first = run_drill(
+        "start", "--jsonl", "--seed", "9", "--count", "4", "--topic", "numeric", input="skip\n" * 20
+    )
     expected = [e for e in map(json.loads, first.stdout.splitlines()) if e["type"] == "grade"]
     answers = []
     for g in expected:
@@ -130,9 +159,20 @@ def test_jsonl_right_answers_from_the_scenario_score_one():
             answers.append(g["expected_text"])  # numbers with their unit, e.g. "52.12 TFLOP/s"
         else:
             answers.append(",".join(value) if isinstance(value, list) else value)
-    events = [json.loads(line) for line in run_drill(
-        "start", "--jsonl", "--seed", "9", "--count", "4", "--topic", "numeric",
-        input="\n".join(answers) + "\n").stdout.splitlines()]
+    events = [
+        json.loads(line)
+        for line in run_drill(
+            "start",
+            "--jsonl",
+            "--seed",
+            "9",
+            "--count",
+            "4",
+            "--topic",
+            "numeric",
+            input="\n".join(answers) + "\n",
+        ).stdout.splitlines()
+    ]
     grades = [e for e in events if e["type"] == "grade"]
     assert grades and all(g["score"] == 1.0 for g in grades), grades
 
@@ -144,8 +184,9 @@ def test_practice_and_mock_are_both_runs_with_typed_events():
 
     clock = FakeClock()
     session = numeric_session(clock=clock, skills=["ridge-point", "bound"])
-    interview = MockInterview(MockConfig(seed=2), CATALOG, load_bank(include_user=False),
-                              clock=clock)
+    interview = MockInterview(
+        MockConfig(seed=2), CATALOG, load_bank(include_user=False), clock=clock
+    )
     assert isinstance(session, Run) and isinstance(interview, Run)
     events = []
     session.subscribe(events.append)
@@ -166,8 +207,9 @@ def test_only_numeric_skills_are_offered_again():
 
     bank = cached_bank()
     concept = sorted(bank.questions)[0]
-    config = SessionConfig(count=2, seed=1, topic="mixed",
-                           plan=[("concept", concept), ("skill", "bound")])
+    config = SessionConfig(
+        count=2, seed=1, topic="mixed", plan=[("concept", concept), ("skill", "bound")]
+    )
     session = new_session(config, CATALOG, bank, clock=FakeClock())
     session.skip()
     session.skip()

@@ -11,8 +11,7 @@ from drill.config import paths, settings
 
 
 def test_every_field_round_trips(drill_home):
-    chosen = settings.Settings(language="zh", gpu="h100", difficulty=3, questions=25,
-                               theme="nord")
+    chosen = settings.Settings(language="zh", gpu="h100", difficulty=3, questions=25, theme="nord")
     settings.save(chosen)
     assert settings.load() == chosen
     assert json.loads(paths.settings_file().read_text())["gpu"] == "h100"
@@ -30,12 +29,15 @@ def test_load_is_cached_but_sees_a_changed_file(drill_home):
     assert settings.load().gpu == "l4"
 
 
-@pytest.mark.parametrize("content", [
-    '{"difficulty": 7, "questions": 1000, "language": 5}',
-    "[1, 2, 3]",
-    "{not json",
-    "",
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"difficulty": 7, "questions": 1000, "language": 5}',
+        "[1, 2, 3]",
+        "{not json",
+        "",
+    ],
+)
 def test_bad_values_fall_back_to_defaults(drill_home, content):
     target = paths.settings_file()
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -28,8 +28,16 @@ from tests.helpers import ROOT, right_answer, run_drill
 CATALOG = load_catalog(include_user=False)
 UTC = timezone.utc
 START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)  # a Monday
-SKILLS = ["peak-from-specs", "bandwidth-from-specs", "gemm-intensity", "gemv-intensity",
-          "elementwise-intensity", "ridge-point", "bound", "attainable"]
+SKILLS = [
+    "peak-from-specs",
+    "bandwidth-from-specs",
+    "gemm-intensity",
+    "gemv-intensity",
+    "elementwise-intensity",
+    "ridge-point",
+    "bound",
+    "attainable",
+]
 
 
 class Wall:
@@ -59,18 +67,28 @@ def answer(session: Session, right: bool, ticks: Ticks, seconds: float = 30.0):
     return session.answer(right_answer(session.current.ask))
 
 
-def practise_day(wall: Wall, options: dict, wrong: set[str] = frozenset(),
-                 seconds: float = 30.0) -> tuple[list, list[str]]:
+def practise_day(
+    wall: Wall, options: dict, wrong: set[str] = frozenset(), seconds: float = 30.0
+) -> tuple[list, list[str]]:
     """One day's session as the user runs it: open the history, plan, answer, close.
 
     Returns the config's plan and the skills asked, in order (a retry shows up twice).
     """
     history = History.open()
-    config = session_config(dict(options), Settings(), "en", CATALOG, history=history,
-                            now=wall.now, zone=UTC)
+    config = session_config(
+        dict(options), Settings(), "en", CATALOG, history=history, now=wall.now, zone=UTC
+    )
     ticks = Ticks()
-    recorder = Recorder(history, "practice", config, config.seed, "test", clock=wall,
-                        scheduler=srs.make_scheduler(fuzz=False), zone=UTC)
+    recorder = Recorder(
+        history,
+        "practice",
+        config,
+        config.seed,
+        "test",
+        clock=wall,
+        scheduler=srs.make_scheduler(fuzz=False),
+        zone=UTC,
+    )
     session = new_session(config, CATALOG, clock=ticks)
     session.subscribe(recorder.handle)
     asked: list[str] = []
@@ -112,8 +130,16 @@ def test_speed_counts_against_your_own_median_for_that_question(drill_home):
     practise_day(wall, options, seconds=5)  # correct in an eighth of the usual time: Easy
     with History.open() as h:
         after = srs.load_state(h, "skill:ridge-point")
-    easy = srs.advance(before, srs.EASY, wall.now - timedelta(seconds=5), 5, True, 1,
-                       srs.make_scheduler(fuzz=False), UTC)
+    easy = srs.advance(
+        before,
+        srs.EASY,
+        wall.now - timedelta(seconds=5),
+        5,
+        True,
+        1,
+        srs.make_scheduler(fuzz=False),
+        UTC,
+    )
     assert after.fsrs["stability"] == pytest.approx(easy.fsrs["stability"])
 
 
@@ -122,8 +148,9 @@ def test_card_state_is_the_library_serialization_and_utc():
     import fsrs
 
     shanghai = datetime(2025, 3, 3, 8, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
-    state = srs.advance(srs.CardState(), srs.GOOD, shanghai, 20, True, 1,
-                        srs.make_scheduler(fuzz=False))
+    state = srs.advance(
+        srs.CardState(), srs.GOOD, shanghai, 20, True, 1, srs.make_scheduler(fuzz=False)
+    )
     card = fsrs.Card.from_dict(state.fsrs)
     assert card.last_review == datetime(2025, 3, 3, 0, 0, tzinfo=UTC)
     assert srs.due_utc_of(state).endswith("Z") and card.due > card.last_review
@@ -181,8 +208,9 @@ def test_marking_a_free_answer_right_takes_its_retry_back():
 
     bank = cached_bank()
     free = [q.id for q in bank.questions.values() if q.type == "free"][:4]
-    config = SessionConfig(count=4, seed=3, topic="concepts", plan=[("concept", q) for q in free],
-                           retry_missed=True)
+    config = SessionConfig(
+        count=4, seed=3, topic="concepts", plan=[("concept", q) for q in free], retry_missed=True
+    )
     session = Session(config, CATALOG, bank, clock=Ticks())
     session.answer("no idea at all")
     assert session.total == 5
@@ -204,27 +232,54 @@ def _history_with(cards: dict[str, datetime], attempts: dict[str, list[float]]) 
     sid = history.start_session(SessionRecord("practice", utc_iso(START)))
     for n, (item, scores) in enumerate(attempts.items()):
         for i, score in enumerate(scores):
-            history.add_attempt(sid, Attempt("skill", item, score, score >= 1, 20.0,
-                                             utc_iso(START - timedelta(days=30 - i, minutes=n))))
+            history.add_attempt(
+                sid,
+                Attempt(
+                    "skill",
+                    item,
+                    score,
+                    score >= 1,
+                    20.0,
+                    utc_iso(START - timedelta(days=30 - i, minutes=n)),
+                ),
+            )
     for item, due in cards.items():
-        state = srs.CardState(fsrs={"card_id": 1, "state": 2, "step": None, "stability": 3.0,
-                                    "difficulty": 5.0, "due": due.isoformat(),
-                                    "last_review": (due - timedelta(days=3)).isoformat()},
-                              level=2)
-        history.put_review_card(srs.card_id("skill", item), "skill", state.to_json(),
-                                utc_iso(due))
+        state = srs.CardState(
+            fsrs={
+                "card_id": 1,
+                "state": 2,
+                "step": None,
+                "stability": 3.0,
+                "difficulty": 5.0,
+                "due": due.isoformat(),
+                "last_review": (due - timedelta(days=3)).isoformat(),
+            },
+            level=2,
+        )
+        history.put_review_card(srs.card_id("skill", item), "skill", state.to_json(), utc_iso(due))
     return history
 
 
 def test_due_cards_come_first_most_overdue_first_then_weak_then_new(drill_home):
-    cards = {"bound": START - timedelta(days=1), "ridge-point": START - timedelta(days=5),
-             "attainable": START + timedelta(days=20), "gemm-intensity": START + timedelta(days=9)}
-    attempts = {"bound": [1, 1], "ridge-point": [1, 1], "attainable": [1, 1],
-                "gemm-intensity": [0, 0.5, 1]}
+    cards = {
+        "bound": START - timedelta(days=1),
+        "ridge-point": START - timedelta(days=5),
+        "attainable": START + timedelta(days=20),
+        "gemm-intensity": START + timedelta(days=9),
+    }
+    attempts = {
+        "bound": [1, 1],
+        "ridge-point": [1, 1],
+        "attainable": [1, 1],
+        "gemm-intensity": [0, 0.5, 1],
+    }
     with _history_with(cards, attempts) as h:
         plan = plan_session(h, "smart", 10, SKILLS, [], now=START, zone=UTC)
-    assert plan.items[:3] == [("skill", "ridge-point"), ("skill", "bound"),
-                              ("skill", "gemm-intensity")]
+    assert plan.items[:3] == [
+        ("skill", "ridge-point"),
+        ("skill", "bound"),
+        ("skill", "gemm-intensity"),
+    ]
     assert plan.reasons[:3] == ["due", "due", "weak"]
     new = [i for i, r in zip(plan.items, plan.reasons, strict=True) if r == "new"]
     assert len(new) == NEW_PER_SESSION and plan.reasons.index("new") == 3
@@ -233,24 +288,41 @@ def test_due_cards_come_first_most_overdue_first_then_weak_then_new(drill_home):
 
 
 def test_modes(drill_home):
-    cards = {"bound": START - timedelta(days=1), "ridge-point": START + timedelta(days=1),
-             "attainable": START + timedelta(days=20)}
+    cards = {
+        "bound": START - timedelta(days=1),
+        "ridge-point": START + timedelta(days=1),
+        "attainable": START + timedelta(days=20),
+    }
     attempts = {"bound": [1, 1], "ridge-point": [0.5, 1], "attainable": [0, 0]}
     with _history_with(cards, attempts) as h:
         sid = h.start_session(SessionRecord("practice", utc_iso(START)))
-        h.add_attempt(sid, Attempt("skill", "attainable", 0, False, 9, utc_iso(START),
-                                   mistakes=("inverted-ratio",)))
-        h.add_attempt(sid, Attempt("skill", "gemv-intensity", 0, False, 9,
-                                   utc_iso(START - timedelta(days=300)),
-                                   mistakes=("inverted-ratio",)))
+        h.add_attempt(
+            sid,
+            Attempt(
+                "skill", "attainable", 0, False, 9, utc_iso(START), mistakes=("inverted-ratio",)
+            ),
+        )
+        h.add_attempt(
+            sid,
+            Attempt(
+                "skill",
+                "gemv-intensity",
+                0,
+                False,
+                9,
+                utc_iso(START - timedelta(days=300)),
+                mistakes=("inverted-ratio",),
+            ),
+        )
 
         def items(mode: str) -> list[str]:
             return [i for _, i in plan_session(h, mode, 10, SKILLS, [], START, UTC).items]
 
         assert items("review") == ["bound"]
         assert items("cram") == ["attainable", "gemv-intensity", "ridge-point", "bound"]
-        assert items("new") == [s for s in SKILLS if s not in {
-            "bound", "ridge-point", "attainable", "gemv-intensity"}]
+        assert items("new") == [
+            s for s in SKILLS if s not in {"bound", "ridge-point", "attainable", "gemv-intensity"}
+        ]
         assert items("mistakes")[0] == "attainable"
         assert "gemv-intensity" in items("mistakes")  # the same mistake, made elsewhere
         assert items("smart")[:2] == ["bound", "attainable"]
@@ -268,8 +340,9 @@ def test_nothing_due_is_not_an_error_for_the_cli(drill_home):
 
 
 def test_without_a_history_the_first_session_is_all_new(drill_home):
-    config = session_config({"count": 6, "topic": "numeric"}, Settings(), "en", CATALOG,
-                            now=START, zone=UTC)
+    config = session_config(
+        {"count": 6, "topic": "numeric"}, Settings(), "en", CATALOG, now=START, zone=UTC
+    )
     assert config.mode == "smart" and config.retry_missed
     assert [i for _, i in config.plan] == list(CATALOG_SKILLS()[:6])
     seeded = session_config({"count": 6, "seed": 4}, Settings(), "en", CATALOG)
@@ -288,11 +361,14 @@ def CATALOG_SKILLS() -> list[str]:
 
 
 def test_planning_never_imports_fsrs(drill_home):
-    code = ("import sys\nfrom drill.learning.planner import plan_session\n"
-            "plan_session(None, 'smart', 5, ['bound'], [])\n"
-            "print('fsrs' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=ROOT, check=True)
+    code = (
+        "import sys\nfrom drill.learning.planner import plan_session\n"
+        "plan_session(None, 'smart', 5, ['bound'], [])\n"
+        "print('fsrs' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert out.stdout.strip() == "False"
 
 
@@ -393,18 +469,27 @@ def test_the_parts_of_one_scenario_are_one_review(drill_home):
 
     scenario = skills.generate("ridge-point", 1, 1, CATALOG)
     ask = scenario.asks[0]
-    parts = [Question(f"1{c}", 1, i + 1, 2, ItemRef.skill("ridge-point"), scenario, ask)
-             for i, c in enumerate("ab")]
+    parts = [
+        Question(f"1{c}", 1, i + 1, 2, ItemRef.skill("ridge-point"), scenario, ask)
+        for i, c in enumerate("ab")
+    ]
     with History.open() as h:
         reviewer = srs.Reviewer(h, srs.make_scheduler(fuzz=False), UTC)
         first = reviewer.review(Result(parts[0], "x", Grade(1.0, True), 20.0), START)
-        second = reviewer.review(Result(parts[1], "y", Grade(0.0, False), 25.0),
-                                 START + timedelta(seconds=25))
+        second = reviewer.review(
+            Result(parts[1], "y", Grade(0.0, False), 25.0), START + timedelta(seconds=25)
+        )
         assert first[2]["reviews"] == second[2]["reviews"] == 1
         assert second[2]["lapses"] == 1  # the worst part rates the scenario
-        again = srs.advance(srs.CardState(), srs.AGAIN, START, 45.0, False, 1,
-                            srs.make_scheduler(fuzz=False), UTC)
+        again = srs.advance(
+            srs.CardState(), srs.AGAIN, START, 45.0, False, 1, srs.make_scheduler(fuzz=False), UTC
+        )
         assert second[2] == again.to_json()
-        never_shown = Result(Question("2", 2, 1, 1, ItemRef.skill("bound"), scenario, ask), "",
-                             Grade(0.0, False, skipped=True), 0.0, unanswered=True)
+        never_shown = Result(
+            Question("2", 2, 1, 1, ItemRef.skill("bound"), scenario, ask),
+            "",
+            Grade(0.0, False, skipped=True),
+            0.0,
+            unanswered=True,
+        )
         assert reviewer.review(never_shown, START) is None

@@ -37,16 +37,26 @@ def at(text: str) -> datetime:
     return parse_utc(text if text.endswith("Z") else text + "Z")
 
 
-def record(history: History, times: list[str], skill: str = "bound", mode: str = "practice",
-           **fields) -> int:
+def record(
+    history: History, times: list[str], skill: str = "bound", mode: str = "practice", **fields
+) -> int:
     """One session with an attempt at each UTC time."""
     sid = history.start_session(SessionRecord(mode, utc_iso(at(times[0]))))
     for when in times:
         score = fields.get("score", 1.0)
-        history.add_attempt(sid, Attempt(
-            item_kind="skill", skill=skill, score=score, correct=score >= 1,
-            seconds=fields.get("seconds", 10.0), answered_utc=utc_iso(at(when)),
-            skipped=fields.get("skipped", False), mistakes=tuple(fields.get("mistakes", ()))))
+        history.add_attempt(
+            sid,
+            Attempt(
+                item_kind="skill",
+                skill=skill,
+                score=score,
+                correct=score >= 1,
+                seconds=fields.get("seconds", 10.0),
+                answered_utc=utc_iso(at(when)),
+                skipped=fields.get("skipped", False),
+                mistakes=tuple(fields.get("mistakes", ())),
+            ),
+        )
     return sid
 
 
@@ -59,11 +69,13 @@ def history(tmp_path):
 # -- acceptance: a real --plain session --------------------------------------------------
 def test_plain_session_answers_appear_in_stats_json(drill_home):
     answers = "memory\ncompute\nmemory\nskip\ncompute\nmemory\n"
-    result = run_drill("start", "--plain", "--count", "6", "--seed", "21", "--skill", "bound",
-                       input=answers)
+    result = run_drill(
+        "start", "--plain", "--count", "6", "--seed", "21", "--skill", "bound", input=answers
+    )
     assert result.returncode == 0, result.stderr
-    verdicts = re.findall(r"^> (correct|wrong|skipped|partly right) \(([\d.]+)\)", result.stdout,
-                          flags=re.M)
+    verdicts = re.findall(
+        r"^> (correct|wrong|skipped|partly right) \(([\d.]+)\)", result.stdout, flags=re.M
+    )
     assert len(verdicts) == 6
     scores = [float(score) for _, score in verdicts]
     correct = sum(1 for verdict, _ in verdicts if verdict == "correct")
@@ -97,11 +109,14 @@ def test_stats_without_history_says_so_and_creates_nothing(drill_home):
     assert data["overview"]["attempts"] == 0 and data["skills"] == []
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--since", "2025-13-40"], "is not a date"),
-    (["--since", "yesterday"], "YYYY-MM-DD"),
-    (["--skill", "no-such-skill"], "not a skill id"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--since", "2025-13-40"], "is not a date"),
+        (["--since", "yesterday"], "YYYY-MM-DD"),
+        (["--skill", "no-such-skill"], "not a skill id"),
+    ],
+)
 def test_bad_filters_are_one_line_exit_2(args, message):
     result = run_drill("stats", "--json", *args)
     assert result.returncode == 2
@@ -111,19 +126,30 @@ def test_bad_filters_are_one_line_exit_2(args, message):
 def test_json_path_imports_no_ui_library(drill_home):
     with History.open() as h:
         record(h, ["2025-01-01T10:00:00"])
-    code = ("import sys, io, contextlib\nfrom drill.cli.main import main\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n    main(['stats', '--json'])\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('rich', 'textual', 'plotext')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=ROOT, check=True)
+    code = (
+        "import sys, io, contextlib\nfrom drill.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n    main(['stats', '--json'])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('rich', 'textual', 'plotext')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert out.stdout.strip() == "[]"
 
 
 # -- streaks and the calendar --------------------------------------------------------------
 def test_streak_across_the_year_boundary(history):
-    record(history, ["2024-12-30T12:00:00", "2024-12-31T12:00:00", "2025-01-01T12:00:00",
-                     "2025-01-02T12:00:00", "2025-01-05T12:00:00"])
+    record(
+        history,
+        [
+            "2024-12-30T12:00:00",
+            "2024-12-31T12:00:00",
+            "2025-01-01T12:00:00",
+            "2025-01-02T12:00:00",
+            "2025-01-05T12:00:00",
+        ],
+    )
     s = compute(history, zone=UTC, now=at("2025-01-06T09:00:00"))
     assert (s.overview.current_streak, s.overview.longest_streak) == (1, 4)
     assert compute(history, zone=UTC, now=at("2025-01-05T20:00:00")).overview.current_streak == 1
@@ -134,9 +160,18 @@ def test_streak_across_the_year_boundary(history):
 
 
 def test_streak_across_month_ends_and_leap_days(history):
-    record(history, ["2024-02-28T08:00:00", "2024-02-29T08:00:00", "2024-03-01T08:00:00",
-                     "2023-02-28T08:00:00", "2023-03-01T08:00:00", "2023-04-30T08:00:00",
-                     "2023-05-01T08:00:00"])
+    record(
+        history,
+        [
+            "2024-02-28T08:00:00",
+            "2024-02-29T08:00:00",
+            "2024-03-01T08:00:00",
+            "2023-02-28T08:00:00",
+            "2023-03-01T08:00:00",
+            "2023-04-30T08:00:00",
+            "2023-05-01T08:00:00",
+        ],
+    )
     s = compute(history, zone=UTC, now=at("2024-03-01T09:00:00"))
     assert s.overview.longest_streak == 3
     assert s.overview.current_streak == 3
@@ -164,11 +199,25 @@ def test_daylight_saving_change_moves_late_evening_answers_correctly(history):
     # New York springs forward on 2024-03-10: 04:30Z is 23:30 EST on the 9th, 03:30Z on the
     # 11th is 23:30 EDT on the 10th, and 04:30Z on the 11th is 00:30 EDT on the 11th. It falls
     # back on 2024-11-03: 04:30Z on the 4th is 23:30 EST on the 3rd, 05:30Z is the 4th.
-    record(history, ["2024-03-10T04:30:00", "2024-03-11T03:30:00", "2024-03-11T04:30:00",
-                     "2024-11-03T04:30:00", "2024-11-04T04:30:00", "2024-11-04T05:30:00"])
+    record(
+        history,
+        [
+            "2024-03-10T04:30:00",
+            "2024-03-11T03:30:00",
+            "2024-03-11T04:30:00",
+            "2024-11-03T04:30:00",
+            "2024-11-04T04:30:00",
+            "2024-11-04T05:30:00",
+        ],
+    )
     s = compute(history, zone=zone("America/New_York"), now=at("2024-11-05T12:00:00"))
-    assert s.calendar == {date(2024, 3, 9): 1, date(2024, 3, 10): 1, date(2024, 3, 11): 1,
-                          date(2024, 11, 3): 2, date(2024, 11, 4): 1}
+    assert s.calendar == {
+        date(2024, 3, 9): 1,
+        date(2024, 3, 10): 1,
+        date(2024, 3, 11): 1,
+        date(2024, 11, 3): 2,
+        date(2024, 11, 4): 1,
+    }
     assert s.overview.longest_streak == 3
 
 
@@ -178,14 +227,24 @@ def test_quarter_hour_zone_and_month_boundary(history):
     assert s.calendar == {date(2025, 6, 30): 1, date(2025, 7, 1): 1}
 
 
-@pytest.mark.parametrize("name", ["America/New_York", "Europe/London", "Australia/Lord_Howe",
-                                  "Asia/Kathmandu", "America/St_Johns", "Pacific/Chatham"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "America/New_York",
+        "Europe/London",
+        "Australia/Lord_Howe",
+        "Asia/Kathmandu",
+        "America/St_Johns",
+        "Pacific/Chatham",
+    ],
+)
 def test_sql_local_day_matches_python_for_random_times(name):
     tz = zone(name)
     rng = random.Random(name)
     start = at("2023-01-01T00:00:00").timestamp()
-    stamps = [datetime.fromtimestamp(start + rng.uniform(0, 2 * 365 * 86400), UTC)
-              for _ in range(3000)]
+    stamps = [
+        datetime.fromtimestamp(start + rng.uniform(0, 2 * 365 * 86400), UTC) for _ in range(3000)
+    ]
     for edge in (at("2024-03-10T07:00:00"), at("2024-11-03T06:00:00")):  # near transitions
         stamps += [edge + timedelta(minutes=m) for m in range(-120, 121, 5)]
     conn = sqlite3.connect(":memory:")
@@ -197,8 +256,12 @@ def test_sql_local_day_matches_python_for_random_times(name):
 
 
 def test_calendar_covers_the_last_year_monday_first(history):
-    days = ["2024-01-01T12:00:00", "2024-06-15T12:00:00", "2024-12-31T12:00:00",
-            "2023-12-31T12:00:00"]  # the last one is more than a year ago
+    days = [
+        "2024-01-01T12:00:00",
+        "2024-06-15T12:00:00",
+        "2024-12-31T12:00:00",
+        "2023-12-31T12:00:00",
+    ]  # the last one is more than a year ago
     record(history, days)
     s = compute(history, zone=UTC, now=at("2024-12-31T18:00:00"))
     assert s.calendar_start == date(2024, 1, 2)
@@ -218,8 +281,12 @@ def test_heatmap_shades_one_cell_per_practised_day(history):
     from drill.ui.render.stats import SHADES, heatmap
 
     rng = random.Random(3)
-    times = [f"2024-{m:02d}-{d:02d}T12:00:00" for m in range(1, 13) for d in (3, 17, 28)
-             for _ in range(rng.randint(1, 5))]
+    times = [
+        f"2024-{m:02d}-{d:02d}T12:00:00"
+        for m in range(1, 13)
+        for d in (3, 17, 28)
+        for _ in range(rng.randint(1, 5))
+    ]
     record(history, times)
     s = compute(history, zone=UTC, now=at("2025-01-10T12:00:00"))
     for wide in (True, False):
@@ -239,8 +306,9 @@ def test_medians_skills_and_skips(history):
     record(history, ["2025-01-01T10:01:00"], skill="bound", seconds=20)
     record(history, ["2025-01-01T10:02:00"], skill="bound", seconds=40, score=0.5)
     record(history, ["2025-01-01T10:03:00"], skill="ridge-point", seconds=30, score=0.0)
-    record(history, ["2025-01-01T10:04:00"], skill="ridge-point", seconds=999, score=0.0,
-           skipped=True)
+    record(
+        history, ["2025-01-01T10:04:00"], skill="ridge-point", seconds=999, score=0.0, skipped=True
+    )
     s = compute(history, zone=UTC, now=at("2025-01-02T10:00:00"))
     o = s.overview
     assert (o.attempts, o.answered, o.skipped, o.correct, o.sessions) == (5, 4, 1, 2, 5)
@@ -272,8 +340,14 @@ def test_aggregates_match_a_plain_python_computation(history):
         score = rng.choice([0.0, 0.25, 1.0])
         seconds = round(rng.uniform(2, 90), 2)
         skipped = rng.random() < 0.1
-        record(history, [utc_iso(t) for t in times], skill=skill, score=score,
-               seconds=seconds, skipped=skipped)
+        record(
+            history,
+            [utc_iso(t) for t in times],
+            skill=skill,
+            score=score,
+            seconds=seconds,
+            skipped=skipped,
+        )
         rows += [(t, skill, score, seconds, skipped) for t in times]
     tz = zone("Europe/Berlin")
     now = at("2024-10-20T12:00:00")
@@ -281,19 +355,22 @@ def test_aggregates_match_a_plain_python_computation(history):
     assert s.overview.attempts == len(rows)
     assert s.overview.accuracy == pytest.approx(statistics.fmean(r[2] for r in rows))
     assert s.overview.median_seconds == pytest.approx(
-        statistics.median(r[3] for r in rows if not r[4]))
+        statistics.median(r[3] for r in rows if not r[4])
+    )
     days = {r[0].astimezone(tz).date() for r in rows}
-    assert streaks(days, now.astimezone(tz).date()) == (s.overview.current_streak,
-                                                        s.overview.longest_streak)
+    assert streaks(days, now.astimezone(tz).date()) == (
+        s.overview.current_streak,
+        s.overview.longest_streak,
+    )
     assert s.period == "week"
     for period in s.trend:
         assert period.start.weekday() == 0
-        inside = [r for r in rows
-                  if 0 <= (r[0].astimezone(tz).date() - period.start).days < 7]
+        inside = [r for r in rows if 0 <= (r[0].astimezone(tz).date() - period.start).days < 7]
         assert period.attempts == len(inside)
         answered = [r[3] for r in inside if not r[4]]
-        assert period.median_seconds == (pytest.approx(statistics.median(answered))
-                                         if answered else None)
+        assert period.median_seconds == (
+            pytest.approx(statistics.median(answered)) if answered else None
+        )
     for skill in s.skills:
         mine = [r for r in rows if r[1] == skill.id]
         assert skill.attempts == len(mine)
@@ -328,8 +405,9 @@ def test_filters_since_and_skill(history):
     assert since.overview.attempts == 2 and since.overview.accuracy == 0.5
     skill = compute(history, zone=UTC, now=now, skill="bound")
     assert skill.overview.attempts == 2 and [k.id for k in skill.skills] == ["bound"]
-    both = compute(history, zone=zone("Asia/Tokyo"), now=now, since=date(2025, 2, 1),
-                   skill="kv-cache")
+    both = compute(
+        history, zone=zone("Asia/Tokyo"), now=now, since=date(2025, 2, 1), skill="kv-cache"
+    )
     assert both.overview.attempts == 1
     assert both.to_json()["filter"] == {"since": "2025-02-01", "skill": "kv-cache"}
 
@@ -341,21 +419,36 @@ def test_daily_trend_for_short_histories_and_mock_scores(history):
     s = compute(history, zone=UTC, now=at("2025-01-04T12:00:00"))
     assert s.period == "day"
     assert [(p.start.day, p.attempts, p.accuracy) for p in s.trend] == [
-        (1, 2, 1.0), (3, 1, 0.0), (4, 2, 0.5)]
+        (1, 2, 1.0),
+        (3, 1, 0.0),
+        (4, 2, 0.5),
+    ]
     assert [(m.day.day, m.questions, m.accuracy) for m in s.mock] == [(3, 1, 0.0), (4, 2, 0.5)]
 
 
 # -- the human view ------------------------------------------------------------------------
 def test_stats_view_shows_every_section(drill_home):
     with History.open() as h:
-        record(h, [utc_iso(datetime.now(UTC) - timedelta(days=d)) for d in range(0, 90, 3)],
-               mistakes=["unit-prefix"], score=0.5)
+        record(
+            h,
+            [utc_iso(datetime.now(UTC) - timedelta(days=d)) for d in range(0, 90, 3)],
+            mistakes=["unit-prefix"],
+            score=0.5,
+        )
         record(h, [utc_iso(datetime.now(UTC) - timedelta(days=1))], mode="mock", score=1.0)
     result = run_drill("stats", env={"COLUMNS": "120"})
     assert result.returncode == 0, result.stderr
-    for text in ("Overview", "Accuracy", "accuracy %, per week", "median seconds",
-                 "Mock interview scores", "Memory- or compute-bound", "unit-prefix",
-                 "The last year", "less"):
+    for text in (
+        "Overview",
+        "Accuracy",
+        "accuracy %, per week",
+        "median seconds",
+        "Mock interview scores",
+        "Memory- or compute-bound",
+        "unit-prefix",
+        "The last year",
+        "less",
+    ):
         assert text in result.stdout, text
     zh = run_drill("stats", "--lang", "zh")
     assert "概览" in zh.stdout and "近一年" in zh.stdout and "带宽受限还是算力受限" in zh.stdout
@@ -365,7 +458,16 @@ def test_stats_json_is_plain_data(drill_home):
     with History.open() as h:
         record(h, ["2025-01-01T10:00:00"], seconds=12.3456)
     data = json.loads(run_drill("stats", "--json", env={"TZ": "UTC"}).stdout)
-    assert set(data) == {"filter", "timezone", "today", "overview", "trend", "mock", "skills",
-                         "mistakes", "calendar"}
+    assert set(data) == {
+        "filter",
+        "timezone",
+        "today",
+        "overview",
+        "trend",
+        "mock",
+        "skills",
+        "mistakes",
+        "calendar",
+    }
     assert data["overview"]["median_seconds"] == 12.346
     assert data["skills"][0]["last_practised"] == "2025-01-01"

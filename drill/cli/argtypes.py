@@ -44,7 +44,8 @@ SEED_MAX = 2**63 - 1
 def within(text: str, value: float, lo: float, hi: float, unit: str = "") -> float:
     if not lo <= value <= hi:
         raise argparse.ArgumentTypeError(
-            f"{text.strip()!r} is out of range ({lo:g} to {hi:g}{' ' + unit if unit else ''})")
+            f"{text.strip()!r} is out of range ({lo:g} to {hi:g}{' ' + unit if unit else ''})"
+        )
     return value
 
 
@@ -116,8 +117,9 @@ def seed(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text.strip()!r} is not a whole number") from None
     if not 0 <= value <= SEED_MAX:
-        raise argparse.ArgumentTypeError(f"{text.strip()!r}: a seed is a whole number from 0 "
-                                         "to 2^63 - 1")
+        raise argparse.ArgumentTypeError(
+            f"{text.strip()!r}: a seed is a whole number from 0 to 2^63 - 1"
+        )
     return value
 
 

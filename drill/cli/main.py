@@ -79,7 +79,12 @@ def _is_output_error(exc: OSError) -> bool:
     import errno
 
     return isinstance(exc, BrokenPipeError) or exc.errno in (
-        errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EFBIG, getattr(errno, "EDQUOT", -1))
+        errno.EPIPE,
+        errno.ENOSPC,
+        errno.EIO,
+        errno.EFBIG,
+        getattr(errno, "EDQUOT", -1),
+    )
 
 
 if __name__ == "__main__":

@@ -23,8 +23,10 @@ NODE_BUDGET = 200_000  # nodes after alias expansion; the largest shipped file h
 MAX_DEPTH = 200  # nesting of mappings and lists
 MAX_MAGNITUDE = 1e30  # no GPU figure or question number comes near; products stay finite
 # Tags a data file may use; !!binary, !!set, !!omap, !!python/… and local tags are refused.
-_PLAIN_TAGS = {f"tag:yaml.org,2002:{name}" for name in
-               ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "merge")}
+_PLAIN_TAGS = {
+    f"tag:yaml.org,2002:{name}"
+    for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "merge")
+}
 
 
 # Terminal control characters (C0 but tab and newline, DEL, C1) and bidi overrides: a data
@@ -113,10 +115,10 @@ def _construct_float(loader: _Loader, node: yaml.ScalarNode) -> float:
 
 def _construct_int(loader: _Loader, node: yaml.ScalarNode) -> int:
     if len(node.value) > 64:  # int() of a huge digit string is slow and never meaningful here
-        raise yaml.constructor.ConstructorError(None, None, "number is too long",
-                                                node.start_mark)
-    return _check_number(loader, node, yaml.constructor.SafeConstructor.construct_yaml_int(
-        loader, node))
+        raise yaml.constructor.ConstructorError(None, None, "number is too long", node.start_mark)
+    return _check_number(
+        loader, node, yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
+    )
 
 
 def _construct_str(loader: _Loader, node: yaml.ScalarNode) -> str:
@@ -155,10 +157,12 @@ def _check_nodes(root: yaml.Node, budget: int) -> None:
             continue
         if node.tag not in _PLAIN_TAGS:
             raise yaml.constructor.ConstructorError(
-                None, None, f"tag {node.tag} is not allowed in data files", node.start_mark)
+                None, None, f"tag {node.tag} is not allowed in data files", node.start_mark
+            )
         if depth > MAX_DEPTH:
             raise yaml.constructor.ConstructorError(
-                None, None, f"nested deeper than {MAX_DEPTH} levels", node.start_mark)
+                None, None, f"nested deeper than {MAX_DEPTH} levels", node.start_mark
+            )
         if isinstance(node, yaml.MappingNode):
             children = [n for pair in node.value for n in pair]
         elif isinstance(node, yaml.SequenceNode):
@@ -170,8 +174,12 @@ def _check_nodes(root: yaml.Node, budget: int) -> None:
             total = 1 + sum(sizes[id(child)] for child in children)
             if total > budget:
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"the document expands to more than {budget:,} values "
-                    "(aliases repeat too much)", node.start_mark)
+                    None,
+                    None,
+                    f"the document expands to more than {budget:,} values "
+                    "(aliases repeat too much)",
+                    node.start_mark,
+                )
             sizes[id(node)] = total
             continue
         stack.append((node, depth, True))
@@ -186,13 +194,18 @@ def _check_depth(text: str) -> None:
             depth += 1
             if depth > MAX_DEPTH:
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"nested deeper than {MAX_DEPTH} levels", event.start_mark)
+                    None, None, f"nested deeper than {MAX_DEPTH} levels", event.start_mark
+                )
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
 
 
-def load_text(text: str, path: Path | str = "<text>", budget: int | None = None,
-              controls: list[tuple[int, str]] | None = None) -> Any:
+def load_text(
+    text: str,
+    path: Path | str = "<text>",
+    budget: int | None = None,
+    controls: list[tuple[int, str]] | None = None,
+) -> Any:
     """One YAML document as plain values; raise YamlError with the file and line.
 
     Control characters are stripped from every string; ``controls`` (when given) receives
@@ -243,8 +256,9 @@ def read_limited(path: Path | str, limit: int | None = None) -> bytes:
     return data
 
 
-def load_file(path: Path, budget: int | None = None,
-              controls: list[tuple[int, str]] | None = None) -> Any:
+def load_file(
+    path: Path, budget: int | None = None, controls: list[tuple[int, str]] | None = None
+) -> Any:
     try:
         text = read_limited(path).decode("utf-8")
     except OSError as exc:

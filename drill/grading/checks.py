@@ -89,16 +89,25 @@ def check_question(q, line: int = 0, where: str = "", source=None) -> list[Probl
         for lang in LANGS:
             label = point.label.get(lang, "")
             if label and not point_found(point, Answer.read(label)):
-                add(f"{_where(k)}.point.{lang}",
+                add(
+                    f"{_where(k)}.point.{lang}",
                     f"the label {label!r} does not earn its own point; add a phrase it contains",
-                    "rubric", k, "point", lang)
+                    "rubric",
+                    k,
+                    "point",
+                    lang,
+                )
     for lang in LANGS:
         answer = Answer.read(q.answer.get(lang, ""))
         missed = [p for p in q.rubric if not p.optional and not point_found(p, answer)]
         if missed:
             labels = "; ".join(p.label.get("en", "?") for p in missed)
-            add(f"{where}.{lang}.answer", f"model answer does not cover rubric point(s): {labels}",
-                lang, "answer")
+            add(
+                f"{where}.{lang}.answer",
+                f"model answer does not cover rubric point(s): {labels}",
+                lang,
+                "answer",
+            )
     problems += _contradictions(q, line, where)
     return problems
 
@@ -115,10 +124,15 @@ def _contradictions(q, line: int, where: str) -> list[Problem]:
                     continue
                 near = close(number.value, computed.value, SAME_QUANTITY)
                 if near and not close(number.value, computed.value, CONTRADICTS):
-                    problems.append(Problem(
-                        q.path, line, f"{where}.{lang}.answer",
-                        f"{number.typed:g} contradicts the engine's {computed.text} "
-                        f"({computed.source})"))
+                    problems.append(
+                        Problem(
+                            q.path,
+                            line,
+                            f"{where}.{lang}.answer",
+                            f"{number.typed:g} contradicts the engine's {computed.text} "
+                            f"({computed.source})",
+                        )
+                    )
     return problems
 
 
@@ -130,15 +144,31 @@ def check_pack(questions: list, path: str) -> list[Problem]:
     if len(single) >= 4:
         letter, count = letters.most_common(1)[0]
         if count / len(single) > SKEW_LETTER:
-            warnings.append(Problem(path, 0, "choices", (
-                f"warning: {count} of {len(single)} single-choice answers are '{letter}'; "
-                "spread the right answers over the letters")))
+            warnings.append(
+                Problem(
+                    path,
+                    0,
+                    "choices",
+                    (
+                        f"warning: {count} of {len(single)} single-choice answers are '{letter}'; "
+                        "spread the right answers over the letters"
+                    ),
+                )
+            )
     claims = [q for q in questions if q.type == "truefalse"]
     if len(claims) >= 4:
         share = sum(1 for q in claims if q.correct) / len(claims)
         low, high = TRUE_SHARE
         if not low <= share <= high:
-            warnings.append(Problem(path, 0, "correct", (
-                f"warning: {share:.0%} of {len(claims)} true/false claims are true; "
-                f"keep it between {low:.0%} and {high:.0%}")))
+            warnings.append(
+                Problem(
+                    path,
+                    0,
+                    "correct",
+                    (
+                        f"warning: {share:.0%} of {len(claims)} true/false claims are true; "
+                        f"keep it between {low:.0%} and {high:.0%}"
+                    ),
+                )
+            )
     return warnings

@@ -26,24 +26,29 @@ def _label(point, lang: str) -> str:
     return point.label.get(lang) or point.label["en"]
 
 
-def grade_concept(q, text: str, lang: str,
-                  shown: Presentation | None = None) -> tuple[Grade, Feedback]:
+def grade_concept(
+    q, text: str, lang: str, shown: Presentation | None = None
+) -> tuple[Grade, Feedback]:
     """Grade a bank question; ``shown`` is the option order the learner saw (choice/multi)."""
     if q.type == "free":
         if not text.strip():
             raise AnswerError("type your answer in a sentence or two", "请用一两句话写下你的答案")
         rubric = grade_free(q, text)
-        feedback = Feedback(tuple(_label(p, lang) for p in rubric.hit),
-                            tuple(_label(p, lang) for p in rubric.missed),
-                            tuple(_label(p, lang) for p in rubric.also))
+        feedback = Feedback(
+            tuple(_label(p, lang) for p in rubric.hit),
+            tuple(_label(p, lang) for p in rubric.missed),
+            tuple(_label(p, lang) for p in rubric.also),
+        )
         return Grade(round(rubric.score, 4), rubric.score >= 0.999, parsed=text), feedback
     choice = grade_choice(q, text, shown)
-    return Grade(round(choice.score, 4), choice.score >= 0.999,
-                 parsed=tuple(choice.selected)), Feedback()
+    return Grade(
+        round(choice.score, 4), choice.score >= 0.999, parsed=tuple(choice.selected)
+    ), Feedback()
 
 
-def grade_question(question, text: str, lang: str, shown: Presentation | None = None
-                   ) -> tuple[Grade, tuple[str, ...], tuple[str, ...]]:
+def grade_question(
+    question, text: str, lang: str, shown: Presentation | None = None
+) -> tuple[Grade, tuple[str, ...], tuple[str, ...]]:
     """The grade, and for free answers the points covered and missed (as labels); optional
     points not said follow the missed ones, marked "also worth saying"."""
     if not question.is_concept:

@@ -68,16 +68,54 @@ def with_hints(result: Grade, hints_used: int) -> Grade:
     if not hints_used:
         return result
     score = round(result.score * (1 - hint_penalty(hints_used)), 4)
-    return Grade(score, result.correct, result.mistakes, result.parsed, result.relative_error,
-                 result.skipped)
+    return Grade(
+        score, result.correct, result.mistakes, result.parsed, result.relative_error, result.skipped
+    )
 
 
-_MEMORY = {"memory", "mem", "m", "memory-bound", "memory bound", "bandwidth", "bw", "bandwidth-bound",
-           "带宽", "访存", "带宽受限", "访存密集", "内存", "显存带宽", "存储"}
-_COMPUTE = {"compute", "c", "comp", "compute-bound", "compute bound", "flops", "math",
-            "算力", "计算", "算力受限", "计算密集", "计算受限"}
-_LATENCY = {"latency", "l", "lat", "occupancy", "latency-bound", "latency bound", "延迟", "占用率",
-            "延迟受限", "时延"}
+_MEMORY = {
+    "memory",
+    "mem",
+    "m",
+    "memory-bound",
+    "memory bound",
+    "bandwidth",
+    "bw",
+    "bandwidth-bound",
+    "带宽",
+    "访存",
+    "带宽受限",
+    "访存密集",
+    "内存",
+    "显存带宽",
+    "存储",
+}
+_COMPUTE = {
+    "compute",
+    "c",
+    "comp",
+    "compute-bound",
+    "compute bound",
+    "flops",
+    "math",
+    "算力",
+    "计算",
+    "算力受限",
+    "计算密集",
+    "计算受限",
+}
+_LATENCY = {
+    "latency",
+    "l",
+    "lat",
+    "occupancy",
+    "latency-bound",
+    "latency bound",
+    "延迟",
+    "占用率",
+    "延迟受限",
+    "时延",
+}
 WORDS = {"memory": _MEMORY, "compute": _COMPUTE, "latency": _LATENCY}
 
 
@@ -107,8 +145,10 @@ def parse_multi(ask: Ask, text: str) -> tuple[str, ...]:
     """Letters like ``a,c``, ``a c``, ``ac``; full-width input is folded first."""
     value = _normal(text)
     if not value:
-        raise AnswerError("empty answer: type one or more letters, e.g. a,c",
-                          "答案为空：请输入一个或多个字母，如 a,c")
+        raise AnswerError(
+            "empty answer: type one or more letters, e.g. a,c",
+            "答案为空：请输入一个或多个字母，如 a,c",
+        )
     parts = [p for p in _SPLIT.split(value) if p]
     if len(parts) == 1 and len(parts[0]) > 1 and parts[0].isalpha() and parts[0].isascii():
         parts = list(parts[0])
@@ -117,8 +157,10 @@ def parse_multi(ask: Ask, text: str) -> tuple[str, ...]:
     for part in parts:
         if part not in ids:
             valid = ", ".join(o.id for o in ask.options)
-            raise AnswerError(f"{part!r} is not an option; choose from {valid}",
-                              f"{part!r} 不是选项；请从 {valid} 中选择")
+            raise AnswerError(
+                f"{part!r} is not an option; choose from {valid}",
+                f"{part!r} 不是选项；请从 {valid} 中选择",
+            )
         if ids[part] not in chosen:
             chosen.append(ids[part])
     return tuple(chosen)
@@ -131,15 +173,19 @@ def parse_number(ask: Ask, text: str) -> tuple[list[float], u.Quantity]:
         quantity = u.parse_quantity(text)
     except u.UnitError as exc:
         shown = text.strip()[:30]
-        raise AnswerError(f"{exc}; type a number such as 12.5 or 1555 GB/s",
-                          f"无法读懂“{shown}”；请输入数字，如 12.5 或 1555 GB/s") from None
+        raise AnswerError(
+            f"{exc}; type a number such as 12.5 or 1555 GB/s",
+            f"无法读懂“{shown}”；请输入数字，如 12.5 或 1555 GB/s",
+        ) from None
     if not math.isfinite(quantity.value):
         raise AnswerError("that number is out of range", "数字超出范围")
     if quantity.dims and unit is not None and unit.dim not in quantity.dims:
         have = " / ".join(sorted(u.DIMENSION_NAMES[d] for d in quantity.dims))
         want = unit.label or u.DIMENSION_NAMES[unit.dim]
-        raise AnswerError(f"that is in {have}, but the question asks for {want}",
-                          f"你给的单位是 {have}，题目要的是 {want}")
+        raise AnswerError(
+            f"that is in {have}, but the question asks for {want}",
+            f"你给的单位是 {have}，题目要的是 {want}",
+        )
     if unit is None:
         return [quantity.value], quantity
     if quantity.dims:
@@ -196,11 +242,19 @@ def grade(ask: Ask, text: str) -> Grade:
     if _fraction_for_percent(ask, text, quantity):
         return Grade(0.0, False, ("fraction-for-percent",), parsed=best, relative_error=error)
     for value in candidates:
-        tags = tuple(tag for tag, wrong in ask.mistakes
-                     if not isinstance(wrong, str) and _rel(value, float(wrong)) <= MISTAKE_MATCH)
+        tags = tuple(
+            tag
+            for tag, wrong in ask.mistakes
+            if not isinstance(wrong, str) and _rel(value, float(wrong)) <= MISTAKE_MATCH
+        )
         if tags:  # one number from several habits: one event with every candidate tag
-            return Grade(0.0, False, tuple(dict.fromkeys(tags)), parsed=value,
-                         relative_error=_rel(value, target))
+            return Grade(
+                0.0,
+                False,
+                tuple(dict.fromkeys(tags)),
+                parsed=value,
+                relative_error=_rel(value, target),
+            )
     if quantity.binary and _rel(best * 1e9 / 2**30, target) <= FULL:
         return Grade(0.0, False, ("gib-gb",), parsed=best, relative_error=error)
     for power in (1e3, 1e6, 1e9, 1e12, 1e-3, 1e-6, 1e-9, 1e-12):

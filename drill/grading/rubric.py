@@ -128,8 +128,7 @@ def grade_free(q, text: str) -> RubricResult:
     rubric = tuple(q.rubric)
     required = [p for p in rubric if not getattr(p, "optional", False)]
     if not text.strip() or not rubric:
-        return RubricResult(0.0, (), tuple(required),
-                            tuple(p for p in rubric if p not in required))
+        return RubricResult(0.0, (), tuple(required), tuple(p for p in rubric if p not in required))
     answer = Answer.read(text)
     hit = tuple(p for p in rubric if point_found(p, answer))
     missed = tuple(p for p in required if p not in hit)

@@ -23,15 +23,35 @@ _CONTRACTIONS = (
     (r"['’]d\b", " would"), (r"\b(it|that|there|what|he|she)['’]s\b", r"\1 is"), (r"\bi['’]m\b", "i am"),
 )  # fmt: skip
 _CONTRACTION_RES = tuple((re.compile(p), r) for p, r in _CONTRACTIONS)
-_SYMBOLS = str.maketrans({"×": "x", "✕": "x", "÷": "/", "−": "-", "–": "-", "—": " ", "·": " x ",
-                          "≈": " ~ ", "µ": "u", "μ": "u", "’": "'", "‘": "'", "²": "^2", "³": "^3"})
-_CLAUSE_MARKS = set(".;:!?,。；：！？，、\n()（）[]【】\"“”→⇒")
+_SYMBOLS = str.maketrans(
+    {
+        "×": "x",
+        "✕": "x",
+        "÷": "/",
+        "−": "-",
+        "–": "-",
+        "—": " ",
+        "·": " x ",
+        "≈": " ~ ",
+        "µ": "u",
+        "μ": "u",
+        "’": "'",
+        "‘": "'",
+        "²": "^2",
+        "³": "^3",
+    }
+)
+_CLAUSE_MARKS = set('.;:!?,。；：！？，、\n()（）[]【】"“”→⇒')
 _KEEP = set("/%+-~=<>^'")  # symbols that carry meaning between words and numbers
 
 
 def normalize(text: str) -> str:
     """Lower-case, width-folded text with clause breaks as ``|`` and words split by spaces."""
-    folded = unicodedata.normalize("NFKC", (text or "").translate(_SYMBOLS)).translate(_SYMBOLS).casefold()
+    folded = (
+        unicodedata.normalize("NFKC", (text or "").translate(_SYMBOLS))
+        .translate(_SYMBOLS)
+        .casefold()
+    )
     for pattern, repl in _CONTRACTION_RES:
         folded = pattern.sub(repl, folded)
     out: list[str] = []
@@ -134,7 +154,9 @@ def read_quantity(text: str) -> Number:
     Raises UnitError for text that is not one quantity.
     """
     cleaned = unicodedata.normalize("NFKC", text).strip().replace("×", "x")
-    match = re.match(r"\s*([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*(万亿|亿|万|千)?\s*(.*)$", cleaned)
+    match = re.match(
+        r"\s*([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*(万亿|亿|万|千)?\s*(.*)$", cleaned
+    )
     if not match:
         raise u.UnitError(f"expected a number, got {text[:40]!r}")
     typed = float(match.group(1))
@@ -158,7 +180,7 @@ def numbers_in(text: str) -> list[Number]:
     for match in _NUM.finditer(folded):
         if match.start() and folded[match.start() - 1].isalpha():
             continue  # fp16, l2, h100: part of a name, not a quantity
-        tail = folded[match.end():match.end() + 24]
+        tail = folded[match.end() : match.end() + 24]
         mult = re.match(r"\s*(万亿|亿|万|千)", tail)
         unit_at = mult.end() if mult else 0
         unit = _UNIT_WORD.match(tail[unit_at:].lstrip())

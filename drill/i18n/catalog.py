@@ -18,8 +18,15 @@ from drill.i18n import (
 )
 from drill.i18n.text import Text
 
-AREAS = (messages_run, messages_app, messages_render, messages_report, messages_stats,
-         messages_measure, messages_cli)
+AREAS = (
+    messages_run,
+    messages_app,
+    messages_render,
+    messages_report,
+    messages_stats,
+    messages_measure,
+    messages_cli,
+)
 
 
 def _collect() -> dict[str, Text]:

@@ -11,10 +11,14 @@ PAIRS: dict[str, tuple[str, str]] = {
     "home-gpus": ("GPU catalog", "GPU 目录"),
     "home-settings": ("Settings", "设置"),
     "home-quit": ("Quit", "退出"),
-    "home-due": ("{count} review card(s) due today — p starts a smart session.",
-                 "今天有 {count} 张复习卡到期——按 p 开始智能练习。"),
-    "home-none-due": ("Nothing due today: practice introduces new skills.",
-                      "今天没有到期的复习卡：练习会引入新技能。"),
+    "home-due": (
+        "{count} review card(s) due today — p starts a smart session.",
+        "今天有 {count} 张复习卡到期——按 p 开始智能练习。",
+    ),
+    "home-none-due": (
+        "Nothing due today: practice introduces new skills.",
+        "今天没有到期的复习卡：练习会引入新技能。",
+    ),
     "home-tip": (
         "Press a key or choose with the arrows and Enter.",
         "按对应按键，或用方向键和回车选择。",
@@ -38,13 +42,21 @@ PAIRS: dict[str, tuple[str, str]] = {
     "settings-save": ("Save", "保存"),
     "settings-saved": ("Saved.", "已保存。"),
     "settings-not-saved": ("Not saved: {reason}", "未能保存：{reason}"),
-    "settings-bad-count": ("Questions per session must be 1 to 100.", "每次练习的题数须为 1 到 100。"),
+    "settings-bad-count": (
+        "Questions per session must be 1 to 100.",
+        "每次练习的题数须为 1 到 100。",
+    ),
     "loading-stats": ("Reading your history…", "正在读取历史记录…"),
     "stats-failed": ("The history could not be read", "无法读取历史记录"),
-    "too-small": ("The terminal is very small: enlarge it for the full view.",
-                  "终端太小：放大以查看完整界面。"),
+    "too-small": (
+        "The terminal is very small: enlarge it for the full view.",
+        "终端太小：放大以查看完整界面。",
+    ),
     "catalog-ridge": ("ridge", "拐点"),
-    "card-title": ("{name} · {dtype} · ridge {ridge} FLOP/B", "{name} · {dtype} · 拐点 {ridge} FLOP/B"),
+    "card-title": (
+        "{name} · {dtype} · ridge {ridge} FLOP/B",
+        "{name} · {dtype} · 拐点 {ridge} FLOP/B",
+    ),
     # The key bar: what each key does.
     "key-enter": ("submit", "提交"),
     "key-hint": ("hint", "提示"),

@@ -5,12 +5,16 @@ PAIRS: dict[str, tuple[str, str]] = {
     "gpus-skipped": ("skipped: {problem}", "已跳过：{problem}"),
     "validate-missing": ("{target}: no such file or folder", "{target}：没有这个文件或文件夹"),
     "validate-dangling": ("{target}: a dangling link", "{target}：链接指向的目标不存在"),
-    "validate-checked": ("{cards} card file(s), {packs} question file(s)",
-                         "{cards} 个显卡文件，{packs} 个题库文件"),
+    "validate-checked": (
+        "{cards} card file(s), {packs} question file(s)",
+        "{cards} 个显卡文件，{packs} 个题库文件",
+    ),
     "validate-problems": ("{count} problem(s) in {checked}", "{checked}中有 {count} 个问题"),
     "validate-ok": ("ok: {checked}, no problems", "通过：{checked}，没有问题"),
-    "validate-placeholders": (", {count} engine placeholder(s) recomputed",
-                              "，重新计算了 {count} 个引擎占位符"),
+    "validate-placeholders": (
+        ", {count} engine placeholder(s) recomputed",
+        "，重新计算了 {count} 个引擎占位符",
+    ),
     "validate-warnings": (", {count} warning(s)", "，{count} 条警告"),
     "paths-config": ("config", "配置"),
     "paths-user-gpus": ("your GPU cards", "你的显卡"),
@@ -19,8 +23,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "paths-database": ("history database", "历史数据库"),
     "paths-builtin-gpus": ("built-in cards", "内置显卡"),
     "paths-builtin-questions": ("built-in questions", "内置题库"),
-    "paths-note": ("(set DRILL_HOME to move every location under one folder)",
-                   "（设置 DRILL_HOME 可把所有位置移到同一个文件夹下）"),
+    "paths-note": (
+        "(set DRILL_HOME to move every location under one folder)",
+        "（设置 DRILL_HOME 可把所有位置移到同一个文件夹下）",
+    ),
     "history-problems": (
         "drill: {count} problem(s) found; the file was not changed. Keep a copy of it; drill "
         "history export saves what is readable, and the sqlite3 shell's .recover command can "
@@ -30,14 +36,19 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     "history-ok": ("{path}: ok, schema {version}{note}", "{path}：正常，schema {version}{note}"),
     "history-upgrade": (" (upgraded to {version} on next use)", "（下次使用时升级到 {version}）"),
-    "history-read-only": ("; the folder {folder} is read-only: it is read, nothing is saved",
-                          "；文件夹 {folder} 只读：只读取，不保存任何内容"),
+    "history-read-only": (
+        "; the folder {folder} is read-only: it is read, nothing is saved",
+        "；文件夹 {folder} 只读：只读取，不保存任何内容",
+    ),
     "history-skipped": ("drill: skipped: {file}: {problem}", "drill：已跳过：{file}：{problem}"),
     "history-skipped-count": (
         "drill: {count} part(s) of {file} could not be read; the rest was imported",
-        "drill：{file} 中有 {count} 处无法读取；其余部分已导入"),
-    "history-wrote": ("wrote {sessions} session(s) and {attempts} attempt(s) to {file}",
-                      "已把 {sessions} 次练习、{attempts} 条答题记录写入 {file}"),
+        "drill：{file} 中有 {count} 处无法读取；其余部分已导入",
+    ),
+    "history-wrote": (
+        "wrote {sessions} session(s) and {attempts} attempt(s) to {file}",
+        "已把 {sessions} 次练习、{attempts} 条答题记录写入 {file}",
+    ),
     "history-imported": (
         "imported {sessions} new session(s) and {attempts} new attempt(s) from {file} "
         "({present} already present)",

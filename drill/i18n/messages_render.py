@@ -29,12 +29,14 @@ PAIRS: dict[str, tuple[str, str]] = {
     "cards-ridge": ("ridge FLOP/B", "拐点 FLOP/B"),
     "cards-ridge-short": ("ridge", "拐点"),
     "cards-units": ("units", "计算单元"),
-    "cards-units-value": ("{units} {kind} × {lanes} FP32 lanes",
-                          "{units} 个 {kind} × 每个 {lanes} 条 FP32 通道"),
-    "cards-check": ("FP32 {fp32} TFLOP/s (units × lanes × 2 × clock), {bandwidth} GB/s "
-                    "(bus / 8 × rate)",
-                    "FP32 {fp32} TFLOP/s（单元数 × 通道数 × 2 × 频率），{bandwidth} GB/s"
-                    "（位宽 / 8 × 速率）"),
+    "cards-units-value": (
+        "{units} {kind} × {lanes} FP32 lanes",
+        "{units} 个 {kind} × 每个 {lanes} 条 FP32 通道",
+    ),
+    "cards-check": (
+        "FP32 {fp32} TFLOP/s (units × lanes × 2 × clock), {bandwidth} GB/s (bus / 8 × rate)",
+        "FP32 {fp32} TFLOP/s（单元数 × 通道数 × 2 × 频率），{bandwidth} GB/s（位宽 / 8 × 速率）",
+    ),
     "cards-clock": ("boost clock", "boost 频率"),
     "cards-tensor-clock": ("tensor clock", "Tensor 频率"),
     "cards-bus": ("bus × per-pin rate", "位宽 × 单针速率"),
@@ -58,8 +60,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "plot-ridge": ("ridge", "拐点"),
     "plot-on-roof": ("on the roof", "屋顶上"),
     "plot-measured": ("measured", "实测"),
-    "plot-too-small": ("The terminal is too small for a plot ({w}×{h}); it needs at least 30×10.",
-                       "终端太小，画不下图（{w}×{h}）；至少需要 30×10。"),
+    "plot-too-small": (
+        "The terminal is too small for a plot ({w}×{h}); it needs at least 30×10.",
+        "终端太小，画不下图（{w}×{h}）；至少需要 30×10。",
+    ),
     "plot-custom": ("custom roofline", "自定义 Roofline"),
     # The quick-reference table.
     "reference-title": ("Quick reference", "速查表"),

@@ -13,8 +13,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "report-rule": ("Rule", "规则"),
     "report-change": ("Change since the previous mock", "与上一次模拟相比"),
     "report-first": ("first mock interview", "第一次模拟面试"),
-    "report-timed-out": ("The time ran out; the questions left count as unanswered.",
-                  "时间用完；剩下的题目按未作答计。"),
+    "report-timed-out": (
+        "The time ran out; the questions left count as unanswered.",
+        "时间用完；剩下的题目按未作答计。",
+    ),
     "report-stage": ("stage", "环节"),
     "report-status": ("result", "结果"),
     "report-time": ("time / budget", "用时 / 预算"),

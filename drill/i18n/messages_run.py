@@ -5,7 +5,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "answer-placeholder": ("type your answer, then Enter", "输入答案后回车"),
     "streak": ("streak", "连对"),
     "loading": ("Preparing questions…", "正在准备题目…"),
-    "plot-hidden": ("(enlarge the terminal to see the roofline)", "（终端太小，放大后可显示 Roofline 图）"),
+    "plot-hidden": (
+        "(enlarge the terminal to see the roofline)",
+        "（终端太小，放大后可显示 Roofline 图）",
+    ),
     "next-only": ("Enter or n: next question", "回车或 n：下一题"),
     "next-key": ("Enter or n: next question · p: plot", "回车或 n：下一题 · p：图"),
     "self-mark-keys": (
@@ -21,8 +24,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     "yes": ("Yes", "是"),
     "no": ("No", "否"),
-    "summary-again": ("r: practise the missed skills again · Escape / q: home",
-                      "r：再练错过的技能 · Esc / q：回到首页"),
+    "summary-again": (
+        "r: practise the missed skills again · Escape / q: home",
+        "r：再练错过的技能 · Esc / q：回到首页",
+    ),
     "summary-none": ("Nothing missed: well done.", "没有错题，做得好。"),
     "mock-intro": (
         "Mock interview, {minutes} minutes: a case step by step, follow-up questions, a "
@@ -34,16 +39,20 @@ PAIRS: dict[str, tuple[str, str]] = {
     "stage-case": ("case", "案例"),
     "stage-follow-up": ("follow-up", "追问"),
     "stage-design": ("design", "系统设计"),
-    "mock-time-up": ("Time is up: the questions left count as unanswered.",
-                     "时间到：剩下的题目按未作答计。"),
+    "mock-time-up": (
+        "Time is up: the questions left count as unanswered.",
+        "时间到：剩下的题目按未作答计。",
+    ),
     "mock-noted": ("Noted.", "已记录。"),
     "mock-reminder": ("{left} left in the interview.", "面试还剩 {left}。"),
     "scorecard": ("Scorecard", "成绩单"),
     "mock-change": ("Change since the previous mock (points)", "与上次模拟相比（分）"),
     "unanswered": ("unanswered", "未作答"),
     "mock-report-saved": ("Report written to {path}", "报告已写入 {path}"),
-    "mock-keys-end": ("m: write the Markdown report · Escape / q: home",
-                      "m：写出 Markdown 报告 · Esc / q：回到首页"),
+    "mock-keys-end": (
+        "m: write the Markdown report · Escape / q: home",
+        "m：写出 Markdown 报告 · Esc / q：回到首页",
+    ),
     "question": ("Question", "第"),
     "of": ("of", "题，共"),
     "correct": ("correct", "正确"),
@@ -63,8 +72,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "time": ("Time", "用时"),
     "per-skill": ("Per skill", "各技能"),
     "mistakes": ("Mistakes", "错误类型"),
-    "empty-answer": ("Empty answer: type one, or hint / skip / quit.",
-                     "答案为空：请输入答案，或 hint（提示）/ skip（跳过）/ quit（退出）。"),
+    "empty-answer": (
+        "Empty answer: type one, or hint / skip / quit.",
+        "答案为空：请输入答案，或 hint（提示）/ skip（跳过）/ quit（退出）。",
+    ),
     "plain-help": (
         "Type your answer and press Enter. Commands: 'hint', 'skip', 'quit'. "
         "End of input ends the session.",
@@ -84,8 +95,10 @@ PAIRS: dict[str, tuple[str, str]] = {
         "Question {number} of {total} · score {score} · {streak_word} {streak} · {clock}",
         "第 {number} 题 / 共 {total} 题 · 得分 {score} · {streak_word} {streak} · {clock}",
     ),
-    "practice-heading": ("== Question {number} of {total} [{skill}] ==",  # cli/commands/start.py
-                         "== 第 {number} 题 / 共 {total} 题 [{skill}] =="),
+    "practice-heading": (
+        "== Question {number} of {total} [{skill}] ==",  # cli/commands/start.py
+        "== 第 {number} 题 / 共 {total} 题 [{skill}] ==",
+    ),
     "convention-label": ("Convention: ", "约定："),  # runs/practice.py, tui/screens/practice.py
     "plot-truth": ("the operator", "算子位置"),  # ui/tui/screens/practice.py figure_for
     "plot-answer": ("your answer", "你的答案"),
@@ -106,7 +119,9 @@ PAIRS: dict[str, tuple[str, str]] = {
         "Mock interview · question {number} ({stage}) · {left} left · this question {budget}",
         "模拟面试 · 第 {number} 题（{stage}）· 剩余 {left} · 本题 {budget}",
     ),
-    "mock-timer": ("[{left} left · this question {budget}{over}]",  # cli/commands/mock.py
-                   "[剩余 {left} · 本题 {budget}{over}]"),
+    "mock-timer": (
+        "[{left} left · this question {budget}{over}]",  # cli/commands/mock.py
+        "[剩余 {left} · 本题 {budget}{over}]",
+    ),
     "mock-over": (" (over)", "（已超时）"),
 }

@@ -76,10 +76,11 @@ def _read(conn: sqlite3.Connection | None, universe: list[Item]) -> _Known:
         return known
     wanted = {card_id(kind, ident): (kind, ident) for kind, ident in universe}
     for cid, due, level, last, stability in conn.execute(
-            "SELECT card_id, due_utc, json_extract(s, '$.level'), "
-            "json_extract(s, '$.fsrs.last_review'), json_extract(s, '$.fsrs.stability') "
-            "FROM (SELECT card_id, due_utc, CASE WHEN json_valid(state_json) THEN state_json "
-            "END AS s FROM review_cards)"):
+        "SELECT card_id, due_utc, json_extract(s, '$.level'), "
+        "json_extract(s, '$.fsrs.last_review'), json_extract(s, '$.fsrs.stability') "
+        "FROM (SELECT card_id, due_utc, CASE WHEN json_valid(state_json) THEN state_json "
+        "END AS s FROM review_cards)"
+    ):
         item = wanted.get(cid)
         if item is None or not due:
             continue
@@ -94,7 +95,8 @@ def _read(conn: sqlite3.Connection | None, universe: list[Item]) -> _Known:
     rows = conn.execute(
         "SELECT j.value, (SELECT avg(score) FROM (SELECT score FROM attempts a "
         "WHERE a.skill = j.value ORDER BY a.answered_utc DESC LIMIT :n)) FROM json_each(:ids) j",
-        {"ids": json.dumps(list(by_id)), "n": RECENT_ATTEMPTS})
+        {"ids": json.dumps(list(by_id)), "n": RECENT_ATTEMPTS},
+    )
     for ident, accuracy in rows:
         if accuracy is None:
             continue
@@ -123,7 +125,8 @@ def _interleave(skills: list[Item], concepts: list[Item]) -> list[Item]:
     s = c = 0
     while s < len(skills) or c < len(concepts):
         take_concept = c < len(concepts) and (
-            s >= len(skills) or len(out) % CONCEPT_EVERY == CONCEPT_EVERY - 1)
+            s >= len(skills) or len(out) % CONCEPT_EVERY == CONCEPT_EVERY - 1
+        )
         if take_concept:
             out.append(concepts[c])
             c += 1
@@ -175,9 +178,17 @@ def seeded_plan(seed: int, count: int, skills: list[str], concepts: list[str]) -
     return Plan(SEEDED, items, reasons=["seeded"] * len(items))
 
 
-def plan_session(history, mode: str, count: int, skills: list[str], concepts: list[str],
-                 now: datetime | None = None, zone: tzinfo | None = None,
-                 new_per_session: int = NEW_PER_SESSION, seed: int | None = None) -> Plan:
+def plan_session(
+    history,
+    mode: str,
+    count: int,
+    skills: list[str],
+    concepts: list[str],
+    now: datetime | None = None,
+    zone: tzinfo | None = None,
+    new_per_session: int = NEW_PER_SESSION,
+    seed: int | None = None,
+) -> Plan:
     """The session's items in the order asked. ``skills`` and ``concepts`` are the items this
     session may ask, in the order new ones are introduced; the seeded mode needs ``seed``."""
     from drill.store.timeutil import local_zone
@@ -197,11 +208,13 @@ def plan_session(history, mode: str, count: int, skills: list[str], concepts: li
     known = _read(conn, universe)
     today_end = utc_iso(end_of_day(now, zone))
     ahead_end = utc_iso(end_of_day(now + timedelta(days=AHEAD_DAYS), zone))
-    due = sorted((i for i, d in known.due.items() if d < today_end),
-                 key=lambda i: _overdue(known, i, now))
+    due = sorted(
+        (i for i, d in known.due.items() if d < today_end), key=lambda i: _overdue(known, i, now)
+    )
     seen = known.seen
-    fresh = _interleave([i for i in skill_items if i not in seen],
-                        [i for i in concept_items if i not in seen])
+    fresh = _interleave(
+        [i for i in skill_items if i not in seen], [i for i in concept_items if i not in seen]
+    )
     never = "9999"
 
     def weakness(item: Item) -> tuple:
@@ -210,11 +223,15 @@ def plan_session(history, mode: str, count: int, skills: list[str], concepts: li
     plan = _Builder(count)
     if mode == "smart":
         plan.add(due, "due")
-        plan.add(sorted((i for i in seen if known.accuracy.get(i, 1.0) < WEAK_BELOW),
-                        key=weakness), "weak")
+        plan.add(
+            sorted((i for i in seen if known.accuracy.get(i, 1.0) < WEAK_BELOW), key=weakness),
+            "weak",
+        )
         plan.add(fresh, "new", limit=new_per_session if seen else None)
-        plan.add(sorted((i for i in known.due if known.due[i] < ahead_end),
-                        key=lambda i: known.due[i]), "ahead")
+        plan.add(
+            sorted((i for i in known.due if known.due[i] < ahead_end), key=lambda i: known.due[i]),
+            "ahead",
+        )
     elif mode == "review":
         plan.add(due, "due")
     elif mode == "cram":
@@ -227,9 +244,13 @@ def plan_session(history, mode: str, count: int, skills: list[str], concepts: li
         missed, related = _mistakes(conn, universe)
         plan.add(missed, "mistake")
         plan.add(related, "mistake-tag")
-    return Plan(mode, plan.items,
-                {i[1]: known.level[i] for i in plan.items if i[0] == "skill" and i in known.level},
-                plan.reasons, len(due))
+    return Plan(
+        mode,
+        plan.items,
+        {i[1]: known.level[i] for i in plan.items if i[0] == "skill" and i in known.level},
+        plan.reasons,
+        len(due),
+    )
 
 
 def _mistakes(conn: sqlite3.Connection, universe: list[Item]) -> tuple[list[Item], list[Item]]:
@@ -241,8 +262,10 @@ def _mistakes(conn: sqlite3.Connection, universe: list[Item]) -> tuple[list[Item
     misses: Counter[str] = Counter()
     last: dict[str, int] = {}
     tags: set[str] = set()
-    rows = conn.execute("SELECT skill, correct, mistakes_json FROM attempts "
-                        "ORDER BY answered_utc DESC LIMIT ?", (MISTAKES_WINDOW,)).fetchall()
+    rows = conn.execute(
+        "SELECT skill, correct, mistakes_json FROM attempts ORDER BY answered_utc DESC LIMIT ?",
+        (MISTAKES_WINDOW,),
+    ).fetchall()
     for n, (ident, correct, mistakes) in enumerate(rows):
         if correct:
             continue
@@ -251,8 +274,7 @@ def _mistakes(conn: sqlite3.Connection, universe: list[Item]) -> tuple[list[Item
         if mistakes and mistakes != "[]":
             with suppress(ValueError):
                 tags.update(t for t in json.loads(mistakes) if isinstance(t, str))
-    missed = [by_id[i] for i in sorted(misses, key=lambda i: (-misses[i], last[i]))
-              if i in by_id]
+    missed = [by_id[i] for i in sorted(misses, key=lambda i: (-misses[i], last[i])) if i in by_id]
     related: list[Item] = []
     if tags:
         found = conn.execute(
@@ -260,6 +282,7 @@ def _mistakes(conn: sqlite3.Connection, universe: list[Item]) -> tuple[list[Item
             "WHERE mistakes_json <> '[]' ORDER BY answered_utc DESC LIMIT :w) a, "
             "json_each(a.mistakes_json) j WHERE j.value IN (SELECT value FROM json_each(:tags)) "
             "GROUP BY a.skill ORDER BY n DESC, a.skill",
-            {"w": TAG_WINDOW, "tags": json.dumps(sorted(tags))}).fetchall()
+            {"w": TAG_WINDOW, "tags": json.dumps(sorted(tags))},
+        ).fetchall()
         related = [by_id[i] for i, _ in found if i in by_id]
     return missed, related

@@ -52,8 +52,7 @@ def theoretical(result: Measurement, card) -> dict | None:
         except CatalogError:
             continue
         peaks[dtype] = {"value": choice.value, "path": choice.path}
-    return {"card": card.id, "name": card.name, "peaks_flops": peaks,
-            "bandwidth": card.bandwidth}
+    return {"card": card.id, "name": card.name, "peaks_flops": peaks, "bandwidth": card.bandwidth}
 
 
 def _tflops(value: float) -> float:
@@ -91,8 +90,9 @@ def card_data(result: Measurement, card_id: str, reference=None) -> dict:
     for dtype, value in peaks.items():
         if dtype == "fp32":
             continue
-        if dtype == "fp64" and (result.device == "cpu"
-                                or not (reference and "fp64" in reference.tensor)):
+        if dtype == "fp64" and (
+            result.device == "cpu" or not (reference and "fp64" in reference.tensor)
+        ):
             vector["fp64"] = _tflops(value)
         else:
             tensor[dtype] = _tflops(value)
@@ -107,17 +107,32 @@ def card_data(result: Measurement, card_id: str, reference=None) -> dict:
         "method": result.method(),
         "quick": result.plan.quick,
         "elapsed_s": round(result.elapsed_s, 1),
-        "gemm_tflops": {d: {"best": _tflops(k.sample.best), "median": _tflops(k.sample.median),
-                            "worst": _tflops(k.sample.worst), "size": k.size}
-                        for d, k in result.gemm.items()},
-        "bandwidth_gbs": {n: {"best": round(k.sample.best / 1e9, 3),
-                              "median": round(k.sample.median / 1e9, 3),
-                              "worst": round(k.sample.worst / 1e9, 3), "size": k.size}
-                          for n, k in result.streams.items()},
+        "gemm_tflops": {
+            d: {
+                "best": _tflops(k.sample.best),
+                "median": _tflops(k.sample.median),
+                "worst": _tflops(k.sample.worst),
+                "size": k.size,
+            }
+            for d, k in result.gemm.items()
+        },
+        "bandwidth_gbs": {
+            n: {
+                "best": round(k.sample.best / 1e9, 3),
+                "median": round(k.sample.median / 1e9, 3),
+                "worst": round(k.sample.worst / 1e9, 3),
+                "size": k.size,
+            }
+            for n, k in result.streams.items()
+        },
         "spread_pct": spread,
-        "sweep": {"dtype": result.sweep_dtype,
-                  "points": [{"k": p.k, "intensity": round(p.intensity, 4),
-                              "tflops": _tflops(p.sample.best)} for p in result.sweep]},
+        "sweep": {
+            "dtype": result.sweep_dtype,
+            "points": [
+                {"k": p.k, "intensity": round(p.intensity, 4), "tflops": _tflops(p.sample.best)}
+                for p in result.sweep
+            ],
+        },
     }
     if result.info.get("env"):
         measured["env"] = dict(result.info["env"])
@@ -144,14 +159,17 @@ def card_data(result: Measurement, card_id: str, reference=None) -> dict:
         "peaks_tflops": {"vector": vector, **({"tensor": tensor} if tensor else {})},
         "exceptions": {
             "fp32": "measured, not derived: the FP32 peak is the best sustained FP32 GEMM; "
-                    f"fp32_lanes_per_unit ({lanes}) is that peak / ({units} {unit_kind}s × 2 × "
-                    f"{clock:g} MHz), rounded, so units × lanes × 2 × clock only approximates it",
+            f"fp32_lanes_per_unit ({lanes}) is that peak / ({units} {unit_kind}s × 2 × "
+            f"{clock:g} MHz), rounded, so units × lanes × 2 × clock only approximates it",
             "bandwidth": "measured, not derived: bandwidth_gbs is the best sustained STREAM "
-                         f"copy or triad; bus_width_bits ({bus}) "
-                         + ("is the datasheet's and " if reference and result.device != "cpu"
-                            else "is a placeholder and ")
-                         + "data_rate_gbps is the per-pin rate that would carry the measured "
-                           "bandwidth",
+            f"copy or triad; bus_width_bits ({bus}) "
+            + (
+                "is the datasheet's and "
+                if reference and result.device != "cpu"
+                else "is a placeholder and "
+            )
+            + "data_rate_gbps is the per-pin rate that would carry the measured "
+            "bandwidth",
         },
         "notes": [
             f"Measured by drill measure on {date}: {result.method()}.",
@@ -160,9 +178,14 @@ def card_data(result: Measurement, card_id: str, reference=None) -> dict:
             *result.notes,
         ],
         "measured": measured,
-        "sources": [{"id": "M1", "title": f"drill measure --device {result.device}"
-                                          f"{' --quick' if result.plan.quick else ''}, "
-                                          f"{result.started}"}],
+        "sources": [
+            {
+                "id": "M1",
+                "title": f"drill measure --device {result.device}"
+                f"{' --quick' if result.plan.quick else ''}, "
+                f"{result.started}",
+            }
+        ],
     }
     return data
 
@@ -191,8 +214,10 @@ def check_card_id(card_id: str, force: bool = False) -> str | None:
         return f"card id {card_id!r} is a built-in card; choose another --name"
     path = card_path(card_id)
     if (path.exists() or path.is_symlink()) and not force and not _measured(path):
-        return (f"{path} already holds a card you wrote; choose another --name, or add "
-                "--force to replace it")
+        return (
+            f"{path} already holds a card you wrote; choose another --name, or add "
+            "--force to replace it"
+        )
     return _writable_folder(path.parent)
 
 
@@ -225,8 +250,10 @@ def save_card(data: dict, path: Path | None = None) -> tuple[Path, list]:
 
     path = path or card_path(data["id"])
     path.parent.mkdir(parents=True, exist_ok=True)
-    header = (f"{_HEADER}: peaks and bandwidth are this machine's best\n"
-              "# sustained figures, not datasheet values. Run it again to refresh.\n")
+    header = (
+        f"{_HEADER}: peaks and bandwidth are this machine's best\n"
+        "# sustained figures, not datasheet values. Run it again to refresh.\n"
+    )
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(header + text, encoding="utf-8")

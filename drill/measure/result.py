@@ -51,12 +51,16 @@ class Measurement:
         arrays = f"{bytes_text(p.stream_bytes)} {self.stream_dtype}"
         threads = self.info.get("threads", 1)
         if lang == "zh":
-            text = (f"{self.library}，每项取 {p.repeats} 次计时中最好的一次（每次 ≥ {p.min_run_s:g} 秒）；"
-                    f"GEMM n = {sizes}；STREAM copy 与 triad 用 {arrays} 数组")
+            text = (
+                f"{self.library}，每项取 {p.repeats} 次计时中最好的一次（每次 ≥ {p.min_run_s:g} 秒）；"
+                f"GEMM n = {sizes}；STREAM copy 与 triad 用 {arrays} 数组"
+            )
             text += f"，{threads} 个线程" if self.device == "cpu" else ""
             return text + f"；扫描 k = {ks}"
-        text = (f"best of {p.repeats} timed runs (each ≥ {p.min_run_s:g} s) with {self.library}; "
-                f"GEMM n = {sizes}; STREAM copy and triad over {arrays} arrays")
+        text = (
+            f"best of {p.repeats} timed runs (each ≥ {p.min_run_s:g} s) with {self.library}; "
+            f"GEMM n = {sizes}; STREAM copy and triad over {arrays} arrays"
+        )
         text += f" on {threads} threads" if self.device == "cpu" else ""
         return text + f"; sweep k = {ks}"
 
@@ -77,8 +81,11 @@ class Measurement:
             "ridge": self.ridges(),
             "gemm": {d: k.to_json() for d, k in self.gemm.items()},
             "streams": {name: k.to_json() for name, k in self.streams.items()},
-            "sweep": {"dtype": self.sweep_dtype, "kernel": "Y = X·W, X of M×k, W of k×k",
-                      "points": [p.to_json() for p in self.sweep]},
+            "sweep": {
+                "dtype": self.sweep_dtype,
+                "kernel": "Y = X·W, X of M×k, W of k×k",
+                "points": [p.to_json() for p in self.sweep],
+            },
             "notes": list(self.notes),
             **self.info,
         }

@@ -66,17 +66,25 @@ def _estimates(plan: Plan, backend: Backend) -> dict[str, float]:
     return est
 
 
-def measure(plan: Plan, backend: Backend | None = None,
-            progress: ProgressFn | None = None) -> Measurement:
+def measure(
+    plan: Plan, backend: Backend | None = None, progress: ProgressFn | None = None
+) -> Measurement:
     """Run the whole plan; ``progress(label, done, total)`` is called as it goes."""
     backend = backend or open_backend(plan.device)
     began = time.perf_counter()
     result = Measurement(
-        device=plan.device, processor=backend.processor, vendor=backend.vendor,
-        library=backend.library, units=backend.units, memory_bytes=backend.memory_bytes,
-        plan=plan, started=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        sweep_dtype=backend.sweep_dtype, stream_dtype=backend.stream_dtype,
-        info=backend.info())
+        device=plan.device,
+        processor=backend.processor,
+        vendor=backend.vendor,
+        library=backend.library,
+        units=backend.units,
+        memory_bytes=backend.memory_bytes,
+        plan=plan,
+        started=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        sweep_dtype=backend.sweep_dtype,
+        stream_dtype=backend.stream_dtype,
+        info=backend.info(),
+    )
     est = _estimates(plan, backend)
     steps = _Steps(sum(est.values()), progress, began + plan.total_s)
     try:
@@ -98,8 +106,9 @@ def _fits(backend: Backend, nbytes: float) -> bool:
     return free is None or nbytes < 0.8 * free
 
 
-def _gemm(plan: Plan, backend: Backend, dtype: str, steps: _Steps, est: dict[str, float],
-          notes: list[str]) -> Kernel | None:
+def _gemm(
+    plan: Plan, backend: Backend, dtype: str, steps: _Steps, est: dict[str, float], notes: list[str]
+) -> Kernel | None:
     s = dtype_bytes(dtype)
     tried: list[tuple[str, Sample]] = []
     last: tuple[int, float] | None = None
@@ -108,8 +117,10 @@ def _gemm(plan: Plan, backend: Backend, dtype: str, steps: _Steps, est: dict[str
         steps.start(f"GEMM {dtype} n={n}")
         predicted = last[1] * (n / last[0]) ** 3 * (plan.repeats + 2) if last else 0.0
         if steps.too_long(predicted, plan.budget_s):
-            notes.append(f"GEMM {dtype} n={n} skipped to keep within the time budget (about "
-                         f"{predicted:.0f} s at the rate of n={last[0]})")
+            notes.append(
+                f"GEMM {dtype} n={n} skipped to keep within the time budget (about "
+                f"{predicted:.0f} s at the rate of n={last[0]})"
+            )
             steps.advance(est[key])
             continue
         if not _fits(backend, 3 * n * n * s):
@@ -118,8 +129,9 @@ def _gemm(plan: Plan, backend: Backend, dtype: str, steps: _Steps, est: dict[str
             continue
         try:
             a, b, c = (backend.matrix(n, n, dtype) for _ in range(3))
-            times = time_runs(backend.matmul(a, b, c, dtype), backend.sync, plan.min_run_s,
-                              plan.repeats)
+            times = time_runs(
+                backend.matmul(a, b, c, dtype), backend.sync, plan.min_run_s, plan.repeats
+            )
         except backend.oom:
             notes.append(f"GEMM {dtype} n={n} skipped: out of memory")
             steps.advance(est[key])
@@ -135,8 +147,9 @@ def _gemm(plan: Plan, backend: Backend, dtype: str, steps: _Steps, est: dict[str
     return Kernel(f"gemm-{dtype}", "FLOP/s", best, size, tuple(tried))
 
 
-def _streams(plan: Plan, backend: Backend, steps: _Steps, est: dict[str, float],
-             result: Measurement) -> None:
+def _streams(
+    plan: Plan, backend: Backend, steps: _Steps, est: dict[str, float], result: Measurement
+) -> None:
     nbytes = plan.stream_bytes
     size = bytes_text(nbytes)
     arrays = None
@@ -154,8 +167,9 @@ def _streams(plan: Plan, backend: Backend, steps: _Steps, est: dict[str, float],
         length = len(a)
         copy = backend.copy(b, a)
         times = time_runs(copy, backend.sync, plan.min_run_s, plan.repeats)
-        result.streams["copy"] = Kernel("copy", "B/s", Sample(2.0 * elem * length, times),
-                                        f"2 × {size}")
+        result.streams["copy"] = Kernel(
+            "copy", "B/s", Sample(2.0 * elem * length, times), f"2 × {size}"
+        )
     steps.advance(est["copy"])
     steps.start("triad")
     if arrays is not None:
@@ -164,8 +178,9 @@ def _streams(plan: Plan, backend: Backend, steps: _Steps, est: dict[str, float],
             result.notes.append("triad skipped: no fused kernel available")
         else:
             times = time_runs(triad, backend.sync, plan.min_run_s, plan.repeats)
-            result.streams["triad"] = Kernel("triad", "B/s", Sample(3.0 * elem * length, times),
-                                             f"3 × {size}")
+            result.streams["triad"] = Kernel(
+                "triad", "B/s", Sample(3.0 * elem * length, times), f"3 × {size}"
+            )
     arrays = a = b = c = None
     steps.advance(est["triad"])
     if plan.cache_bytes:
@@ -188,12 +203,14 @@ def _fold_sweep(result: Measurement) -> None:
     square = result.gemm[dtype]
     if top.sample.best > square.sample.best:
         size = f"X·W, k={top.k}"
-        result.gemm[dtype] = Kernel(square.key, square.unit, top.sample, size,
-                                    square.sizes + ((size, top.sample),))
+        result.gemm[dtype] = Kernel(
+            square.key, square.unit, top.sample, size, square.sizes + ((size, top.sample),)
+        )
 
 
-def _sweep(plan: Plan, backend: Backend, steps: _Steps, est: dict[str, float],
-           result: Measurement) -> None:
+def _sweep(
+    plan: Plan, backend: Backend, steps: _Steps, est: dict[str, float], result: Measurement
+) -> None:
     """Y = X·W over X of M×k: FLOPs 2·M·k², bytes s·(2·M·k + k²), intensity ≈ k/s.
 
     X and Y stream through memory once while W stays in cache, so k dials the FLOPs per byte
@@ -220,15 +237,18 @@ def _sweep(plan: Plan, backend: Backend, steps: _Steps, est: dict[str, float],
             continue
         predicted = last[1] * (k / last[0]) * (plan.repeats + 2) if last else 0.0
         if steps.too_long(predicted, plan.budget_s):
-            result.notes.append(f"sweep k={k} skipped to keep within the time budget (about "
-                                f"{predicted:.0f} s at the rate of k={last[0]})")
+            result.notes.append(
+                f"sweep k={k} skipped to keep within the time budget (about "
+                f"{predicted:.0f} s at the rate of k={last[0]})"
+            )
             steps.advance(est[f"sweep-{k}"])
             continue
         x = backend.view(x_flat, rows, k)
         y = backend.view(y_flat, rows, k)
         w = backend.matrix(k, k, dtype)
-        times = time_runs(backend.matmul(x, w, y, dtype), backend.sync, plan.min_run_s,
-                          plan.repeats)
+        times = time_runs(
+            backend.matmul(x, w, y, dtype), backend.sync, plan.min_run_s, plan.repeats
+        )
         flops = 2.0 * rows * k * k
         nbytes = float(s * (2 * rows * k + k * k))
         result.sweep.append(SweepPoint(k, rows, flops, nbytes, Sample(flops, times)))

@@ -39,9 +39,14 @@ class Sample:
         return (1 - self.median / self.best) * 100
 
     def to_json(self) -> dict:
-        return {"best": self.best, "median": self.median, "worst": self.worst,
-                "spread_pct": self.spread_pct, "runs": len(self.times),
-                "best_time_s": min(self.times)}
+        return {
+            "best": self.best,
+            "median": self.median,
+            "worst": self.worst,
+            "spread_pct": self.spread_pct,
+            "runs": len(self.times),
+            "best_time_s": min(self.times),
+        }
 
 
 @dataclass(frozen=True)
@@ -76,12 +81,19 @@ class SweepPoint:
         return self.flops / self.bytes
 
     def to_json(self) -> dict:
-        return {"k": self.k, "rows": self.rows, "flops": self.flops, "bytes": self.bytes,
-                "intensity": self.intensity, **self.sample.to_json()}
+        return {
+            "k": self.k,
+            "rows": self.rows,
+            "flops": self.flops,
+            "bytes": self.bytes,
+            "intensity": self.intensity,
+            **self.sample.to_json(),
+        }
 
 
-def time_runs(fn: Callable[[], object], sync: Callable[[], None], min_run_s: float,
-              repeats: int) -> tuple[float, ...]:
+def time_runs(
+    fn: Callable[[], object], sync: Callable[[], None], min_run_s: float, repeats: int
+) -> tuple[float, ...]:
     """Seconds per call, ``repeats`` times; each timed run loops until it lasts ``min_run_s``.
 
     The first call is a warm-up (page faults, BLAS thread start, cuBLAS heuristics); the

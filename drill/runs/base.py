@@ -89,16 +89,22 @@ class RunBase:
         """Grade the answer to the current question; AnswerError leaves everything as it was."""
         question = self._check_open()
         result_grade, hit, missed = grade_question(question, text, self.lang)
-        return self._record(question, text, with_hints(result_grade, len(self._hints)), hit,
-                            missed)
+        return self._record(question, text, with_hints(result_grade, len(self._hints)), hit, missed)
 
     def skip(self) -> Result:
         question = self._check_open()
         return self._record(question, "", Grade(0.0, False, skipped=True), (), ())
 
     def _record(self, question: Question, text: str, result_grade: Grade, hit, missed) -> Result:
-        result = Result(question, text, result_grade, self.clock() - self._shown_at,
-                        len(self._hints), hit, missed)
+        result = Result(
+            question,
+            text,
+            result_grade,
+            self.clock() - self._shown_at,
+            len(self._hints),
+            hit,
+            missed,
+        )
         self.results.append(result)
         self._recorded(result)
         self._emit(ResultRecorded(result))

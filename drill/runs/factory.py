@@ -47,8 +47,16 @@ def mode_of(options: dict) -> str:
 
 
 # -- practice -------------------------------------------------------------------------------
-def session_config(options: dict, settings, lang: str, catalog, history=USER_HISTORY,
-                   now: datetime | None = None, bank=None, zone=None) -> SessionConfig:
+def session_config(
+    options: dict,
+    settings,
+    lang: str,
+    catalog,
+    history=USER_HISTORY,
+    now: datetime | None = None,
+    bank=None,
+    zone=None,
+) -> SessionConfig:
     """Options (``drill start`` flags or the app's choices) completed from the settings, with
     the seed drawn and the plan made.
 
@@ -71,16 +79,28 @@ def session_config(options: dict, settings, lang: str, catalog, history=USER_HIS
             raise SetupError(str(exc)) from None
     topic = options.get("topic") or ("numeric" if skills else "mixed")
     seed = options.get("seed")
-    config = SessionConfig(count=options.get("count") or settings.questions,
-                           seed=draw_seed() if seed is None else seed, skills=skills,
-                           difficulty=options.get("difficulty") or settings.difficulty,
-                           gpu=gpu, lang=lang, topic=topic, mode=mode_of(options))
+    config = SessionConfig(
+        count=options.get("count") or settings.questions,
+        seed=draw_seed() if seed is None else seed,
+        skills=skills,
+        difficulty=options.get("difficulty") or settings.difficulty,
+        gpu=gpu,
+        lang=lang,
+        topic=topic,
+        mode=mode_of(options),
+    )
     plan_config(config, history, now, bank, zone, fixed_level=bool(options.get("difficulty")))
     return config
 
 
-def plan_config(config: SessionConfig, history=USER_HISTORY, now=None, bank=None, zone=None,
-                fixed_level: bool = False) -> None:
+def plan_config(
+    config: SessionConfig,
+    history=USER_HISTORY,
+    now=None,
+    bank=None,
+    zone=None,
+    fixed_level: bool = False,
+) -> None:
     """Fill the config's plan (a seeded one, or one read from the history); raise
     NothingToPractise for an empty one."""
     from drill.content.skills.registry import SKILLS
@@ -110,11 +130,13 @@ def plan_config(config: SessionConfig, history=USER_HISTORY, now=None, bank=None
         history = _open_history()
     try:
         try:
-            plan = plan_session(history, config.mode, config.count, skills, concepts, now, zone,
-                                seed=config.seed)
+            plan = plan_session(
+                history, config.mode, config.count, skills, concepts, now, zone, seed=config.seed
+            )
         except sqlite3.DatabaseError:
-            plan = plan_session(None, config.mode, config.count, skills, concepts, now, zone,
-                                seed=config.seed)
+            plan = plan_session(
+                None, config.mode, config.count, skills, concepts, now, zone, seed=config.seed
+            )
     finally:
         if own and history is not None:
             history.close()
@@ -176,8 +198,9 @@ def _mtime(path: Path) -> int:
         return 0
 
 
-def new_session(config: SessionConfig, catalog, bank=None,
-                clock: Callable[[], float] = time.monotonic) -> Session:
+def new_session(
+    config: SessionConfig, catalog, bank=None, clock: Callable[[], float] = time.monotonic
+) -> Session:
     """A session without a recorder; planned here (seeded) if the config has no plan yet. The
     question bank is loaded only when concepts are part of it."""
     if config.topic != "numeric" and bank is None:
@@ -187,10 +210,17 @@ def new_session(config: SessionConfig, catalog, bank=None,
     return Session(config, catalog, bank if config.topic != "numeric" else None, clock=clock)
 
 
-def open_practice(options: dict, lang: str, *, settings=None, catalog=None,
-                  clock: Callable[[], float] = time.monotonic, record: bool = True,
-                  background: bool = False,
-                  on_warning: Callable[[str], None] = _warn) -> Session:
+def open_practice(
+    options: dict,
+    lang: str,
+    *,
+    settings=None,
+    catalog=None,
+    clock: Callable[[], float] = time.monotonic,
+    record: bool = True,
+    background: bool = False,
+    on_warning: Callable[[str], None] = _warn,
+) -> Session:
     """A practice session for ``options``, recording into the user's history.
 
     ``background`` writes on the history thread (the app's UI thread never waits on SQLite);
@@ -203,8 +233,13 @@ def open_practice(options: dict, lang: str, *, settings=None, catalog=None,
     settings = settings if settings is not None else settings_mod.load()
     history = _open_for_writing(on_warning) if record else None
     try:
-        config = session_config(options, settings, lang, catalog,
-                                history=history if history is not None else USER_HISTORY)
+        config = session_config(
+            options,
+            settings,
+            lang,
+            catalog,
+            history=history if history is not None else USER_HISTORY,
+        )
         session = new_session(config, catalog, clock=clock)
     except BaseException:
         if history is not None:
@@ -239,8 +274,13 @@ class Relay:
             to(message)
 
 
-def prepare_practice(options: dict, lang: str, *, clock: Callable[[], float] = time.monotonic,
-                     warm: Iterable[str] = ()) -> Future:
+def prepare_practice(
+    options: dict,
+    lang: str,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+    warm: Iterable[str] = (),
+) -> Future:
     """``open_practice`` in a thread (for the app, while its UI starts). The future holds
     (catalog, session, relay of warnings) or the error; ``warm`` names modules to import on
     that thread as well."""
@@ -256,8 +296,9 @@ def prepare_practice(options: dict, lang: str, *, clock: Callable[[], float] = t
 
             catalog = load_catalog()
             relay = Relay()
-            session = open_practice(options, lang, catalog=catalog, clock=clock,
-                                    background=True, on_warning=relay)
+            session = open_practice(
+                options, lang, catalog=catalog, clock=clock, background=True, on_warning=relay
+            )
             future.set_result((catalog, session, relay))
         except BaseException as exc:  # the screen shows it
             future.set_exception(exc)
@@ -267,10 +308,17 @@ def prepare_practice(options: dict, lang: str, *, clock: Callable[[], float] = t
 
 
 # -- the mock interview ---------------------------------------------------------------------
-def open_interview(options: dict, lang: str, *, catalog=None, bank=None,
-                   clock: Callable[[], float] = time.monotonic, record: bool = True,
-                   background: bool = False,
-                   on_warning: Callable[[str], None] = _warn) -> MockInterview:
+def open_interview(
+    options: dict,
+    lang: str,
+    *,
+    catalog=None,
+    bank=None,
+    clock: Callable[[], float] = time.monotonic,
+    record: bool = True,
+    background: bool = False,
+    on_warning: Callable[[str], None] = _warn,
+) -> MockInterview:
     """A mock interview for ``drill mock`` options (minutes, gpu, seed, feedback), recording
     into the user's history (mode "mock"); its scorecard compares with the previous mock."""
     from drill.content.catalog import CatalogError, load_catalog
@@ -283,13 +331,19 @@ def open_interview(options: dict, lang: str, *, catalog=None, bank=None,
         except CatalogError as exc:
             raise SetupError(str(exc)) from None
         if card.vendor.upper() != "NVIDIA" or "fp16" not in card.tensor:
-            raise SetupError(f"the mock interview's case needs an NVIDIA card with fp16 tensor "
-                             f"cores; {card.id} has none")
+            raise SetupError(
+                f"the mock interview's case needs an NVIDIA card with fp16 tensor "
+                f"cores; {card.id} has none"
+            )
         gpu = card.id
     seed = options.get("seed")
-    config = MockConfig(minutes=options.get("minutes") or 30.0, gpu=gpu,
-                        seed=draw_seed() if seed is None else seed,
-                        feedback=options.get("feedback") or "end", lang=lang)
+    config = MockConfig(
+        minutes=options.get("minutes") or 30.0,
+        gpu=gpu,
+        seed=draw_seed() if seed is None else seed,
+        feedback=options.get("feedback") or "end",
+        lang=lang,
+    )
     history = _open_for_writing(on_warning) if record else None
     previous = None
     if history is not None:
@@ -297,8 +351,9 @@ def open_interview(options: dict, lang: str, *, catalog=None, bank=None,
             previous = previous_mock_score(history)
         except sqlite3.DatabaseError:
             previous = None
-    interview = MockInterview(config, catalog, bank if bank is not None else cached_bank(),
-                              clock=clock, previous=previous)
+    interview = MockInterview(
+        config, catalog, bank if bank is not None else cached_bank(), clock=clock, previous=previous
+    )
     if history is not None:
         _attach(interview, history, "mock", config, background, on_warning)
     return interview
@@ -316,8 +371,9 @@ def _open_for_writing(on_warning: Callable[[str], None]):
         return None
 
 
-def _attach(run, history, mode: str, config, background: bool,
-            on_warning: Callable[[str], None]) -> None:
+def _attach(
+    run, history, mode: str, config, background: bool, on_warning: Callable[[str], None]
+) -> None:
     from drill import __version__
     from drill.runs.recording import Recorder, in_background
 

@@ -28,7 +28,7 @@ BAND_TEXT = {
 }
 BAND_RULE = {
     "en": f"ready at {READY:.0%} of the total score or more, close at {CLOSE:.0%} or more, "
-          "otherwise not yet",
+    "otherwise not yet",
     "zh": f"总分达到 {READY:.0%} 及以上为「可以上场」，{CLOSE:.0%} 及以上为「接近了」，否则为「还需练习」",
 }
 # The case's asks and the bank's skill tags that follow up on a miss.
@@ -40,8 +40,14 @@ FOLLOW_TAGS = {
     "efficiency": ("efficiency", "sol-diagnosis"),
     "direction": ("direction",),
 }
-FOLLOW_TOPICS = ("low-utilization", "directions", "speed-of-light", "batch-slower",
-                 "mixed-precision", "bigger-card")
+FOLLOW_TOPICS = (
+    "low-utilization",
+    "directions",
+    "speed-of-light",
+    "batch-slower",
+    "mixed-precision",
+    "bigger-card",
+)
 UNANSWERED = "unanswered"
 
 
@@ -111,12 +117,18 @@ class Scorecard:
             "gpu": self.gpu,
             "timed_out": self.timed_out,
             "questions": [
-                {"id": item.question.id, "stage": item.stage, "skill": item.question.item.id,
-                 "item_kind": item.question.item.kind,
-                 "status": item.status, "score": round(item.score, 4),
-                 "seconds": round(item.result.seconds, 3) if item.answered else None,
-                 "budget": round(item.budget, 1), "hints": len(item.hints),
-                 "mistakes": list(item.result.grade.mistakes) if item.answered else []}
+                {
+                    "id": item.question.id,
+                    "stage": item.stage,
+                    "skill": item.question.item.id,
+                    "item_kind": item.question.item.kind,
+                    "status": item.status,
+                    "score": round(item.score, 4),
+                    "seconds": round(item.result.seconds, 3) if item.answered else None,
+                    "budget": round(item.budget, 1),
+                    "hints": len(item.hints),
+                    "mistakes": list(item.result.grade.mistakes) if item.answered else [],
+                }
                 for item in self.items
             ],
         }
@@ -144,8 +156,14 @@ class MockInterview(RunBase):
     mode = "mock"
     OVER = ("the interview is over", "面试已结束")
 
-    def __init__(self, config: MockConfig, catalog, bank, clock: Callable[[], float] =
-                 time.monotonic, previous: float | None = None) -> None:
+    def __init__(
+        self,
+        config: MockConfig,
+        catalog,
+        bank,
+        clock: Callable[[], float] = time.monotonic,
+        previous: float | None = None,
+    ) -> None:
         from drill.content.skills.case import interview_case
         from drill.content.skills.context import Ctx
 
@@ -165,8 +183,20 @@ class MockInterview(RunBase):
         self.gpu = case.params["gpu"]
         case_budget = self.total * CASE_SHARE / len(case.asks)
         self.items: list[Item] = [
-            Item(Question(f"{i + 1}", i + 1, i + 1, len(case.asks), ItemRef.skill(case.skill),
-                          case, ask, group="case"), "case", case_budget)
+            Item(
+                Question(
+                    f"{i + 1}",
+                    i + 1,
+                    i + 1,
+                    len(case.asks),
+                    ItemRef.skill(case.skill),
+                    case,
+                    ask,
+                    group="case",
+                ),
+                "case",
+                case_budget,
+            )
             for i, ask in enumerate(case.asks)
         ]
         self._follow_ups_added = False
@@ -237,10 +267,16 @@ class MockInterview(RunBase):
         """Every question of the chain exists; those left are recorded as unanswered."""
         if not self._follow_ups_added:
             self._add_follow_ups()
-        for item in self.items[self.position:]:
+        for item in self.items[self.position :]:
             if item.result is None:
-                item.result = Result(item.question, "", Grade(0.0, False, skipped=True), 0.0,
-                                     len(item.hints), unanswered=True)
+                item.result = Result(
+                    item.question,
+                    "",
+                    Grade(0.0, False, skipped=True),
+                    0.0,
+                    len(item.hints),
+                    unanswered=True,
+                )
                 self.results.append(item.result)
                 self._emit(ResultRecorded(item.result))
         self.position = len(self.items)
@@ -257,13 +293,24 @@ class MockInterview(RunBase):
         number = len(self.items)
         for q in chosen:
             number += 1
-            self.items.append(Item(Question(str(number), number, 1, 1, ItemRef.concept(q.id),
-                                            concept=q),
-                                   "follow-up", budget))
+            self.items.append(
+                Item(
+                    Question(str(number), number, 1, 1, ItemRef.concept(q.id), concept=q),
+                    "follow-up",
+                    budget,
+                )
+            )
         design = skills.generate("decode-latency", self.seed, 2, self.catalog, self.gpu)
         number += 1
-        self.items.append(Item(Question(str(number), number, 1, 1, ItemRef.skill(design.skill),
-                                        design, design.asks[0]), "design", self.total * DESIGN_SHARE))
+        self.items.append(
+            Item(
+                Question(
+                    str(number), number, 1, 1, ItemRef.skill(design.skill), design, design.asks[0]
+                ),
+                "design",
+                self.total * DESIGN_SHARE,
+            )
+        )
 
     def _pick_follow_ups(self, count: int) -> list:
         if self.bank is None or not self.bank.questions:
@@ -295,8 +342,16 @@ class MockInterview(RunBase):
     # -- the end --------------------------------------------------------------------------
     def scorecard(self) -> Scorecard:
         score = sum(item.score for item in self.items) / len(self.items) if self.items else 0.0
-        return Scorecard(list(self.items), score, band_for(score), self.elapsed,
-                         self.config.minutes, self.gpu, self.previous, self.timed_out)
+        return Scorecard(
+            list(self.items),
+            score,
+            band_for(score),
+            self.elapsed,
+            self.config.minutes,
+            self.gpu,
+            self.previous,
+            self.timed_out,
+        )
 
     def summary(self) -> Scorecard:
         return self.scorecard()
@@ -307,5 +362,6 @@ def previous_mock_score(history) -> float | None:
     row = history.conn.execute(
         "SELECT avg(a.score) FROM attempts a WHERE a.session_id = ("
         " SELECT s.id FROM sessions s WHERE s.mode = 'mock'"
-        " ORDER BY s.started_utc DESC, s.id DESC LIMIT 1)").fetchone()
+        " ORDER BY s.started_utc DESC, s.id DESC LIMIT 1)"
+    ).fetchone()
     return None if row is None or row[0] is None else float(row[0])

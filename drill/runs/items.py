@@ -96,8 +96,9 @@ class Question:
         else:
             parts.append(self.ask.prompt(lang))
         if self.scenario.convention(lang):
-            parts.append(("约定：" if lang == "zh" else "Convention: ")
-                         + self.scenario.convention(lang))
+            parts.append(
+                ("约定：" if lang == "zh" else "Convention: ") + self.scenario.convention(lang)
+            )
         return "\n".join(parts)
 
     def prompt(self, lang: str) -> str:
@@ -120,11 +121,15 @@ class Question:
             return self.ask.expected_text(lang)
         q = self.concept
         if q.type == "truefalse":
-            return ("true" if q.correct else "false") if lang != "zh" else (
-                "对" if q.correct else "错")
+            return (
+                ("true" if q.correct else "false")
+                if lang != "zh"
+                else ("对" if q.correct else "错")
+            )
         if q.choices:
-            return ", ".join(f"{c.id}) {c.text.get(lang) or c.text['en']}"
-                             for c in q.choices if c.correct)
+            return ", ".join(
+                f"{c.id}) {c.text.get(lang) or c.text['en']}" for c in q.choices if c.correct
+            )
         return q.answer.get(lang) or q.answer["en"]
 
     def expected_json(self):
@@ -155,20 +160,28 @@ class Question:
     def scenario_json(self) -> dict:
         if self.scenario is not None:
             data = dict(self.scenario.params)
-            data.update(skill=self.item.id, difficulty=self.scenario.difficulty,
-                        seed=self.scenario.seed)
+            data.update(
+                skill=self.item.id, difficulty=self.scenario.difficulty, seed=self.scenario.seed
+            )
             return data
         q = self.concept
-        return {"question": q.id, "topic": q.topic, "difficulty": q.difficulty,
-                "skills": list(q.skills)}
+        return {
+            "question": q.id,
+            "topic": q.topic,
+            "difficulty": q.difficulty,
+            "skills": list(q.skills),
+        }
 
     def choices_json(self, lang: str) -> list[dict]:
         if self.ask is not None:
-            return [{"id": o.id, "value": o.value, "text": o.zh if lang == "zh" else o.en}
-                    for o in self.ask.options]
+            return [
+                {"id": o.id, "value": o.value, "text": o.zh if lang == "zh" else o.en}
+                for o in self.ask.options
+            ]
         if self.concept is not None:
-            return [{"id": c.id, "text": c.text.get(lang) or c.text["en"]}
-                    for c in self.concept.choices]
+            return [
+                {"id": c.id, "text": c.text.get(lang) or c.text["en"]} for c in self.concept.choices
+            ]
         return []
 
 
@@ -210,8 +223,12 @@ class Result:
     @property
     def can_self_mark(self) -> bool:
         """A free answer the rubric did not accept may be marked right by its author."""
-        return (self.question.is_concept and self.question.kind == "free"
-                and not self.grade.correct and not self.grade.skipped)
+        return (
+            self.question.is_concept
+            and self.question.kind == "free"
+            and not self.grade.correct
+            and not self.grade.skipped
+        )
 
     def mark(self, right: bool) -> None:
         """The user's own verdict on a free answer; the rating follows it."""
@@ -251,8 +268,9 @@ class Summary:
     @property
     def missed_skills(self) -> list[str]:
         """Numeric skills not answered fully right: what "practise again" offers."""
-        return sorted(item.id for item, (n, score) in self.per_item.items()
-                      if item.is_skill and score < n)
+        return sorted(
+            item.id for item, (n, score) in self.per_item.items() if item.is_skill and score < n
+        )
 
     def to_json(self) -> dict:
         return {
@@ -264,8 +282,9 @@ class Summary:
             "score": round(self.score, 4),
             "accuracy": round(self.accuracy, 4),
             "seconds": round(self.seconds, 3),
-            "per_skill": {k: {"questions": n, "score": round(s, 4)}
-                          for k, (n, s) in self.per_skill.items()},
+            "per_skill": {
+                k: {"questions": n, "score": round(s, 4)} for k, (n, s) in self.per_skill.items()
+            },
             "mistakes": self.mistakes,
             "missed_skills": self.missed_skills,
         }

@@ -17,8 +17,17 @@ from drill.content.skills.mistakes import explain
 from drill.runs.base import RunBase
 from drill.runs.items import ItemRef, Question, Result, Summary, summarize
 
-__all__ = ["RETRY_GAP", "TOPICS", "ItemRef", "Question", "Result", "Session", "SessionConfig",
-           "Summary", "mistake_lines"]
+__all__ = [
+    "RETRY_GAP",
+    "TOPICS",
+    "ItemRef",
+    "Question",
+    "Result",
+    "Session",
+    "SessionConfig",
+    "Summary",
+    "mistake_lines",
+]
 
 TOPICS = ("mixed", "numeric", "concepts")
 RETRY_GAP = 3  # a missed item comes back after this many other items (or at the end)
@@ -45,8 +54,13 @@ class Session(RunBase):
     mode = "practice"
     self_marking = True
 
-    def __init__(self, config: SessionConfig, catalog: Catalog, bank=None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        config: SessionConfig,
+        catalog: Catalog,
+        bank=None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if config.seed is None or config.plan is None:
             raise ValueError("a session needs a seed and a plan (see drill.runs.factory)")
         super().__init__(clock)
@@ -68,12 +82,22 @@ class Session(RunBase):
             q = self.bank.get(ident)
             return [Question(str(number), number, 1, 1, ItemRef.concept(ident), concept=q)]
         difficulty = (self.config.difficulties or {}).get(ident, self.config.difficulty)
-        scenario = skill_registry.generate(ident, self.seed * 1000 + index, difficulty,
-                                           self.catalog, self.config.gpu)
+        scenario = skill_registry.generate(
+            ident, self.seed * 1000 + index, difficulty, self.catalog, self.config.gpu
+        )
         parts = len(scenario.asks)
-        return [Question(f"{number}{chr(97 + i)}" if parts > 1 else str(number), number, i + 1,
-                         parts, ItemRef.skill(ident), scenario, ask)
-                for i, ask in enumerate(scenario.asks)]
+        return [
+            Question(
+                f"{number}{chr(97 + i)}" if parts > 1 else str(number),
+                number,
+                i + 1,
+                parts,
+                ItemRef.skill(ident),
+                scenario,
+                ask,
+            )
+            for i, ask in enumerate(scenario.asks)
+        ]
 
     def _next_question(self) -> None:
         while not self._queue and self._position < len(self._plan):

@@ -90,10 +90,18 @@ class Recorder:
     nothing behind.
     """
 
-    def __init__(self, history: History, mode: str, config, seed: int | None,
-                 app_version: str, clock: Callable[[], datetime] | None = None,
-                 on_error: Callable[[str], None] = _warn, scheduler=None,
-                 zone=None) -> None:
+    def __init__(
+        self,
+        history: History,
+        mode: str,
+        config,
+        seed: int | None,
+        app_version: str,
+        clock: Callable[[], datetime] | None = None,
+        on_error: Callable[[str], None] = _warn,
+        scheduler=None,
+        zone=None,
+    ) -> None:
         self.history = history
         self.mode = mode
         self.config = config
@@ -132,13 +140,21 @@ class Recorder:
             problems = self.history.quick_check()
             if problems:
                 self._refused = True
-                self.on_error(f"{self.history.path} is damaged ({problems[0]}); answers will "
-                              "not be saved and the file was left untouched (run drill "
-                              "history check)")
+                self.on_error(
+                    f"{self.history.path} is damaged ({problems[0]}); answers will "
+                    "not be saved and the file was left untouched (run drill "
+                    "history check)"
+                )
                 return False
-            self.session_id = self.history.start_session(SessionRecord(
-                self.mode, self.started_utc, seed=self.seed, settings=self._settings(),
-                app_version=self.app_version))
+            self.session_id = self.history.start_session(
+                SessionRecord(
+                    self.mode,
+                    self.started_utc,
+                    seed=self.seed,
+                    settings=self._settings(),
+                    app_version=self.app_version,
+                )
+            )
         return True
 
     def _insert(self, result) -> None:

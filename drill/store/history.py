@@ -61,14 +61,16 @@ class History:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise HistoryError(f"{path.parent}: cannot create the data folder "
-                                   f"({exc.strerror or exc})") from None
+                raise HistoryError(
+                    f"{path.parent}: cannot create the data folder ({exc.strerror or exc})"
+                ) from None
         inspect(path)
         if not writable(path):
             return cls._open_read_only(path)
         try:
-            conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
-                                   check_same_thread=False)
+            conn = sqlite3.connect(
+                path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+            )
         except (OSError, sqlite3.Error) as exc:
             raise HistoryError(f"{path}: cannot open the history ({exc})") from None
         try:
@@ -78,8 +80,9 @@ class History:
             raise
         except sqlite3.Error as exc:
             conn.close()
-            raise HistoryError(f"{path}: cannot be read as a drill history ({exc}); "
-                               "the file was left untouched") from None
+            raise HistoryError(
+                f"{path}: cannot be read as a drill history ({exc}); the file was left untouched"
+            ) from None
         return cls(conn, path)
 
     @classmethod
@@ -87,12 +90,14 @@ class History:
         if not path.exists():
             raise HistoryError(f"{path.parent} is read-only: no history can be created there")
         try:
-            conn = sqlite3.connect(_uri(path, immutable=True), uri=True, isolation_level=None,
-                                   check_same_thread=False)
+            conn = sqlite3.connect(
+                _uri(path, immutable=True), uri=True, isolation_level=None, check_same_thread=False
+            )
             _identify(conn, path)
         except sqlite3.Error as exc:
-            raise HistoryError(f"{path}: cannot be read as a drill history ({exc}); "
-                               "the file was left untouched") from None
+            raise HistoryError(
+                f"{path}: cannot be read as a drill history ({exc}); the file was left untouched"
+            ) from None
         return cls(conn, path, read_only=True)
 
     def close(self) -> None:
@@ -108,8 +113,9 @@ class History:
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """BEGIN IMMEDIATE takes the write lock up front, so a busy peer makes us wait, not fail."""
         if self.read_only:
-            raise sqlite3.OperationalError(f"{self.path.parent} is read-only: nothing can be "
-                                           "saved there")
+            raise sqlite3.OperationalError(
+                f"{self.path.parent} is read-only: nothing can be saved there"
+            )
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
@@ -125,11 +131,17 @@ class History:
 
     def end_session(self, session_id: int, ended_utc: str | None = None) -> None:
         with self.transaction() as conn:
-            conn.execute("UPDATE sessions SET ended_utc = ? WHERE id = ?",
-                         (ended_utc or utc_iso(), session_id))
+            conn.execute(
+                "UPDATE sessions SET ended_utc = ? WHERE id = ?",
+                (ended_utc or utc_iso(), session_id),
+            )
 
-    def add_attempt(self, session_id: int, attempt: Attempt,
-                    review: tuple[str, str, dict, str | None] | None = None) -> int:
+    def add_attempt(
+        self,
+        session_id: int,
+        attempt: Attempt,
+        review: tuple[str, str, dict, str | None] | None = None,
+    ) -> int:
         """Insert an answer and, in the same commit, its review card's new state."""
         with self.transaction() as conn:
             row = _insert_attempt(conn, session_id, attempt)
@@ -137,8 +149,12 @@ class History:
                 _put_review(conn, *review)
             return row
 
-    def update_attempt(self, attempt_id: int, attempt: Attempt,
-                       review: tuple[str, str, dict, str | None] | None = None) -> None:
+    def update_attempt(
+        self,
+        attempt_id: int,
+        attempt: Attempt,
+        review: tuple[str, str, dict, str | None] | None = None,
+    ) -> None:
         sets = ", ".join(f"{c} = ?" for c in ATTEMPT_COLUMNS)
         with self.transaction() as conn:
             conn.execute(f"UPDATE attempts SET {sets} WHERE id = ?", (*attempt.row(), attempt_id))
@@ -146,8 +162,7 @@ class History:
                 _put_review(conn, *review)
 
     # -- review state ---------------------------------------------------------------------
-    def put_review_card(self, card_id: str, kind: str, state: dict,
-                        due_utc: str | None) -> None:
+    def put_review_card(self, card_id: str, kind: str, state: dict, due_utc: str | None) -> None:
         with self.transaction() as conn:
             _put_review(conn, card_id, kind, state, due_utc)
 
@@ -168,6 +183,7 @@ class History:
         attempt whose session is gone, a missing table) is left out and described there, so
         a damaged history still exports everything readable; without it, such a row raises.
         """
+
         def skip(what: str, exc: Exception) -> None:
             if problems is None:
                 raise exc
@@ -175,22 +191,32 @@ class History:
 
         by_id: dict[int, SessionRecord] = {}
         try:
-            for row in self.conn.execute("SELECT id, uuid, mode, started_utc, ended_utc, seed, "
-                                         "settings_json, app_version FROM sessions "
-                                         "ORDER BY started_utc, id"):
+            for row in self.conn.execute(
+                "SELECT id, uuid, mode, started_utc, ended_utc, seed, "
+                "settings_json, app_version FROM sessions "
+                "ORDER BY started_utc, id"
+            ):
                 try:
                     if row[4] is not None:
                         parse_stored(row[4])
-                    by_id[row[0]] = SessionRecord(row[2], stored_time(row[3]), row[4], row[5],
-                                                  json_object(row[6]), row[7], row[1])
+                    by_id[row[0]] = SessionRecord(
+                        row[2],
+                        stored_time(row[3]),
+                        row[4],
+                        row[5],
+                        json_object(row[6]),
+                        row[7],
+                        row[1],
+                    )
                 except (ValueError, TypeError, AttributeError) as exc:
                     skip(f"session row {row[0]}", exc)
         except sqlite3.DatabaseError as exc:
             skip("sessions", exc)
         cols = ", ".join(ATTEMPT_COLUMNS)
         try:
-            for row in self.conn.execute(f"SELECT session_id, id, {cols} FROM attempts "
-                                         "ORDER BY answered_utc, id"):
+            for row in self.conn.execute(
+                f"SELECT session_id, id, {cols} FROM attempts ORDER BY answered_utc, id"
+            ):
                 try:
                     if row[0] not in by_id:
                         raise ValueError(f"its session (row {row[0]}) is missing or unreadable")
@@ -205,8 +231,10 @@ class History:
         """Every review card as plain data (for export); ``problems`` as in :meth:`sessions`."""
         result = []
         try:
-            rows = self.conn.execute("SELECT card_id, kind, state_json, due_utc, updated_utc "
-                                     "FROM review_cards ORDER BY card_id").fetchall()
+            rows = self.conn.execute(
+                "SELECT card_id, kind, state_json, due_utc, updated_utc "
+                "FROM review_cards ORDER BY card_id"
+            ).fetchall()
         except sqlite3.DatabaseError as exc:
             if problems is None:
                 raise
@@ -214,16 +242,22 @@ class History:
             return result
         for r in rows:
             try:
-                result.append({"card_id": r[0], "kind": r[1], "state": json_object(r[2] or "{}"),
-                               "due_utc": r[3] and stored_time(r[3]), "updated_utc": stored_time(r[4])})
+                result.append(
+                    {
+                        "card_id": r[0],
+                        "kind": r[1],
+                        "state": json_object(r[2] or "{}"),
+                        "due_utc": r[3] and stored_time(r[3]),
+                        "updated_utc": stored_time(r[4]),
+                    }
+                )
             except (ValueError, TypeError, AttributeError) as exc:
                 if problems is None:
                     raise
                 problems.append(f"review card {r[0]!r}: {exc}; left out")
         return result
 
-    def merge(self, sessions: list[SessionRecord],
-              reviews: list[dict] = ()) -> tuple[int, int]:
+    def merge(self, sessions: list[SessionRecord], reviews: list[dict] = ()) -> tuple[int, int]:
         """Add what is new, by uuid, in one transaction; returns (sessions, attempts) added.
 
         A review card is taken when it is new here or was updated later than ours.
@@ -236,19 +270,28 @@ class History:
                     "UPDATE SET kind = excluded.kind, state_json = excluded.state_json, "
                     "due_utc = excluded.due_utc, updated_utc = excluded.updated_utc "
                     "WHERE excluded.updated_utc > review_cards.updated_utc",
-                    (card["card_id"], card["kind"], dumps(card["state"]), card["due_utc"],
-                     card["updated_utc"]))
+                    (
+                        card["card_id"],
+                        card["kind"],
+                        dumps(card["state"]),
+                        card["due_utc"],
+                        card["updated_utc"],
+                    ),
+                )
             for session in sessions:
-                row = conn.execute("SELECT id FROM sessions WHERE uuid = ?",
-                                   (session.uuid,)).fetchone()
+                row = conn.execute(
+                    "SELECT id FROM sessions WHERE uuid = ?", (session.uuid,)
+                ).fetchone()
                 if row is None:
                     session_id = _insert_session(conn, session)
                     added_sessions += 1
                 else:
                     session_id = row[0]
                     if session.ended_utc:
-                        conn.execute("UPDATE sessions SET ended_utc = ? WHERE id = ? AND "
-                                     "ended_utc IS NULL", (session.ended_utc, session_id))
+                        conn.execute(
+                            "UPDATE sessions SET ended_utc = ? WHERE id = ? AND ended_utc IS NULL",
+                            (session.ended_utc, session_id),
+                        )
                 for attempt in session.attempts:
                     before = conn.total_changes
                     _insert_attempt(conn, session_id, attempt, ignore=True)
@@ -263,29 +306,35 @@ class History:
         return [r[0] for r in self.conn.execute("PRAGMA quick_check(5)") if r[0] != "ok"]
 
 
-def _put_review(conn: sqlite3.Connection, card_id: str, kind: str, state: dict,
-                due_utc: str | None) -> None:
-    conn.execute("INSERT INTO review_cards VALUES (?, ?, ?, ?, ?) ON CONFLICT(card_id) "
-                 "DO UPDATE SET kind = excluded.kind, state_json = excluded.state_json, "
-                 "due_utc = excluded.due_utc, updated_utc = excluded.updated_utc",
-                 (card_id, kind, dumps(state), due_utc, utc_iso()))
+def _put_review(
+    conn: sqlite3.Connection, card_id: str, kind: str, state: dict, due_utc: str | None
+) -> None:
+    conn.execute(
+        "INSERT INTO review_cards VALUES (?, ?, ?, ?, ?) ON CONFLICT(card_id) "
+        "DO UPDATE SET kind = excluded.kind, state_json = excluded.state_json, "
+        "due_utc = excluded.due_utc, updated_utc = excluded.updated_utc",
+        (card_id, kind, dumps(state), due_utc, utc_iso()),
+    )
 
 
 def _insert_session(conn: sqlite3.Connection, s: SessionRecord) -> int:
-    cur = conn.execute("INSERT INTO sessions (uuid, mode, started_utc, ended_utc, seed, "
-                       "settings_json, app_version) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (s.uuid, s.mode, s.started_utc, s.ended_utc, s.seed, dumps(s.settings),
-                        s.app_version))
+    cur = conn.execute(
+        "INSERT INTO sessions (uuid, mode, started_utc, ended_utc, seed, "
+        "settings_json, app_version) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (s.uuid, s.mode, s.started_utc, s.ended_utc, s.seed, dumps(s.settings), s.app_version),
+    )
     return cur.lastrowid
 
 
-def _insert_attempt(conn: sqlite3.Connection, session_id: int, attempt: Attempt,
-                    ignore: bool = False) -> int:
+def _insert_attempt(
+    conn: sqlite3.Connection, session_id: int, attempt: Attempt, ignore: bool = False
+) -> int:
     cols = ", ".join(("session_id", *ATTEMPT_COLUMNS))
     marks = ", ".join("?" * (len(ATTEMPT_COLUMNS) + 1))
     verb = "INSERT OR IGNORE" if ignore else "INSERT"
-    cur = conn.execute(f"{verb} INTO attempts ({cols}) VALUES ({marks})",
-                       (session_id, *attempt.row()))
+    cur = conn.execute(
+        f"{verb} INTO attempts ({cols}) VALUES ({marks})", (session_id, *attempt.row())
+    )
     return cur.lastrowid
 
 
@@ -295,11 +344,14 @@ def exists(path: Path) -> bool:
     path = Path(path)
     for place in (path.parent, path):
         if place.is_symlink() and not place.exists():
-            raise HistoryError(f"{place} is a link to {os.readlink(place)}, which does not "
-                               "exist; fix or remove the link")
+            raise HistoryError(
+                f"{place} is a link to {os.readlink(place)}, which does not "
+                "exist; fix or remove the link"
+            )
     if path.parent.exists() and not path.parent.is_dir():
-        raise HistoryError(f"the data folder {path.parent} is a file, not a folder; "
-                           "move it away or set DRILL_HOME")
+        raise HistoryError(
+            f"the data folder {path.parent} is a file, not a folder; move it away or set DRILL_HOME"
+        )
     if path.exists() and not path.is_file():
         raise HistoryError(f"{path} is not a file")
     return path.exists()

@@ -40,8 +40,10 @@ def capped_answer(text: str) -> str:
     note = _CUT_NOTE.search(text)
     if len(text) - (len(note.group()) if note else 0) <= MAX_ANSWER_CHARS:
         return text  # short, or cut before (an export imported again)
-    return (text[:MAX_ANSWER_CHARS] + f" [answer cut to {MAX_ANSWER_CHARS:,} of "
-            f"{len(text):,} characters]")
+    return (
+        text[:MAX_ANSWER_CHARS] + f" [answer cut to {MAX_ANSWER_CHARS:,} of "
+        f"{len(text):,} characters]"
+    )
 
 
 def new_uuid() -> str:
@@ -77,14 +79,27 @@ class Attempt:
         if rel is not None and not math.isfinite(rel):
             rel = None
         uid, item_kind, skill, question, ask, kind, answered = (
-            clean_text(str(getattr(self, name))) for name in _TEXT_FIELDS)
+            clean_text(str(getattr(self, name))) for name in _TEXT_FIELDS
+        )
         return (
-            uid, item_kind, skill, question, ask, kind,
-            dumps(self.scenario), capped_answer(self.answer), dumps(self.parsed),
+            uid,
+            item_kind,
+            skill,
+            question,
+            ask,
+            kind,
+            dumps(self.scenario),
+            capped_answer(self.answer),
+            dumps(self.parsed),
             dumps(self.expected),
-            float(self.score), int(bool(self.correct)), int(bool(self.skipped)), rel,
+            float(self.score),
+            int(bool(self.correct)),
+            int(bool(self.skipped)),
+            rel,
             None if self.self_mark is None else int(bool(self.self_mark)),
-            dumps(list(self.mistakes)), int(self.hints_used), float(self.seconds),
+            dumps(list(self.mistakes)),
+            int(self.hints_used),
+            float(self.seconds),
             answered,
         )
 
@@ -106,20 +121,28 @@ class SessionRecord:
     attempts: list[Attempt] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"uuid": self.uuid, "mode": self.mode, "started_utc": self.started_utc,
-                "ended_utc": self.ended_utc, "seed": self.seed, "settings": self.settings,
-                "app_version": self.app_version,
-                "attempts": [a.to_json() for a in self.attempts]}
+        return {
+            "uuid": self.uuid,
+            "mode": self.mode,
+            "started_utc": self.started_utc,
+            "ended_utc": self.ended_utc,
+            "seed": self.seed,
+            "settings": self.settings,
+            "app_version": self.app_version,
+            "attempts": [a.to_json() for a in self.attempts],
+        }
 
 
 def dumps(value: object) -> str:
     """JSON for a column: NaN and infinities become null (NaN is not JSON)."""
     try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_jsonable,
-                          allow_nan=False)
+        text = json.dumps(
+            value, ensure_ascii=False, separators=(",", ":"), default=_jsonable, allow_nan=False
+        )
     except ValueError:
-        text = json.dumps(_finite(value), ensure_ascii=False, separators=(",", ":"),
-                          default=_jsonable)
+        text = json.dumps(
+            _finite(value), ensure_ascii=False, separators=(",", ":"), default=_jsonable
+        )
     return clean_text(text)
 
 
@@ -139,8 +162,6 @@ def _jsonable(value: object) -> object:
     return str(value)
 
 
-
-
 def stored_time(text: str) -> str:
     """A stored timestamp, checked: a damaged one stops here, not in a later import."""
     parse_stored(text)
@@ -157,15 +178,23 @@ def json_object(text: str) -> dict:
 def attempt_from_row(row: tuple) -> Attempt:
     d = dict(zip(ATTEMPT_COLUMNS, row, strict=True))
     return Attempt(
-        item_kind=d["item_kind"], skill=d["skill"], score=d["score"], correct=bool(d["correct"]),
-        seconds=d["seconds"], answered_utc=stored_time(d["answered_utc"]), question=d["question"],
-        ask=d["ask"], kind=d["kind"], scenario=json_object(d["scenario_json"]),
-        answer=d["answer"], parsed=json.loads(d["parsed_json"]),
-        expected=json.loads(d["expected_json"]), skipped=bool(d["skipped"]),
+        item_kind=d["item_kind"],
+        skill=d["skill"],
+        score=d["score"],
+        correct=bool(d["correct"]),
+        seconds=d["seconds"],
+        answered_utc=stored_time(d["answered_utc"]),
+        question=d["question"],
+        ask=d["ask"],
+        kind=d["kind"],
+        scenario=json_object(d["scenario_json"]),
+        answer=d["answer"],
+        parsed=json.loads(d["parsed_json"]),
+        expected=json.loads(d["expected_json"]),
+        skipped=bool(d["skipped"]),
         relative_error=d["relative_error"],
         self_mark=None if d["self_mark"] is None else bool(d["self_mark"]),
-        mistakes=tuple(json.loads(d["mistakes_json"])), hints_used=d["hints_used"],
+        mistakes=tuple(json.loads(d["mistakes_json"])),
+        hints_used=d["hints_used"],
         uuid=d["uuid"],
     )
-
-

@@ -74,9 +74,25 @@ CREATE INDEX sessions_mode ON sessions (mode, started_utc)
 MIGRATIONS: tuple[str, ...] = (_V1, _V2)  # MIGRATIONS[n] takes schema n to n + 1
 
 ATTEMPT_COLUMNS = (
-    "uuid", "item_kind", "skill", "question", "ask", "kind", "scenario_json", "answer",
-    "parsed_json", "expected_json", "score", "correct", "skipped", "relative_error", "self_mark",
-    "mistakes_json", "hints_used", "seconds", "answered_utc",
+    "uuid",
+    "item_kind",
+    "skill",
+    "question",
+    "ask",
+    "kind",
+    "scenario_json",
+    "answer",
+    "parsed_json",
+    "expected_json",
+    "score",
+    "correct",
+    "skipped",
+    "relative_error",
+    "self_mark",
+    "mistakes_json",
+    "hints_used",
+    "seconds",
+    "answered_utc",
 )
 
 
@@ -109,7 +125,8 @@ def _identify(conn: sqlite3.Connection, path: Path) -> bool:
     app_id, version, tables = conn.execute(  # one statement: one consistent snapshot
         "SELECT (SELECT application_id FROM pragma_application_id), "
         "(SELECT user_version FROM pragma_user_version), "
-        "(SELECT count(*) FROM sqlite_master)").fetchone()
+        "(SELECT count(*) FROM sqlite_master)"
+    ).fetchone()
     _judge(path, app_id, version, tables)
     return app_id == 0 and version == 0 and tables == 0
 
@@ -118,14 +135,20 @@ def _judge(path: Path, app_id: int, version: int, tables: int) -> None:
     if app_id == 0 and version == 0 and tables == 0:
         return
     if app_id != APPLICATION_ID:
-        raise HistoryError(f"{path} is not a roofline-drill history database; "
-                           "it was left untouched (move it away or set DRILL_HOME)")
+        raise HistoryError(
+            f"{path} is not a roofline-drill history database; "
+            "it was left untouched (move it away or set DRILL_HOME)"
+        )
     if version > SCHEMA_VERSION:
-        raise HistoryError(f"{path} was written by a newer roofline-drill (schema {version}; "
-                           f"this version reads up to {SCHEMA_VERSION}); it was left untouched")
+        raise HistoryError(
+            f"{path} was written by a newer roofline-drill (schema {version}; "
+            f"this version reads up to {SCHEMA_VERSION}); it was left untouched"
+        )
     if version < 0:
-        raise HistoryError(f"{path} has a damaged header (schema {version}); it was left "
-                           "untouched (run drill history check)")
+        raise HistoryError(
+            f"{path} has a damaged header (schema {version}); it was left "
+            "untouched (run drill history check)"
+        )
 
 
 _MAGIC = b"SQLite format 3\x00"
@@ -149,8 +172,10 @@ def inspect(path: Path) -> None:
     if not header:
         return
     if len(header) < 100 or not header.startswith(_MAGIC):
-        raise HistoryError(f"{path} cannot be read as a drill history (not an SQLite file); "
-                           "it was left untouched (move it away or set DRILL_HOME)")
+        raise HistoryError(
+            f"{path} cannot be read as a drill history (not an SQLite file); "
+            "it was left untouched (move it away or set DRILL_HOME)"
+        )
     page = _page_one(path, header)
     version = int.from_bytes(page[60:64], "big", signed=True)
     app_id = int.from_bytes(page[68:72], "big", signed=True)
@@ -169,8 +194,11 @@ def _page_one(path: Path, header: bytes) -> bytes:
     try:
         with open(f"{path}-wal", "rb") as wal:
             head = wal.read(32)
-            if len(head) < 32 or head[:4] not in (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83") \
-                    or int.from_bytes(head[8:12], "big") != size:
+            if (
+                len(head) < 32
+                or head[:4] not in (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83")
+                or int.from_bytes(head[8:12], "big") != size
+            ):
                 return page
             salts = head[16:24]
             latest = None
@@ -210,8 +238,10 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]  # a peer may have done it
         if version > SCHEMA_VERSION:
-            raise HistoryError(f"{path} was written by a newer roofline-drill "
-                               f"(schema {version}); it was left untouched")
+            raise HistoryError(
+                f"{path} was written by a newer roofline-drill "
+                f"(schema {version}); it was left untouched"
+            )
         for step in MIGRATIONS[version:]:
             for statement in step.split(";"):
                 if statement.strip():
@@ -225,13 +255,19 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
 
 
 # The fixed-width UTC form every stored timestamp has (drill.store.timeutil.utc_iso).
-_STAMP = ("[0-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9]"
-          ".[0-9][0-9][0-9]Z")
-_JSON_COLUMNS = {"sessions": ("settings_json",),
-                 "attempts": ("scenario_json", "parsed_json", "expected_json", "mistakes_json"),
-                 "review_cards": ("state_json",)}
-_TIME_COLUMNS = {"sessions": ("started_utc",), "attempts": ("answered_utc",),
-                 "review_cards": ("updated_utc",)}
+_STAMP = (
+    "[0-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9].[0-9][0-9][0-9]Z"
+)
+_JSON_COLUMNS = {
+    "sessions": ("settings_json",),
+    "attempts": ("scenario_json", "parsed_json", "expected_json", "mistakes_json"),
+    "review_cards": ("state_json",),
+}
+_TIME_COLUMNS = {
+    "sessions": ("started_utc",),
+    "attempts": ("answered_utc",),
+    "review_cards": ("updated_utc",),
+}
 _ROW_LIMIT = 20  # rows named per kind of damage; the count says how many in all
 
 
@@ -241,31 +277,38 @@ def check(conn: sqlite3.Connection) -> list[str]:
     problems = [r[0] for r in conn.execute("PRAGMA integrity_check") if r[0] != "ok"]
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     version = conn.execute("PRAGMA user_version").fetchone()[0]
-    expected = ("sessions", "attempts", "review_cards")[:0 if version < 1 else version + 1]
+    expected = ("sessions", "attempts", "review_cards")[: 0 if version < 1 else version + 1]
     missing = [t for t in expected if t not in tables]
     problems += [f"table {t} is missing" for t in missing]
     if "sessions" in tables and "attempts" in tables:
-        orphans = conn.execute("SELECT count(*), group_concat(id) FROM (SELECT a.id FROM "
-                               "attempts a LEFT JOIN sessions s ON s.id = a.session_id "
-                               f"WHERE s.id IS NULL LIMIT {_ROW_LIMIT})").fetchone()
+        orphans = conn.execute(
+            "SELECT count(*), group_concat(id) FROM (SELECT a.id FROM "
+            "attempts a LEFT JOIN sessions s ON s.id = a.session_id "
+            f"WHERE s.id IS NULL LIMIT {_ROW_LIMIT})"
+        ).fetchone()
         if orphans[0]:
             problems.append(f"attempts rows {orphans[1]} point to a missing session")
     for table in tables & set(_JSON_COLUMNS):
         for column in _JSON_COLUMNS[table]:
-            problems += _bad_rows(conn, table, column, f"json_valid({column}) = 0",
-                                  "is not valid JSON")
+            problems += _bad_rows(
+                conn, table, column, f"json_valid({column}) = 0", "is not valid JSON"
+            )
         for column in _TIME_COLUMNS[table]:
-            problems += _bad_rows(conn, table, column, f"{column} NOT GLOB '{_STAMP}'",
-                                  "is not a timestamp")
+            problems += _bad_rows(
+                conn, table, column, f"{column} NOT GLOB '{_STAMP}'", "is not a timestamp"
+            )
     return problems
 
 
-def _bad_rows(conn: sqlite3.Connection, table: str, column: str, where: str,
-              what: str) -> list[str]:
+def _bad_rows(
+    conn: sqlite3.Connection, table: str, column: str, where: str, what: str
+) -> list[str]:
     key = "card_id" if table == "review_cards" else "id"
     try:
-        rows = [r[0] for r in conn.execute(f"SELECT {key} FROM {table} WHERE {where} "
-                                           f"LIMIT {_ROW_LIMIT + 1}")]
+        rows = [
+            r[0]
+            for r in conn.execute(f"SELECT {key} FROM {table} WHERE {where} LIMIT {_ROW_LIMIT + 1}")
+        ]
     except sqlite3.OperationalError as exc:  # a column dropped or renamed
         return [f"{table}.{column}: cannot be read ({exc})"]
     if not rows:

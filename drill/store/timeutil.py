@@ -23,8 +23,11 @@ def utc_iso(moment: datetime | None = None) -> str:
         raise ValueError("timestamps must carry a time zone")
     moment = moment.astimezone(timezone.utc)
     # %Y is not zero-padded before year 1000 on every platform: format the year ourselves.
-    return f"{moment.year:04d}" + moment.strftime("-%m-%dT%H:%M:%S.") + \
-        f"{moment.microsecond // 1000:03d}Z"
+    return (
+        f"{moment.year:04d}"
+        + moment.strftime("-%m-%dT%H:%M:%S.")
+        + f"{moment.microsecond // 1000:03d}Z"
+    )
 
 
 def parse_utc(text: str) -> datetime:
@@ -140,5 +143,3 @@ def offset_sql(zone: tzinfo, first: datetime, last: datetime, column: str = "ans
 def local_midnight_utc(day: date, zone: tzinfo) -> str:
     """The UTC timestamp at which local ``day`` begins."""
     return utc_iso(datetime.combine(day, time(), zone))
-
-

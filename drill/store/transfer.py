@@ -19,9 +19,27 @@ from drill.store.timeutil import utc_iso
 FORMAT = "roofline-drill-history"
 FORMAT_VERSION = 1
 SESSION_FIELDS = ("uuid", "mode", "started_utc", "ended_utc", "seed", "settings", "app_version")
-ATTEMPT_FIELDS = ("uuid", "item_kind", "skill", "question", "ask", "kind", "scenario", "answer",
-                  "parsed", "expected", "score", "correct", "skipped", "relative_error",
-                  "self_mark", "mistakes", "hints_used", "seconds", "answered_utc")
+ATTEMPT_FIELDS = (
+    "uuid",
+    "item_kind",
+    "skill",
+    "question",
+    "ask",
+    "kind",
+    "scenario",
+    "answer",
+    "parsed",
+    "expected",
+    "score",
+    "correct",
+    "skipped",
+    "relative_error",
+    "self_mark",
+    "mistakes",
+    "hints_used",
+    "seconds",
+    "answered_utc",
+)
 CSV_COLUMNS = tuple(f"session_{f}" for f in SESSION_FIELDS) + ATTEMPT_FIELDS
 _CSV_JSON = {"session_settings", "scenario", "parsed", "expected"}
 # A spreadsheet runs a cell starting with these as a formula (OWASP CSV injection): such a
@@ -29,16 +47,30 @@ _CSV_JSON = {"session_settings", "scenario", "parsed", "expected"}
 _FORMULA = re.compile(r"'*[=+\-@\t\r]")
 CSV_FIELD_LIMIT = 64 * 1024 * 1024  # the csv module's default (128 KiB) refuses long answers
 
+
 class TransferError(ValueError):
     """A file that cannot be imported; the message says where and why."""
 
 
 def to_json(sessions, reviews: list[dict]) -> str:
-    return json.dumps(_finite({"format": FORMAT, "version": FORMAT_VERSION,
-                               "exported_utc": utc_iso(), "app_version": __version__,
-                               "sessions": [s.to_json() for s in sessions],
-                               "review_cards": reviews}),
-                      ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+    return (
+        json.dumps(
+            _finite(
+                {
+                    "format": FORMAT,
+                    "version": FORMAT_VERSION,
+                    "exported_utc": utc_iso(),
+                    "app_version": __version__,
+                    "sessions": [s.to_json() for s in sessions],
+                    "review_cards": reviews,
+                }
+            ),
+            ensure_ascii=False,
+            indent=1,
+            allow_nan=False,
+        )
+        + "\n"
+    )
 
 
 def _finite(value: object) -> object:
@@ -110,11 +142,13 @@ def _from_json(text: str, skipped: list[str] | None = None):
     except ValueError as exc:
         raise TransferError(f"not valid JSON ({exc})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise TransferError(f"not a drill history export (no \"format\": \"{FORMAT}\")")
+        raise TransferError(f'not a drill history export (no "format": "{FORMAT}")')
     version = data.get("version")
     if not isinstance(version, int) or version > FORMAT_VERSION:
-        raise TransferError(f"export format version {version!r} is newer than this drill reads "
-                   f"({FORMAT_VERSION}); update roofline-drill")
+        raise TransferError(
+            f"export format version {version!r} is newer than this drill reads "
+            f"({FORMAT_VERSION}); update roofline-drill"
+        )
     raw = data.get("sessions")
     if not isinstance(raw, list):
         raise TransferError("'sessions' must be a list")
@@ -160,9 +194,13 @@ def _review(data: object, where: str) -> dict:
     state = data.get("state")
     if not isinstance(state, dict):
         raise TransferError(f"{where}: 'state' must be an object")
-    return {"card_id": _text(data, "card_id", where), "kind": kind, "state": state,
-            "due_utc": _time(data, "due_utc", where, required=False),
-            "updated_utc": _time(data, "updated_utc", where)}
+    return {
+        "card_id": _text(data, "card_id", where),
+        "kind": kind,
+        "state": state,
+        "due_utc": _time(data, "due_utc", where, required=False),
+        "updated_utc": _time(data, "updated_utc", where),
+    }
 
 
 def _from_csv(text: str, skipped: list[str] | None = None):
@@ -172,10 +210,15 @@ def _from_csv(text: str, skipped: list[str] | None = None):
         fieldnames = reader.fieldnames or ()
     except csv.Error as exc:
         raise TransferError(f"line 1: not readable as CSV ({exc})") from None
-    missing = [c for c in ("session_uuid", "session_mode", "session_started_utc", "uuid")
-               if c not in fieldnames]
+    missing = [
+        c
+        for c in ("session_uuid", "session_mode", "session_started_utc", "uuid")
+        if c not in fieldnames
+    ]
     if missing:
-        raise TransferError(f"not a drill history export (CSV without {', '.join(missing)} columns)")
+        raise TransferError(
+            f"not a drill history export (CSV without {', '.join(missing)} columns)"
+        )
     sessions: dict[str, object] = {}
     rows = iter(reader)
     while True:
@@ -190,8 +233,9 @@ def _from_csv(text: str, skipped: list[str] | None = None):
             if None in row or None in row.values():
                 have = len([v for v in row.values() if v is not None]) + len(row.get(None, []))
                 raise TransferError(f"{where}: has {have} of {len(fieldnames)} columns")
-            head = {f: _uncell(f"session_{f}", row.get(f"session_{f}"), where)
-                    for f in SESSION_FIELDS}
+            head = {
+                f: _uncell(f"session_{f}", row.get(f"session_{f}"), where) for f in SESSION_FIELDS
+            }
             key = head["uuid"]
             if key not in sessions:
                 sessions[key] = _session(head, where, skipped)
@@ -223,8 +267,11 @@ def _uncell(name: str, value: str | None, where: str) -> object:
         return value in ("1", "true", "True")
     if name in ("score", "seconds", "relative_error", "seed", "hints_used"):
         try:
-            number = int(value) if name in ("seed", "hints_used") and value.lstrip(
-                "-").isdigit() else float(value)
+            number = (
+                int(value)
+                if name in ("seed", "hints_used") and value.lstrip("-").isdigit()
+                else float(value)
+            )
         except ValueError:
             raise TransferError(f"{where}: {name} must be a number, not {value!r}") from None
         if isinstance(number, float) and number.is_integer() and name in ("seed", "hints_used"):
@@ -264,17 +311,24 @@ def _time(data: dict, key: str, where: str, required: bool = True) -> str | None
     try:
         return utc_iso(parse_stored(value))
     except (TypeError, ValueError, AttributeError, OverflowError):
-        raise TransferError(f"{where}: '{key}' must be an ISO-8601 time with a zone from "
-                            f"{FIRST_YEAR} to {LAST_YEAR}, e.g. 2025-01-31T08:00:00Z") from None
+        raise TransferError(
+            f"{where}: '{key}' must be an ISO-8601 time with a zone from "
+            f"{FIRST_YEAR} to {LAST_YEAR}, e.g. 2025-01-31T08:00:00Z"
+        ) from None
 
 
-def _number(data: dict, key: str, where: str, lo: float = 0.0, hi: float = math.inf,
-            required: bool = True) -> float | None:
+def _number(
+    data: dict, key: str, where: str, lo: float = 0.0, hi: float = math.inf, required: bool = True
+) -> float | None:
     value = data.get(key)
     if value is None and not required:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(
-            value) or not lo <= value <= hi:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or not lo <= value <= hi
+    ):
         raise TransferError(f"{where}: '{key}' must be a number from {lo:g} to {hi:g}")
     return float(value)
 
@@ -292,8 +346,9 @@ def _session(data: dict, where: str, skipped: list[str] | None = None):
     from drill.store.records import SessionRecord
 
     seed = data.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
-                             or not 0 <= seed < 2**63):
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63
+    ):
         problem = TransferError(f"{where}: 'seed' must be a whole number from 0 to 2^63 - 1")
         if skipped is None:
             raise problem
@@ -305,10 +360,14 @@ def _session(data: dict, where: str, skipped: list[str] | None = None):
     if not isinstance(settings, dict):
         raise TransferError(f"{where}: 'settings' must be an object")
     return SessionRecord(
-        mode=_text(data, "mode", where), started_utc=_time(data, "started_utc", where),
-        ended_utc=_time(data, "ended_utc", where, required=False), seed=seed,
-        settings=settings, app_version=_text(data, "app_version", where, required=False),
-        uuid=_uuid(data, where))
+        mode=_text(data, "mode", where),
+        started_utc=_time(data, "started_utc", where),
+        ended_utc=_time(data, "ended_utc", where, required=False),
+        seed=seed,
+        settings=settings,
+        app_version=_text(data, "app_version", where, required=False),
+        uuid=_uuid(data, where),
+    )
 
 
 def _attempt(data: dict, where: str):
@@ -327,15 +386,23 @@ def _attempt(data: dict, where: str):
     if isinstance(hints, bool) or not isinstance(hints, int) or not 0 <= hints <= 100:
         raise TransferError(f"{where}: 'hints_used' must be a whole number from 0 to 100")
     return Attempt(
-        item_kind=kind, skill=_text(data, "skill", where),
-        score=_number(data, "score", where, 0.0, 1.0), correct=_flag(data, "correct", where),
+        item_kind=kind,
+        skill=_text(data, "skill", where),
+        score=_number(data, "score", where, 0.0, 1.0),
+        correct=_flag(data, "correct", where),
         seconds=_number(data, "seconds", where, 0.0, MAX_SECONDS),
         answered_utc=_time(data, "answered_utc", where),
         question=_text(data, "question", where, required=False),
         ask=_text(data, "ask", where, required=False),
-        kind=_text(data, "kind", where, required=False), scenario=scenario,
-        answer=_text(data, "answer", where, required=False), parsed=data.get("parsed"),
-        expected=data.get("expected"), skipped=bool(_flag(data, "skipped", where, False)),
+        kind=_text(data, "kind", where, required=False),
+        scenario=scenario,
+        answer=_text(data, "answer", where, required=False),
+        parsed=data.get("parsed"),
+        expected=data.get("expected"),
+        skipped=bool(_flag(data, "skipped", where, False)),
         relative_error=_number(data, "relative_error", where, 0.0, 1e300, required=False),
-        self_mark=_flag(data, "self_mark", where, required=False), mistakes=tuple(mistakes),
-        hints_used=hints, uuid=_uuid(data, where))
+        self_mark=_flag(data, "self_mark", where, required=False),
+        mistakes=tuple(mistakes),
+        hints_used=hints,
+        uuid=_uuid(data, where),
+    )

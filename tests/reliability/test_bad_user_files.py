@@ -9,8 +9,8 @@ from drill.config import paths
 from tests.reliability.helpers import drill, user_card, variant
 
 BAD_CARDS = {
-    "bomb.yaml": 'a0: &a0 ["x","x","x","x","x","x","x","x","x"]\n' + "".join(
-        f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, 10)),
+    "bomb.yaml": 'a0: &a0 ["x","x","x","x","x","x","x","x","x"]\n'
+    + "".join(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, 10)),
     "huge.yaml": variant("huge", units="1.0e+308"),
     "nan.yaml": variant("nan-card", units=".nan"),
     "binary.yaml": variant("binary", name="!!binary aGVsbG8="),
@@ -55,14 +55,16 @@ def test_a_bad_pack_does_not_break_practice(drill_home):
     assert code == 1 and "bomb.yaml" in out and "nan.yaml" in out
     from tests.helpers import run_drill
 
-    result = run_drill("start", "--plain", "--seed", "1", "--count", "1", "--topic", "concepts",
-                       input="skip\n" * 3)
+    result = run_drill(
+        "start", "--plain", "--seed", "1", "--count", "1", "--topic", "concepts", input="skip\n" * 3
+    )
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
 
 
 def test_escapes_in_a_card_name_never_reach_the_terminal_and_validate_reports_them():
-    user_card("esc.yaml", variant(
-        "esc", name='"Evil \\e]0;pwned\\a\\e[2J [link=http://evil]x[/link]"'))
+    user_card(
+        "esc.yaml", variant("esc", name='"Evil \\e]0;pwned\\a\\e[2J [link=http://evil]x[/link]"')
+    )
     code, out, err = drill("gpus", "esc")
     assert code == 0, err
     assert "\x1b]0;" not in out and "\x1b[2J" not in out and "\a" not in out

@@ -25,9 +25,11 @@ def _record(sessions: int = 2) -> None:
     with History.open() as history:
         for n in range(sessions):
             sid = history.start_session(SessionRecord("practice", utc_iso(), seed=n))
-            history.add_attempt(sid, Attempt("skill", "bound", 1.0, True, 3.0, utc_iso(),
-                                             answer=f"answer {n}"),
-                                review=(f"skill:bound{n}", "skill", {"s": 1}, utc_iso()))
+            history.add_attempt(
+                sid,
+                Attempt("skill", "bound", 1.0, True, 3.0, utc_iso(), answer=f"answer {n}"),
+                review=(f"skill:bound{n}", "skill", {"s": 1}, utc_iso()),
+            )
 
 
 def _digest(path) -> str:
@@ -38,8 +40,9 @@ def test_export_over_the_file_size_limit_keeps_the_old_backup(tmp_path):
     with History.open() as history:  # ~60 KB of answers: the export outgrows the limit
         sid = history.start_session(SessionRecord("practice", utc_iso()))
         for n in range(6):
-            history.add_attempt(sid, Attempt("skill", "bound", 1.0, True, 3.0, utc_iso(),
-                                             answer=f"{n}" * 9_000))
+            history.add_attempt(
+                sid, Attempt("skill", "bound", 1.0, True, 3.0, utc_iso(), answer=f"{n}" * 9_000)
+            )
     backup = tmp_path / "out" / "backup.json"
     backup.parent.mkdir()
     backup.write_text("previous backup\n")
@@ -48,9 +51,14 @@ def test_export_over_the_file_size_limit_keeps_the_old_backup(tmp_path):
     def small_files() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
-    result = subprocess.run([sys.executable, "-m", "drill", "history", "export", str(backup)],
-                            capture_output=True, text=True, cwd=ROOT, preexec_fn=small_files,
-                            timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "drill", "history", "export", str(backup)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        preexec_fn=small_files,
+        timeout=60,
+    )
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
     assert "cannot write" in result.stderr and "left as it was" in result.stderr
     assert backup.read_text() == "previous backup\n"
@@ -88,7 +96,9 @@ def test_a_foreign_wal_database_keeps_its_bytes_and_side_files(tmp_path):
     db = paths.database_file()
     db.parent.mkdir(parents=True)
     for suffix in ("", "-wal", "-shm"):
-        (db.parent / (db.name + suffix)).write_bytes((src.parent / (src.name + suffix)).read_bytes())
+        (db.parent / (db.name + suffix)).write_bytes(
+            (src.parent / (src.name + suffix)).read_bytes()
+        )
     conn.close()
     before = {p.name: _digest(p) for p in db.parent.iterdir()}
     with pytest.raises(HistoryError, match="left untouched"):
@@ -113,8 +123,7 @@ def test_check_creates_no_side_files_next_to_a_refused_file():
     assert _side_files(db) == before == ["history.sqlite3"]
 
 
-@pytest.mark.parametrize("version, message", [(99, "newer roofline-drill"),
-                                              (-1, "damaged header")])
+@pytest.mark.parametrize("version, message", [(99, "newer roofline-drill"), (-1, "damaged header")])
 def test_odd_schema_versions_are_refused_untouched(version, message):
     _record(1)
     db = paths.database_file()
@@ -139,15 +148,20 @@ def _damage(sql: str) -> None:
     conn.close()
 
 
-@pytest.mark.parametrize("sql, found", [
-    ("UPDATE attempts SET scenario_json = '{broken' WHERE id = 1", "not valid JSON"),
-    ("UPDATE sessions SET settings_json = 'nope' WHERE id = 2", "not valid JSON"),
-    ("UPDATE attempts SET session_id = 99 WHERE id = 1", "missing session"),
-    ("UPDATE attempts SET answered_utc = 'yesterday' WHERE id = 1", "not a timestamp"),
-    ("UPDATE sessions SET started_utc = '99999-01-01T00:00:00.000Z' WHERE id = 2",
-     "not a timestamp"),
-    ("DROP TABLE review_cards", "review_cards is missing"),
-])
+@pytest.mark.parametrize(
+    "sql, found",
+    [
+        ("UPDATE attempts SET scenario_json = '{broken' WHERE id = 1", "not valid JSON"),
+        ("UPDATE sessions SET settings_json = 'nope' WHERE id = 2", "not valid JSON"),
+        ("UPDATE attempts SET session_id = 99 WHERE id = 1", "missing session"),
+        ("UPDATE attempts SET answered_utc = 'yesterday' WHERE id = 1", "not a timestamp"),
+        (
+            "UPDATE sessions SET started_utc = '99999-01-01T00:00:00.000Z' WHERE id = 2",
+            "not a timestamp",
+        ),
+        ("DROP TABLE review_cards", "review_cards is missing"),
+    ],
+)
 def test_damaged_rows_are_found_by_check_and_exported_around(tmp_path, sql, found):
     _record(2)
     _damage(sql)
@@ -206,8 +220,12 @@ def test_a_read_only_folder_is_reported_and_read():
 def test_long_answers_are_cut_with_a_note():
     with History.open() as history:
         sid = history.start_session(SessionRecord("practice", utc_iso()))
-        history.add_attempt(sid, Attempt("skill", "bound", 0.0, False, 1.0, utc_iso(),
-                                         answer="x" * 1_000_000 + "\udcff"))
+        history.add_attempt(
+            sid,
+            Attempt(
+                "skill", "bound", 0.0, False, 1.0, utc_iso(), answer="x" * 1_000_000 + "\udcff"
+            ),
+        )
         stored = history.sessions()[0].attempts[0].answer
     assert len(stored) < 10_100 and "answer cut to 10,000 of 1,000,001 characters" in stored
 
@@ -215,8 +233,19 @@ def test_long_answers_are_cut_with_a_note():
 def test_lone_surrogates_are_stored_as_replacement_characters():
     with History.open() as history:
         sid = history.start_session(SessionRecord("practice", utc_iso()))
-        history.add_attempt(sid, Attempt("skill", "bound", 0.0, False, 1.0, utc_iso(),
-                                         answer="batching \udcff\udcfe", scenario={"k": "\ud800"}))
+        history.add_attempt(
+            sid,
+            Attempt(
+                "skill",
+                "bound",
+                0.0,
+                False,
+                1.0,
+                utc_iso(),
+                answer="batching \udcff\udcfe",
+                scenario={"k": "\ud800"},
+            ),
+        )
         attempt = history.sessions()[0].attempts[0]
     assert attempt.answer == "batching \ufffd\ufffd" and attempt.scenario == {"k": "\ufffd"}
 
@@ -224,8 +253,19 @@ def test_lone_surrogates_are_stored_as_replacement_characters():
 def test_export_never_writes_nan(tmp_path):
     with History.open() as history:
         sid = history.start_session(SessionRecord("practice", utc_iso()))
-        history.add_attempt(sid, Attempt("skill", "bound", 0.5, False, 1.0, utc_iso(),
-                                         parsed=float("nan"), expected=float("inf")))
+        history.add_attempt(
+            sid,
+            Attempt(
+                "skill",
+                "bound",
+                0.5,
+                False,
+                1.0,
+                utc_iso(),
+                parsed=float("nan"),
+                expected=float("inf"),
+            ),
+        )
     code, out, _ = drill("history", "export")
     assert code == 0 and "NaN" not in out and "Infinity" not in out
     assert json.loads(out)["sessions"][0]["attempts"][0]["parsed"] is None

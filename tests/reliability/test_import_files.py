@@ -22,25 +22,42 @@ S2 = "8b4d0c63-2e9f-4a1b-8b54-7a6f3e2d1c0b"
 
 
 def _attempt(uid: str, **extra) -> dict:
-    return {"uuid": uid, "item_kind": "skill", "skill": "bound", "score": 1, "correct": True,
-            "seconds": 2, "answered_utc": "2025-01-01T00:00:01Z", **extra}
+    return {
+        "uuid": uid,
+        "item_kind": "skill",
+        "skill": "bound",
+        "score": 1,
+        "correct": True,
+        "seconds": 2,
+        "answered_utc": "2025-01-01T00:00:01Z",
+        **extra,
+    }
 
 
 def _export(*sessions) -> str:
-    return json.dumps({"format": "roofline-drill-history", "version": 1,
-                       "sessions": list(sessions)})
+    return json.dumps(
+        {"format": "roofline-drill-history", "version": 1, "sessions": list(sessions)}
+    )
 
 
 def _session(uid: str, attempts: list, **extra) -> dict:
-    return {"uuid": uid, "mode": "practice", "started_utc": "2025-01-01T00:00:00Z",
-            "attempts": attempts, **extra}
+    return {
+        "uuid": uid,
+        "mode": "practice",
+        "started_utc": "2025-01-01T00:00:00Z",
+        "attempts": attempts,
+        **extra,
+    }
 
 
 def test_a_negative_seed_from_an_older_version_keeps_the_session(tmp_path):
     path = tmp_path / "old.json"
-    path.write_text(_export(
-        _session(S1, [_attempt("0d9f3e1a-5b7c-4c2d-8e6f-1a2b3c4d5e6f")], seed=-5),
-        _session(S2, [_attempt("1e0a4f2b-6c8d-4d3e-9f70-2b3c4d5e6f70")], seed=2**64)))
+    path.write_text(
+        _export(
+            _session(S1, [_attempt("0d9f3e1a-5b7c-4c2d-8e6f-1a2b3c4d5e6f")], seed=-5),
+            _session(S2, [_attempt("1e0a4f2b-6c8d-4d3e-9f70-2b3c4d5e6f70")], seed=2**64),
+        )
+    )
     code, out, err = drill("history", "import", str(path))
     assert code == 1 and "2 new session(s) and 2 new attempt(s)" in out
     assert err.count("kept without its seed") == 2
@@ -50,10 +67,18 @@ def test_a_negative_seed_from_an_older_version_keeps_the_session(tmp_path):
 
 def test_a_bad_session_is_skipped_and_the_rest_imported(tmp_path):
     path = tmp_path / "mixed.json"
-    path.write_text(_export(
-        _session("not-a-uuid", [_attempt("0d9f3e1a-5b7c-4c2d-8e6f-1a2b3c4d5e6f")]),
-        _session(S2, [_attempt("1e0a4f2b-6c8d-4d3e-9f70-2b3c4d5e6f70"),
-                      _attempt("2f1b5a3c-7d9e-4e4f-8a81-3c4d5e6f7081", score=7)])))
+    path.write_text(
+        _export(
+            _session("not-a-uuid", [_attempt("0d9f3e1a-5b7c-4c2d-8e6f-1a2b3c4d5e6f")]),
+            _session(
+                S2,
+                [
+                    _attempt("1e0a4f2b-6c8d-4d3e-9f70-2b3c4d5e6f70"),
+                    _attempt("2f1b5a3c-7d9e-4e4f-8a81-3c4d5e6f7081", score=7),
+                ],
+            ),
+        )
+    )
     code, out, err = drill("history", "import", str(path))
     assert code == 1 and "1 new session(s) and 1 new attempt(s)" in out
     assert "session 1" in err and "session 2: attempt 2" in err and "'score'" in err
@@ -62,8 +87,11 @@ def test_a_bad_session_is_skipped_and_the_rest_imported(tmp_path):
 @pytest.mark.parametrize("stamp", ["9999-12-31T23:59:59Z", "0999-01-01T00:00:00Z"])
 def test_timestamps_outside_the_supported_years_are_refused(tmp_path, stamp):
     path = tmp_path / "far.json"
-    path.write_text(_export(_session(S1, [_attempt("0d9f3e1a-5b7c-4c2d-8e6f-1a2b3c4d5e6f",
-                                                   answered_utc=stamp)])))
+    path.write_text(
+        _export(
+            _session(S1, [_attempt("0d9f3e1a-5b7c-4c2d-8e6f-1a2b3c4d5e6f", answered_utc=stamp)])
+        )
+    )
     code, _, err = drill("history", "import", str(path))
     assert code == 2 and "from 1970 to 2200" in err and len(err.strip().splitlines()) == 1
     assert drill("stats")[0] == 0
@@ -78,10 +106,19 @@ def test_years_before_1000_are_written_with_four_digits():
 def _csv_history(tmp_path) -> str:
     with History.open() as history:
         sid = history.start_session(SessionRecord("practice", utc_iso()))
-        for answer in ("y" * 200_000, "=cmd|' /C calc'!A0", "@SUM(1)", "+1+1", "-2",
-                       "'=already quoted", "\tlead", "plain"):
-            history.add_attempt(sid, Attempt("skill", "bound", 1.0, True, 1.0, utc_iso(),
-                                             answer=answer))
+        for answer in (
+            "y" * 200_000,
+            "=cmd|' /C calc'!A0",
+            "@SUM(1)",
+            "+1+1",
+            "-2",
+            "'=already quoted",
+            "\tlead",
+            "plain",
+        ):
+            history.add_attempt(
+                sid, Attempt("skill", "bound", 1.0, True, 1.0, utc_iso(), answer=answer)
+            )
     code, out, _ = drill("history", "export", "--format", "csv")
     assert code == 0
     return out
@@ -106,10 +143,14 @@ def test_csv_cells_that_look_like_formulas_are_prefixed_and_round_trip(tmp_path)
 
 
 def test_a_csv_field_over_128_kib_imports(tmp_path):
-    header = ("session_uuid,session_mode,session_started_utc,uuid,item_kind,skill,score,"
-              "correct,seconds,answered_utc,answer\n")
-    row = (f"{S1},practice,2025-01-01T00:00:00Z,0d9f3e1a-5b7c-4c2d-8e6f-1a2b3c4d5e6f,skill,"
-           f"bound,1,1,2,2025-01-01T00:00:01Z,{'z' * 200_000}\n")
+    header = (
+        "session_uuid,session_mode,session_started_utc,uuid,item_kind,skill,score,"
+        "correct,seconds,answered_utc,answer\n"
+    )
+    row = (
+        f"{S1},practice,2025-01-01T00:00:00Z,0d9f3e1a-5b7c-4c2d-8e6f-1a2b3c4d5e6f,skill,"
+        f"bound,1,1,2,2025-01-01T00:00:01Z,{'z' * 200_000}\n"
+    )
     path = tmp_path / "long.csv"
     path.write_text(header + row)
     code, out, err = drill("history", "import", str(path))
@@ -117,10 +158,14 @@ def test_a_csv_field_over_128_kib_imports(tmp_path):
 
 
 def test_short_csv_rows_are_reported_by_line(tmp_path):
-    header = ("session_uuid,session_mode,session_started_utc,uuid,item_kind,skill,score,"
-              "correct,seconds,answered_utc\n")
-    good = (f"{S1},practice,2025-01-01T00:00:00Z,0d9f3e1a-5b7c-4c2d-8e6f-1a2b3c4d5e6f,skill,"
-            "bound,1,1,2,2025-01-01T00:00:01Z\n")
+    header = (
+        "session_uuid,session_mode,session_started_utc,uuid,item_kind,skill,score,"
+        "correct,seconds,answered_utc\n"
+    )
+    good = (
+        f"{S1},practice,2025-01-01T00:00:00Z,0d9f3e1a-5b7c-4c2d-8e6f-1a2b3c4d5e6f,skill,"
+        "bound,1,1,2,2025-01-01T00:00:01Z\n"
+    )
     path = tmp_path / "short.csv"
     path.write_text(header + good + f"{S1},practice\n" + good.replace("0d9f", "1d9f"))
     code, out, err = drill("history", "import", str(path))
@@ -128,13 +173,20 @@ def test_short_csv_rows_are_reported_by_line(tmp_path):
     assert "line 3: has 2 of 10 columns" in err
 
 
-@pytest.mark.parametrize("content, message", [
-    ('{"a": ' + "[" * 200_000, "nested too deeply"),
-    ("{\"a\": " + "[" * 200_000 + "]" * 200_000 + "}", "nested too deeply"),
-    ("x" * 300_000 + "\n", "not a drill history export"),
-    ('{"format": "roofline-drill-history", "version": 1, "sessions": [{"uuid": "\\ud800", '
-     '"mode": "practice", "started_utc": "2025-01-01T00:00:00Z"}]}', "not a UUID"),
-], ids=["unclosed-nesting", "deep-nesting", "long-line", "lone-surrogate"])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ('{"a": ' + "[" * 200_000, "nested too deeply"),
+        ('{"a": ' + "[" * 200_000 + "]" * 200_000 + "}", "nested too deeply"),
+        ("x" * 300_000 + "\n", "not a drill history export"),
+        (
+            '{"format": "roofline-drill-history", "version": 1, "sessions": [{"uuid": "\\ud800", '
+            '"mode": "practice", "started_utc": "2025-01-01T00:00:00Z"}]}',
+            "not a UUID",
+        ),
+    ],
+    ids=["unclosed-nesting", "deep-nesting", "long-line", "lone-surrogate"],
+)
 def test_hostile_import_files_are_one_line(tmp_path, content, message):
     path = tmp_path / "bad.json"
     path.write_text(content)
@@ -144,8 +196,9 @@ def test_hostile_import_files_are_one_line(tmp_path, content, message):
 
 def test_a_lone_surrogate_in_an_answer_is_stored(tmp_path):
     path = tmp_path / "s.json"
-    path.write_text(_export(_session(S1, [_attempt("0d9f3e1a-5b7c-4c2d-8e6f-1a2b3c4d5e6f",
-                                                   answer="a\udcffb")])))
+    path.write_text(
+        _export(_session(S1, [_attempt("0d9f3e1a-5b7c-4c2d-8e6f-1a2b3c4d5e6f", answer="a\udcffb")]))
+    )
     code, _, err = drill("history", "import", str(path))
     assert code == 0, err
     assert History.open().sessions()[0].attempts[0].answer == "a\ufffdb"

@@ -18,21 +18,37 @@ from tests.helpers import ROOT, run_drill
 def _recorded() -> None:
     with History.open() as history:
         sid = history.start_session(SessionRecord("practice", utc_iso()))
-        history.add_attempt(sid, Attempt("skill", "bound", 1.0, True, 3.0, utc_iso(),
-                                         answer="memory-bound — ridge · 295"))
+        history.add_attempt(
+            sid,
+            Attempt(
+                "skill", "bound", 1.0, True, 3.0, utc_iso(), answer="memory-bound — ridge · 295"
+            ),
+        )
 
 
-@pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"},
-                                 {"LC_ALL": "en_US.ISO-8859-1", "PYTHONIOENCODING": "latin-1"}],
-                         ids=["ascii", "latin-1"])
+@pytest.mark.parametrize(
+    "env",
+    [{"PYTHONIOENCODING": "ascii"}, {"LC_ALL": "en_US.ISO-8859-1", "PYTHONIOENCODING": "latin-1"}],
+    ids=["ascii", "latin-1"],
+)
 def test_a_non_utf8_terminal_never_crashes(env):
     _recorded()
-    for argv in (["gpus"], ["gpus", "h100"], ["plot", "--gpu", "h100", "--width", "60",
-                                              "--height", "15"],
-                 ["calc", "gemm", "-M", "4k", "-N", "4k", "-K", "4k", "--gpu", "h100", "--plot"],
-                 ["stats"], ["history", "export"], ["--lang", "zh", "gpus"]):
-        result = subprocess.run([sys.executable, "-m", "drill", *argv], capture_output=True,
-                                cwd=ROOT, timeout=60, env={**os.environ, "COLUMNS": "100", **env})
+    for argv in (
+        ["gpus"],
+        ["gpus", "h100"],
+        ["plot", "--gpu", "h100", "--width", "60", "--height", "15"],
+        ["calc", "gemm", "-M", "4k", "-N", "4k", "-K", "4k", "--gpu", "h100", "--plot"],
+        ["stats"],
+        ["history", "export"],
+        ["--lang", "zh", "gpus"],
+    ):
+        result = subprocess.run(
+            [sys.executable, "-m", "drill", *argv],
+            capture_output=True,
+            cwd=ROOT,
+            timeout=60,
+            env={**os.environ, "COLUMNS": "100", **env},
+        )
         err = result.stderr.decode("latin-1")
         assert result.returncode == 0 and "Traceback" not in err, (argv, err)
         assert result.stdout.strip(), argv
@@ -46,20 +62,49 @@ def test_ascii_stand_ins_keep_lines_and_dots():
 
 def test_a_full_stdout_is_one_line():
     with open("/dev/full", "w") as full:
-        for argv in (["history", "export"], ["gpus"], ["calc", "ridge", "--gpu", "h100",
-                                                        "--json"], ["stats", "--json"]):
-            result = subprocess.run([sys.executable, "-m", "drill", *argv], stdout=full,
-                                    stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=60)
+        for argv in (
+            ["history", "export"],
+            ["gpus"],
+            ["calc", "ridge", "--gpu", "h100", "--json"],
+            ["stats", "--json"],
+        ):
+            result = subprocess.run(
+                [sys.executable, "-m", "drill", *argv],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                text=True,
+                cwd=ROOT,
+                timeout=60,
+            )
             assert result.returncode == 1, argv
             assert result.stderr.strip().splitlines() == [
-                "drill: error: cannot write the output: No space left on device"], argv
+                "drill: error: cannot write the output: No space left on device"
+            ], argv
 
 
 def test_a_closed_pipe_is_quiet_with_the_sigpipe_code():
-    proc = subprocess.Popen([sys.executable, "-m", "drill", "calc", "gemm", "-M", "4k", "-N",
-                             "4k", "-K", "4k", "--gpu", "h100", "--plot"], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, "COLUMNS": "100"})
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "drill",
+            "calc",
+            "gemm",
+            "-M",
+            "4k",
+            "-N",
+            "4k",
+            "-K",
+            "4k",
+            "--gpu",
+            "h100",
+            "--plot",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "COLUMNS": "100"},
+    )
     proc.stdout.readline()
     proc.stdout.close()  # what `| head -1` does
     err = proc.stderr.read().decode()
@@ -82,8 +127,11 @@ def test_a_posix_tz_string_keeps_its_daylight_saving_rules(monkeypatch):
     try:
         zone = local_zone()
         assert isinstance(zone, SystemLocal)
-        sql = offset_sql(zone, datetime(2024, 1, 1, tzinfo=timezone.utc),
-                         datetime(2024, 12, 31, tzinfo=timezone.utc))
+        sql = offset_sql(
+            zone,
+            datetime(2024, 1, 1, tzinfo=timezone.utc),
+            datetime(2024, 12, 31, tzinfo=timezone.utc),
+        )
         assert "'2024-03-31T01:00:00.000Z' THEN '+3600 seconds'" in sql
         assert "'2024-10-27T01:00:00.000Z' THEN '+7200 seconds'" in sql
     finally:

@@ -12,15 +12,66 @@ from hypothesis import strategies as st
 from drill.config import paths
 from tests.reliability.helpers import builtin_card_text, drill
 
-_SCALARS = st.sampled_from([
-    "1", "-1", "0", ".nan", "-.inf", "1.0e+309", "1.0e+300", "~", "yes", "''", '"\\e]0;t\\a"',
-    "!!binary aGk=", "!!set {a}", "!foo x", "[link=x]y[/link]", "2024-01-01", "*missing",
-    "&a [1]", "{", "]", "'", "\t", "%YAML 9.9", "---", "...", "a: b: c", "- x", "? x",
-    "99999999999999999999999999999999999", "0x1F", "1_000", "<<: *a", "@x", "`x`", "\x00",
-])
-_KEYS = st.sampled_from(["id", "name", "units", "peaks_tflops", "memory", "aliases",
-                         "boost_clock_mhz", "pack", "questions", "type", "prompt", "answer",
-                         "choices", "rubric", "follow_ups", "fp16", "x"])
+_SCALARS = st.sampled_from(
+    [
+        "1",
+        "-1",
+        "0",
+        ".nan",
+        "-.inf",
+        "1.0e+309",
+        "1.0e+300",
+        "~",
+        "yes",
+        "''",
+        '"\\e]0;t\\a"',
+        "!!binary aGk=",
+        "!!set {a}",
+        "!foo x",
+        "[link=x]y[/link]",
+        "2024-01-01",
+        "*missing",
+        "&a [1]",
+        "{",
+        "]",
+        "'",
+        "\t",
+        "%YAML 9.9",
+        "---",
+        "...",
+        "a: b: c",
+        "- x",
+        "? x",
+        "99999999999999999999999999999999999",
+        "0x1F",
+        "1_000",
+        "<<: *a",
+        "@x",
+        "`x`",
+        "\x00",
+    ]
+)
+_KEYS = st.sampled_from(
+    [
+        "id",
+        "name",
+        "units",
+        "peaks_tflops",
+        "memory",
+        "aliases",
+        "boost_clock_mhz",
+        "pack",
+        "questions",
+        "type",
+        "prompt",
+        "answer",
+        "choices",
+        "rubric",
+        "follow_ups",
+        "fp16",
+        "x",
+    ]
+)
 
 
 def _no_constant(name: str) -> None:
@@ -46,10 +97,15 @@ def _yamlish(draw) -> str:
     return "\n".join(parts) + "\n"
 
 
-@settings(max_examples=25, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(cards=st.lists(_yamlish(), min_size=1, max_size=3),
-       packs=st.lists(_yamlish(), min_size=1, max_size=2))
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    cards=st.lists(_yamlish(), min_size=1, max_size=3),
+    packs=st.lists(_yamlish(), min_size=1, max_size=2),
+)
 def test_random_user_files_never_break_other_commands(cards, packs):
     for folder in (paths.user_gpus_dir(), paths.user_questions_dir(), paths.cache_dir()):
         shutil.rmtree(folder, ignore_errors=True)

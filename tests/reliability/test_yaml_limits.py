@@ -35,23 +35,34 @@ def test_shared_aliases_within_the_budget_still_load():
     assert load_text(_bomb(2), budget=1000)["a2"][0][0][0] == "x"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("units: .nan", "not a finite number"),
-    ("units: .inf", "not a finite number"),
-    ("units: -.Inf", "not a finite number"),
-    ("units: 1.0e+309", "not a finite number"),  # overflows to inf
-    ("units: 1.0e+308", "too large"),
-    ("units: 123456789012345678901234567890123", "too large"),
-    ("units: " + "9" * 100, "too long"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("units: .nan", "not a finite number"),
+        ("units: .inf", "not a finite number"),
+        ("units: -.Inf", "not a finite number"),
+        ("units: 1.0e+309", "not a finite number"),  # overflows to inf
+        ("units: 1.0e+308", "too large"),
+        ("units: 123456789012345678901234567890123", "too large"),
+        ("units: " + "9" * 100, "too long"),
+    ],
+)
 def test_non_finite_and_absurd_numbers_are_refused(text, message):
     with pytest.raises(YamlError, match=message):
         load_text(text, "card.yaml")
 
 
-@pytest.mark.parametrize("tag", ["!!binary aGVsbG8=", "!!set {a}", "!!omap [a: 1]",
-                                 "!!python/object:os.system {}", "!custom x",
-                                 "!!pairs [a: 1]"])
+@pytest.mark.parametrize(
+    "tag",
+    [
+        "!!binary aGVsbG8=",
+        "!!set {a}",
+        "!!omap [a: 1]",
+        "!!python/object:os.system {}",
+        "!custom x",
+        "!!pairs [a: 1]",
+    ],
+)
 def test_non_plain_tags_are_refused_with_the_line(tag):
     with pytest.raises(YamlError) as err:
         load_text(f"id: x\nname: {tag}\n", "card.yaml")

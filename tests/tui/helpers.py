@@ -10,8 +10,7 @@ from textual.widgets import Input, Static
 from drill.ui.tui.screens.practice import PracticeScreen
 
 # A fixed practice session: two GEMM-intensity questions, seed 7.
-START = {"seed": 7, "count": 2, "skills": ["gemm-intensity"], "difficulty": 1,
-         "topic": "numeric"}
+START = {"seed": 7, "count": 2, "skills": ["gemm-intensity"], "difficulty": 1, "topic": "numeric"}
 
 
 def frozen() -> float:

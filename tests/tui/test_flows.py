@@ -21,8 +21,10 @@ SIZE = (100, 34)
 
 
 def expected_questions():
-    session = new_session(SessionConfig(count=2, seed=7, skills=["gemm-intensity"], difficulty=1,
-                                    topic="numeric"), load_catalog(include_user=False))
+    session = new_session(
+        SessionConfig(count=2, seed=7, skills=["gemm-intensity"], difficulty=1, topic="numeric"),
+        load_catalog(include_user=False),
+    )
     asks = []
     while not session.finished:
         asks.append(session.current.ask)
@@ -157,8 +159,9 @@ async def test_language_switch_shows_chinese(drill_home):
 
 
 async def test_small_terminal_hides_the_plot(drill_home):
-    app = make_app(home=drill_home, lang="en", start=dict(START, skills=["ridge-point"]),
-                   clock=frozen)
+    app = make_app(
+        home=drill_home, lang="en", start=dict(START, skills=["ridge-point"]), clock=frozen
+    )
     async with app.run_test(size=(50, 16)) as pilot:
         screen = await wait_for_question(pilot)
         assert not screen.query_one("#plot").display
@@ -194,12 +197,23 @@ async def test_stats_screen_shows_the_history(drill_home):
     now = utc_iso()
     with History.open() as history:
         session = history.start_session(SessionRecord(mode="plain", started_utc=now, seed=3))
-        for skill, score, skipped in (("decode-latency", 0.0, False),
-                                      ("sol-diagnosis", 1.0, False),
-                                      ("gemv-intensity", 0.0, True)):
-            history.add_attempt(session, Attempt(
-                item_kind="skill", skill=skill, score=score, correct=score == 1.0,
-                seconds=20.0, answered_utc=now, skipped=skipped))
+        for skill, score, skipped in (
+            ("decode-latency", 0.0, False),
+            ("sol-diagnosis", 1.0, False),
+            ("gemv-intensity", 0.0, True),
+        ):
+            history.add_attempt(
+                session,
+                Attempt(
+                    item_kind="skill",
+                    skill=skill,
+                    score=score,
+                    correct=score == 1.0,
+                    seconds=20.0,
+                    answered_utc=now,
+                    skipped=skipped,
+                ),
+            )
         history.end_session(session)
     app = make_app(home=drill_home, lang="en", clock=frozen)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -209,15 +223,24 @@ async def test_stats_screen_shows_the_history(drill_home):
             if "Reading" not in text_of(app, "#stats"):
                 break
         lines = [" ".join(line.split()) for line in text_of(app, "#stats").splitlines()]
-    overview = lines[lines.index("Overview"):][:4]
-    assert overview == ["Overview", "Sessions 1", "Questions answered 3 (1 correct, 1 skipped)",
-                        "Accuracy 33 %"]
+    overview = lines[lines.index("Overview") :][:4]
+    assert overview == [
+        "Overview",
+        "Sessions 1",
+        "Questions answered 3 (1 correct, 1 skipped)",
+        "Accuracy 33 %",
+    ]
     # Per-skill table, weakest first: name │ attempts │ accuracy │ …
-    rows = [line.split(" │ ")[:3] for line in lines
-            if line.startswith(("│ Decode", "│ GEMV", "│ Speed-of-Light"))]
-    assert rows == [["│ Decode latency lower bound", "1", "0 %"],
-                    ["│ GEMV arithmetic intensity", "1", "0 %"],
-                    ["│ Speed-of-Light diagnosis", "1", "100 %"]]
+    rows = [
+        line.split(" │ ")[:3]
+        for line in lines
+        if line.startswith(("│ Decode", "│ GEMV", "│ Speed-of-Light"))
+    ]
+    assert rows == [
+        ["│ Decode latency lower bound", "1", "0 %"],
+        ["│ GEMV arithmetic intensity", "1", "0 %"],
+        ["│ Speed-of-Light diagnosis", "1", "100 %"],
+    ]
 
 
 async def test_quick_reference_opens_from_home(drill_home):
@@ -230,8 +253,9 @@ async def test_quick_reference_opens_from_home(drill_home):
 
 
 async def test_conceptual_questions_and_self_mark(drill_home):
-    app = make_app(home=drill_home, lang="en", clock=frozen,
-                   start={"seed": 2, "count": 6, "topic": "concepts"})
+    app = make_app(
+        home=drill_home, lang="en", clock=frozen, start={"seed": 2, "count": 6, "topic": "concepts"}
+    )
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
         for _ in range(6):

@@ -62,8 +62,9 @@ async def test_time_running_out_ends_the_interview(drill_home):
 
 async def test_hints_cost_and_feedback_each(drill_home):
     clock = FakeClock()
-    app = make_app(home=drill_home, lang="en", clock=clock,
-                   mock={"seed": 7, "minutes": 30, "feedback": "each"})
+    app = make_app(
+        home=drill_home, lang="en", clock=clock, mock={"seed": 7, "minutes": 30, "feedback": "each"}
+    )
     async with app.run_test(size=SIZE) as pilot:
         screen = await started(pilot)
         await pilot.press("h")

@@ -20,8 +20,9 @@ def tmux(name: str, *args: str) -> subprocess.CompletedProcess:
     The environment is passed explicitly: readline, which pytest imports, exports COLUMNS=80 and
     LINES=24 into the process's C environment, and the app would believe them.
     """
-    return subprocess.run(["tmux", "-L", name, *args], capture_output=True, text=True,
-                          env=dict(os.environ))
+    return subprocess.run(
+        ["tmux", "-L", name, *args], capture_output=True, text=True, env=dict(os.environ)
+    )
 
 
 def wait_for(name: str, marker: str, timeout: float = 20) -> str:
@@ -37,8 +38,10 @@ def wait_for(name: str, marker: str, timeout: float = 20) -> str:
 
 def test_type_a_right_answer_and_read_the_feedback(drill_home):
     name = f"drill-{uuid.uuid4().hex[:8]}"
-    command = (f"DRILL_HOME={drill_home} {sys.executable} -m drill start --seed 4 --lang en "
-               "--skill ridge-point --count 2 --gpu rtx-3090")
+    command = (
+        f"DRILL_HOME={drill_home} {sys.executable} -m drill start --seed 4 --lang en "
+        "--skill ridge-point --count 2 --gpu rtx-3090"
+    )
     started = tmux(name, "new-session", "-d", "-s", name, "-x", "100", "-y", "32", command)
     assert started.returncode == 0, started.stderr
     try:
@@ -50,7 +53,9 @@ def test_type_a_right_answer_and_read_the_feedback(drill_home):
         screen = wait_for(name, "Worked solution")
         lines = [line.strip() for line in screen.splitlines()]
         assert "correct  (1.00)" in lines
-        assert "│ Ridge point │ peak / bandwidth │ 35.6 TFLOP/s / 936 GB/s │ 38.03 FLOP/B │" in lines
+        assert (
+            "│ Ridge point │ peak / bandwidth │ 35.6 TFLOP/s / 936 GB/s │ 38.03 FLOP/B │" in lines
+        )
         assert "wrong" not in screen and "partial" not in screen
         wait_for(name, "Question 1 of 2 · score 1.00 · streak 1")
         tmux(name, "send-keys", "-t", name, "q")

@@ -30,14 +30,12 @@ async def _question(pilot) -> None:
 
 def test_practice_question_en(snap_compare, drill_home):
     start = dict(START, skills=["ridge-point"])
-    assert snap_compare(app_for(drill_home, "en", start), terminal_size=SIZE,
-                        run_before=_question)
+    assert snap_compare(app_for(drill_home, "en", start), terminal_size=SIZE, run_before=_question)
 
 
 def test_practice_question_zh(snap_compare, drill_home):
     start = dict(START, skills=["ridge-point"])
-    assert snap_compare(app_for(drill_home, "zh", start), terminal_size=SIZE,
-                        run_before=_question)
+    assert snap_compare(app_for(drill_home, "zh", start), terminal_size=SIZE, run_before=_question)
 
 
 async def _feedback(pilot) -> None:
@@ -48,14 +46,12 @@ async def _feedback(pilot) -> None:
 
 def test_practice_feedback_en(snap_compare, drill_home):
     start = dict(START, skills=["ridge-point"])
-    assert snap_compare(app_for(drill_home, "en", start), terminal_size=SIZE,
-                        run_before=_feedback)
+    assert snap_compare(app_for(drill_home, "en", start), terminal_size=SIZE, run_before=_feedback)
 
 
 def test_practice_feedback_zh(snap_compare, drill_home):
     start = dict(START, skills=["ridge-point"])
-    assert snap_compare(app_for(drill_home, "zh", start), terminal_size=SIZE,
-                        run_before=_feedback)
+    assert snap_compare(app_for(drill_home, "zh", start), terminal_size=SIZE, run_before=_feedback)
 
 
 async def _summary(pilot) -> None:
@@ -68,8 +64,9 @@ async def _summary(pilot) -> None:
 
 
 def test_summary(snap_compare, drill_home):
-    assert snap_compare(app_for(drill_home, "en", dict(START)), terminal_size=SIZE,
-                        run_before=_summary)
+    assert snap_compare(
+        app_for(drill_home, "en", dict(START)), terminal_size=SIZE, run_before=_summary
+    )
 
 
 async def _open(pilot, key: str) -> None:
@@ -81,13 +78,11 @@ def test_calculator(snap_compare, drill_home):
     async def run_before(pilot):
         await _open(pilot, "c")
 
-    assert snap_compare(app_for(drill_home, "en"), terminal_size=(120, 40),
-                        run_before=run_before)
+    assert snap_compare(app_for(drill_home, "en"), terminal_size=(120, 40), run_before=run_before)
 
 
 def test_catalog(snap_compare, drill_home):
     async def run_before(pilot):
         await _open(pilot, "g")
 
-    assert snap_compare(app_for(drill_home, "en"), terminal_size=(100, 30),
-                        run_before=run_before)
+    assert snap_compare(app_for(drill_home, "en"), terminal_size=(100, 30), run_before=run_before)

@@ -42,8 +42,15 @@ def _analysis(spec, values, dtype, args, gpu=None, own_figures=False):
     roof = roof_for(_with_gpu(args, gpu, own_figures), dtype)
     try:
         cost = spec.cost(values, dtype)
-        return analyze(cost, roof.peak, roof.bandwidth, dtype, getattr(args, "measured", None),
-                       roof.gpu, roof.peak_label), roof
+        return analyze(
+            cost,
+            roof.peak,
+            roof.bandwidth,
+            dtype,
+            getattr(args, "measured", None),
+            roof.gpu,
+            roof.peak_label,
+        ), roof
     except (ShapeError, ValueError) as exc:
         raise UsageError(str(exc)) from None
 
@@ -70,25 +77,48 @@ def _operator(args, lang: str) -> int:
     data = analysis.to_json()
     extra_steps: list[Step] = []
     if args.compare_gpu:
-        other, other_roof = _analysis(spec, values, args.dtype, args, gpu=args.compare_gpu,
-                                      own_figures=True)
+        other, other_roof = _analysis(
+            spec, values, args.dtype, args, gpu=args.compare_gpu, own_figures=True
+        )
         speedup = analysis.min_time / other.min_time
-        data["compare_gpu"] = {"gpu": other_roof.gpu, "min_time_s": other.min_time,
-                               "bound": other.bound, "speedup": speedup}
-        extra_steps.append(Step("speedup", f"Speed-up on {other_roof.gpu}",
-                                f"换到 {other_roof.gpu} 的加速比", "t_this / t_other",
-                                f"{format_si(analysis.min_time, 's')} / "
-                                f"{format_si(other.min_time, 's')}", speedup, "x"))
+        data["compare_gpu"] = {
+            "gpu": other_roof.gpu,
+            "min_time_s": other.min_time,
+            "bound": other.bound,
+            "speedup": speedup,
+        }
+        extra_steps.append(
+            Step(
+                "speedup",
+                f"Speed-up on {other_roof.gpu}",
+                f"换到 {other_roof.gpu} 的加速比",
+                "t_this / t_other",
+                f"{format_si(analysis.min_time, 's')} / {format_si(other.min_time, 's')}",
+                speedup,
+                "x",
+            )
+        )
     if args.compare_dtype:
         other, _ = _analysis(spec, values, args.compare_dtype, args, own_figures=True)
         speedup = analysis.min_time / other.min_time
-        data["compare_dtype"] = {"dtype": args.compare_dtype, "min_time_s": other.min_time,
-                                 "bound": other.bound, "intensity": other.intensity,
-                                 "speedup": speedup}
-        extra_steps.append(Step("precision", f"Speed-up in {args.compare_dtype}",
-                                f"改用 {args.compare_dtype} 的加速比", "t_this / t_other",
-                                f"{format_si(analysis.min_time, 's')} / "
-                                f"{format_si(other.min_time, 's')}", speedup, "x"))
+        data["compare_dtype"] = {
+            "dtype": args.compare_dtype,
+            "min_time_s": other.min_time,
+            "bound": other.bound,
+            "intensity": other.intensity,
+            "speedup": speedup,
+        }
+        extra_steps.append(
+            Step(
+                "precision",
+                f"Speed-up in {args.compare_dtype}",
+                f"改用 {args.compare_dtype} 的加速比",
+                "t_this / t_other",
+                f"{format_si(analysis.min_time, 's')} / {format_si(other.min_time, 's')}",
+                speedup,
+                "x",
+            )
+        )
     if args.json:
         print_json(data)
         return 0
@@ -97,8 +127,10 @@ def _operator(args, lang: str) -> int:
 
     console = console_for_output()
     name = roof.name if roof.card is not None else tr("plot-custom", lang)
-    title = f"{spec.name} · {name} · {args.dtype} ({analysis.peak_label}, " \
-            f"{format_si(roof.peak, 'FLOP/s')}, {format_si(roof.bandwidth, 'B/s')})"
+    title = (
+        f"{spec.name} · {name} · {args.dtype} ({analysis.peak_label}, "
+        f"{format_si(roof.peak, 'FLOP/s')}, {format_si(roof.bandwidth, 'B/s')})"
+    )
     console.print(steps_table(list(analysis.steps) + extra_steps, lang, title))
     console.print(verdict(analysis, lang))
     note = spec_note(analysis, lang)
@@ -121,17 +153,25 @@ def _plot_analysis(console, analysis, roof, args, lang: str) -> None:
     from drill.ui.render.plot import Figure, Point, RoofLine, card_figure, render
 
     if roof.card is not None:
-        figure = card_figure(roof.card, args.dtype, args.cuda_cores, peak=roof.peak,
-                             bandwidth=roof.bandwidth)
+        figure = card_figure(
+            roof.card, args.dtype, args.cuda_cores, peak=roof.peak, bandwidth=roof.bandwidth
+        )
     else:
-        figure = Figure(tr("calc-custom", lang),
-                        [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)])
+        figure = Figure(
+            tr("calc-custom", lang), [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)]
+        )
     figure.lang = lang
-    figure.points.append(Point(f"{analysis.cost.op} ({tr('plot-on-roof', lang)})",
-                               analysis.intensity, analysis.attainable))
+    figure.points.append(
+        Point(
+            f"{analysis.cost.op} ({tr('plot-on-roof', lang)})",
+            analysis.intensity,
+            analysis.attainable,
+        )
+    )
     if analysis.measured:
-        figure.points.append(Point(tr("plot-measured", lang), analysis.intensity,
-                                   analysis.measured, "x", "red"))
+        figure.points.append(
+            Point(tr("plot-measured", lang), analysis.intensity, analysis.measured, "x", "red")
+        )
     width, height = _plot_size(args)
     text = render(figure, width, height, color=console.is_terminal)
     if text:
@@ -162,18 +202,26 @@ def _emit_steps(args, lang: str, steps: list[Step], data: dict) -> int:
 
 
 def _kv_cache(args, lang: str) -> int:
-    value, step = kv_cache_bytes(args.layers, args.kv_heads, args.head_dim, args.tokens,
-                                 args.batch, args.dtype)
+    value, step = kv_cache_bytes(
+        args.layers, args.kv_heads, args.head_dim, args.tokens, args.batch, args.dtype
+    )
     steps = [step]
     data = {"bytes": value, "dtype": args.dtype}
     if args.gpu:
         card = load_card(args.gpu)
         seconds = value / card.bandwidth
         data.update(gpu=card.id, bandwidth=card.bandwidth, read_time_s=seconds)
-        steps.append(Step("read-time", f"Time to read it once on {card.id}",
-                          f"在 {card.id} 上读一遍的时间", "bytes / bandwidth",
-                          f"{format_si(value, 'B')} / {format_si(card.bandwidth, 'B/s')}",
-                          seconds, "s"))
+        steps.append(
+            Step(
+                "read-time",
+                f"Time to read it once on {card.id}",
+                f"在 {card.id} 上读一遍的时间",
+                "bytes / bandwidth",
+                f"{format_si(value, 'B')} / {format_si(card.bandwidth, 'B/s')}",
+                seconds,
+                "s",
+            )
+        )
     return _emit_steps(args, lang, steps, data)
 
 
@@ -182,14 +230,29 @@ def _waves(args, lang: str) -> int:
     if units is None:
         units = load_card(args.gpu).units
     w = rl.wave_quantization(args.blocks, units, args.blocks_per_unit)
-    step = Step("waves", "Waves", "波次", "ceil(blocks / (units × blocks per unit))",
-                f"ceil({num(w.blocks)} / ({num(units)} × {args.blocks_per_unit}))", float(w.waves))
-    util = Step("wave-util", "Useful share of the last-wave-padded work", "有效利用率",
-                "blocks / (waves × slots)", f"{num(w.blocks)} / ({w.waves} × {num(w.slots)})",
-                w.utilization, "%")
-    return _emit_steps(args, lang, [step, util],
-                       {"blocks": w.blocks, "slots": w.slots, "waves": w.waves,
-                        "utilization": w.utilization})
+    step = Step(
+        "waves",
+        "Waves",
+        "波次",
+        "ceil(blocks / (units × blocks per unit))",
+        f"ceil({num(w.blocks)} / ({num(units)} × {args.blocks_per_unit}))",
+        float(w.waves),
+    )
+    util = Step(
+        "wave-util",
+        "Useful share of the last-wave-padded work",
+        "有效利用率",
+        "blocks / (waves × slots)",
+        f"{num(w.blocks)} / ({w.waves} × {num(w.slots)})",
+        w.utilization,
+        "%",
+    )
+    return _emit_steps(
+        args,
+        lang,
+        [step, util],
+        {"blocks": w.blocks, "slots": w.slots, "waves": w.waves, "utilization": w.utilization},
+    )
 
 
 def _vector_roof(args):
@@ -209,25 +272,55 @@ def _card_helper(args, lang: str) -> int:
     rid = rl.ridge(roof.peak, roof.bandwidth)
     en, zh = "Ridge point", "拐点"
     if elementwise:
-        en, zh = f"Ridge point, non-tensor roof ({roof.peak_label})", f"拐点，非 Tensor 屋顶（{roof.peak_label}）"
-    ridge_step = Step("ridge", en, zh, "peak / bandwidth",
-                      f"{format_si(roof.peak, 'FLOP/s')} / {format_si(roof.bandwidth, 'B/s')}",
-                      rid, "FLOP/B")
-    data = {"gpu": roof.gpu, "dtype": args.dtype, "peak_flops": roof.peak,
-            "bandwidth": roof.bandwidth, "ridge": rid, "peak_path": roof.peak_label}
+        en, zh = (
+            f"Ridge point, non-tensor roof ({roof.peak_label})",
+            f"拐点，非 Tensor 屋顶（{roof.peak_label}）",
+        )
+    ridge_step = Step(
+        "ridge",
+        en,
+        zh,
+        "peak / bandwidth",
+        f"{format_si(roof.peak, 'FLOP/s')} / {format_si(roof.bandwidth, 'B/s')}",
+        rid,
+        "FLOP/B",
+    )
+    data = {
+        "gpu": roof.gpu,
+        "dtype": args.dtype,
+        "peak_flops": roof.peak,
+        "bandwidth": roof.bandwidth,
+        "ridge": rid,
+        "peak_path": roof.peak_label,
+    }
     steps = [ridge_step]
     s = dtype_bytes(args.dtype)
     if args.op == "critical-batch":
         value = rl.critical_batch(roof.peak, roof.bandwidth, s)
         data["critical_batch"] = value
-        steps.append(Step("critical-batch", "Critical decode batch", "临界 batch",
-                          "ridge × s / 2 (intensity of decode ≈ 2·B / s)",
-                          f"{sig(rid)} × {s} / 2", value))
+        steps.append(
+            Step(
+                "critical-batch",
+                "Critical decode batch",
+                "临界 batch",
+                "ridge × s / 2 (intensity of decode ≈ 2·B / s)",
+                f"{sig(rid)} × {s} / 2",
+                value,
+            )
+        )
     elif args.op == "ops-per-element":
-        value = rl.ops_per_element_to_compute(roof.peak, roof.bandwidth, s, args.inputs,
-                                              args.outputs)
+        value = rl.ops_per_element_to_compute(
+            roof.peak, roof.bandwidth, s, args.inputs, args.outputs
+        )
         data["flops_per_element"] = value
-        steps.append(Step("ops-per-element", "FLOPs per element to reach the ridge",
-                          "达到拐点所需的每元素运算数", "ridge × s × (i + o)",
-                          f"{sig(rid)} × {s} × ({args.inputs} + {args.outputs})", value))
+        steps.append(
+            Step(
+                "ops-per-element",
+                "FLOPs per element to reach the ridge",
+                "达到拐点所需的每元素运算数",
+                "ridge × s × (i + o)",
+                f"{sig(rid)} × {s} × ({args.inputs} + {args.outputs})",
+                value,
+            )
+        )
     return _emit_steps(args, lang, steps, data)

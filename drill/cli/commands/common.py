@@ -69,15 +69,13 @@ def roof_for(args, dtype: str) -> Roof:
             raise UsageError(str(exc)) from None
         choice = None
     label = choice.path if choice and not peak else "given"
-    return Roof(card.id, card.name, peak or choice.value, bandwidth or card.bandwidth, label,
-                card)
+    return Roof(card.id, card.name, peak or choice.value, bandwidth or card.bandwidth, label, card)
 
 
 def settle_dtype(args) -> str:
     """``--dtype``, or fp16 by default, or fp32 on a card without fp16 (a measured CPU)."""
     if args.dtype is None:
-        custom = getattr(args, "peak", None) and getattr(args, "bandwidth", None) \
-            and not args.gpu
+        custom = getattr(args, "peak", None) and getattr(args, "bandwidth", None) and not args.gpu
         args.dtype = "fp16" if custom or "fp16" in load_card(args.gpu).dtypes() else "fp32"
     return args.dtype
 

@@ -56,8 +56,7 @@ def check(lang: str) -> int:
             print(problem)
         print(tr("history-problems", lang, count=len(problems)), file=sys.stderr)
         return 1
-    note = "" if version == SCHEMA_VERSION else tr("history-upgrade", lang,
-                                                   version=SCHEMA_VERSION)
+    note = "" if version == SCHEMA_VERSION else tr("history-upgrade", lang, version=SCHEMA_VERSION)
     if not writable(path):
         note += tr("history-read-only", lang, folder=path.parent)
     print(tr("history-ok", lang, path=path, version=version, note=note))
@@ -83,24 +82,31 @@ def export(fmt: str, file: str | None, lang: str) -> int:
             return 1
         with history:
             if history.read_only:
-                print(f"drill: note: {history.path.parent} is read-only; the history is read "
-                      "as it is", file=sys.stderr)
+                print(
+                    f"drill: note: {history.path.parent} is read-only; the history is read "
+                    "as it is",
+                    file=sys.stderr,
+                )
             sessions = history.sessions(problems)
             reviews = history.review_rows(problems)
     text = transfer.to_json(sessions, reviews) if fmt == "json" else transfer.to_csv(sessions)
     if file and file != "-":
         write_atomic(Path(file), text)
         attempts = sum(len(s.attempts) for s in sessions)
-        print(tr("history-wrote", lang, sessions=len(sessions), attempts=attempts, file=file),
-              file=sys.stderr)
+        print(
+            tr("history-wrote", lang, sessions=len(sessions), attempts=attempts, file=file),
+            file=sys.stderr,
+        )
     else:
         sys.stdout.write(text)
     for problem in problems:
         print(f"drill: unreadable: {problem}", file=sys.stderr)
     if problems:
-        print(f"drill: {len(problems)} part(s) of the history could not be read and were left "
-              "out of the export; they stay in the database (see drill history check)",
-              file=sys.stderr)
+        print(
+            f"drill: {len(problems)} part(s) of the history could not be read and were left "
+            "out of the export; they stay in the database (see drill history check)",
+            file=sys.stderr,
+        )
         return 1
     return 0
 
@@ -137,8 +143,10 @@ def write_atomic(target: Path, text: str) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}; "
-                         "an existing file there was left as it was") from None
+        raise UsageError(
+            f"cannot write {target}: {exc.strerror or exc}; "
+            "an existing file there was left as it was"
+        ) from None
     with contextlib.suppress(OSError):  # make the rename itself durable
         dir_fd = os.open(folder, os.O_RDONLY)
         try:
@@ -178,12 +186,22 @@ def import_file(file: str, lang: str) -> int:
         with history:
             added_sessions, added_attempts = history.merge(sessions, reviews)
     except sqlite3.Error as exc:
-        print(f"drill: error: cannot import into {history.path} ({exc}); nothing was added",
-              file=sys.stderr)
+        print(
+            f"drill: error: cannot import into {history.path} ({exc}); nothing was added",
+            file=sys.stderr,
+        )
         return 1
     total = sum(len(s.attempts) for s in sessions)
-    print(tr("history-imported", lang, sessions=added_sessions, attempts=added_attempts,
-             file=file, present=total - added_attempts))
+    print(
+        tr(
+            "history-imported",
+            lang,
+            sessions=added_sessions,
+            attempts=added_attempts,
+            file=file,
+            present=total - added_attempts,
+        )
+    )
     for problem in skipped:
         print(tr("history-skipped", lang, file=file, problem=problem), file=sys.stderr)
     if skipped:

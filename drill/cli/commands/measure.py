@@ -61,9 +61,16 @@ def _run_with_progress(m, plan, backend, lang: str):
     console = Console(stderr=True)
     if not console.is_terminal:
         return m.measure(plan, backend)
-    with Progress(SpinnerColumn(), TextColumn("{task.description:<18}"), BarColumn(),
-                  TaskProgressColumn(), TimeElapsedColumn(), console=console, transient=True,
-                  refresh_per_second=4) as bar:
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description:<18}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        refresh_per_second=4,
+    ) as bar:
         task = bar.add_task(tr("measure-measuring", lang), total=1.0)
 
         def report(label: str, done: float, total: float) -> None:
@@ -85,26 +92,46 @@ def _show(result, theory: dict | None, card: dict | None, lang: str) -> None:
 
     console = Console(highlight=False)
     peaks_theory = (theory or {}).get("peaks_flops", {})
-    table = Table(title=f"{tr('measure-title', lang)} · {result.processor} · {result.library}",
-                  title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
-                  caption=tr("measure-spread-note", lang), caption_justify="left")
+    table = Table(
+        title=f"{tr('measure-title', lang)} · {result.processor} · {result.library}",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        caption=tr("measure-spread-note", lang),
+        caption_justify="left",
+    )
     for key in ("kernel", "best", "median", "worst", "size", "datasheet"):
-        table.add_column(tr(f"measure-{key}", lang),
-                         justify="left" if key in ("kernel", "size") else "right",
-                         style="bold cyan" if key == "best" else None, no_wrap=True)
+        table.add_column(
+            tr(f"measure-{key}", lang),
+            justify="left" if key in ("kernel", "size") else "right",
+            style="bold cyan" if key == "best" else None,
+            no_wrap=True,
+        )
     if theory:
         table.add_column(tr("measure-of-datasheet", lang), justify="right")
-    rows = [(tr("measure-gemm", lang, dtype=d), k, "FLOP/s",
-             peaks_theory.get(d, {}).get("value")) for d, k in result.gemm.items()]
-    rows += [(tr(f"measure-{name}", lang), k, "B/s",
-              theory["bandwidth"] if theory and name != "cache_copy" else None)
-             for name, k in result.streams.items()]
+    rows = [
+        (tr("measure-gemm", lang, dtype=d), k, "FLOP/s", peaks_theory.get(d, {}).get("value"))
+        for d, k in result.gemm.items()
+    ]
+    rows += [
+        (
+            tr(f"measure-{name}", lang),
+            k,
+            "B/s",
+            theory["bandwidth"] if theory and name != "cache_copy" else None,
+        )
+        for name, k in result.streams.items()
+    ]
     for label, kernel, unit, sheet in rows:
         s = kernel.sample
-        cells = [label, format_si(s.best, unit), _below(s.median, s.best),
-                 _below(s.worst, s.best), kernel.size,
-                 format_si(sheet, unit) if sheet
-                 else "—" if theory else tr("measure-unknown", lang)]
+        cells = [
+            label,
+            format_si(s.best, unit),
+            _below(s.median, s.best),
+            _below(s.worst, s.best),
+            kernel.size,
+            format_si(sheet, unit) if sheet else "—" if theory else tr("measure-unknown", lang),
+        ]
         if theory:
             cells.append(f"{s.best / sheet * 100:.0f}%" if sheet else "")
         table.add_row(*cells)
@@ -115,23 +142,34 @@ def _show(result, theory: dict | None, card: dict | None, lang: str) -> None:
         console.print(tr("measure-no-card", lang, name=result.processor), style="dim")
     peaks = ", ".join(f"{d} {format_si(v, 'FLOP/s')}" for d, v in result.peaks.items())
     ridges = ", ".join(f"{d} {sig(v, 3)} FLOP/B" for d, v in result.ridges().items())
-    console.print(tr("measure-roofline", lang, peaks=peaks, bw=format_si(result.bandwidth, "B/s"),
-                     ridges=ridges))
+    console.print(
+        tr(
+            "measure-roofline",
+            lang,
+            peaks=peaks,
+            bw=format_si(result.bandwidth, "B/s"),
+            ridges=ridges,
+        )
+    )
     if result.sweep:
         _sweep_table(console, result, lang)
-    console.print(tr("measure-method", lang, method=result.method(lang), seconds=result.elapsed_s),
-                  style="dim")
+    console.print(
+        tr("measure-method", lang, method=result.method(lang), seconds=result.elapsed_s),
+        style="dim",
+    )
     for note in result.notes:
         console.print(note, style="yellow", markup=False)
     if card is not None:
         console.print(tr("measure-saved", lang, id=card["id"], path=card["path"]), markup=False)
-        console.print(tr("measure-try", lang, id=card["id"], dtype=_main_dtype(result)),
-                      style="dim", markup=False)
+        console.print(
+            tr("measure-try", lang, id=card["id"], dtype=_main_dtype(result)),
+            style="dim",
+            markup=False,
+        )
     else:
         console.print(tr("measure-not-saved", lang), style="dim")
     size = shutil.get_terminal_size((100, 30))
-    text = _plot(result, lang, size.columns, min(24, max(size.lines - 4, 16)),
-                 console.is_terminal)
+    text = _plot(result, lang, size.columns, min(24, max(size.lines - 4, 16)), console.is_terminal)
     console.print(Text.from_ansi(text) if text else tr("measure-plot-small", lang), soft_wrap=True)
 
 
@@ -153,16 +191,25 @@ def _sweep_table(console, result, lang: str) -> None:
 
     dtype = _main_dtype(result)
     peak = result.peaks.get(dtype, 0.0)
-    table = Table(title=tr("measure-sweep-title", lang, dtype=result.sweep_dtype),
-                  title_justify="left", caption=tr("measure-sweep-note", lang),
-                  caption_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    table = Table(
+        title=tr("measure-sweep-title", lang, dtype=result.sweep_dtype),
+        title_justify="left",
+        caption=tr("measure-sweep-note", lang),
+        caption_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
     for key in ("k", "intensity", "measured", "roof", "of-roof"):
         table.add_column(key if key == "k" else tr(f"measure-{key}", lang), justify="right")
     for point in result.sweep:
         roof = min(peak, point.intensity * result.bandwidth)
-        table.add_row(str(point.k), f"{sig(point.intensity, 3)} FLOP/B",
-                      format_si(point.sample.best, "FLOP/s"), format_si(roof, "FLOP/s"),
-                      f"{point.sample.best / roof * 100:.0f}%" if roof else "")
+        table.add_row(
+            str(point.k),
+            f"{sig(point.intensity, 3)} FLOP/B",
+            format_si(point.sample.best, "FLOP/s"),
+            format_si(roof, "FLOP/s"),
+            f"{point.sample.best / roof * 100:.0f}%" if roof else "",
+        )
     console.print(table)
 
 
@@ -185,6 +232,13 @@ def _plot(result, lang: str, width: int, height: int, color: bool) -> str:
     if triad is not None:
         word = {"fp64": 8, "fp32": 4}.get(result.stream_dtype, 8)
         intensity = 2 / (3 * word)
-        figure.points.append(Point(tr("measure-triad-label", lang), intensity,
-                                   triad.sample.best * intensity, "x", "red"))
+        figure.points.append(
+            Point(
+                tr("measure-triad-label", lang),
+                intensity,
+                triad.sample.best * intensity,
+                "x",
+                "red",
+            )
+        )
     return render(figure, width, height, color)

@@ -10,8 +10,7 @@ from drill.errors import UsageError
 
 
 def options_of(args) -> dict:
-    return {"minutes": args.minutes, "gpu": args.gpu, "seed": args.seed,
-            "feedback": args.feedback}
+    return {"minutes": args.minutes, "gpu": args.gpu, "seed": args.seed, "feedback": args.feedback}
 
 
 def check_report_path(path: str | None) -> Path | None:

@@ -22,18 +22,27 @@ def run(args) -> int:
     if len(measured) > len(ais):
         raise UsageError("each --measured needs an --ai before it (the point's intensity)")
     if roof.card is not None:
-        figure = card_figure(roof.card, args.dtype, args.cuda_cores, peak=roof.peak,
-                             bandwidth=roof.bandwidth)
+        figure = card_figure(
+            roof.card, args.dtype, args.cuda_cores, peak=roof.peak, bandwidth=roof.bandwidth
+        )
     else:
-        figure = Figure(tr("plot-custom", lang),
-                        [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)])
+        figure = Figure(
+            tr("plot-custom", lang), [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)]
+        )
     figure.lang = lang
     for i, ai in enumerate(ais):
         on_roof = min(roof.peak, ai * roof.bandwidth)
         figure.points.append(Point(f"AI {ai:g} {tr('plot-on-roof', lang)}", ai, on_roof))
         if i < len(measured):
-            figure.points.append(Point(f"{tr('plot-measured', lang)} {measured[i] / 1e12:g} T",
-                                       ai, measured[i], "x", "red"))
+            figure.points.append(
+                Point(
+                    f"{tr('plot-measured', lang)} {measured[i] / 1e12:g} T",
+                    ai,
+                    measured[i],
+                    "x",
+                    "red",
+                )
+            )
     size = shutil.get_terminal_size((100, 30))
     width = args.width or size.columns
     height = args.height or max(size.lines - 2, 10)

@@ -11,8 +11,12 @@ def run(args) -> int:
     rows = load_quick_reference()
     lang = lang_of(args)
     if args.json:
-        print_json([{field: getattr(row, field) for field in ("symptom", "bound", "check", "fix")}
-                    for row in rows])
+        print_json(
+            [
+                {field: getattr(row, field) for field in ("symptom", "bound", "check", "fix")}
+                for row in rows
+            ]
+        )
         return 0
     from rich.console import Console
 

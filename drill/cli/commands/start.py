@@ -10,9 +10,15 @@ from drill.errors import UsageError
 
 def options_of(args) -> dict:
     """What ``drill start`` asked for, as the options a session is built from."""
-    return {"count": args.count, "seed": args.seed, "skills": args.skill,
-            "difficulty": args.difficulty, "gpu": args.gpu, "topic": args.topic,
-            "mode": getattr(args, "mode", None)}
+    return {
+        "count": args.count,
+        "seed": args.seed,
+        "skills": args.skill,
+        "difficulty": args.difficulty,
+        "gpu": args.gpu,
+        "topic": args.topic,
+        "mode": getattr(args, "mode", None),
+    }
 
 
 def open_session(args, lang: str):

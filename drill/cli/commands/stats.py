@@ -34,8 +34,10 @@ def run(args) -> int:
     try:
         stats = compute(history, since=since, skill=args.skill)
     except sqlite3.DatabaseError as exc:
-        print(f"drill: error: {path}: cannot read the history ({exc}); run drill history check",
-              file=sys.stderr)
+        print(
+            f"drill: error: {path}: cannot read the history ({exc}); run drill history check",
+            file=sys.stderr,
+        )
         return 1
     finally:
         if history is not None:
@@ -59,5 +61,7 @@ def _check_skill(item: str) -> None:
     from drill.content.skills.registry import SKILLS
 
     if item not in SKILLS:
-        raise UsageError(f"no attempts recorded for {item!r}, and it is not a skill id "
-                         f"(skills: {', '.join(SKILLS)})")
+        raise UsageError(
+            f"no attempts recorded for {item!r}, and it is not a skill id "
+            f"(skills: {', '.join(SKILLS)})"
+        )

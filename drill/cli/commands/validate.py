@@ -34,8 +34,10 @@ def _text_problems(files: list[Path]) -> list[str]:
             load_file(path, controls=controls)
         except YamlError:
             continue  # already reported by the card or pack check
-        found += [f"{path}:{line}: text holds a control character ({char!r}); it is removed "
-                  "when shown" for line, char in controls]
+        found += [
+            f"{path}:{line}: text holds a control character ({char!r}); it is removed when shown"
+            for line, char in controls
+        ]
     return found
 
 
@@ -65,10 +67,12 @@ def run(args) -> int:
         packs = [f for f in files if not _is_card(f)]
     else:
         missing = []
-        cards = _expand([d for d in (paths.builtin_gpus_dir(), paths.user_gpus_dir())
-                         if d.is_dir()])
-        packs = _expand([d for d in (paths.builtin_questions_dir(), paths.user_questions_dir())
-                         if d.is_dir()])
+        cards = _expand(
+            [d for d in (paths.builtin_gpus_dir(), paths.user_gpus_dir()) if d.is_dir()]
+        )
+        packs = _expand(
+            [d for d in (paths.builtin_questions_dir(), paths.user_questions_dir()) if d.is_dir()]
+        )
     found = catalog.validate_paths(cards) if cards else []
     found += bank.validate_paths(packs, checks.check_question, checks.check_pack) if packs else []
     found = [str(p) for p in found] + _text_problems(cards + packs)
@@ -80,12 +84,13 @@ def run(args) -> int:
     if computed:
         checked += tr("validate-placeholders", lang, count=computed)
     if problems or missing:
-        print(tr("validate-problems", lang, count=len(problems), checked=checked),
-              file=sys.stderr)
+        print(tr("validate-problems", lang, count=len(problems), checked=checked), file=sys.stderr)
         return 1
     warned = len(found) - len(problems)
-    print(tr("validate-ok", lang, checked=checked)
-          + (tr("validate-warnings", lang, count=warned) if warned else ""))
+    print(
+        tr("validate-ok", lang, checked=checked)
+        + (tr("validate-warnings", lang, count=warned) if warned else "")
+    )
     return 0
 
 

@@ -13,5 +13,16 @@ from drill.content.bank.model import (
     RubricPoint,
 )
 
-__all__ = ["LANGS", "QUESTION_TYPES", "TOPICS", "Bank", "Choice", "Question", "QuickRow", "RubricPoint", "load_bank",
-           "load_quick_reference", "validate_paths"]
+__all__ = [
+    "LANGS",
+    "QUESTION_TYPES",
+    "TOPICS",
+    "Bank",
+    "Choice",
+    "Question",
+    "QuickRow",
+    "RubricPoint",
+    "load_bank",
+    "load_quick_reference",
+    "validate_paths",
+]

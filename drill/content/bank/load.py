@@ -108,14 +108,14 @@ def validate(paths: Iterable[Path], check=None, check_pack=None) -> list[Problem
             if check is not None and p.question is not None:
                 problems += check(p.question, p.line, p.field, p.source)
         if check_pack is not None:
-            problems += check_pack([p.question for p in result.parsed if p.question], result.display)
+            problems += check_pack(
+                [p.question for p in result.parsed if p.question], result.display
+            )
     for result in results:
         for p in result.parsed:
             problems += _dangling(result, p, where)
     order = {str(path): n for n, path in enumerate(files)}
     return sorted(problems, key=lambda p: (order.get(p.path, -1), p.line))
-
-
 
 
 def _default_files(include_user: bool) -> list[Path]:

@@ -254,8 +254,11 @@ class _Reader:
             elif self.mapping(point["point"], _line(point, "point"), f"{pw}.point", "en, zh"):
                 self.unknown(point["point"], LANGS, f"{pw}.point")
                 label = {
-                    lang: self.calc(self.text(point["point"], lang, f"{pw}.point"),
-                                    _line(point["point"], lang), f"{pw}.point.{lang}")
+                    lang: self.calc(
+                        self.text(point["point"], lang, f"{pw}.point"),
+                        _line(point["point"], lang),
+                        f"{pw}.point.{lang}",
+                    )
                     for lang in LANGS
                 }
             phrases: dict[str, tuple[str, ...]] = {}

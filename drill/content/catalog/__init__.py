@@ -13,7 +13,16 @@ from drill.content.catalog.load import card_files, load_catalog, validate_paths
 from drill.content.catalog.schema import check_formulas, parse_card
 
 __all__ = [
-    "CARD_ID", "TENSOR_DTYPES", "VECTOR_DTYPES", "Card", "Catalog", "CatalogError",
-    "PeakChoice", "card_files", "check_formulas", "load_catalog", "parse_card",
+    "CARD_ID",
+    "TENSOR_DTYPES",
+    "VECTOR_DTYPES",
+    "Card",
+    "Catalog",
+    "CatalogError",
+    "PeakChoice",
+    "card_files",
+    "check_formulas",
+    "load_catalog",
+    "parse_card",
     "validate_paths",
 ]

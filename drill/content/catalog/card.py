@@ -93,8 +93,9 @@ class Card:
 
     def _vector(self, dtype: str) -> PeakChoice:
         if dtype not in self.vector:
-            raise CatalogError(f"{self.id} has no {dtype} peak; choose from: "
-                               f"{', '.join(self.dtypes())}")
+            raise CatalogError(
+                f"{self.id} has no {dtype} peak; choose from: {', '.join(self.dtypes())}"
+            )
         return PeakChoice(self.vector[dtype] * 1e12, f"vector.{dtype}", self.boost_clock_mhz)
 
     def derived_fp32(self) -> float:
@@ -168,5 +169,3 @@ class Catalog:
         for drills ("common" includes the famous), in catalog order."""
         wanted = ("famous",) if level == "famous" else ("famous", "common")
         return [card for card in self.cards.values() if card.drills in wanted]
-
-

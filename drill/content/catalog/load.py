@@ -79,8 +79,11 @@ def _parse_file(path: Path, user: bool) -> tuple[Card | None, list[Problem], dic
     except YamlError as exc:
         return None, [Problem(exc.path, exc.line, "", exc.message)], {}
     card, found = _card_of(data, path, user)
-    lines = {"id": line_of(data, "id"), "aliases": line_of(data, "aliases")} \
-        if isinstance(data, dict) else {}
+    lines = (
+        {"id": line_of(data, "id"), "aliases": line_of(data, "aliases")}
+        if isinstance(data, dict)
+        else {}
+    )
     return card, found, lines
 
 
@@ -92,8 +95,14 @@ def _card_of(data: object, path: Path, user: bool) -> tuple[Card | None, list[Pr
             json.dumps(asdict(card), allow_nan=False)  # what the parse cache must hold
             card.ridges()  # the derived figures must be computable
         return card, found
-    except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError,
-            RecursionError) as exc:
+    except (
+        ArithmeticError,
+        LookupError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        RecursionError,
+    ) as exc:
         return None, [Problem(str(path), 0, "", f"cannot be read as a card ({exc})")]
 
 
@@ -109,8 +118,12 @@ def _load_files(sources: list[tuple[Path, bool]]) -> list[tuple[Card | None, lis
         except OSError:
             stamp = None
         entry = cache.get(key)
-        if stamp is not None and isinstance(entry, dict) and entry.get("stamp") == stamp \
-                and entry.get("user") == user:
+        if (
+            stamp is not None
+            and isinstance(entry, dict)
+            and entry.get("stamp") == stamp
+            and entry.get("user") == user
+        ):
             try:
                 card = _card_from_json(entry["card"]) if entry.get("card") else None
                 found = [Problem(*p) for p in entry.get("problems", [])]
@@ -122,9 +135,13 @@ def _load_files(sources: list[tuple[Path, bool]]) -> list[tuple[Card | None, lis
         card, found, lines = _parse_file(path, user)
         results.append((card, found, lines, path))
         if stamp is not None:
-            fresh[key] = {"stamp": stamp, "user": user, "lines": lines,
-                          "card": asdict(card) if card else None,
-                          "problems": [[p.path, p.line, p.field, p.message] for p in found]}
+            fresh[key] = {
+                "stamp": stamp,
+                "user": user,
+                "lines": lines,
+                "card": asdict(card) if card else None,
+                "problems": [[p.path, p.line, p.field, p.message] for p in found],
+            }
     if fresh != cache:
         _write_cache(fresh)
     return results
@@ -152,13 +169,25 @@ def load_catalog(include_user: bool = True, extra: Iterable[Path] = ()) -> Catal
             continue
         if card.id in cards or card.id in aliases:
             other = cards.get(card.id) or cards[aliases[card.id]]
-            problems.append(Problem(str(path), lines.get("id", 0), "id",
-                                    f"{card.id!r} is already defined in {other.path}"))
+            problems.append(
+                Problem(
+                    str(path),
+                    lines.get("id", 0),
+                    "id",
+                    f"{card.id!r} is already defined in {other.path}",
+                )
+            )
             continue
         clash = [a for a in card.aliases if a in aliases or a in cards]
         for alias in clash:
-            problems.append(Problem(str(path), lines.get("aliases", 0), "aliases",
-                                    f"alias {alias!r} is already taken"))
+            problems.append(
+                Problem(
+                    str(path),
+                    lines.get("aliases", 0),
+                    "aliases",
+                    f"alias {alias!r} is already taken",
+                )
+            )
         cards[card.id] = card
         for alias in card.aliases:
             if alias not in clash:
@@ -187,7 +216,13 @@ def validate_paths(targets: Iterable[Path]) -> list[Problem]:
             continue
         for name in (card.id, *card.aliases):
             if name in seen_ids:
-                problems.append(Problem(str(path), data.line_of("id"), "id",
-                                        f"{name!r} is already used by card {seen_ids[name]!r}"))
+                problems.append(
+                    Problem(
+                        str(path),
+                        data.line_of("id"),
+                        "id",
+                        f"{name!r} is already used by card {seen_ids[name]!r}",
+                    )
+                )
             seen_ids[name] = card.id
     return problems

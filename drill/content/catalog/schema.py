@@ -62,20 +62,23 @@ def line_of(data: object, key: str) -> int:
     return line_of(key) if line_of is not None else 0
 
 
-
 def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _check_fields(data: LineDict, spec: dict, where: str, path: str, required: bool,
-                  problems: list[Problem]) -> bool:
+def _check_fields(
+    data: LineDict, spec: dict, where: str, path: str, required: bool, problems: list[Problem]
+) -> bool:
     ok = True
     for key, kind in spec.items():
         line = line_of(data, key)
         if key not in data or data[key] is None:
             if required:
-                problems.append(Problem(path, getattr(data, "line", 0), f"{where}{key}",
-                                        "missing required field"))
+                problems.append(
+                    Problem(
+                        path, getattr(data, "line", 0), f"{where}{key}", "missing required field"
+                    )
+                )
                 ok = False
             continue
         value = data[key]
@@ -83,10 +86,14 @@ def _check_fields(data: LineDict, spec: dict, where: str, path: str, required: b
         if numeric:
             if not _is_number(value) or (kind is int and not float(value).is_integer()):
                 want = "a whole number" if kind is int else "a number"
-                problems.append(Problem(path, line, f"{where}{key}", f"must be {want}, got {value!r}"))
+                problems.append(
+                    Problem(path, line, f"{where}{key}", f"must be {want}, got {value!r}")
+                )
                 ok = False
             elif value <= 0:
-                problems.append(Problem(path, line, f"{where}{key}", f"must be positive, got {value}"))
+                problems.append(
+                    Problem(path, line, f"{where}{key}", f"must be positive, got {value}")
+                )
                 ok = False
         elif not isinstance(value, kind):
             name = {str: "text", dict: "a mapping", list: "a list"}[kind]
@@ -95,8 +102,9 @@ def _check_fields(data: LineDict, spec: dict, where: str, path: str, required: b
     return ok
 
 
-def _peaks(section: object, allowed: tuple[str, ...], where: str, path: str,
-           problems: list[Problem]) -> dict[str, float]:
+def _peaks(
+    section: object, allowed: tuple[str, ...], where: str, path: str, problems: list[Problem]
+) -> dict[str, float]:
     result: dict[str, float] = {}
     if section is None:
         return result
@@ -106,13 +114,25 @@ def _peaks(section: object, allowed: tuple[str, ...], where: str, path: str,
     for key, value in section.items():
         line = line_of(section, key)
         if key not in allowed:
-            problems.append(Problem(path, line, f"{where}.{key}",
-                                    f"unknown dtype; expected one of {', '.join(allowed)}"))
+            problems.append(
+                Problem(
+                    path,
+                    line,
+                    f"{where}.{key}",
+                    f"unknown dtype; expected one of {', '.join(allowed)}",
+                )
+            )
         elif value is None:
             continue
         elif not _is_number(value) or value <= 0:
-            problems.append(Problem(path, line, f"{where}.{key}",
-                                    f"must be a positive number of TFLOP/s, got {value!r}"))
+            problems.append(
+                Problem(
+                    path,
+                    line,
+                    f"{where}.{key}",
+                    f"must be a positive number of TFLOP/s, got {value!r}",
+                )
+            )
         else:
             result[key] = float(value)
     return result
@@ -133,12 +153,19 @@ def parse_card(data: object, path: str, user: bool = False) -> tuple[Card | None
     if isinstance(memory, dict):
         ok = _check_fields(memory, _MEMORY, "memory.", path, True, problems) and ok
     if "drills" in data and data["drills"] not in DRILLS:
-        problems.append(Problem(path, data.line_of("drills"), "drills",
-                                f"expected one of {', '.join(DRILLS)}, got {data['drills']!r}"))
+        problems.append(
+            Problem(
+                path,
+                data.line_of("drills"),
+                "drills",
+                f"expected one of {', '.join(DRILLS)}, got {data['drills']!r}",
+            )
+        )
         ok = False
     if isinstance(data.get("id"), str) and not CARD_ID.fullmatch(data["id"]):
-        problems.append(Problem(path, data.line_of("id"), "id",
-                                "use lowercase letters, digits and '-'"))
+        problems.append(
+            Problem(path, data.line_of("id"), "id", "use lowercase letters, digits and '-'")
+        )
         ok = False
     peaks = data.get("peaks_tflops")
     vector: dict[str, float] = {}
@@ -146,18 +173,27 @@ def parse_card(data: object, path: str, user: bool = False) -> tuple[Card | None
     if isinstance(peaks, dict):
         for key in peaks:
             if key not in ("vector", "tensor"):
-                problems.append(Problem(path, peaks.line_of(key), f"peaks_tflops.{key}",
-                                        "expected 'vector' or 'tensor'"))
+                problems.append(
+                    Problem(
+                        path,
+                        peaks.line_of(key),
+                        f"peaks_tflops.{key}",
+                        "expected 'vector' or 'tensor'",
+                    )
+                )
         vector = _peaks(peaks.get("vector"), VECTOR_DTYPES, "peaks_tflops.vector", path, problems)
         tensor = _peaks(peaks.get("tensor"), TENSOR_DTYPES, "peaks_tflops.tensor", path, problems)
         if "fp32" not in vector:
-            problems.append(Problem(path, peaks.line, "peaks_tflops.vector.fp32",
-                                    "missing required field"))
+            problems.append(
+                Problem(path, peaks.line, "peaks_tflops.vector.fp32", "missing required field")
+            )
             ok = False
     sparse = _peaks(data.get("sparse_tflops"), TENSOR_DTYPES, "sparse_tflops", path, problems)
     sources = data.get("sources")
     if isinstance(sources, list) and not sources:
-        problems.append(Problem(path, data.line_of("sources"), "sources", "list at least one source"))
+        problems.append(
+            Problem(path, data.line_of("sources"), "sources", "list at least one source")
+        )
         ok = False
     if not ok or problems and any(p.message.startswith("must") for p in problems):
         return None, problems
@@ -209,26 +245,46 @@ def check_formulas(card: Card, data: LineDict | None = None) -> list[Problem]:
     fp32 = card.vector.get("fp32", 0.0)
     derived = card.derived_fp32()
     if fp32 and abs(derived - fp32) > TOLERANCE * fp32 and "fp32" not in card.exceptions:
-        problems.append(Problem(
-            card.path, line("peaks_tflops"), "peaks_tflops.vector.fp32",
-            f"{fp32:g} TFLOP/s differs from units x lanes x 2 x clock = {derived:.2f} by more "
-            "than 1 %; fix it or document exceptions.fp32"))
+        problems.append(
+            Problem(
+                card.path,
+                line("peaks_tflops"),
+                "peaks_tflops.vector.fp32",
+                f"{fp32:g} TFLOP/s differs from units x lanes x 2 x clock = {derived:.2f} by more "
+                "than 1 %; fix it or document exceptions.fp32",
+            )
+        )
     bw = card.bandwidth_gbs
     derived_bw = card.derived_bandwidth_gbs()
     if abs(derived_bw - bw) > TOLERANCE * bw and "bandwidth" not in card.exceptions:
-        problems.append(Problem(
-            card.path, line("memory"), "memory.bandwidth_gbs",
-            f"{bw:g} GB/s differs from bus/8 x data rate = {derived_bw:.1f} by more than 1 %; "
-            "fix it or document exceptions.bandwidth"))
+        problems.append(
+            Problem(
+                card.path,
+                line("memory"),
+                "memory.bandwidth_gbs",
+                f"{bw:g} GB/s differs from bus/8 x data rate = {derived_bw:.1f} by more than 1 %; "
+                "fix it or document exceptions.bandwidth",
+            )
+        )
     for dtype, value in card.sparse.items():
         dense = card.tensor.get(dtype)
         if dense is not None and value <= dense:
-            problems.append(Problem(card.path, line("sparse_tflops"), f"sparse_tflops.{dtype}",
-                                    "a sparse figure must be larger than the dense peak"))
+            problems.append(
+                Problem(
+                    card.path,
+                    line("sparse_tflops"),
+                    f"sparse_tflops.{dtype}",
+                    "a sparse figure must be larger than the dense peak",
+                )
+            )
     for key in card.exceptions:
         if key not in ("fp32", "bandwidth", "peaks"):
-            problems.append(Problem(card.path, line("exceptions"), f"exceptions.{key}",
-                                    "expected 'fp32', 'bandwidth' or 'peaks'"))
+            problems.append(
+                Problem(
+                    card.path,
+                    line("exceptions"),
+                    f"exceptions.{key}",
+                    "expected 'fp32', 'bandwidth' or 'peaks'",
+                )
+            )
     return problems
-
-

@@ -91,9 +91,11 @@ def peak_words(card: Card, dtype: str, op: str | None = None) -> tuple[str, str]
     if path.startswith("tensor"):
         return f"{dtype} on tensor cores (dense)", f"{dtype}，Tensor Core（稠密）"
     if path != f"vector.{dtype}":
-        return (f"{dtype} data, math at the fp32 rate of the non-tensor units (no {dtype} "
-                "vector rate is published)",
-                f"{dtype} 数据，按非 Tensor 单元的 fp32 速率计算（未公布 {dtype} 向量速率）")
+        return (
+            f"{dtype} data, math at the fp32 rate of the non-tensor units (no {dtype} "
+            "vector rate is published)",
+            f"{dtype} 数据，按非 Tensor 单元的 fp32 速率计算（未公布 {dtype} 向量速率）",
+        )
     return f"{dtype} on the non-tensor units", f"{dtype}，非 Tensor 单元"
 
 
@@ -107,12 +109,16 @@ def givens(ctx: Ctx, card: Card, dtype: str, op: str | None = None) -> tuple[str
     peak = roof(card, dtype, op).value
     w_en, w_zh = peak_words(card, dtype, op)
     if figures_hidden(ctx, card):
-        return (f"{card.name}, {w_en}. Use the datasheet peak and bandwidth.",
-                f"{card.name}，{w_zh}。峰值与带宽请用数据手册的数值。")
-    return (f"{card.name}, {w_en}: peak {format_si(peak, 'FLOP/s')}, memory bandwidth "
-            f"{format_si(card.bandwidth, 'B/s')}.",
-            f"{card.name}，{w_zh}：峰值 {format_si(peak, 'FLOP/s')}，显存带宽 "
-            f"{format_si(card.bandwidth, 'B/s')}。")
+        return (
+            f"{card.name}, {w_en}. Use the datasheet peak and bandwidth.",
+            f"{card.name}，{w_zh}。峰值与带宽请用数据手册的数值。",
+        )
+    return (
+        f"{card.name}, {w_en}: peak {format_si(peak, 'FLOP/s')}, memory bandwidth "
+        f"{format_si(card.bandwidth, 'B/s')}.",
+        f"{card.name}，{w_zh}：峰值 {format_si(peak, 'FLOP/s')}，显存带宽 "
+        f"{format_si(card.bandwidth, 'B/s')}。",
+    )
 
 
 def convention(dtype: str | None = None, matrices: bool = False) -> tuple[str, str]:
@@ -145,9 +151,17 @@ def _hints(steps: tuple[Step, ...], unit: Unit | None) -> tuple[tuple[str, ...],
     return tuple(en), tuple(zh)
 
 
-def number_ask(key: str, en: str, zh: str, value: float, unit: Unit, steps: tuple[Step, ...],
-               mistakes: list[tuple[str, float]] = (), explain: tuple[str, str] = ("", ""),
-               prefix_mistake: bool = True) -> Ask:
+def number_ask(
+    key: str,
+    en: str,
+    zh: str,
+    value: float,
+    unit: Unit,
+    steps: tuple[Step, ...],
+    mistakes: list[tuple[str, float]] = (),
+    explain: tuple[str, str] = ("", ""),
+    prefix_mistake: bool = True,
+) -> Ask:
     """A numeric sub-question; mistakes too close to the answer to tell apart are dropped."""
     kept: list[tuple[str, float]] = []
     candidates = list(mistakes)
@@ -160,9 +174,20 @@ def number_ask(key: str, en: str, zh: str, value: float, unit: Unit, steps: tupl
     unit_en = f" (in {unit.label})" if unit.label else ""
     unit_zh = f"（单位 {unit.label}）" if unit.label else ""
     hints_en, hints_zh = _hints(steps, unit)
-    return Ask(key, NUMBER, en + unit_en, zh + unit_zh, value, unit, tuple(kept), steps,
-               explain_en=explain[0], explain_zh=explain[1], hints_en=hints_en,
-               hints_zh=hints_zh)
+    return Ask(
+        key,
+        NUMBER,
+        en + unit_en,
+        zh + unit_zh,
+        value,
+        unit,
+        tuple(kept),
+        steps,
+        explain_en=explain[0],
+        explain_zh=explain[1],
+        hints_en=hints_en,
+        hints_zh=hints_zh,
+    )
 
 
 BOUND_OPTIONS = (
@@ -174,9 +199,19 @@ BOUND_OPTIONS = (
 def bound_ask(en: str, zh: str, expected: str, steps: tuple[Step, ...]) -> Ask:
     other = "compute" if expected == "memory" else "memory"
     hints_en, hints_zh = _hints(steps, None)
-    return Ask("bound", CHOICE, en + " a) memory-bound  b) compute-bound",
-               zh + " a) 带宽受限  b) 算力受限", expected, None, (("wrong-bound", other),), steps,
-               BOUND_OPTIONS, hints_en=hints_en, hints_zh=hints_zh)
+    return Ask(
+        "bound",
+        CHOICE,
+        en + " a) memory-bound  b) compute-bound",
+        zh + " a) 带宽受限  b) 算力受限",
+        expected,
+        None,
+        (("wrong-bound", other),),
+        steps,
+        BOUND_OPTIONS,
+        hints_en=hints_en,
+        hints_zh=hints_zh,
+    )
 
 
 def pick_steps(steps: tuple[Step, ...], *keys: str) -> tuple[Step, ...]:

@@ -23,23 +23,51 @@ PROFILES = {
     "latency": ((5, 40), (5, 45)),
 }
 KERNELS = (
-    ("elementwise-add", "memory", "an element-wise add over 100 M fp16 elements",
-     "一个 1 亿个 fp16 元素的逐元素加法"),
-    ("softmax-rows", "memory", "a fused softmax over 16,384 rows of 8,192",
-     "一个 16384 行、每行 8192 的融合 softmax"),
-    ("layernorm", "memory", "a fused LayerNorm over 8,192 tokens × 4,096",
-     "一个 8192 个 token × 4096 的融合 LayerNorm"),
+    (
+        "elementwise-add",
+        "memory",
+        "an element-wise add over 100 M fp16 elements",
+        "一个 1 亿个 fp16 元素的逐元素加法",
+    ),
+    (
+        "softmax-rows",
+        "memory",
+        "a fused softmax over 16,384 rows of 8,192",
+        "一个 16384 行、每行 8192 的融合 softmax",
+    ),
+    (
+        "layernorm",
+        "memory",
+        "a fused LayerNorm over 8,192 tokens × 4,096",
+        "一个 8192 个 token × 4096 的融合 LayerNorm",
+    ),
     ("copy", "memory", "a 4 GB device-to-device copy kernel", "一个 4 GB 的显存到显存拷贝 kernel"),
     ("gemm-large", "compute", "an 8192³ fp16 GEMM from cuBLAS", "一个 cuBLAS 的 8192³ fp16 GEMM"),
-    ("conv-large", "compute", "a 3×3 convolution, 256→256 channels, 56×56, batch 64 (cuDNN)",
-     "一个 3×3 卷积，256→256 通道，56×56，batch 64（cuDNN）"),
-    ("flash-attention", "compute", "a flash-attention forward pass at sequence 8,192",
-     "一个序列长度 8192 的 flash attention 前向"),
-    ("small-reduction", "latency", "a 1,024-element reduction launched 10,000 times",
-     "一个 1024 元素、被调用 1 万次的规约"),
+    (
+        "conv-large",
+        "compute",
+        "a 3×3 convolution, 256→256 channels, 56×56, batch 64 (cuDNN)",
+        "一个 3×3 卷积，256→256 通道，56×56，batch 64（cuDNN）",
+    ),
+    (
+        "flash-attention",
+        "compute",
+        "a flash-attention forward pass at sequence 8,192",
+        "一个序列长度 8192 的 flash attention 前向",
+    ),
+    (
+        "small-reduction",
+        "latency",
+        "a 1,024-element reduction launched 10,000 times",
+        "一个 1024 元素、被调用 1 万次的规约",
+    ),
     ("tiny-gemm", "latency", "a 64×64×64 GEMM", "一个 64×64×64 的 GEMM"),
-    ("few-blocks", "latency", "a kernel that launches 16 blocks on a 132-SM H100",
-     "一个在 132 个 SM 的 H100 上只启动 16 个 block 的 kernel"),
+    (
+        "few-blocks",
+        "latency",
+        "a kernel that launches 16 blocks on a 132-SM H100",
+        "一个在 132 个 SM 的 H100 上只启动 16 个 block 的 kernel",
+    ),
 )
 
 
@@ -49,26 +77,53 @@ def sol_diagnosis(ctx: Ctx) -> Scenario:
     (c_lo, c_hi), (m_lo, m_hi) = PROFILES[profile]
     comp, mem = ctx.rng.randint(c_lo, c_hi), ctx.rng.randint(m_lo, m_hi)
     verdict = rl.sol_diagnosis(comp / 100, mem / 100)
-    step = Step("sol", "Speed-of-Light reading", "Speed-of-Light 判读",
-                "the larger of compute % and memory % names the bound if ≥ 60 %; both below "
-                "60 % → latency / occupancy", f"compute {comp} %, memory {mem} %", verdict,
-                formula_zh="计算与访存百分比中较大者 ≥ 60 % 即为瓶颈；都低于 60 % → 延迟 / 占用率")
-    wrong = tuple(("wrong-bound", o.value) for o in SOL_OPTIONS
-                  if o.value != verdict and {o.value, verdict} == {"memory", "compute"})
-    ask = Ask("sol", CHOICE, "What limits it? a) memory bandwidth  b) compute  c) latency / "
-                             "occupancy",
-              "它受什么限制？a) 显存带宽  b) 算力  c) 延迟 / 占用率", verdict, None, wrong, (step,),
-              SOL_OPTIONS,
-              hints_en=("Compare the larger of the two figures with 60 %.",),
-              hints_zh=("拿两个数中较大的那个和 60 % 比较。",))
-    en = (f"Nsight Compute's Speed-of-Light section for {kernel_en}: Compute (SM) Throughput "
-          f"{comp} %, Memory Throughput {mem} %.")
-    zh = (f"Nsight Compute 对{kernel_zh}的 Speed-of-Light 结果：Compute (SM) Throughput {comp} %，"
-          f"Memory Throughput {mem} %。")
-    return Scenario("sol-diagnosis", ctx.difficulty, 0, en, zh, (ask,),
-                    {"kernel": kernel_id, "compute_pct": comp, "memory_pct": mem},
-                    "A throughput of 60 % or more of its peak names the bound.",
-                    "某项吞吐达到其峰值的 60 % 及以上，即判定为该瓶颈。")
+    step = Step(
+        "sol",
+        "Speed-of-Light reading",
+        "Speed-of-Light 判读",
+        "the larger of compute % and memory % names the bound if ≥ 60 %; both below "
+        "60 % → latency / occupancy",
+        f"compute {comp} %, memory {mem} %",
+        verdict,
+        formula_zh="计算与访存百分比中较大者 ≥ 60 % 即为瓶颈；都低于 60 % → 延迟 / 占用率",
+    )
+    wrong = tuple(
+        ("wrong-bound", o.value)
+        for o in SOL_OPTIONS
+        if o.value != verdict and {o.value, verdict} == {"memory", "compute"}
+    )
+    ask = Ask(
+        "sol",
+        CHOICE,
+        "What limits it? a) memory bandwidth  b) compute  c) latency / occupancy",
+        "它受什么限制？a) 显存带宽  b) 算力  c) 延迟 / 占用率",
+        verdict,
+        None,
+        wrong,
+        (step,),
+        SOL_OPTIONS,
+        hints_en=("Compare the larger of the two figures with 60 %.",),
+        hints_zh=("拿两个数中较大的那个和 60 % 比较。",),
+    )
+    en = (
+        f"Nsight Compute's Speed-of-Light section for {kernel_en}: Compute (SM) Throughput "
+        f"{comp} %, Memory Throughput {mem} %."
+    )
+    zh = (
+        f"Nsight Compute 对{kernel_zh}的 Speed-of-Light 结果：Compute (SM) Throughput {comp} %，"
+        f"Memory Throughput {mem} %。"
+    )
+    return Scenario(
+        "sol-diagnosis",
+        ctx.difficulty,
+        0,
+        en,
+        zh,
+        (ask,),
+        {"kernel": kernel_id, "compute_pct": comp, "memory_pct": mem},
+        "A throughput of 60 % or more of its peak names the bound.",
+        "某项吞吐达到其峰值的 60 % 及以上，即判定为该瓶颈。",
+    )
 
 
 def direction_ask(correct: set[str], why_en: str, why_zh: str) -> Ask:
@@ -76,28 +131,48 @@ def direction_ask(correct: set[str], why_en: str, why_zh: str) -> Ask:
     options = tuple(Option(dirs.letter(d), d, e, z) for d, e, z in dirs.DIRECTIONS)
     listing_en = "  ".join(f"{o.id}) {o.en}" for o in options)
     listing_zh = "  ".join(f"{o.id}) {o.zh}" for o in options)
-    step = Step("direction", "Directions", "优化方向", why_en, "", dirs.chosen(correct),
-                formula_zh=why_zh)
-    return Ask("direction", MULTI,
-               f"Which directions come first? Choose all that apply (e.g. a,c): {listing_en}",
-               f"首先应该往哪些方向优化？多选（如 a,c）：{listing_zh}", frozenset(correct), None,
-               (), (step,), options, why_en, why_zh,
-               hints_en=("Name the bound first, then how far below the roof it is.",
-                         "Far below a compute roof: data reuse and the right instructions. Far "
-                         "below a bandwidth roof: the access pattern.",
-                         f"Expected {len(correct)} choices."),
-               hints_zh=("先说出瓶颈，再看离屋顶有多远。",
-                         "远低于算力屋顶：数据复用和合适的指令；远低于带宽屋顶：访存模式。",
-                         f"应选 {len(correct)} 项。"))
+    step = Step(
+        "direction", "Directions", "优化方向", why_en, "", dirs.chosen(correct), formula_zh=why_zh
+    )
+    return Ask(
+        "direction",
+        MULTI,
+        f"Which directions come first? Choose all that apply (e.g. a,c): {listing_en}",
+        f"首先应该往哪些方向优化？多选（如 a,c）：{listing_zh}",
+        frozenset(correct),
+        None,
+        (),
+        (step,),
+        options,
+        why_en,
+        why_zh,
+        hints_en=(
+            "Name the bound first, then how far below the roof it is.",
+            "Far below a compute roof: data reuse and the right instructions. Far "
+            "below a bandwidth roof: the access pattern.",
+            f"Expected {len(correct)} choices.",
+        ),
+        hints_zh=(
+            "先说出瓶颈，再看离屋顶有多远。",
+            "远低于算力屋顶：数据复用和合适的指令；远低于带宽屋顶：访存模式。",
+            f"应选 {len(correct)} 项。",
+        ),
+    )
 
 
 @skill("direction", "diagnosis", en="Optimization direction", zh="优化方向")
 def direction(ctx: Ctx) -> Scenario:
     index = ctx.rng.randrange(len(dirs.CASES))
     case = dirs.CASES[index]
-    return Scenario("direction", ctx.difficulty, 0, case.en, case.zh,
-                    (direction_ask(set(case.picks), case.why("en"), case.why("zh")),),
-                    {"case": index, "case_id": case.id},
-                    "Every defensible pick earns credit: right picks minus wrong picks, over the "
-                    "number of defensible picks.",
-                    "每个站得住的选项都得分：选对数减选错数，除以站得住的选项数。")
+    return Scenario(
+        "direction",
+        ctx.difficulty,
+        0,
+        case.en,
+        case.zh,
+        (direction_ask(set(case.picks), case.why("en"), case.why("zh")),),
+        {"case": index, "case_id": case.id},
+        "Every defensible pick earns credit: right picks minus wrong picks, over the "
+        "number of defensible picks.",
+        "每个站得住的选项都得分：选对数减选错数，除以站得住的选项数。",
+    )

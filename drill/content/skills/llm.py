@@ -29,11 +29,17 @@ from drill.core.units import format_si
 # name, parameters, layers, kv heads, head dim, query heads
 MODELS = (
     ("a 7B model (Llama-2-7B shape)", "7B 模型（Llama-2-7B 结构）", 7e9, 32, 32, 128, 32),
-    ("an 8B model (Llama-3-8B shape, GQA)", "8B 模型（Llama-3-8B 结构，GQA）", 8e9, 32, 8, 128,
-     32),
+    ("an 8B model (Llama-3-8B shape, GQA)", "8B 模型（Llama-3-8B 结构，GQA）", 8e9, 32, 8, 128, 32),
     ("a 13B model (Llama-2-13B shape)", "13B 模型（Llama-2-13B 结构）", 13e9, 40, 40, 128, 40),
-    ("a 70B model (Llama-2-70B shape, GQA)", "70B 模型（Llama-2-70B 结构，GQA）", 70e9, 80, 8, 128,
-     64),
+    (
+        "a 70B model (Llama-2-70B shape, GQA)",
+        "70B 模型（Llama-2-70B 结构，GQA）",
+        70e9,
+        80,
+        8,
+        128,
+        64,
+    ),
 )
 
 
@@ -68,14 +74,24 @@ def decode_latency(ctx: Ctx) -> Scenario:
     dtype = ctx.dtype(card, ("fp16", "bf16", "int8", "fp8"))
     found = _workload(ctx, card, dtype)
     while found is None:  # a small card at a wide precision: a bigger card holds the model
-        card = ctx.rng.choice([c for c in ctx.catalog.drawn("common") if dtype in c.dtypes()
-                               and c.capacity_gb >= 40])
+        card = ctx.rng.choice(
+            [c for c in ctx.catalog.drawn("common") if dtype in c.dtypes() and c.capacity_gb >= 40]
+        )
         found = _workload(ctx, card, dtype)
     model, batch, context, kv_dtype = found
     name_en, name_zh, params, layers, kv_heads, head_dim, heads = model
     s = dtype_bytes(dtype)
-    cost = ops.decode(params, dtype, batch=batch, context=context, layers=layers,
-                      kv_heads=kv_heads, head_dim=head_dim, heads=heads, kv_dtype=kv_dtype)
+    cost = ops.decode(
+        params,
+        dtype,
+        batch=batch,
+        context=context,
+        layers=layers,
+        kv_heads=kv_heads,
+        head_dim=head_dim,
+        heads=heads,
+        kv_dtype=kv_dtype,
+    )
     peak, bw = card.peak(dtype).value, card.bandwidth
     a = analyze(cost, peak, bw, dtype, gpu=card.id)
     weights = params * s
@@ -84,45 +100,83 @@ def decode_latency(ctx: Ctx) -> Scenario:
     def step_time(nbytes: float, rate: float = peak) -> float:
         return max(cost.flops / rate, nbytes / bw)
 
-    mistakes = [("wrong-bound", min(cost.flops / peak, cost.bytes / bw)),
-                ("dtype-bytes", step_time(weights * WRONG_BYTES[s] / s + kv)),
-                ("gib-gb", a.min_time / GIB_PER_GB)]
+    mistakes = [
+        ("wrong-bound", min(cost.flops / peak, cost.bytes / bw)),
+        ("dtype-bytes", step_time(weights * WRONG_BYTES[s] / s + kv)),
+        ("gib-gb", a.min_time / GIB_PER_GB),
+    ]
     sparse = sparse_peak(card, dtype, "decode")
     if sparse:
         mistakes.append(("sparse-peak", step_time(cost.bytes, sparse)))
     if context:
-        mistakes += [("kv-ignored", step_time(weights)),
-                     ("kv-factor", step_time(weights + kv / 2)),
-                     ("query-heads-for-kv",
-                      step_time(weights + _kv(model, kv_dtype, batch, context, heads_key=6))),
-                     ("batch-forgotten", step_time(weights + kv / batch))]
+        mistakes += [
+            ("kv-ignored", step_time(weights)),
+            ("kv-factor", step_time(weights + kv / 2)),
+            (
+                "query-heads-for-kv",
+                step_time(weights + _kv(model, kv_dtype, batch, context, heads_key=6)),
+            ),
+            ("batch-forgotten", step_time(weights + kv / batch)),
+        ]
     g_en, g_zh = givens(ctx, card, dtype)
     extra_en = extra_zh = ""
     if context:
-        extra_en = (f" {context} tokens per sequence are already in the KV cache ({layers} "
-                    f"layers, {heads} query heads, {kv_heads} KV heads of dim {head_dim}); the "
-                    f"KV cache is stored in {kv_dtype}. Count the weights once and every "
-                    "sequence's K and V once.")
-        extra_zh = (f" 每条序列已有 {context} 个 token 在 KV 缓存中（{layers} 层，{heads} 个 query "
-                    f"头，{kv_heads} 个 KV 头，每头 {head_dim} 维）；KV 缓存用 {kv_dtype} 存储。"
-                    "权重计一次，每条序列的 K 和 V 各计一次。")
-    en = (f"{g_en} It serves {name_en} with {dtype} weights, generating one token at a time "
-          f"at batch {batch}.{extra_en}")
+        extra_en = (
+            f" {context} tokens per sequence are already in the KV cache ({layers} "
+            f"layers, {heads} query heads, {kv_heads} KV heads of dim {head_dim}); the "
+            f"KV cache is stored in {kv_dtype}. Count the weights once and every "
+            "sequence's K and V once."
+        )
+        extra_zh = (
+            f" 每条序列已有 {context} 个 token 在 KV 缓存中（{layers} 层，{heads} 个 query "
+            f"头，{kv_heads} 个 KV 头，每头 {head_dim} 维）；KV 缓存用 {kv_dtype} 存储。"
+            "权重计一次，每条序列的 K 和 V 各计一次。"
+        )
+    en = (
+        f"{g_en} It serves {name_en} with {dtype} weights, generating one token at a time "
+        f"at batch {batch}.{extra_en}"
+    )
     zh = f"{g_zh} 用它服务{name_zh}，权重为 {dtype}，batch {batch}，逐个生成 token。{extra_zh}"
-    ask = number_ask("min-time", "What is the lower bound on the time per decode step?",
-                     "每个解码步的时间下界是多少？", a.min_time, MS,
-                     pick_steps(a.steps, "min-time"), mistakes)
+    ask = number_ask(
+        "min-time",
+        "What is the lower bound on the time per decode step?",
+        "每个解码步的时间下界是多少？",
+        a.min_time,
+        MS,
+        pick_steps(a.steps, "min-time"),
+        mistakes,
+    )
     conv_en, conv_zh = convention(dtype)
     conv_en += " Every weight is read once per step; ignore activations."
     conv_zh += " 每一步每个权重读一次；忽略激活值。"
     if not context:
         conv_en += " The context is short: ignore the KV cache."
         conv_zh += " 上下文很短：忽略 KV 缓存。"
-    return Scenario("decode-latency", ctx.difficulty, 0, en, zh, (ask,),
-                    {"gpu": card.id, "dtype": dtype, "kv_dtype": kv_dtype, "params": params,
-                     "batch": batch, "context": context, "layers": layers,
-                     "kv_heads": kv_heads, "head_dim": head_dim, "heads": heads, "peak": peak,
-                     "bandwidth": bw}, conv_en, conv_zh, hidden_figures(ctx, card))
+    return Scenario(
+        "decode-latency",
+        ctx.difficulty,
+        0,
+        en,
+        zh,
+        (ask,),
+        {
+            "gpu": card.id,
+            "dtype": dtype,
+            "kv_dtype": kv_dtype,
+            "params": params,
+            "batch": batch,
+            "context": context,
+            "layers": layers,
+            "kv_heads": kv_heads,
+            "head_dim": head_dim,
+            "heads": heads,
+            "peak": peak,
+            "bandwidth": bw,
+        },
+        conv_en,
+        conv_zh,
+        hidden_figures(ctx, card),
+    )
 
 
 @skill("kv-cache", "llm", en="KV cache size", zh="KV 缓存大小")
@@ -133,21 +187,44 @@ def kv_cache(ctx: Ctx) -> Scenario:
     batch = ctx.choice((1, 4, 8, 16, 32))
     value, step = ops.kv_cache_bytes(layers, kv_heads, head_dim, tokens, batch, dtype)
     s = dtype_bytes(dtype)
-    mistakes = [("kv-factor", value / 2), ("dtype-bytes", value * WRONG_BYTES[s] / s),
-                ("gib-gb", value / GIB_PER_GB),
-                ("query-heads-for-kv", value / kv_heads * heads)]
-    en = (f"{name_en.capitalize()}: {layers} layers, {kv_heads} KV heads, head dim {head_dim}. "
-          f"The KV cache is stored in {dtype}; batch {batch}, {tokens} tokens per sequence.")
-    zh = (f"{name_zh}：{layers} 层，{kv_heads} 个 KV 头，每头 {head_dim} 维。KV 缓存用 {dtype} 存储；"
-          f"batch {batch}，每条序列 {tokens} 个 token。")
-    ask = number_ask("kv-cache", "How large is the KV cache?", "KV 缓存有多大？", value, GB,
-                     (step,), mistakes)
+    mistakes = [
+        ("kv-factor", value / 2),
+        ("dtype-bytes", value * WRONG_BYTES[s] / s),
+        ("gib-gb", value / GIB_PER_GB),
+        ("query-heads-for-kv", value / kv_heads * heads),
+    ]
+    en = (
+        f"{name_en.capitalize()}: {layers} layers, {kv_heads} KV heads, head dim {head_dim}. "
+        f"The KV cache is stored in {dtype}; batch {batch}, {tokens} tokens per sequence."
+    )
+    zh = (
+        f"{name_zh}：{layers} 层，{kv_heads} 个 KV 头，每头 {head_dim} 维。KV 缓存用 {dtype} 存储；"
+        f"batch {batch}，每条序列 {tokens} 个 token。"
+    )
+    ask = number_ask(
+        "kv-cache", "How large is the KV cache?", "KV 缓存有多大？", value, GB, (step,), mistakes
+    )
     conv_en, conv_zh = convention(dtype)
     conv_en += " GB = 1e9 bytes."
     conv_zh += " GB = 1e9 字节。"
-    return Scenario("kv-cache", ctx.difficulty, 0, en, zh, (ask,),
-                    {"dtype": dtype, "layers": layers, "kv_heads": kv_heads,
-                     "head_dim": head_dim, "tokens": tokens, "batch": batch}, conv_en, conv_zh)
+    return Scenario(
+        "kv-cache",
+        ctx.difficulty,
+        0,
+        en,
+        zh,
+        (ask,),
+        {
+            "dtype": dtype,
+            "layers": layers,
+            "kv_heads": kv_heads,
+            "head_dim": head_dim,
+            "tokens": tokens,
+            "batch": batch,
+        },
+        conv_en,
+        conv_zh,
+    )
 
 
 @skill("critical-batch", "llm", en="Critical decode batch", zh="解码的临界 batch")
@@ -159,24 +236,51 @@ def critical_batch(ctx: Ctx) -> Scenario:
     value = rl.critical_batch(peak, bw, s)
     ridge = peak / bw
     steps = (
-        Step("ridge", "Ridge point", "拐点", "peak / bandwidth",
-             f"{format_si(peak, 'FLOP/s')} / {format_si(bw, 'B/s')}", ridge, "FLOP/B"),
-        Step("critical-batch", "Critical batch", "临界 batch",
-             "2·P·B / (s·P) = ridge  →  B = ridge × s / 2", f"{fmt(ridge)} × {s} / 2", value),
+        Step(
+            "ridge",
+            "Ridge point",
+            "拐点",
+            "peak / bandwidth",
+            f"{format_si(peak, 'FLOP/s')} / {format_si(bw, 'B/s')}",
+            ridge,
+            "FLOP/B",
+        ),
+        Step(
+            "critical-batch",
+            "Critical batch",
+            "临界 batch",
+            "2·P·B / (s·P) = ridge  →  B = ridge × s / 2",
+            f"{fmt(ridge)} × {s} / 2",
+            value,
+        ),
     )
     mistakes = [("fma-factor", ridge * s), ("dtype-bytes", ridge * WRONG_BYTES[s] / 2)]
     if dtype in card.sparse:
         mistakes.append(("sparse-peak", card.sparse[dtype] * 1e12 / bw * s / 2))
     mistakes.append(("gib-gb", value / GIB_PER_GB))
     g_en, g_zh = givens(ctx, card, dtype)
-    ask = number_ask("critical-batch",
-                     "Decoding an LLM whose weights are stored in this dtype, from what batch "
-                     "size does a decode step turn compute-bound?",
-                     "用该精度存权重的 LLM 解码，batch 多大时解码步会变成算力受限？", value, PLAIN,
-                     steps, mistakes, prefix_mistake=False)
+    ask = number_ask(
+        "critical-batch",
+        "Decoding an LLM whose weights are stored in this dtype, from what batch "
+        "size does a decode step turn compute-bound?",
+        "用该精度存权重的 LLM 解码，batch 多大时解码步会变成算力受限？",
+        value,
+        PLAIN,
+        steps,
+        mistakes,
+        prefix_mistake=False,
+    )
     conv_en, conv_zh = convention(dtype)
     conv_en += " Weights are read once per step and used by every sequence; ignore the KV cache."
     conv_zh += " 每步权重读一次、被所有序列共用；忽略 KV 缓存。"
-    return Scenario("critical-batch", ctx.difficulty, 0, g_en, g_zh, (ask,),
-                    {"gpu": card.id, "dtype": dtype, "peak": peak, "bandwidth": bw},
-                    conv_en, conv_zh)
+    return Scenario(
+        "critical-batch",
+        ctx.difficulty,
+        0,
+        g_en,
+        g_zh,
+        (ask,),
+        {"gpu": card.id, "dtype": dtype, "peak": peak, "bandwidth": bw},
+        conv_en,
+        conv_zh,
+    )

@@ -69,8 +69,7 @@ MISTAKES: dict[str, Text] = {
         "把带宽受限和算力受限弄反了：拿算术强度和拐点比较。",
     ),
     "peak-not-attainable": Text(
-        "Measured against the peak; a memory-bound op can only reach intensity × "
-        "bandwidth.",
+        "Measured against the peak; a memory-bound op can only reach intensity × bandwidth.",
         "拿峰值当基准了；带宽受限的算子最多只能达到 强度 × 带宽。",
     ),
     "kv-factor": Text(

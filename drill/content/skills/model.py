@@ -82,11 +82,25 @@ class Ask:
 
 
 # Params derived from the answer chain: never published with a question, whatever it asks.
-DERIVED = frozenset({"intensity", "attainable", "ridge", "bound", "efficiency", "min_time",
-                     "speedup", "blocks", "waves", "tiles", "verdict"})
+DERIVED = frozenset(
+    {
+        "intensity",
+        "attainable",
+        "ridge",
+        "bound",
+        "efficiency",
+        "min_time",
+        "speedup",
+        "blocks",
+        "waves",
+        "tiles",
+        "verdict",
+    }
+)
 # Asks whose answer the ridge marker gives away, and asks the operator's point gives away.
-RIDGE_ASKS = frozenset({"ridge", "bound", "intensity", "attainable", "critical-batch",
-                        "ops-per-element"})
+RIDGE_ASKS = frozenset(
+    {"ridge", "bound", "intensity", "attainable", "critical-batch", "ops-per-element"}
+)
 POINT_SAFE_ASKS = frozenset({"direction"})
 
 
@@ -122,9 +136,11 @@ class Scenario:
     def plot_while_open(self, ask_key: str) -> PlotReveal:
         """What the plot under the open question may show; after the answer, everything."""
         roof = bool(self.params.get("card_in_question", True)) and not (
-            {"peak", "bandwidth"} & set(self.hidden))
-        return PlotReveal(roof, roof and ask_key not in RIDGE_ASKS,
-                          roof and ask_key in POINT_SAFE_ASKS)
+            {"peak", "bandwidth"} & set(self.hidden)
+        )
+        return PlotReveal(
+            roof, roof and ask_key not in RIDGE_ASKS, roof and ask_key in POINT_SAFE_ASKS
+        )
 
     def intro(self, lang: str) -> str:
         return self.intro_zh if lang == "zh" else self.intro_en

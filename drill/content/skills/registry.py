@@ -8,7 +8,7 @@ from dataclasses import replace
 from drill.content.catalog import Catalog
 
 # Importing the generator modules registers their skills, in this order.
-from drill.content.skills import case, diag, llm, roofline, specs, tradeoffs  # noqa: F401, I001
+from drill.content.skills import case, diag, intensity, llm, roofline, specs, tradeoffs  # noqa: F401, I001
 from drill.content.skills.context import Ctx
 from drill.content.skills.model import Scenario
 from drill.content.skills.skill import REGISTERED, Skill
@@ -16,15 +16,35 @@ from drill.content.skills.skill import REGISTERED, Skill
 # The order new skills are introduced in: the whole roofline case first (the interview's core
 # chain, one ask at a time), then the basics, each step before the ones that use it.
 CURRICULUM = (
-    "roofline-case", "peak-from-specs", "bandwidth-from-specs", "gemm-intensity", "gemv-intensity",
-    "elementwise-intensity", "conv-intensity", "attention-intensity", "ridge-point", "bound",
-    "attainable", "efficiency", "min-time", "direction", "sol-diagnosis", "card-upgrade",
-    "precision-change", "decode-latency", "kv-cache", "critical-batch", "ops-per-element",
-    "wave-quantization", "sustained-clock", "spec-sheet",
+    "roofline-case",
+    "peak-from-specs",
+    "bandwidth-from-specs",
+    "gemm-intensity",
+    "gemv-intensity",
+    "elementwise-intensity",
+    "conv-intensity",
+    "attention-intensity",
+    "ridge-point",
+    "bound",
+    "attainable",
+    "efficiency",
+    "min-time",
+    "direction",
+    "sol-diagnosis",
+    "card-upgrade",
+    "precision-change",
+    "decode-latency",
+    "kv-cache",
+    "critical-batch",
+    "ops-per-element",
+    "wave-quantization",
+    "sustained-clock",
+    "spec-sheet",
 )
 if set(CURRICULUM) != set(REGISTERED):
-    raise RuntimeError(f"CURRICULUM and the registered skills differ: "
-                       f"{sorted(set(CURRICULUM) ^ set(REGISTERED))}")
+    raise RuntimeError(
+        f"CURRICULUM and the registered skills differ: {sorted(set(CURRICULUM) ^ set(REGISTERED))}"
+    )
 SKILLS: dict[str, Skill] = {skill_id: REGISTERED[skill_id] for skill_id in CURRICULUM}
 
 
@@ -39,8 +59,9 @@ def get(skill_id: str) -> Skill:
         raise SkillError(f"unknown skill {skill_id!r}; choose from: {', '.join(SKILLS)}") from None
 
 
-def generate(skill_id: str, seed: int, difficulty: int, catalog: Catalog,
-             gpu: str | None = None) -> Scenario:
+def generate(
+    skill_id: str, seed: int, difficulty: int, catalog: Catalog, gpu: str | None = None
+) -> Scenario:
     """The same skill, seed, difficulty and catalog give the same scenario on every machine."""
     skill = get(skill_id)
     rng = random.Random(f"{skill_id}:{difficulty}:{seed}")

@@ -5,10 +5,7 @@ from __future__ import annotations
 from drill.content.skills import shapes
 from drill.content.skills.context import (
     AI,
-    GB,
-    GFLOP,
     GIB_PER_GB,
-    MB,
     MS,
     PCT,
     TFLOPS,
@@ -25,45 +22,14 @@ from drill.content.skills.context import (
     roof,
     sparse_peak,
 )
-from drill.content.skills.model import Ask, Scenario
+from drill.content.skills.intensity import intensity_mistakes
+from drill.content.skills.model import Scenario
 from drill.content.skills.realism import library_efficiency, naive_efficiency
 from drill.content.skills.skill import skill
 from drill.core.engine import analyze
-from drill.core.engine import operators as ops
 from drill.core.engine.operators import OpCost, dtype_bytes
 from drill.core.engine.roofline import uses_tensor_cores
 from drill.core.units import format_si
-
-
-def output_bytes(cost: OpCost, s: int) -> float:
-    """Bytes of the operator's written result (what 'forgot the write-back' leaves out)."""
-    p = cost.params
-    if cost.op == "gemm":
-        return s * p["M"] * p["N"] * p["batch"]
-    if cost.op == "gemv":
-        return s * p["M"]
-    if cost.op == "elementwise":
-        return s * p["n"] * p["outputs"]
-    if cost.op == "conv2d":
-        return s * p["batch"] * p["out_channels"] * p["out_height"] * p["out_width"]
-    if cost.op == "attention":
-        return s * p["batch"] * p["heads"] * p["seq"] * p["head_dim"]
-    if cost.op in ("softmax", "layernorm"):
-        return s * p["rows"] * p["cols"]
-    return 0.0
-
-
-def intensity_mistakes(cost: OpCost, dtype: str, fma: bool = True) -> list[tuple[str, float]]:
-    s = dtype_bytes(dtype)
-    ai = cost.flops / cost.bytes
-    found = []
-    if fma:
-        found.append(("fma-factor", ai / 2))
-    found.append(("dtype-bytes", ai * s / WRONG_BYTES[s]))
-    out = output_bytes(cost, s)
-    if 0 < out < cost.bytes:
-        found.append(("no-write-back", cost.flops / (cost.bytes - out)))
-    return found
 
 
 def roof_mistakes(card, dtype: str, op: str, value_at) -> list[tuple[str, float]]:
@@ -85,97 +51,6 @@ def roof_mistakes(card, dtype: str, op: str, value_at) -> list[tuple[str, float]
     return found
 
 
-def _intensity_scenario(ctx: Ctx, skill: str, card, pick: shapes.OpPick, dtype: str,
-                        mistakes: list[tuple[str, float]]) -> Scenario:
-    cost = pick.cost
-    a = analyze(cost, 1.0, 1.0, dtype)  # only the traffic model matters here
-    steps = pick_steps(a.steps, "intensity")
-    asks: list[Ask] = []
-    s = dtype_bytes(dtype)
-    if ctx.difficulty >= 3:
-        asks.append(number_ask("flops", "How many FLOPs does it perform?",
-                               "它一共做多少次浮点运算？", cost.flops, GFLOP,
-                               pick_steps(steps, "flops"), [("fma-factor", cost.flops / 2)]))
-        out = output_bytes(cost, s)
-        byte_mistakes = [("dtype-bytes", cost.bytes * WRONG_BYTES[s] / s),
-                         ("gib-gb", cost.bytes / GIB_PER_GB)]
-        if 0 < out < cost.bytes:
-            byte_mistakes.append(("no-write-back", cost.bytes - out))
-        asks.append(number_ask("bytes", "How many bytes cross DRAM?", "有多少字节经过显存？",
-                               cost.bytes, GB if cost.bytes >= 1e9 else MB,
-                               pick_steps(steps, "bytes"), byte_mistakes))
-    asks.append(number_ask("intensity", "What is its arithmetic intensity?",
-                           "它的算术强度是多少？", a.intensity, AI, steps, mistakes))
-    with_bound = ctx.difficulty >= 2 and skill == "gemm-intensity"
-    params = {"op": cost.op, "shape": cost.params, "dtype": dtype, "gpu": card.id,
-              "peak": roof(card, dtype, cost.op).value, "bandwidth": card.bandwidth,
-              "intensity": a.intensity, "card_in_question": with_bound}
-    if with_bound:
-        a_card = analyze(cost, roof(card, dtype, cost.op).value, card.bandwidth, dtype,
-                         gpu=card.id)
-        g_en, g_zh = givens(ctx, card, dtype, cost.op)
-        asks.append(bound_ask(f"On {g_en} Is it memory- or compute-bound?",
-                              f"在 {g_zh} 上，它是带宽受限还是算力受限？", a_card.bound,
-                              pick_steps(a_card.steps, "bound")))
-    conv_en, conv_zh = convention(dtype, matrices=cost.op in ("gemm", "gemv", "conv2d"))
-    return Scenario(skill, ctx.difficulty, 0, f"Take {pick.en}, in {dtype}.",
-                    f"考虑{pick.zh}，精度 {dtype}。", tuple(asks), params, conv_en, conv_zh,
-                    hidden_figures(ctx, card) if with_bound else ())
-
-
-@skill("gemm-intensity", "intensity", en="GEMM arithmetic intensity", zh="GEMM 算术强度")
-def gemm_intensity(ctx: Ctx) -> Scenario:
-    card = ctx.card()
-    dtype = ctx.dtype(card, ("fp16", "bf16", "fp32", "fp8"))
-    if ctx.difficulty >= 2:  # a bound on the card follows: the run must be long enough
-        pick = shapes.any_op(ctx, dtype, (card,), draw=shapes.gemm)
-    else:
-        pick = shapes.gemm(ctx, dtype)
-    return _intensity_scenario(ctx, "gemm-intensity", card, pick, dtype,
-                               intensity_mistakes(pick.cost, dtype))
-
-
-@skill("gemv-intensity", "intensity", en="GEMV arithmetic intensity", zh="GEMV 算术强度")
-def gemv_intensity(ctx: Ctx) -> Scenario:
-    card = ctx.card()
-    dtype = ctx.dtype(card, ("fp16", "bf16", "fp32", "int8"))
-    pick = shapes.gemv(ctx, dtype)
-    return _intensity_scenario(ctx, "gemv-intensity", card, pick, dtype,
-                               intensity_mistakes(pick.cost, dtype))
-
-
-@skill("elementwise-intensity", "intensity", en="Element-wise intensity", zh="逐元素算子的算术强度")
-def elementwise_intensity(ctx: Ctx) -> Scenario:
-    card = ctx.card()
-    dtype = ctx.dtype(card, ("fp16", "fp32", "bf16"))
-    pick, fma = shapes.elementwise(ctx, dtype)
-    return _intensity_scenario(ctx, "elementwise-intensity", card, pick, dtype,
-                               intensity_mistakes(pick.cost, dtype, fma=fma))
-
-
-@skill("conv-intensity", "intensity", en="Convolution intensity", zh="卷积的算术强度")
-def conv_intensity(ctx: Ctx) -> Scenario:
-    card = ctx.card()
-    dtype = ctx.dtype(card, ("fp16", "bf16", "fp32"))
-    pick = shapes.conv(ctx, dtype)
-    return _intensity_scenario(ctx, "conv-intensity", card, pick, dtype,
-                               intensity_mistakes(pick.cost, dtype))
-
-
-@skill("attention-intensity", "intensity", en="Attention intensity", zh="注意力的算术强度")
-def attention_intensity(ctx: Ctx) -> Scenario:
-    card = ctx.card()
-    dtype = ctx.dtype(card, ("fp16", "bf16"))
-    fused = ctx.rng.random() < 0.5
-    pick = shapes.any_op(ctx, dtype, (card,),
-                         draw=lambda c, d: shapes.attention(c, d, fused))
-    p = pick.cost.params
-    twin = ops.attention(p["batch"], p["heads"], p["seq"], p["head_dim"], dtype, fused=not fused)
-    mistakes = intensity_mistakes(pick.cost, dtype)
-    mistakes.insert(0, ("fused-traffic", twin.flops / twin.bytes))
-    return _intensity_scenario(ctx, "attention-intensity", card, pick, dtype, mistakes)
-
-
 def _card_op(ctx: Ctx):
     """A card, a precision and an operator that fits it and runs long enough for a verdict."""
     card = ctx.card()
@@ -186,9 +61,17 @@ def _card_op(ctx: Ctx):
 def _params(card, dtype, pick, **extra) -> dict:
     choice = roof(card, dtype, pick.cost.op)
     intensity = pick.cost.flops / pick.cost.bytes
-    data = {"op": pick.cost.op, "shape": pick.cost.params, "dtype": dtype, "gpu": card.id,
-            "peak": choice.value, "peak_path": choice.path, "bandwidth": card.bandwidth,
-            "intensity": intensity, "attainable": min(choice.value, intensity * card.bandwidth)}
+    data = {
+        "op": pick.cost.op,
+        "shape": pick.cost.params,
+        "dtype": dtype,
+        "gpu": card.id,
+        "peak": choice.value,
+        "peak_path": choice.path,
+        "bandwidth": card.bandwidth,
+        "intensity": intensity,
+        "attainable": min(choice.value, intensity * card.bandwidth),
+    }
     data.update(extra)
     return data
 
@@ -206,16 +89,36 @@ def ridge_point(ctx: Ctx) -> Scenario:
     g_en, g_zh = givens(ctx, card, dtype)
     extra_en = extra_zh = ""
     if ctx.difficulty >= 2 and dtype in card.sparse:
-        extra_en = (f" The datasheet headline for {dtype} is "
-                    f"{format_si(card.sparse[dtype] * 1e12, 'FLOP/s')}* (*with sparsity).")
-        extra_zh = (f" 数据手册上 {dtype} 的宣传值是 "
-                    f"{format_si(card.sparse[dtype] * 1e12, 'FLOP/s')}*（*稀疏）。")
-    ask = number_ask("ridge", "What is the ridge point?", "拐点（ridge point）是多少？",
-                     peak / bw, AI, steps, mistakes)
+        extra_en = (
+            f" The datasheet headline for {dtype} is "
+            f"{format_si(card.sparse[dtype] * 1e12, 'FLOP/s')}* (*with sparsity)."
+        )
+        extra_zh = (
+            f" 数据手册上 {dtype} 的宣传值是 "
+            f"{format_si(card.sparse[dtype] * 1e12, 'FLOP/s')}*（*稀疏）。"
+        )
+    ask = number_ask(
+        "ridge",
+        "What is the ridge point?",
+        "拐点（ridge point）是多少？",
+        peak / bw,
+        AI,
+        steps,
+        mistakes,
+    )
     conv_en, conv_zh = convention()
-    return Scenario("ridge-point", ctx.difficulty, 0, g_en + extra_en, g_zh + extra_zh, (ask,),
-                    {"gpu": card.id, "dtype": dtype, "peak": peak, "bandwidth": bw},
-                    conv_en, conv_zh, hidden_figures(ctx, card))
+    return Scenario(
+        "ridge-point",
+        ctx.difficulty,
+        0,
+        g_en + extra_en,
+        g_zh + extra_zh,
+        (ask,),
+        {"gpu": card.id, "dtype": dtype, "peak": peak, "bandwidth": bw},
+        conv_en,
+        conv_zh,
+        hidden_figures(ctx, card),
+    )
 
 
 def _given(steps, a):
@@ -229,8 +132,10 @@ def _op_intro(ctx: Ctx, card, dtype, pick, level1_ai: bool) -> tuple[str, str]:
     g_en, g_zh = givens(ctx, card, dtype, pick.cost.op)
     a = analyze(pick.cost, roof(card, dtype, pick.cost.op).value, card.bandwidth, dtype)
     if level1_ai and ctx.difficulty == 1:
-        return (f"{g_en} An operator has arithmetic intensity {fmt(a.intensity, 3)} FLOP/B.",
-                f"{g_zh} 某算子的算术强度为 {fmt(a.intensity, 3)} FLOP/B。")
+        return (
+            f"{g_en} An operator has arithmetic intensity {fmt(a.intensity, 3)} FLOP/B.",
+            f"{g_zh} 某算子的算术强度为 {fmt(a.intensity, 3)} FLOP/B。",
+        )
     return f"{g_en} The operator is {pick.en}.", f"{g_zh} 算子是{pick.zh}。"
 
 
@@ -238,9 +143,11 @@ def _roof_note(card, dtype, op) -> tuple[str, str]:
     """Which roof applies, said where the kernel is not a matrix product."""
     if uses_tensor_cores(op):
         return "", ""
-    return (" Element-wise, reduction, softmax, layernorm, copy and GEMV kernels run on the "
-            "non-tensor units: use their peak.",
-            " 逐元素、规约、softmax、layernorm、拷贝和 GEMV kernel 在非 Tensor 单元上运行：用它们的峰值。")
+    return (
+        " Element-wise, reduction, softmax, layernorm, copy and GEMV kernels run on the "
+        "non-tensor units: use their peak.",
+        " 逐元素、规约、softmax、layernorm、拷贝和 GEMV kernel 在非 Tensor 单元上运行：用它们的峰值。",
+    )
 
 
 @skill("bound", "roofline", en="Memory- or compute-bound", zh="带宽受限还是算力受限")
@@ -253,12 +160,25 @@ def bound(ctx: Ctx) -> Scenario:
         shown = float(fmt(a.intensity, 3))
         a = analyze(OpCost("given", shown, 1.0), a.peak, a.bandwidth, dtype, gpu=card.id)
     intro = _op_intro(ctx, card, dtype, pick, level1_ai=True)
-    ask = bound_ask("Is it memory-bound or compute-bound?", "它是带宽受限还是算力受限？", a.bound,
-                    _given(pick_steps(a.steps, "bound"), a))
+    ask = bound_ask(
+        "Is it memory-bound or compute-bound?",
+        "它是带宽受限还是算力受限？",
+        a.bound,
+        _given(pick_steps(a.steps, "bound"), a),
+    )
     conv_en, conv_zh = convention(dtype, matrices=True)
     note = _roof_note(card, dtype, pick.cost.op) if ctx.difficulty > 1 else ("", "")
-    return Scenario("bound", ctx.difficulty, 0, *intro, (ask,), _params(card, dtype, pick),
-                    conv_en + note[0], conv_zh + note[1], hidden_figures(ctx, card))
+    return Scenario(
+        "bound",
+        ctx.difficulty,
+        0,
+        *intro,
+        (ask,),
+        _params(card, dtype, pick),
+        conv_en + note[0],
+        conv_zh + note[1],
+        hidden_figures(ctx, card),
+    )
 
 
 @skill("attainable", "roofline", en="Attainable throughput", zh="可达吞吐")
@@ -277,22 +197,46 @@ def attainable(ctx: Ctx) -> Scenario:
     mistakes += roof_mistakes(card, dtype, op, lambda p: min(p, ai * bw))
     asks = []
     if ctx.difficulty >= 3:
-        asks.append(number_ask("intensity", "What is its arithmetic intensity?",
-                               "它的算术强度是多少？", a.intensity, AI,
-                               pick_steps(a.steps, "intensity"),
-                               intensity_mistakes(pick.cost, dtype)))
-    asks.append(number_ask("attainable", "What throughput can it attain at best?",
-                           "它最多能达到多少吞吐？", a.attainable, TFLOPS,
-                           _given(pick_steps(a.steps, "attainable"), a), mistakes))
+        asks.append(
+            number_ask(
+                "intensity",
+                "What is its arithmetic intensity?",
+                "它的算术强度是多少？",
+                a.intensity,
+                AI,
+                pick_steps(a.steps, "intensity"),
+                intensity_mistakes(pick.cost, dtype),
+            )
+        )
+    asks.append(
+        number_ask(
+            "attainable",
+            "What throughput can it attain at best?",
+            "它最多能达到多少吞吐？",
+            a.attainable,
+            TFLOPS,
+            _given(pick_steps(a.steps, "attainable"), a),
+            mistakes,
+        )
+    )
     conv_en, conv_zh = convention(dtype, matrices=True)
     note = _roof_note(card, dtype, op) if ctx.difficulty > 1 else ("", "")
-    return Scenario("attainable", ctx.difficulty, 0, *_op_intro(ctx, card, dtype, pick, True),
-                    tuple(asks), _params(card, dtype, pick), conv_en + note[0],
-                    conv_zh + note[1], hidden_figures(ctx, card))
+    return Scenario(
+        "attainable",
+        ctx.difficulty,
+        0,
+        *_op_intro(ctx, card, dtype, pick, True),
+        tuple(asks),
+        _params(card, dtype, pick),
+        conv_en + note[0],
+        conv_zh + note[1],
+        hidden_figures(ctx, card),
+    )
 
 
-def measured_rate(ctx: Ctx, card, pick, dtype: str, attainable_rate: float
-                  ) -> tuple[float, str, str]:
+def measured_rate(
+    ctx: Ctx, card, pick, dtype: str, attainable_rate: float
+) -> tuple[float, str, str]:
     """A measured throughput: a naive kernel, or a library at a share its problem allows."""
     if ctx.rng.random() < 0.25:
         value = float(fmt(attainable_rate * naive_efficiency(ctx), 2))
@@ -311,8 +255,10 @@ def efficiency(ctx: Ctx) -> Scenario:
     measured, who_en, who_zh = measured_rate(ctx, card, pick, dtype, a0.attainable)
     a = analyze(pick.cost, peak, bw, dtype, measured=measured, gpu=card.id)
     ai = a.intensity
-    mistakes = [("peak-not-attainable", measured / peak),
-                ("inverted-ratio", a.attainable / measured)]
+    mistakes = [
+        ("peak-not-attainable", measured / peak),
+        ("inverted-ratio", a.attainable / measured),
+    ]
     if a.bound == "memory":
         mistakes.append(("gib-gb", a.efficiency / GIB_PER_GB))
     mistakes += roof_mistakes(card, dtype, op, lambda p: measured / min(p, ai * bw))
@@ -321,18 +267,42 @@ def efficiency(ctx: Ctx) -> Scenario:
     intro_zh += f" {who_zh}实测 {format_si(measured, 'FLOP/s')}。"
     asks = []
     if ctx.difficulty >= 2:
-        asks.append(bound_ask("Is it memory-bound or compute-bound?", "它是带宽受限还是算力受限？",
-                              a.bound, pick_steps(a.steps, "bound")))
-    asks.append(number_ask("efficiency", "What is its efficiency against the roofline?",
-                           "相对 Roofline 上限的效率是多少？", a.efficiency, PCT,
-                           pick_steps(a.steps, "efficiency"), mistakes, prefix_mistake=False))
+        asks.append(
+            bound_ask(
+                "Is it memory-bound or compute-bound?",
+                "它是带宽受限还是算力受限？",
+                a.bound,
+                pick_steps(a.steps, "bound"),
+            )
+        )
+    asks.append(
+        number_ask(
+            "efficiency",
+            "What is its efficiency against the roofline?",
+            "相对 Roofline 上限的效率是多少？",
+            a.efficiency,
+            PCT,
+            pick_steps(a.steps, "efficiency"),
+            mistakes,
+            prefix_mistake=False,
+        )
+    )
     conv_en, conv_zh = convention(dtype, matrices=True)
     note = _roof_note(card, dtype, op)
     conv_en += " Efficiency = measured / attainable." + note[0]
     conv_zh += " 效率 = 实测 / 可达上限。" + note[1]
-    return Scenario("efficiency", ctx.difficulty, 0, intro_en, intro_zh, tuple(asks),
-                    _params(card, dtype, pick, measured=measured), conv_en, conv_zh,
-                    hidden_figures(ctx, card))
+    return Scenario(
+        "efficiency",
+        ctx.difficulty,
+        0,
+        intro_en,
+        intro_zh,
+        tuple(asks),
+        _params(card, dtype, pick, measured=measured),
+        conv_en,
+        conv_zh,
+        hidden_figures(ctx, card),
+    )
 
 
 @skill("min-time", "roofline", en="Minimum run time", zh="最短运行时间")
@@ -352,13 +322,27 @@ def min_time(ctx: Ctx) -> Scenario:
         mistakes.append(("gib-gb", a.min_time / GIB_PER_GB))
     mistakes += roof_mistakes(card, dtype, op, lambda p: max(flops / p, memory_t))
     unit = US if a.min_time < 1e-3 else MS
-    ask = number_ask("min-time", "What is the shortest possible run time?",
-                     "理论最短运行时间是多少？", a.min_time, unit, pick_steps(a.steps, "min-time"),
-                     mistakes)
+    ask = number_ask(
+        "min-time",
+        "What is the shortest possible run time?",
+        "理论最短运行时间是多少？",
+        a.min_time,
+        unit,
+        pick_steps(a.steps, "min-time"),
+        mistakes,
+    )
     conv_en, conv_zh = convention(dtype, matrices=True)
     note = _roof_note(card, dtype, op)
     conv_en += " Minimum time = max(FLOPs / peak, bytes / bandwidth)." + note[0]
     conv_zh += " 最短时间 = max(FLOPs / 峰值, 字节 / 带宽)。" + note[1]
-    return Scenario("min-time", ctx.difficulty, 0, *_op_intro(ctx, card, dtype, pick, False),
-                    (ask,), _params(card, dtype, pick), conv_en, conv_zh,
-                    hidden_figures(ctx, card))
+    return Scenario(
+        "min-time",
+        ctx.difficulty,
+        0,
+        *_op_intro(ctx, card, dtype, pick, False),
+        (ask,),
+        _params(card, dtype, pick),
+        conv_en,
+        conv_zh,
+        hidden_figures(ctx, card),
+    )

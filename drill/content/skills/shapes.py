@@ -34,21 +34,47 @@ def gemm(ctx: Ctx, dtype: str) -> OpPick:
 
 def gemv(ctx: Ctx, dtype: str) -> OpPick:
     k, m = ctx.choice(LLM_LAYERS)
-    return OpPick(ops.gemv(m, k, dtype),
-                  f"a GEMV y = A·x with A {m}×{k} (one token through a {k}→{m} layer)",
-                  f"一个 GEMV y = A·x，A 为 {m}×{k}（一个 token 过一层 {k}→{m}）")
+    return OpPick(
+        ops.gemv(m, k, dtype),
+        f"a GEMV y = A·x with A {m}×{k} (one token through a {k}→{m} layer)",
+        f"一个 GEMV y = A·x，A 为 {m}×{k}（一个 token 过一层 {k}→{m}）",
+    )
 
 
 ELEMENTWISE = (
-    ("vector add c = a + b (1 FLOP per element)", "向量加 c = a + b（每元素 1 次运算）", 1, 2, 1,
-     False),
-    ("ReLU y = max(x, 0) (count 1 FLOP per element)", "ReLU y = max(x, 0)（每元素记 1 次运算）",
-     1, 1, 1, False),
+    (
+        "vector add c = a + b (1 FLOP per element)",
+        "向量加 c = a + b（每元素 1 次运算）",
+        1,
+        2,
+        1,
+        False,
+    ),
+    (
+        "ReLU y = max(x, 0) (count 1 FLOP per element)",
+        "ReLU y = max(x, 0)（每元素记 1 次运算）",
+        1,
+        1,
+        1,
+        False,
+    ),
     ("axpy y = a·x + y (one FMA per element)", "axpy y = a·x + y（每元素一次 FMA）", 2, 2, 1, True),
-    ("GELU, tanh form (count 8 FLOPs per element)", "GELU（tanh 近似，每元素记 8 次运算）", 8, 1, 1,
-     False),
-    ("scaled add z = α·x + β·y (count 3 FLOPs per element)",
-     "缩放加 z = α·x + β·y（每元素记 3 次运算）", 3, 2, 1, False),
+    (
+        "GELU, tanh form (count 8 FLOPs per element)",
+        "GELU（tanh 近似，每元素记 8 次运算）",
+        8,
+        1,
+        1,
+        False,
+    ),
+    (
+        "scaled add z = α·x + β·y (count 3 FLOPs per element)",
+        "缩放加 z = α·x + β·y（每元素记 3 次运算）",
+        3,
+        2,
+        1,
+        False,
+    ),
 )
 ELEMENTS = (1 << 20, 1 << 24, 1 << 26, 10_000_000, 50_000_000)
 
@@ -60,20 +86,28 @@ def elementwise(ctx: Ctx, dtype: str) -> tuple[OpPick, bool]:
     return OpPick(cost, f"{en} over n = {n:,} elements", f"{zh}，n = {n:,} 个元素"), fma
 
 
-CONVS = ((64, 56, 64, 3, 1), (128, 28, 128, 3, 1), (256, 14, 256, 3, 1), (512, 7, 512, 3, 1),
-         (256, 56, 64, 1, 0), (64, 56, 256, 1, 0))
+CONVS = (
+    (64, 56, 64, 3, 1),
+    (128, 28, 128, 3, 1),
+    (256, 14, 256, 3, 1),
+    (512, 7, 512, 3, 1),
+    (256, 56, 64, 1, 0),
+    (64, 56, 256, 1, 0),
+)
 
 
 def conv(ctx: Ctx, dtype: str, im2col: bool = False) -> OpPick:
     c, hw, k_out, r, pad = ctx.choice(CONVS)
     n = ctx.choice((1, 8, 32, 64))
     cost = ops.conv2d(n, c, hw, hw, k_out, r, dtype, padding=pad, im2col=im2col)
-    return OpPick(cost,
-                  f"a conv2d: batch {n}, {c}→{k_out} channels, {hw}×{hw} input, {r}×{r} kernel, "
-                  f"stride 1, padding {pad} (implicit GEMM: input, weights, output each read "
-                  f"or written once)",
-                  f"一个 conv2d：batch {n}，{c}→{k_out} 通道，输入 {hw}×{hw}，{r}×{r} 卷积核，"
-                  f"步长 1，填充 {pad}（隐式 GEMM：输入、权重、输出各读写一次）")
+    return OpPick(
+        cost,
+        f"a conv2d: batch {n}, {c}→{k_out} channels, {hw}×{hw} input, {r}×{r} kernel, "
+        f"stride 1, padding {pad} (implicit GEMM: input, weights, output each read "
+        f"or written once)",
+        f"一个 conv2d：batch {n}，{c}→{k_out} 通道，输入 {hw}×{hw}，{r}×{r} 卷积核，"
+        f"步长 1，填充 {pad}（隐式 GEMM：输入、权重、输出各读写一次）",
+    )
 
 
 def attention(ctx: Ctx, dtype: str, fused: bool) -> OpPick:
@@ -82,16 +116,24 @@ def attention(ctx: Ctx, dtype: str, fused: bool) -> OpPick:
     s = ctx.choice((1024, 2048, 4096, 8192))
     d = ctx.choice((64, 128))
     cost = ops.attention(b, h, s, d, dtype, fused=fused)
-    kind_en = ("fused (flash) attention: only Q, K, V are read and O written" if fused else
-               "naive attention: the S×S scores are written, read by softmax, the "
-               "probabilities written and read again")
-    kind_zh = ("融合（flash）注意力：只读 Q、K、V，写 O" if fused else
-               "朴素注意力：S×S 分数写回显存，softmax 读出，概率再写回并读出")
-    return OpPick(cost,
-                  f"{kind_en}; batch {b}, {h} heads, sequence {s}, head dim {d} "
-                  "(count QKᵀ and PV: 4·B·H·S²·D FLOPs)",
-                  f"{kind_zh}；batch {b}，{h} 个头，序列长度 {s}，每头维度 {d}"
-                  "（只计 QKᵀ 和 PV：4·B·H·S²·D FLOPs）")
+    kind_en = (
+        "fused (flash) attention: only Q, K, V are read and O written"
+        if fused
+        else "naive attention: the S×S scores are written, read by softmax, the "
+        "probabilities written and read again"
+    )
+    kind_zh = (
+        "融合（flash）注意力：只读 Q、K、V，写 O"
+        if fused
+        else "朴素注意力：S×S 分数写回显存，softmax 读出，概率再写回并读出"
+    )
+    return OpPick(
+        cost,
+        f"{kind_en}; batch {b}, {h} heads, sequence {s}, head dim {d} "
+        "(count QKᵀ and PV: 4·B·H·S²·D FLOPs)",
+        f"{kind_zh}；batch {b}，{h} 个头，序列长度 {s}，每头维度 {d}"
+        "（只计 QKᵀ 和 PV：4·B·H·S²·D FLOPs）",
+    )
 
 
 ROWS = (4096, 8192, 16384, 32768)
@@ -102,15 +144,19 @@ def rownorm(ctx: Ctx, dtype: str) -> OpPick:
     """A fused softmax or layernorm over rows (tokens × hidden or vocabulary)."""
     rows, cols = ctx.choice(ROWS), ctx.choice(COLS)
     if ctx.rng.random() < 0.5:
-        return OpPick(ops.softmax(rows, cols, dtype),
-                      f"a fused row softmax over a {rows}×{cols} tensor (one read, one write; "
-                      "count 5 FLOPs per element)",
-                      f"一个融合的按行 softmax，张量 {rows}×{cols}（读一次、写一次；每元素记 5 次运算）")
-    return OpPick(ops.layernorm(rows, cols, dtype),
-                  f"a fused LayerNorm over a {rows}×{cols} tensor (x read once, y written once, "
-                  "plus γ and β; count 7 FLOPs per element)",
-                  f"一个融合的 LayerNorm，张量 {rows}×{cols}（x 读一次、y 写一次，另加 γ、β；"
-                  "每元素记 7 次运算）")
+        return OpPick(
+            ops.softmax(rows, cols, dtype),
+            f"a fused row softmax over a {rows}×{cols} tensor (one read, one write; "
+            "count 5 FLOPs per element)",
+            f"一个融合的按行 softmax，张量 {rows}×{cols}（读一次、写一次；每元素记 5 次运算）",
+        )
+    return OpPick(
+        ops.layernorm(rows, cols, dtype),
+        f"a fused LayerNorm over a {rows}×{cols} tensor (x read once, y written once, "
+        "plus γ and β; count 7 FLOPs per element)",
+        f"一个融合的 LayerNorm，张量 {rows}×{cols}（x 读一次、y 写一次，另加 γ、β；"
+        "每元素记 7 次运算）",
+    )
 
 
 def retype(pick: OpPick, dtype: str) -> OpPick:
@@ -124,9 +170,18 @@ def retype(pick: OpPick, dtype: str) -> OpPick:
     elif op == "elementwise":
         cost = ops.elementwise(p["n"], p["flops_per_element"], p["inputs"], p["outputs"], dtype)
     elif op == "conv2d":
-        cost = ops.conv2d(p["batch"], p["in_channels"], p["height"], p["width"],
-                          p["out_channels"], p["kernel"], dtype, p["stride"], p["padding"],
-                          p["im2col"])
+        cost = ops.conv2d(
+            p["batch"],
+            p["in_channels"],
+            p["height"],
+            p["width"],
+            p["out_channels"],
+            p["kernel"],
+            dtype,
+            p["stride"],
+            p["padding"],
+            p["im2col"],
+        )
     elif op == "attention":
         cost = ops.attention(p["batch"], p["heads"], p["seq"], p["head_dim"], dtype, p["fused"])
     elif op == "softmax":
@@ -163,8 +218,10 @@ def lower_bound_time(card, cost: ops.OpCost, dtype: str) -> float:
 
 def runs_on(card, pick: OpPick, dtype: str) -> bool:
     """Fits the card, and long enough that the roofline, not launch overhead, decides."""
-    return fits(card, pick.cost, dtype) and \
-        lower_bound_time(card, pick.cost, dtype) >= MIN_VERDICT_TIME
+    return (
+        fits(card, pick.cost, dtype)
+        and lower_bound_time(card, pick.cost, dtype) >= MIN_VERDICT_TIME
+    )
 
 
 FALLBACK = (8192, 8192, 8192)  # fits and takes over 10 µs on every card in the catalog
@@ -194,5 +251,8 @@ def any_op(ctx: Ctx, dtype: str, cards=(), draw=None, also=None) -> OpPick:
         if all(runs_on(card, pick, dtype) for card in cards) and (also is None or also(pick)):
             return pick
     m, n, k = FALLBACK
-    return OpPick(ops.gemm(m, n, k, dtype), f"a {m}×{n}×{k} GEMM (M = N = K = {m})",
-                  f"一个 {m}×{n}×{k} 的 GEMM（M = N = K = {m}）")
+    return OpPick(
+        ops.gemm(m, n, k, dtype),
+        f"a {m}×{n}×{k} GEMM (M = N = K = {m})",
+        f"一个 {m}×{n}×{k} 的 GEMM（M = N = K = {m}）",
+    )

@@ -56,37 +56,69 @@ def card_upgrade(ctx: Ctx) -> Scenario:
     mistakes = [("wrong-bound", wrong)] if wrong else []
     sparse_old, sparse_new = sparse_peak(old, dtype, op), sparse_peak(new, dtype, op)
     if sparse_old and sparse_new:
-        mistakes.append(("sparse-peak", _time(pick.cost, old, dtype, sparse_old)
-                         / _time(pick.cost, new, dtype, sparse_new)))
+        mistakes.append(
+            (
+                "sparse-peak",
+                _time(pick.cost, old, dtype, sparse_old) / _time(pick.cost, new, dtype, sparse_new),
+            )
+        )
     steps = (
         *pick_steps(a_old.steps, "min-time")[-1:],
         *pick_steps(a_new.steps, "min-time")[-1:],
-        Step("speedup", "Speed-up", "加速比", "t_old / t_new",
-             f"{format_si(a_old.min_time, 's')} / {format_si(a_new.min_time, 's')}", speedup, "x"),
+        Step(
+            "speedup",
+            "Speed-up",
+            "加速比",
+            "t_old / t_new",
+            f"{format_si(a_old.min_time, 's')} / {format_si(a_new.min_time, 's')}",
+            speedup,
+            "x",
+        ),
     )
     g_old, g_old_zh = givens(ctx, old, dtype, op)
     g_new, g_new_zh = givens(ctx, new, dtype, op)
-    ask = number_ask("speedup", "Moving from the first card to the second, what speed-up does "
-                                "the roofline predict?",
-                     "从第一张卡换到第二张卡，Roofline 预测的加速比是多少？", speedup, TIMES, steps,
-                     mistakes, prefix_mistake=False)
+    ask = number_ask(
+        "speedup",
+        "Moving from the first card to the second, what speed-up does the roofline predict?",
+        "从第一张卡换到第二张卡，Roofline 预测的加速比是多少？",
+        speedup,
+        TIMES,
+        steps,
+        mistakes,
+        prefix_mistake=False,
+    )
     conv_en, conv_zh = convention(dtype, matrices=True)
-    return Scenario("card-upgrade", ctx.difficulty, 0,
-                    f"The operator is {pick.en}. First card: {g_old} Second card: {g_new}",
-                    f"算子是{pick.zh}。第一张卡：{g_old_zh} 第二张卡：{g_new_zh}", (ask,),
-                    {"op": op, "shape": pick.cost.params, "dtype": dtype,
-                     "gpu": old.id, "gpu_new": new.id, "peak": a_old.peak,
-                     "bandwidth": a_old.bandwidth, "peak_new": a_new.peak,
-                     "bandwidth_new": a_new.bandwidth}, conv_en, conv_zh,
-                    hidden_figures(ctx, old, new))
+    return Scenario(
+        "card-upgrade",
+        ctx.difficulty,
+        0,
+        f"The operator is {pick.en}. First card: {g_old} Second card: {g_new}",
+        f"算子是{pick.zh}。第一张卡：{g_old_zh} 第二张卡：{g_new_zh}",
+        (ask,),
+        {
+            "op": op,
+            "shape": pick.cost.params,
+            "dtype": dtype,
+            "gpu": old.id,
+            "gpu_new": new.id,
+            "peak": a_old.peak,
+            "bandwidth": a_old.bandwidth,
+            "peak_new": a_new.peak,
+            "bandwidth_new": a_new.bandwidth,
+        },
+        conv_en,
+        conv_zh,
+        hidden_figures(ctx, old, new),
+    )
 
 
 @skill("precision-change", "roofline", en="Speed-up from lower precision", zh="降精度的加速比")
 def precision_change(ctx: Ctx) -> Scenario:
     card = ctx.card(need="fp16")
     target = ctx.choice([d for d in ("fp16", "bf16") if d in card.dtypes()] or ["fp16"])
-    pick32 = shapes.any_op(ctx, "fp32", (card,),
-                           also=lambda p: shapes.runs_on(card, shapes.retype(p, target), target))
+    pick32 = shapes.any_op(
+        ctx, "fp32", (card,), also=lambda p: shapes.runs_on(card, shapes.retype(p, target), target)
+    )
     cost16 = shapes.retype(pick32, target).cost
     op = pick32.cost.op
     a32 = analyze(pick32.cost, roof(card, "fp32", op).value, card.bandwidth, "fp32", gpu=card.id)
@@ -110,30 +142,62 @@ def precision_change(ctx: Ctx) -> Scenario:
     steps = (
         *pick_steps(a32.steps, "min-time")[-1:],
         *pick_steps(a16.steps, "min-time")[-1:],
-        Step("speedup", "Speed-up", "加速比", "t_fp32 / t_new",
-             f"{format_si(a32.min_time, 's')} / {format_si(a16.min_time, 's')}", speedup, "x"),
+        Step(
+            "speedup",
+            "Speed-up",
+            "加速比",
+            "t_fp32 / t_new",
+            f"{format_si(a32.min_time, 's')} / {format_si(a16.min_time, 's')}",
+            speedup,
+            "x",
+        ),
     )
     g_en, g_zh = givens(ctx, card, "fp32", op)
     g16_en, g16_zh = givens(ctx, card, target, op)
     path_en = "tensor cores" if tensor else "still on the non-tensor units"
     path_zh = "Tensor Core" if tensor else "仍在非 Tensor 单元上"
-    ask = number_ask("speedup", f"Switching from fp32 to {target} ({path_en}), what speed-up "
-                                "does the roofline predict?",
-                     f"从 fp32 换成 {target}（{path_zh}），Roofline 预测的加速比是多少？", speedup,
-                     TIMES, steps, mistakes, prefix_mistake=False)
+    ask = number_ask(
+        "speedup",
+        f"Switching from fp32 to {target} ({path_en}), what speed-up does the roofline predict?",
+        f"从 fp32 换成 {target}（{path_zh}），Roofline 预测的加速比是多少？",
+        speedup,
+        TIMES,
+        steps,
+        mistakes,
+        prefix_mistake=False,
+    )
     conv_en, conv_zh = convention(None, matrices=True)
     conv_en += f" fp32 = 4 bytes, {target} = 2 bytes per element."
     conv_zh += f" fp32 每元素 4 字节，{target} 每元素 2 字节。"
-    return Scenario("precision-change", ctx.difficulty, 0,
-                    f"The operator is {pick32.en}. In fp32: {g_en} In {target}: {g16_en}",
-                    f"算子是{pick32.zh}。fp32：{g_zh} {target}：{g16_zh}", (ask,),
-                    {"op": op, "shape": pick32.cost.params, "dtype": "fp32",
-                     "dtype_new": target, "gpu": card.id, "peak": a32.peak,
-                     "peak_new": a16.peak, "bandwidth": card.bandwidth}, conv_en, conv_zh,
-                    hidden_figures(ctx, card))
+    return Scenario(
+        "precision-change",
+        ctx.difficulty,
+        0,
+        f"The operator is {pick32.en}. In fp32: {g_en} In {target}: {g16_en}",
+        f"算子是{pick32.zh}。fp32：{g_zh} {target}：{g16_zh}",
+        (ask,),
+        {
+            "op": op,
+            "shape": pick32.cost.params,
+            "dtype": "fp32",
+            "dtype_new": target,
+            "gpu": card.id,
+            "peak": a32.peak,
+            "peak_new": a16.peak,
+            "bandwidth": card.bandwidth,
+        },
+        conv_en,
+        conv_zh,
+        hidden_figures(ctx, card),
+    )
 
 
-@skill("ops-per-element", "roofline", en="FLOPs per element to turn compute-bound", zh="逐元素算子变为算力受限所需的运算数")
+@skill(
+    "ops-per-element",
+    "roofline",
+    en="FLOPs per element to turn compute-bound",
+    zh="逐元素算子变为算力受限所需的运算数",
+)
 def ops_per_element(ctx: Ctx) -> Scenario:
     card = ctx.card()
     dtype = ctx.dtype(card, ("fp32", "fp16", "bf16"))
@@ -144,32 +208,69 @@ def ops_per_element(ctx: Ctx) -> Scenario:
     ridge = peak / bw
     value = ridge * s * (inputs + outputs)
     steps = (
-        Step("ridge", f"Ridge point of the non-tensor roof ({choice.path})",
-             f"非 Tensor 屋顶（{choice.path}）的拐点", "peak / bandwidth",
-             f"{format_si(peak, 'FLOP/s')} / {format_si(bw, 'B/s')}", ridge, "FLOP/B"),
-        Step("ops-per-element", "FLOPs per element at the ridge", "到达拐点所需每元素运算数",
-             "ridge × s × (i + o)", f"{fmt(ridge)} × {s} × ({inputs} + {outputs})", value),
+        Step(
+            "ridge",
+            f"Ridge point of the non-tensor roof ({choice.path})",
+            f"非 Tensor 屋顶（{choice.path}）的拐点",
+            "peak / bandwidth",
+            f"{format_si(peak, 'FLOP/s')} / {format_si(bw, 'B/s')}",
+            ridge,
+            "FLOP/B",
+        ),
+        Step(
+            "ops-per-element",
+            "FLOPs per element at the ridge",
+            "到达拐点所需每元素运算数",
+            "ridge × s × (i + o)",
+            f"{fmt(ridge)} × {s} × ({inputs} + {outputs})",
+            value,
+        ),
     )
-    mistakes = [("no-write-back", ridge * s * inputs), ("dtype-bytes", value * WRONG_BYTES[s] / s),
-                ("inverted-ratio", bw / peak * s * (inputs + outputs)),
-                ("gib-gb", value / GIB_PER_GB)]
+    mistakes = [
+        ("no-write-back", ridge * s * inputs),
+        ("dtype-bytes", value * WRONG_BYTES[s] / s),
+        ("inverted-ratio", bw / peak * s * (inputs + outputs)),
+        ("gib-gb", value / GIB_PER_GB),
+    ]
     if dtype in card.tensor:
         mistakes.append(("tensor-peak", card.tensor[dtype] * 1e12 / bw * s * (inputs + outputs)))
     g_en, g_zh = givens(ctx, card, dtype, "elementwise")
-    ask = number_ask("ops-per-element",
-                     f"An element-wise kernel reads {inputs} and writes {outputs} {dtype} "
-                     "tensor(s). How many FLOPs per element must it do before it turns "
-                     "compute-bound?",
-                     f"一个逐元素 kernel 读 {inputs} 个、写 {outputs} 个 {dtype} 张量。"
-                     "每个元素至少要做多少次运算才会变成算力受限？",
-                     value, PLAIN, steps, mistakes, prefix_mistake=False)
+    ask = number_ask(
+        "ops-per-element",
+        f"An element-wise kernel reads {inputs} and writes {outputs} {dtype} "
+        "tensor(s). How many FLOPs per element must it do before it turns "
+        "compute-bound?",
+        f"一个逐元素 kernel 读 {inputs} 个、写 {outputs} 个 {dtype} 张量。"
+        "每个元素至少要做多少次运算才会变成算力受限？",
+        value,
+        PLAIN,
+        steps,
+        mistakes,
+        prefix_mistake=False,
+    )
     conv_en, conv_zh = convention(dtype)
     conv_en += " Element-wise math runs on the non-tensor units: their peak is the roof."
     conv_zh += " 逐元素运算在非 Tensor 单元上执行：屋顶用它们的峰值。"
-    return Scenario("ops-per-element", ctx.difficulty, 0, g_en, g_zh, (ask,),
-                    {"gpu": card.id, "dtype": dtype, "inputs": inputs, "outputs": outputs,
-                     "peak": peak, "peak_path": choice.path, "bandwidth": bw}, conv_en, conv_zh,
-                    hidden_figures(ctx, card))
+    return Scenario(
+        "ops-per-element",
+        ctx.difficulty,
+        0,
+        g_en,
+        g_zh,
+        (ask,),
+        {
+            "gpu": card.id,
+            "dtype": dtype,
+            "inputs": inputs,
+            "outputs": outputs,
+            "peak": peak,
+            "peak_path": choice.path,
+            "bandwidth": bw,
+        },
+        conv_en,
+        conv_zh,
+        hidden_figures(ctx, card),
+    )
 
 
 # Library GEMM tiles: (tile M, tile N) with 256 threads, fp32 accumulators in registers and a
@@ -196,14 +297,22 @@ def resident_blocks(card, tile_m: int, tile_n: int) -> int:
 def wave_quantization(ctx: Ctx) -> Scenario:
     card = ctx.card(nvidia=True, specs="build")
     if not card.registers_per_unit or not card.shared_memory_per_unit_kib:
-        card = ctx.rng.choice([c for c in ctx.catalog.drawn("common")
-                               if c.registers_per_unit and c.vendor == "NVIDIA"])
+        card = ctx.rng.choice(
+            [
+                c
+                for c in ctx.catalog.drawn("common")
+                if c.registers_per_unit and c.vendor == "NVIDIA"
+            ]
+        )
     fitting = [t for t in TILES if resident_blocks(card, *t) >= 1]
     tile_m, tile_n = ctx.choice(fitting)
     per_sm = min(resident_blocks(card, tile_m, tile_n), 2)
     slots = card.units * per_sm
-    shapes_mn = [(m, n) for m in (1024, 2048, 3072, 4096, 5120, 6144, 8192)
-                 for n in (1024, 2048, 4096, 5120, 8192, 11008)]
+    shapes_mn = [
+        (m, n)
+        for m in (1024, 2048, 3072, 4096, 5120, 6144, 8192)
+        for n in (1024, 2048, 4096, 5120, 8192, 11008)
+    ]
     ctx.rng.shuffle(shapes_mn)
     m, n = shapes_mn[0]
     for m, n in shapes_mn:  # noqa: B007 - the first shape with a visible partial wave
@@ -216,32 +325,78 @@ def wave_quantization(ctx: Ctx) -> Scenario:
     w = rl.wave_quantization(blocks, card.units, per_sm)
     regs, smem = block_needs(tile_m, tile_n)
     steps = (
-        Step("blocks", "Thread blocks", "线程块数", f"ceil(M/{tile_m}) × ceil(N/{tile_n})",
-             f"{math.ceil(m / tile_m)} × {math.ceil(n / tile_n)}", float(blocks)),
-        Step("waves", "Waves", "波次", "ceil(blocks / (SMs × blocks per SM))",
-             f"ceil({blocks} / ({card.units} × {per_sm}))", float(w.waves)),
-        Step("wave-util", "Useful share of the time", "有效利用率", "blocks / (waves × slots)",
-             f"{blocks} / ({w.waves} × {slots})", w.utilization, "%"),
+        Step(
+            "blocks",
+            "Thread blocks",
+            "线程块数",
+            f"ceil(M/{tile_m}) × ceil(N/{tile_n})",
+            f"{math.ceil(m / tile_m)} × {math.ceil(n / tile_n)}",
+            float(blocks),
+        ),
+        Step(
+            "waves",
+            "Waves",
+            "波次",
+            "ceil(blocks / (SMs × blocks per SM))",
+            f"ceil({blocks} / ({card.units} × {per_sm}))",
+            float(w.waves),
+        ),
+        Step(
+            "wave-util",
+            "Useful share of the time",
+            "有效利用率",
+            "blocks / (waves × slots)",
+            f"{blocks} / ({w.waves} × {slots})",
+            w.utilization,
+            "%",
+        ),
     )
-    ask = number_ask("wave-util",
-                     "Each block takes the same time. What share of the SM time does useful "
-                     "work, counting the partial last wave?",
-                     "每个块耗时相同。算上最后不满的一波，SM 时间中有多少比例在做有效工作？",
-                     w.utilization, PCT, steps, [("no-ceil", 1.0)], prefix_mistake=False)
-    en = (f"A GEMM with M = {m}, N = {n} is split into {tile_m}×{tile_n} output tiles, one thread "
-          f"block of {THREADS} threads each, on {card.name} ({card.units} SMs). A block holds its "
-          f"fp32 accumulators in registers and stages operands in shared memory: about "
-          f"{regs:,} registers and {smem:g} KiB; an SM has {card.registers_per_unit:,} registers "
-          f"and {card.shared_memory_per_unit_kib:g} KiB of shared memory, so {per_sm} block(s) "
-          "are resident per SM.")
-    zh = (f"一个 M = {m}、N = {n} 的 GEMM 按 {tile_m}×{tile_n} 的输出块划分，每块一个 {THREADS} 线程的"
-          f"线程块，运行在 {card.name} 上（{card.units} 个 SM）。每个块的 fp32 累加器放在寄存器里，"
-          f"操作数经共享内存中转：约 {regs:,} 个寄存器、{smem:g} KiB；每个 SM 有 "
-          f"{card.registers_per_unit:,} 个寄存器和 {card.shared_memory_per_unit_kib:g} KiB 共享内存，"
-          f"因此每个 SM 同时驻留 {per_sm} 个块。")
-    return Scenario("wave-quantization", ctx.difficulty, 0, en, zh, (ask,),
-                    {"gpu": card.id, "M": m, "N": n, "tile_m": tile_m, "tile_n": tile_n,
-                     "threads": THREADS, "registers_per_block": regs, "smem_kib_per_block": smem,
-                     "blocks_per_sm": per_sm, "units": card.units, "blocks": blocks},
-                    "Waves are rounded up: a partial wave costs a full wave.",
-                    "波次向上取整：不满的一波也要一整波的时间。")
+    ask = number_ask(
+        "wave-util",
+        "Each block takes the same time. What share of the SM time does useful "
+        "work, counting the partial last wave?",
+        "每个块耗时相同。算上最后不满的一波，SM 时间中有多少比例在做有效工作？",
+        w.utilization,
+        PCT,
+        steps,
+        [("no-ceil", 1.0)],
+        prefix_mistake=False,
+    )
+    en = (
+        f"A GEMM with M = {m}, N = {n} is split into {tile_m}×{tile_n} output tiles, one thread "
+        f"block of {THREADS} threads each, on {card.name} ({card.units} SMs). A block holds its "
+        f"fp32 accumulators in registers and stages operands in shared memory: about "
+        f"{regs:,} registers and {smem:g} KiB; an SM has {card.registers_per_unit:,} registers "
+        f"and {card.shared_memory_per_unit_kib:g} KiB of shared memory, so {per_sm} block(s) "
+        "are resident per SM."
+    )
+    zh = (
+        f"一个 M = {m}、N = {n} 的 GEMM 按 {tile_m}×{tile_n} 的输出块划分，每块一个 {THREADS} 线程的"
+        f"线程块，运行在 {card.name} 上（{card.units} 个 SM）。每个块的 fp32 累加器放在寄存器里，"
+        f"操作数经共享内存中转：约 {regs:,} 个寄存器、{smem:g} KiB；每个 SM 有 "
+        f"{card.registers_per_unit:,} 个寄存器和 {card.shared_memory_per_unit_kib:g} KiB 共享内存，"
+        f"因此每个 SM 同时驻留 {per_sm} 个块。"
+    )
+    return Scenario(
+        "wave-quantization",
+        ctx.difficulty,
+        0,
+        en,
+        zh,
+        (ask,),
+        {
+            "gpu": card.id,
+            "M": m,
+            "N": n,
+            "tile_m": tile_m,
+            "tile_n": tile_n,
+            "threads": THREADS,
+            "registers_per_block": regs,
+            "smem_kib_per_block": smem,
+            "blocks_per_sm": per_sm,
+            "units": card.units,
+            "blocks": blocks,
+        },
+        "Waves are rounded up: a partial wave costs a full wave.",
+        "波次向上取整：不满的一波也要一整波的时间。",
+    )

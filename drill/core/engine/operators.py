@@ -100,9 +100,15 @@ def gemv(m: int, k: int, dtype: str) -> OpCost:
         _flops_step("2·M·K", f"2·{num(m)}·{num(k)}", flops),
         _bytes_step("s·(M·K + K + M)", f"{s}·({num(m)}·{num(k)} + {num(k)} + {num(m)})", nbytes),
     )
-    return OpCost("gemv", flops, nbytes, {"M": m, "K": k}, steps,
-                  "The matrix dominates the traffic: each element is used once.",
-                  "矩阵主导访存：每个元素只用一次。")
+    return OpCost(
+        "gemv",
+        flops,
+        nbytes,
+        {"M": m, "K": k},
+        steps,
+        "The matrix dominates the traffic: each element is used once.",
+        "矩阵主导访存：每个元素只用一次。",
+    )
 
 
 def elementwise(n: int, flops_per_element: float, inputs: int, outputs: int, dtype: str) -> OpCost:
@@ -117,9 +123,13 @@ def elementwise(n: int, flops_per_element: float, inputs: int, outputs: int, dty
         _flops_step("f·n", f"{num(flops_per_element)}·{num(n)}", flops),
         _bytes_step("s·n·(i + o)", f"{s}·{num(n)}·({inputs} + {outputs})", nbytes),
     )
-    return OpCost("elementwise", flops, nbytes,
-                  {"n": n, "flops_per_element": flops_per_element, "inputs": inputs,
-                   "outputs": outputs}, steps)
+    return OpCost(
+        "elementwise",
+        flops,
+        nbytes,
+        {"n": n, "flops_per_element": flops_per_element, "inputs": inputs, "outputs": outputs},
+        steps,
+    )
 
 
 def reduction(n: int, dtype: str) -> OpCost:
@@ -150,9 +160,15 @@ def softmax(rows: int, cols: int, dtype: str) -> OpCost:
         _flops_step("5·R·C (max, subtract, exp, sum, divide)", f"5·{num(rows)}·{num(cols)}", flops),
         _bytes_step("s·2·R·C (read x, write y)", f"{s}·2·{num(rows)}·{num(cols)}", nbytes),
     )
-    return OpCost("softmax", flops, nbytes, {"rows": rows, "cols": cols}, steps,
-                  "exp counts as one FLOP; a fused kernel keeps the row statistics on chip.",
-                  "exp 记为 1 次运算；融合 kernel 把每行的统计量留在片上。")
+    return OpCost(
+        "softmax",
+        flops,
+        nbytes,
+        {"rows": rows, "cols": cols},
+        steps,
+        "exp counts as one FLOP; a fused kernel keeps the row statistics on chip.",
+        "exp 记为 1 次运算；融合 kernel 把每行的统计量留在片上。",
+    )
 
 
 def layernorm(rows: int, cols: int, dtype: str) -> OpCost:
@@ -163,10 +179,14 @@ def layernorm(rows: int, cols: int, dtype: str) -> OpCost:
     flops = float(f * rows * cols)
     nbytes = float(s * (2 * rows * cols + 2 * cols))
     steps = (
-        _flops_step("7·R·C (mean, centre, square-sum, scale, affine)",
-                    f"7·{num(rows)}·{num(cols)}", flops),
-        _bytes_step("s·(2·R·C + 2·C) (x, y, γ, β)", f"{s}·(2·{num(rows)}·{num(cols)} + 2·{num(cols)})",
-                    nbytes),
+        _flops_step(
+            "7·R·C (mean, centre, square-sum, scale, affine)", f"7·{num(rows)}·{num(cols)}", flops
+        ),
+        _bytes_step(
+            "s·(2·R·C + 2·C) (x, y, γ, β)",
+            f"{s}·(2·{num(rows)}·{num(cols)} + 2·{num(cols)})",
+            nbytes,
+        ),
     )
     return OpCost("layernorm", flops, nbytes, {"rows": rows, "cols": cols}, steps)
 
@@ -175,16 +195,32 @@ def conv2d_output(size: int, kernel: int, stride: int, padding: int) -> int:
     return (size + 2 * padding - kernel) // stride + 1
 
 
-def conv2d(batch: int, in_channels: int, height: int, width: int, out_channels: int,
-           kernel: int, dtype: str, stride: int = 1, padding: int = 0,
-           im2col: bool = False) -> OpCost:
+def conv2d(
+    batch: int,
+    in_channels: int,
+    height: int,
+    width: int,
+    out_channels: int,
+    kernel: int,
+    dtype: str,
+    stride: int = 1,
+    padding: int = 0,
+    im2col: bool = False,
+) -> OpCost:
     """Conv2d as an implicit GEMM (M = N·P·Q, N = K_out, K = C·R·S).
 
     Implicit: input, weights and output each cross DRAM once. Explicit im2col writes the
     unfolded M×K matrix and reads it back, which is what makes it costly.
     """
-    _positive(batch=batch, in_channels=in_channels, height=height, width=width,
-              out_channels=out_channels, kernel=kernel, stride=stride)
+    _positive(
+        batch=batch,
+        in_channels=in_channels,
+        height=height,
+        width=width,
+        out_channels=out_channels,
+        kernel=kernel,
+        stride=stride,
+    )
     if padding < 0:
         raise ShapeError("padding must not be negative")
     p = conv2d_output(height, kernel, stride, padding)
@@ -197,34 +233,58 @@ def conv2d(batch: int, in_channels: int, height: int, width: int, out_channels: 
     x = batch * in_channels * height * width
     w = out_channels * gk
     y = batch * out_channels * p * q
-    params = {"batch": batch, "in_channels": in_channels, "height": height, "width": width,
-              "out_channels": out_channels, "kernel": kernel, "stride": stride,
-              "padding": padding, "im2col": im2col, "out_height": p, "out_width": q,
-              "gemm_M": gm, "gemm_N": gn, "gemm_K": gk}
-    shape = Step("gemm-shape", "Implicit GEMM shape", "隐式 GEMM 形状",
-                 "M = N·P·Q, N = K_out, K = C·R·S",
-                 f"M = {num(batch)}·{p}·{q}, N = {num(out_channels)}, "
-                 f"K = {num(in_channels)}·{kernel}·{kernel}",
-                 f"{gm} × {gn} × {gk}")
+    params = {
+        "batch": batch,
+        "in_channels": in_channels,
+        "height": height,
+        "width": width,
+        "out_channels": out_channels,
+        "kernel": kernel,
+        "stride": stride,
+        "padding": padding,
+        "im2col": im2col,
+        "out_height": p,
+        "out_width": q,
+        "gemm_M": gm,
+        "gemm_N": gn,
+        "gemm_K": gk,
+    }
+    shape = Step(
+        "gemm-shape",
+        "Implicit GEMM shape",
+        "隐式 GEMM 形状",
+        "M = N·P·Q, N = K_out, K = C·R·S",
+        f"M = {num(batch)}·{p}·{q}, N = {num(out_channels)}, "
+        f"K = {num(in_channels)}·{kernel}·{kernel}",
+        f"{gm} × {gn} × {gk}",
+    )
     flop_step = _flops_step("2·M·N·K", f"2·{num(gm)}·{num(gn)}·{num(gk)}", flops)
     if im2col:
         nbytes = float(s * (x + 2 * gm * gk + w + y))
-        byte_step = _bytes_step("s·(input + 2·M·K + weights + output)",
-                                f"{s}·({num(x)} + 2·{num(gm)}·{num(gk)} + {num(w)} + {num(y)})",
-                                nbytes)
-        note = ("Explicit im2col writes the unfolded M×K matrix to DRAM and reads it back.",
-                "显式 im2col 把展开后的 M×K 矩阵写回显存再读出来。")
+        byte_step = _bytes_step(
+            "s·(input + 2·M·K + weights + output)",
+            f"{s}·({num(x)} + 2·{num(gm)}·{num(gk)} + {num(w)} + {num(y)})",
+            nbytes,
+        )
+        note = (
+            "Explicit im2col writes the unfolded M×K matrix to DRAM and reads it back.",
+            "显式 im2col 把展开后的 M×K 矩阵写回显存再读出来。",
+        )
     else:
         nbytes = float(s * (x + w + y))
-        byte_step = _bytes_step("s·(input + weights + output)",
-                                f"{s}·({num(x)} + {num(w)} + {num(y)})", nbytes)
-        note = ("Implicit GEMM builds the tiles on chip: input, weights and output cross DRAM once.",
-                "隐式 GEMM 在片上构造分块：输入、权重、输出各经过显存一次。")
+        byte_step = _bytes_step(
+            "s·(input + weights + output)", f"{s}·({num(x)} + {num(w)} + {num(y)})", nbytes
+        )
+        note = (
+            "Implicit GEMM builds the tiles on chip: input, weights and output cross DRAM once.",
+            "隐式 GEMM 在片上构造分块：输入、权重、输出各经过显存一次。",
+        )
     return OpCost("conv2d", flops, nbytes, params, (shape, flop_step, byte_step), *note)
 
 
-def attention(batch: int, heads: int, seq: int, head_dim: int, dtype: str,
-              fused: bool = False) -> OpCost:
+def attention(
+    batch: int, heads: int, seq: int, head_dim: int, dtype: str, fused: bool = False
+) -> OpCost:
     """Self-attention core (QKᵀ, softmax, PV); projections are separate GEMMs.
 
     FLOPs count the two matmuls (4·B·H·S²·D); softmax work is small next to them and left
@@ -236,13 +296,16 @@ def attention(batch: int, heads: int, seq: int, head_dim: int, dtype: str,
     flops = 4.0 * batch * heads * seq * seq * head_dim
     qkvo = 4 * batch * heads * seq * head_dim
     scores = batch * heads * seq * seq
-    flop_step = _flops_step("4·B·H·S²·D (QKᵀ and PV)",
-                            f"4·{num(batch)}·{num(heads)}·{num(seq)}²·{num(head_dim)}", flops)
+    flop_step = _flops_step(
+        "4·B·H·S²·D (QKᵀ and PV)", f"4·{num(batch)}·{num(heads)}·{num(seq)}²·{num(head_dim)}", flops
+    )
     if fused:
         nbytes = float(s * qkvo)
-        byte_step = _bytes_step("s·4·B·H·S·D (Q, K, V read, O written)",
-                                f"{s}·4·{num(batch)}·{num(heads)}·{num(seq)}·{num(head_dim)}",
-                                nbytes)
+        byte_step = _bytes_step(
+            "s·4·B·H·S·D (Q, K, V read, O written)",
+            f"{s}·4·{num(batch)}·{num(heads)}·{num(seq)}·{num(head_dim)}",
+            nbytes,
+        )
     else:
         nbytes = float(s * (qkvo + 4 * scores))
         byte_step = _bytes_step(
@@ -251,26 +314,45 @@ def attention(batch: int, heads: int, seq: int, head_dim: int, dtype: str,
             f"4·{num(batch)}·{num(heads)}·{num(seq)}²)",
             nbytes,
         )
-    return OpCost("attention", flops, nbytes,
-                  {"batch": batch, "heads": heads, "seq": seq, "head_dim": head_dim,
-                   "fused": fused}, (flop_step, byte_step))
+    return OpCost(
+        "attention",
+        flops,
+        nbytes,
+        {"batch": batch, "heads": heads, "seq": seq, "head_dim": head_dim, "fused": fused},
+        (flop_step, byte_step),
+    )
 
 
-def kv_cache_bytes(layers: int, kv_heads: int, head_dim: int, tokens: int, batch: int,
-                   dtype: str) -> tuple[float, Step]:
+def kv_cache_bytes(
+    layers: int, kv_heads: int, head_dim: int, tokens: int, batch: int, dtype: str
+) -> tuple[float, Step]:
     """K and V for every layer, head and token: 2·L·H·D·T·B·s bytes."""
     _positive(layers=layers, kv_heads=kv_heads, head_dim=head_dim, tokens=tokens, batch=batch)
     s = dtype_bytes(dtype)
     value = float(2 * layers * kv_heads * head_dim * tokens * batch * s)
-    step = Step("kv-cache", "KV cache size", "KV 缓存大小", "2·L·H_kv·D·T·B·s",
-                f"2·{num(layers)}·{num(kv_heads)}·{num(head_dim)}·{num(tokens)}·{num(batch)}·{s}",
-                value, "B")
+    step = Step(
+        "kv-cache",
+        "KV cache size",
+        "KV 缓存大小",
+        "2·L·H_kv·D·T·B·s",
+        f"2·{num(layers)}·{num(kv_heads)}·{num(head_dim)}·{num(tokens)}·{num(batch)}·{s}",
+        value,
+        "B",
+    )
     return value, step
 
 
-def decode(params: float, dtype: str, batch: int = 1, context: int = 0, layers: int = 0,
-           kv_heads: int = 0, head_dim: int = 0, heads: int = 0,
-           kv_dtype: str | None = None) -> OpCost:
+def decode(
+    params: float,
+    dtype: str,
+    batch: int = 1,
+    context: int = 0,
+    layers: int = 0,
+    kv_heads: int = 0,
+    head_dim: int = 0,
+    heads: int = 0,
+    kv_dtype: str | None = None,
+) -> OpCost:
     """One decode step for a batch: every weight is read once and used once per sequence.
 
     Activations are ignored. With a context, the KV cache of every sequence is read too,
@@ -287,8 +369,7 @@ def decode(params: float, dtype: str, batch: int = 1, context: int = 0, layers: 
     if context:
         _positive(layers=layers, kv_heads=kv_heads, head_dim=head_dim)
         q_heads = heads or kv_heads
-        kv, kv_step = kv_cache_bytes(layers, kv_heads, head_dim, context, batch,
-                                     kv_dtype or dtype)
+        kv, kv_step = kv_cache_bytes(layers, kv_heads, head_dim, context, batch, kv_dtype or dtype)
         steps.append(kv_step)
         attn = 4.0 * batch * layers * q_heads * head_dim * context
         flops += attn
@@ -299,12 +380,24 @@ def decode(params: float, dtype: str, batch: int = 1, context: int = 0, layers: 
         byte_sub += f" + {num(kv)}"
     steps.insert(0, _flops_step(flop_formula, flop_sub, flops))
     steps.insert(1, _bytes_step(byte_formula, byte_sub, nbytes))
-    return OpCost("decode", flops, nbytes,
-                  {"params": params, "batch": batch, "context": context, "layers": layers,
-                   "kv_heads": kv_heads, "head_dim": head_dim, "heads": heads,
-                   "kv_dtype": kv_dtype or dtype}, tuple(steps),
-                  "Weights are read once per step and shared by the batch; activations ignored.",
-                  "每步读一次全部权重，被整个 batch 共享；忽略激活值。")
+    return OpCost(
+        "decode",
+        flops,
+        nbytes,
+        {
+            "params": params,
+            "batch": batch,
+            "context": context,
+            "layers": layers,
+            "kv_heads": kv_heads,
+            "head_dim": head_dim,
+            "heads": heads,
+            "kv_dtype": kv_dtype or dtype,
+        },
+        tuple(steps),
+        "Weights are read once per step and shared by the batch; activations ignored.",
+        "每步读一次全部权重，被整个 batch 共享；忽略激活值。",
+    )
 
 
 def prefill(params: float, tokens: int, dtype: str) -> OpCost:
@@ -317,6 +410,12 @@ def prefill(params: float, tokens: int, dtype: str) -> OpCost:
         _flops_step("2·P·T", f"2·{num(params)}·{num(tokens)}", flops),
         _bytes_step("s·P (weights once)", f"{s}·{num(params)}", nbytes),
     )
-    return OpCost("prefill", flops, nbytes, {"params": params, "tokens": tokens}, steps,
-                  "All prompt tokens share one pass over the weights; activations ignored.",
-                  "所有 prompt token 共享一次权重读取；忽略激活值。")
+    return OpCost(
+        "prefill",
+        flops,
+        nbytes,
+        {"params": params, "tokens": tokens},
+        steps,
+        "All prompt tokens share one pass over the weights; activations ignored.",
+        "所有 prompt token 共享一次权重读取；忽略激活值。",
+    )

@@ -32,17 +32,30 @@ ABOVE_ROOF = Text(
 def peak_from_specs(units: int, lanes: int, clock_hz: float) -> tuple[float, Step]:
     """Peak = units × lanes per unit × 2 (FMA) × clock."""
     value = units * lanes * 2.0 * clock_hz
-    step = Step("peak", "Peak compute", "峰值算力", "units × lanes × 2 (FMA) × clock",
-                f"{num(units)} × {num(lanes)} × 2 × {format_si(clock_hz, 'Hz')}", value, "FLOP/s")
+    step = Step(
+        "peak",
+        "Peak compute",
+        "峰值算力",
+        "units × lanes × 2 (FMA) × clock",
+        f"{num(units)} × {num(lanes)} × 2 × {format_si(clock_hz, 'Hz')}",
+        value,
+        "FLOP/s",
+    )
     return value, step
 
 
 def bandwidth_from_specs(bus_bits: int, data_rate_gbps: float) -> tuple[float, Step]:
     """Bandwidth = bus width / 8 × per-pin data rate (already double data rate)."""
     value = bus_bits / 8.0 * data_rate_gbps * 1e9
-    step = Step("bandwidth", "Memory bandwidth", "显存带宽",
-                "bus width (bit) / 8 × per-pin rate (Gb/s)",
-                f"{num(bus_bits)} / 8 × {sig(data_rate_gbps, 4)} Gb/s", value, "B/s")
+    step = Step(
+        "bandwidth",
+        "Memory bandwidth",
+        "显存带宽",
+        "bus width (bit) / 8 × per-pin rate (Gb/s)",
+        f"{num(bus_bits)} / 8 × {sig(data_rate_gbps, 4)} Gb/s",
+        value,
+        "B/s",
+    )
     return value, step
 
 
@@ -80,8 +93,9 @@ def critical_batch(peak: float, bandwidth: float, dtype_bytes: int) -> float:
     return ridge(peak, bandwidth) * dtype_bytes / 2.0
 
 
-def ops_per_element_to_compute(peak: float, bandwidth: float, dtype_bytes: int,
-                               inputs: int, outputs: int) -> float:
+def ops_per_element_to_compute(
+    peak: float, bandwidth: float, dtype_bytes: int, inputs: int, outputs: int
+) -> float:
     """FLOPs per element at which an element-wise op reaches the ridge: ridge · s · (i + o)."""
     return ridge(peak, bandwidth) * dtype_bytes * (inputs + outputs)
 
@@ -162,8 +176,15 @@ def _finite(value: float) -> bool:
         return False
 
 
-def analyze(cost: OpCost, peak: float, bandwidth: float, dtype: str,
-            measured: float | None = None, gpu: str = "", peak_label: str = "") -> Analysis:
+def analyze(
+    cost: OpCost,
+    peak: float,
+    bandwidth: float,
+    dtype: str,
+    measured: float | None = None,
+    gpu: str = "",
+    peak_label: str = "",
+) -> Analysis:
     """Place ``cost`` on the roofline of a card with ``peak`` FLOP/s and ``bandwidth`` B/s."""
     if peak <= 0 or bandwidth <= 0:
         raise ValueError("peak and bandwidth must be positive")
@@ -178,30 +199,91 @@ def analyze(cost: OpCost, peak: float, bandwidth: float, dtype: str,
     kind = bound(intensity, peak, bandwidth)
     t = min_time(cost.flops, cost.bytes, peak, bandwidth)
     steps = list(cost.steps)
-    steps.append(Step("intensity", "Arithmetic intensity", "算术强度", "FLOPs / bytes",
-                      f"{sig(cost.flops)} / {sig(cost.bytes)}", intensity, "FLOP/B"))
-    steps.append(Step("ridge", "Ridge point", "拐点", "peak / bandwidth",
-                      f"{format_si(peak, 'FLOP/s')} / {format_si(bandwidth, 'B/s')}", rid,
-                      "FLOP/B"))
+    steps.append(
+        Step(
+            "intensity",
+            "Arithmetic intensity",
+            "算术强度",
+            "FLOPs / bytes",
+            f"{sig(cost.flops)} / {sig(cost.bytes)}",
+            intensity,
+            "FLOP/B",
+        )
+    )
+    steps.append(
+        Step(
+            "ridge",
+            "Ridge point",
+            "拐点",
+            "peak / bandwidth",
+            f"{format_si(peak, 'FLOP/s')} / {format_si(bandwidth, 'B/s')}",
+            rid,
+            "FLOP/B",
+        )
+    )
     cmp = "<" if kind == MEMORY else "≥"
-    steps.append(Step("bound", "Bound", "瓶颈", "memory if intensity < ridge, else compute",
-                      f"{sig(intensity)} {cmp} {sig(rid)}", kind,
-                      formula_zh="强度 < 拐点则带宽受限，否则算力受限"))
-    steps.append(Step("attainable", "Attainable", "可达性能",
-                      "min(peak, intensity × bandwidth)",
-                      f"min({format_si(peak, 'FLOP/s')}, {sig(intensity)} × "
-                      f"{format_si(bandwidth, 'B/s')})", att, "FLOP/s"))
-    steps.append(Step("min-time", "Minimum time", "最短时间",
-                      "max(FLOPs / peak, bytes / bandwidth)",
-                      f"max({format_si(cost.flops / peak, 's')}, "
-                      f"{format_si(cost.bytes / bandwidth, 's')})", t, "s"))
+    steps.append(
+        Step(
+            "bound",
+            "Bound",
+            "瓶颈",
+            "memory if intensity < ridge, else compute",
+            f"{sig(intensity)} {cmp} {sig(rid)}",
+            kind,
+            formula_zh="强度 < 拐点则带宽受限，否则算力受限",
+        )
+    )
+    steps.append(
+        Step(
+            "attainable",
+            "Attainable",
+            "可达性能",
+            "min(peak, intensity × bandwidth)",
+            f"min({format_si(peak, 'FLOP/s')}, {sig(intensity)} × {format_si(bandwidth, 'B/s')})",
+            att,
+            "FLOP/s",
+        )
+    )
+    steps.append(
+        Step(
+            "min-time",
+            "Minimum time",
+            "最短时间",
+            "max(FLOPs / peak, bytes / bandwidth)",
+            f"max({format_si(cost.flops / peak, 's')}, {format_si(cost.bytes / bandwidth, 's')})",
+            t,
+            "s",
+        )
+    )
     efficiency = None
     if measured is not None:
         if measured <= 0:
             raise ValueError("the measured rate must be positive")
         efficiency = measured / att
-        steps.append(Step("efficiency", "Efficiency", "效率", "measured / attainable",
-                          f"{format_si(measured, 'FLOP/s')} / {format_si(att, 'FLOP/s')}",
-                          efficiency, "%"))
-    return Analysis(cost, dtype, peak, bandwidth, intensity, rid, att, kind, t, measured,
-                    efficiency, gpu, peak_label, tuple(steps))
+        steps.append(
+            Step(
+                "efficiency",
+                "Efficiency",
+                "效率",
+                "measured / attainable",
+                f"{format_si(measured, 'FLOP/s')} / {format_si(att, 'FLOP/s')}",
+                efficiency,
+                "%",
+            )
+        )
+    return Analysis(
+        cost,
+        dtype,
+        peak,
+        bandwidth,
+        intensity,
+        rid,
+        att,
+        kind,
+        t,
+        measured,
+        efficiency,
+        gpu,
+        peak_label,
+        tuple(steps),
+    )

@@ -19,8 +19,10 @@ WORDS: dict[str, Text] = {
 # replacing these, so a new formula word must be added here (tests/test_i18n.py checks that no
 # English word is left in any generated Chinese formula).
 _FORMULA_PAIRS: tuple[tuple[str, str], ...] = (
-    ("(Q, K, V, O + scores and probabilities written and read)",
-     "（Q、K、V、O，加上分数和概率的写回与读出）"),
+    (
+        "(Q, K, V, O + scores and probabilities written and read)",
+        "（Q、K、V、O，加上分数和概率的写回与读出）",
+    ),
     ("(max, subtract, exp, sum, divide)", "（取最大、相减、exp、求和、相除）"),
     ("(mean, centre, square-sum, scale, affine)", "（均值、去中心、平方和、缩放、仿射）"),
     ("(Q, K, V read, O written)", "（读 Q、K、V，写 O）"),
@@ -51,7 +53,8 @@ _FORMULA_PAIRS: tuple[tuple[str, str], ...] = (
 )
 # Longest first, so that a phrase is replaced before the words inside it.
 FORMULA_WORDS: tuple[Text, ...] = tuple(
-    sorted((Text(en, zh) for en, zh in _FORMULA_PAIRS), key=lambda word: -len(word.en)))
+    sorted((Text(en, zh) for en, zh in _FORMULA_PAIRS), key=lambda word: -len(word.en))
+)
 
 
 def formula_zh(formula: str) -> str:

@@ -39,9 +39,13 @@ def make_scheduler(fuzz: bool = True):
     retry plays that part), intervals in days, at most a year."""
     import fsrs  # ~10 ms; only reviews need it
 
-    return fsrs.Scheduler(desired_retention=DESIRED_RETENTION, learning_steps=(),
-                          relearning_steps=(), maximum_interval=MAX_INTERVAL_DAYS,
-                          enable_fuzzing=fuzz)
+    return fsrs.Scheduler(
+        desired_retention=DESIRED_RETENTION,
+        learning_steps=(),
+        relearning_steps=(),
+        maximum_interval=MAX_INTERVAL_DAYS,
+        enable_fuzzing=fuzz,
+    )
 
 
 @lru_cache(maxsize=1)
@@ -62,9 +66,15 @@ class CardState:
     due_correct: int = 0  # ... and answered correctly
 
     def to_json(self) -> dict:
-        return {"fsrs": self.fsrs, "level": self.level, "run": self.run,
-                "reviews": self.reviews, "lapses": self.lapses,
-                "due_reviews": self.due_reviews, "due_correct": self.due_correct}
+        return {
+            "fsrs": self.fsrs,
+            "level": self.level,
+            "run": self.run,
+            "reviews": self.reviews,
+            "lapses": self.lapses,
+            "due_reviews": self.due_reviews,
+            "due_correct": self.due_correct,
+        }
 
     @classmethod
     def from_json(cls, data: object) -> CardState:
@@ -73,10 +83,15 @@ class CardState:
             return cls()
         card = data.get("fsrs")
         try:
-            state = cls(card if isinstance(card, dict) else None,
-                        _int(data.get("level")), int(data.get("run") or 0),
-                        int(data.get("reviews") or 0), int(data.get("lapses") or 0),
-                        int(data.get("due_reviews") or 0), int(data.get("due_correct") or 0))
+            state = cls(
+                card if isinstance(card, dict) else None,
+                _int(data.get("level")),
+                int(data.get("run") or 0),
+                int(data.get("reviews") or 0),
+                int(data.get("lapses") or 0),
+                int(data.get("due_reviews") or 0),
+                int(data.get("due_correct") or 0),
+            )
         except (TypeError, ValueError):
             return cls()
         if state.fsrs is not None:
@@ -113,9 +128,16 @@ def end_of_day(now: datetime, zone: tzinfo) -> datetime:
     return datetime.combine(local, time(), zone).astimezone(timezone.utc)
 
 
-def advance(state: CardState, rating: int, when: datetime, seconds: float = 0.0,
-            correct: bool = False, shown_level: int | None = None, scheduler=None,
-            zone: tzinfo | None = None) -> CardState:
+def advance(
+    state: CardState,
+    rating: int,
+    when: datetime,
+    seconds: float = 0.0,
+    correct: bool = False,
+    shown_level: int | None = None,
+    scheduler=None,
+    zone: tzinfo | None = None,
+) -> CardState:
     """The card after one review; ``state`` is left as it was."""
     import fsrs
 
@@ -130,10 +152,21 @@ def advance(state: CardState, rating: int, when: datetime, seconds: float = 0.0,
         due_before = card.due
         if card.last_review is not None and when < card.last_review:
             when = card.last_review  # a clock set back never makes time run backwards
-    card, _ = scheduler.review_card(card, fsrs.Rating(rating), review_datetime=when,
-                                    review_duration=max(0, int(round(seconds * 1000))))
-    new = CardState(card.to_dict(), state.level, state.run, state.reviews + 1,
-                    state.lapses + (rating == AGAIN), state.due_reviews, state.due_correct)
+    card, _ = scheduler.review_card(
+        card,
+        fsrs.Rating(rating),
+        review_datetime=when,
+        review_duration=max(0, int(round(seconds * 1000))),
+    )
+    new = CardState(
+        card.to_dict(),
+        state.level,
+        state.run,
+        state.reviews + 1,
+        state.lapses + (rating == AGAIN),
+        state.due_reviews,
+        state.due_correct,
+    )
     if due_before is not None and due_before < end_of_day(when, zone):
         new.due_reviews += 1
         new.due_correct += bool(correct)
@@ -162,4 +195,3 @@ def _adapt_level(state: CardState, rating: int, shown: int) -> None:
 
 def due_utc_of(state: CardState) -> str:
     return utc_iso(state.due)
-

@@ -19,8 +19,11 @@ def _conn(history) -> sqlite3.Connection:
 
 
 def load_state(history, cid: str) -> CardState | None:
-    row = _conn(history).execute("SELECT state_json FROM review_cards WHERE card_id = ?",
-                                 (cid,)).fetchone()
+    row = (
+        _conn(history)
+        .execute("SELECT state_json FROM review_cards WHERE card_id = ?", (cid,))
+        .fetchone()
+    )
     if row is None:
         return None
     try:
@@ -31,15 +34,20 @@ def load_state(history, cid: str) -> CardState | None:
 
 def median_seconds(history, item: str, ask: str) -> float | None:
     """Median time of the last TIMED_WINDOW answers to this item and ask (None under MIN_TIMED)."""
-    rows = _conn(history).execute(
-        "SELECT seconds FROM attempts WHERE skill = ? AND ask = ? AND skipped = 0 "
-        "ORDER BY answered_utc DESC LIMIT ?", (item, ask, TIMED_WINDOW)).fetchall()
+    rows = (
+        _conn(history)
+        .execute(
+            "SELECT seconds FROM attempts WHERE skill = ? AND ask = ? AND skipped = 0 "
+            "ORDER BY answered_utc DESC LIMIT ?",
+            (item, ask, TIMED_WINDOW),
+        )
+        .fetchall()
+    )
     if len(rows) < MIN_TIMED:
         return None
     values = sorted(r[0] for r in rows)
     mid = len(values) // 2
     return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
-
 
 
 # -- figures for stats and the home screen ----------------------------------------------------
@@ -69,8 +77,11 @@ def due_today(history=None, now: datetime | None = None, zone: tzinfo | None = N
     try:
         now = now or datetime.now(timezone.utc)
         horizon = utc_iso(end_of_day(now, zone or local_zone()))
-        return _conn(history).execute("SELECT count(*) FROM review_cards WHERE due_utc < ?",
-                                      (horizon,)).fetchone()[0]
+        return (
+            _conn(history)
+            .execute("SELECT count(*) FROM review_cards WHERE due_utc < ?", (horizon,))
+            .fetchone()[0]
+        )
     except sqlite3.Error:
         return 0
     finally:
@@ -78,8 +89,9 @@ def due_today(history=None, now: datetime | None = None, zone: tzinfo | None = N
             history.close()
 
 
-def forecast(history, now: datetime, zone: tzinfo, days: int = 14,
-             item: str | None = None) -> list[tuple[object, int]]:
+def forecast(
+    history, now: datetime, zone: tzinfo, days: int = 14, item: str | None = None
+) -> list[tuple[object, int]]:
     """(local day, cards due that day) for today and the next days; today includes overdue."""
     today = now.astimezone(zone).date()
     horizon = utc_iso(datetime.combine(today + timedelta(days=days), time(), zone))
@@ -97,9 +109,11 @@ def forecast(history, now: datetime, zone: tzinfo, days: int = 14,
 
 def retention(history, item: str | None = None) -> dict[str, tuple[int, int]]:
     """Per item: (reviews made when due, of which answered correctly)."""
-    sql = ("SELECT card_id, json_extract(state_json, '$.due_reviews'), "
-           "json_extract(state_json, '$.due_correct') FROM review_cards "
-           "WHERE json_valid(state_json)")
+    sql = (
+        "SELECT card_id, json_extract(state_json, '$.due_reviews'), "
+        "json_extract(state_json, '$.due_correct') FROM review_cards "
+        "WHERE json_valid(state_json)"
+    )
     args: tuple = ()
     if item:
         sql += " AND card_id IN (?, ?)"

@@ -44,8 +44,16 @@ def with_speed(rating: int, seconds: float | None, median: float | None) -> int:
     return GOOD
 
 
-def rate(*, correct: bool, score: float, skipped: bool = False, mistakes: tuple = (),
-         hints: int = 0, seconds: float | None = None, median: float | None = None) -> int:
+def rate(
+    *,
+    correct: bool,
+    score: float,
+    skipped: bool = False,
+    mistakes: tuple = (),
+    hints: int = 0,
+    seconds: float | None = None,
+    median: float | None = None,
+) -> int:
     """The rating of one answer; the rule is RATING_RULE, in words."""
     if skipped or mistakes or (not correct and score <= 0):
         return AGAIN
@@ -65,5 +73,10 @@ def rating_of(result) -> int:
     """The rating of a drill.runs Result before speed counts (a self-mark overrides the rubric)."""
     grade = result.grade
     correct = is_correct(result)
-    return rate(correct=correct, score=1.0 if correct else grade.score, skipped=grade.skipped,
-                mistakes=() if correct else tuple(grade.mistakes), hints=result.hints_used)
+    return rate(
+        correct=correct,
+        score=1.0 if correct else grade.score,
+        skipped=grade.skipped,
+        mistakes=() if correct else tuple(grade.mistakes),
+        hints=result.hints_used,
+    )

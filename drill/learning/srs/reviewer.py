@@ -53,14 +53,18 @@ class Reviewer:
         part = question.part
         if part not in pending.medians:
             pending.medians[part] = median_seconds(self.history, item.id, question.ask_key)
-        pending.parts[part] = (with_speed(result.rating, result.seconds, pending.medians[part]),
-                               max(0.0, float(result.seconds)), result.correct)
+        pending.parts[part] = (
+            with_speed(result.rating, result.seconds, pending.medians[part]),
+            max(0.0, float(result.seconds)),
+            result.correct,
+        )
         rating = min(r for r, _, _ in pending.parts.values())
         seconds = sum(s for _, s, _ in pending.parts.values())
         correct = all(c for _, _, c in pending.parts.values())
         shown = None
         if item.kind == "skill" and question.scenario is not None:
             shown = question.scenario.difficulty
-        state = advance(pending.before, rating, pending.when, seconds, correct, shown,
-                        self.scheduler, self.zone)
+        state = advance(
+            pending.before, rating, pending.when, seconds, correct, shown, self.scheduler, self.zone
+        )
         return cid, item.kind, state.to_json(), due_utc_of(state)

@@ -128,37 +128,83 @@ class Stats:
             "timezone": self.zone,
             "today": self.today.isoformat(),
             "overview": {
-                "sessions": o.sessions, "attempts": o.attempts, "answered": o.answered,
-                "skipped": o.skipped, "correct": o.correct, "accuracy": _r(o.accuracy),
-                "median_seconds": _r(o.median_seconds, 3), "current_streak": o.current_streak,
-                "longest_streak": o.longest_streak, "days_last_365": o.days_last_365,
-                "first_day": _iso(o.first_day), "last_day": _iso(o.last_day),
+                "sessions": o.sessions,
+                "attempts": o.attempts,
+                "answered": o.answered,
+                "skipped": o.skipped,
+                "correct": o.correct,
+                "accuracy": _r(o.accuracy),
+                "median_seconds": _r(o.median_seconds, 3),
+                "current_streak": o.current_streak,
+                "longest_streak": o.longest_streak,
+                "days_last_365": o.days_last_365,
+                "first_day": _iso(o.first_day),
+                "last_day": _iso(o.last_day),
                 "review": {
-                    "cards": self.review.cards, "due_today": self.review.due_today,
+                    "cards": self.review.cards,
+                    "due_today": self.review.due_today,
                     "due_reviews": self.review.due_reviews,
                     "due_correct": self.review.due_correct,
                     "retention": _r(self.review.retention),
-                    "forecast": [{"day": d.isoformat(), "due": n}
-                                 for d, n in self.review.forecast]},
+                    "forecast": [{"day": d.isoformat(), "due": n} for d, n in self.review.forecast],
+                },
             },
-            "trend": {"period": self.period, "points": [
-                {"start": p.start.isoformat(), "attempts": p.attempts,
-                 "accuracy": _r(p.accuracy), "median_seconds": _r(p.median_seconds, 3)}
-                for p in self.trend]},
-            "mock": [{"session": m.session, "day": m.day.isoformat(), "questions": m.questions,
-                      "score": _r(m.score), "accuracy": _r(m.accuracy)} for m in self.mock],
-            "skills": [{"id": s.id, "kind": s.kind, "attempts": s.attempts,
-                        "accuracy": _r(s.accuracy), "recent_accuracy": _r(s.recent_accuracy),
-                        "median_seconds": _r(s.median_seconds, 3),
-                        "last_practised": s.last_practised.isoformat(),
-                        "due_reviews": s.due_reviews, "retention": _r(s.retention)}
-                       for s in self.skills],
-            "mistakes": {"recent_days": self.recent_days, "tags": [
-                {"tag": m.tag, "count": m.count, "recent": m.recent, "earlier": m.earlier,
-                 "recent_rate": _r(m.recent_rate), "earlier_rate": _r(m.earlier_rate),
-                 "trend": m.trend} for m in self.mistakes]},
-            "calendar": {"start": self.calendar_start.isoformat(), "end": self.today.isoformat(),
-                         "days": {d.isoformat(): n for d, n in sorted(self.calendar.items())}},
+            "trend": {
+                "period": self.period,
+                "points": [
+                    {
+                        "start": p.start.isoformat(),
+                        "attempts": p.attempts,
+                        "accuracy": _r(p.accuracy),
+                        "median_seconds": _r(p.median_seconds, 3),
+                    }
+                    for p in self.trend
+                ],
+            },
+            "mock": [
+                {
+                    "session": m.session,
+                    "day": m.day.isoformat(),
+                    "questions": m.questions,
+                    "score": _r(m.score),
+                    "accuracy": _r(m.accuracy),
+                }
+                for m in self.mock
+            ],
+            "skills": [
+                {
+                    "id": s.id,
+                    "kind": s.kind,
+                    "attempts": s.attempts,
+                    "accuracy": _r(s.accuracy),
+                    "recent_accuracy": _r(s.recent_accuracy),
+                    "median_seconds": _r(s.median_seconds, 3),
+                    "last_practised": s.last_practised.isoformat(),
+                    "due_reviews": s.due_reviews,
+                    "retention": _r(s.retention),
+                }
+                for s in self.skills
+            ],
+            "mistakes": {
+                "recent_days": self.recent_days,
+                "tags": [
+                    {
+                        "tag": m.tag,
+                        "count": m.count,
+                        "recent": m.recent,
+                        "earlier": m.earlier,
+                        "recent_rate": _r(m.recent_rate),
+                        "earlier_rate": _r(m.earlier_rate),
+                        "trend": m.trend,
+                    }
+                    for m in self.mistakes
+                ],
+            },
+            "calendar": {
+                "start": self.calendar_start.isoformat(),
+                "end": self.today.isoformat(),
+                "days": {d.isoformat(): n for d, n in sorted(self.calendar.items())},
+            },
         }
 
 

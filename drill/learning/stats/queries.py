@@ -45,9 +45,14 @@ def streaks(days: set[date] | dict[date, int], today: date) -> tuple[int, int]:
     return current, longest
 
 
-def compute(history, zone: tzinfo | None = None, now: datetime | None = None,
-            since: date | None = None, skill: str | None = None,
-            log: list[tuple[str, dict]] | None = None) -> Stats:
+def compute(
+    history,
+    zone: tzinfo | None = None,
+    now: datetime | None = None,
+    since: date | None = None,
+    skill: str | None = None,
+    log: list[tuple[str, dict]] | None = None,
+) -> Stats:
     """Every figure ``drill stats`` shows (none for no history); ``log`` collects the SQL run."""
     zone = zone or local_zone()
     now = now or datetime.now(timezone.utc)
@@ -74,17 +79,24 @@ def compute(history, zone: tzinfo | None = None, now: datetime | None = None,
         return conn.execute(sql, args).fetchall()
 
     first, last, attempts = run(
-        f"SELECT min(answered_utc), max(answered_utc), count(*) FROM attempts a WHERE {cond}")[0]
+        f"SELECT min(answered_utc), max(answered_utc), count(*) FROM attempts a WHERE {cond}"
+    )[0]
     if not attempts:
         return stats
     day_sql = f"date(a.answered_utc, {offset_sql(zone, parse_utc(first), parse_utc(last))})"
-    daily = {date.fromisoformat(d): (n, score, correct, skipped) for d, n, score, correct, skipped
-             in run(f"SELECT {day_sql} AS day, count(*), total(score), sum(correct), "
-                    f"sum(skipped) FROM attempts a WHERE {cond} GROUP BY day")}
+    daily = {
+        date.fromisoformat(d): (n, score, correct, skipped)
+        for d, n, score, correct, skipped in run(
+            f"SELECT {day_sql} AS day, count(*), total(score), sum(correct), "
+            f"sum(skipped) FROM attempts a WHERE {cond} GROUP BY day"
+        )
+    }
 
     o = stats.overview
-    o.sessions = run("SELECT count(*) FROM sessions s WHERE EXISTS (SELECT 1 FROM attempts a "
-                     f"WHERE a.session_id = s.id AND {cond})")[0][0]
+    o.sessions = run(
+        "SELECT count(*) FROM sessions s WHERE EXISTS (SELECT 1 FROM attempts a "
+        f"WHERE a.session_id = s.id AND {cond})"
+    )[0][0]
     o.attempts = attempts
     o.skipped = sum(v[3] for v in daily.values())
     o.answered = attempts - o.skipped
@@ -102,16 +114,20 @@ def compute(history, zone: tzinfo | None = None, now: datetime | None = None,
         s.due_reviews, right = retention.get(s.id, (0, 0))
         s.retention = right / s.due_reviews if s.due_reviews else None
     _mistakes(stats, daily, cond, run, zone)
-    stats.mock = [MockScore(uuid, parse_utc(started).astimezone(zone).date(), n, score)
-                  for uuid, started, n, score in run(
-                      "SELECT s.uuid, s.started_utc, count(*), total(a.score) FROM sessions s "
-                      f"JOIN attempts a ON a.session_id = s.id WHERE s.mode = 'mock' AND {cond} "
-                      "GROUP BY s.id ORDER BY s.started_utc")]
+    stats.mock = [
+        MockScore(uuid, parse_utc(started).astimezone(zone).date(), n, score)
+        for uuid, started, n, score in run(
+            "SELECT s.uuid, s.started_utc, count(*), total(a.score) FROM sessions s "
+            f"JOIN attempts a ON a.session_id = s.id WHERE s.mode = 'mock' AND {cond} "
+            "GROUP BY s.id ORDER BY s.started_utc"
+        )
+    ]
     return stats
 
 
-def _review(stats: Stats, conn: sqlite3.Connection, now: datetime, zone: tzinfo,
-            item: str | None) -> dict[str, tuple[int, int]]:
+def _review(
+    stats: Stats, conn: sqlite3.Connection, now: datetime, zone: tzinfo, item: str | None
+) -> dict[str, tuple[int, int]]:
     """Due today, the forecast and retention from the review cards (a few hundred rows)."""
     from drill.learning import srs
 
@@ -130,16 +146,19 @@ def _review(stats: Stats, conn: sqlite3.Connection, now: datetime, zone: tzinfo,
     return retention
 
 
-def _median(run, cond: str, answered: int, extra: dict | None = None,
-            index: str = "") -> float | None:
+def _median(
+    run, cond: str, answered: int, extra: dict | None = None, index: str = ""
+) -> float | None:
     """The median time of ``answered`` matching attempts: an index walk in seconds order, or
     (for a time window, named ``index``) a range scan and a small sort."""
     if answered <= 0:
         return None
     hint = f" INDEXED BY {index}" if index else ""
-    return run(f"SELECT avg(seconds) FROM (SELECT seconds FROM attempts a{hint} WHERE {cond} AND "
-               "skipped = 0 ORDER BY seconds LIMIT :take OFFSET :skip)",
-               {**(extra or {}), "take": 2 - answered % 2, "skip": (answered - 1) // 2})[0][0]
+    return run(
+        f"SELECT avg(seconds) FROM (SELECT seconds FROM attempts a{hint} WHERE {cond} AND "
+        "skipped = 0 ORDER BY seconds LIMIT :take OFFSET :skip)",
+        {**(extra or {}), "take": 2 - answered % 2, "skip": (answered - 1) // 2},
+    )[0][0]
 
 
 def _trend(stats: Stats, daily: dict, cond: str, run, zone: tzinfo) -> None:
@@ -155,22 +174,37 @@ def _trend(stats: Stats, daily: dict, cond: str, run, zone: tzinfo) -> None:
     length = timedelta(days=1 if stats.period == "day" else 7)
     window = f"{cond} AND a.answered_utc >= :lo AND a.answered_utc < :hi"
     for start, (n, score, answered) in sorted(totals.items()):
-        bounds = {"lo": local_midnight_utc(start, zone),
-                  "hi": local_midnight_utc(start + length, zone)}
-        stats.trend.append(Period(start, int(n), score / n,
-                                  _median(run, window, int(answered), bounds, "attempts_time")))
+        bounds = {
+            "lo": local_midnight_utc(start, zone),
+            "hi": local_midnight_utc(start + length, zone),
+        }
+        stats.trend.append(
+            Period(
+                start,
+                int(n),
+                score / n,
+                _median(run, window, int(answered), bounds, "attempts_time"),
+            )
+        )
 
 
 def _skills(stats: Stats, cond: str, run, zone: tzinfo) -> None:
-    rows = run("SELECT skill, max(item_kind), count(*), total(score), max(answered_utc), "
-               f"sum(skipped) FROM attempts a WHERE {cond} GROUP BY skill")
+    rows = run(
+        "SELECT skill, max(item_kind), count(*), total(score), max(answered_utc), "
+        f"sum(skipped) FROM attempts a WHERE {cond} GROUP BY skill"
+    )
     for skill, kind, n, score, last, skipped in rows:
-        recent = run(f"SELECT avg(score) FROM (SELECT score FROM attempts a WHERE {cond} AND "
-                     "a.skill = :item ORDER BY answered_utc DESC LIMIT :recent_n)",
-                     {"item": skill, "recent_n": RECENT_ATTEMPTS})[0][0]
+        recent = run(
+            f"SELECT avg(score) FROM (SELECT score FROM attempts a WHERE {cond} AND "
+            "a.skill = :item ORDER BY answered_utc DESC LIMIT :recent_n)",
+            {"item": skill, "recent_n": RECENT_ATTEMPTS},
+        )[0][0]
         median = _median(run, f"{cond} AND a.skill = :item", n - skipped, {"item": skill})
-        stats.skills.append(SkillStats(skill, kind, n, score / n, recent, median,
-                                       parse_utc(last).astimezone(zone).date()))
+        stats.skills.append(
+            SkillStats(
+                skill, kind, n, score / n, recent, median, parse_utc(last).astimezone(zone).date()
+            )
+        )
     stats.skills.sort(key=lambda s: (s.recent_accuracy, s.accuracy, -s.attempts, s.id))
 
 
@@ -181,12 +215,20 @@ def _mistakes(stats: Stats, daily: dict, cond: str, run, zone: tzinfo) -> None:
     rows = run(
         "SELECT j.value, count(*), sum(a.answered_utc >= :recent_utc) FROM attempts a, "
         f"json_each(a.mistakes_json) j WHERE {cond} AND a.mistakes_json <> '[]' "
-        "GROUP BY j.value", {"recent_utc": local_midnight_utc(start, zone)})
+        "GROUP BY j.value",
+        {"recent_utc": local_midnight_utc(start, zone)},
+    )
     stats.mistakes = sorted(
-        (MistakeStats(tag, n, recent, n - recent,
-                      recent / recent_n if recent_n else None,
-                      (n - recent) / earlier_n if earlier_n else None)
-         for tag, n, recent in rows),
-        key=lambda m: (-m.count, m.tag))
-
-
+        (
+            MistakeStats(
+                tag,
+                n,
+                recent,
+                n - recent,
+                recent / recent_n if recent_n else None,
+                (n - recent) / earlier_n if earlier_n else None,
+            )
+            for tag, n, recent in rows
+        ),
+        key=lambda m: (-m.count, m.tag),
+    )

@@ -14,8 +14,10 @@ from drill.measure.backends.numpy import NumpyBackend
 from drill.measure.backends.torch import TorchBackend
 from drill.measure.errors import MeasureError
 
-NO_GPU_LIBRARY = ("no GPU library is available: --device cuda needs PyTorch or CuPy with a "
-                  "GPU (neither is a dependency; pip install torch, or cupy-cuda12x)")
+NO_GPU_LIBRARY = (
+    "no GPU library is available: --device cuda needs PyTorch or CuPy with a "
+    "GPU (neither is a dependency; pip install torch, or cupy-cuda12x)"
+)
 
 
 def open_backend(device: str) -> Backend:

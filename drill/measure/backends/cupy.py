@@ -22,8 +22,9 @@ class CupyBackend:
         try:
             count = cupy.cuda.runtime.getDeviceCount()
         except Exception as exc:  # CUDA driver errors have no common base
-            raise MeasureError(f"CuPy {cupy.__version__} is installed but finds no GPU: "
-                               f"{exc}") from None
+            raise MeasureError(
+                f"CuPy {cupy.__version__} is installed but finds no GPU: {exc}"
+            ) from None
         if count < 1:
             raise MeasureError(f"CuPy {cupy.__version__} is installed but finds no GPU")
         props = cupy.cuda.runtime.getDeviceProperties(0)

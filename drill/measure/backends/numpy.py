@@ -126,6 +126,14 @@ class NumpyBackend:
             self.pool.shutdown()
 
     def info(self) -> dict:
-        env = {k: os.environ[k] for k in ("OPENBLAS_CORETYPE", "OPENBLAS_NUM_THREADS",
-                                          "OMP_NUM_THREADS", "MKL_NUM_THREADS") if k in os.environ}
+        env = {
+            k: os.environ[k]
+            for k in (
+                "OPENBLAS_CORETYPE",
+                "OPENBLAS_NUM_THREADS",
+                "OMP_NUM_THREADS",
+                "MKL_NUM_THREADS",
+            )
+            if k in os.environ
+        }
         return {"threads": self.threads, "env": env}

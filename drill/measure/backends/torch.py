@@ -18,8 +18,10 @@ class TorchBackend:
         import torch  # seconds to import; only `drill measure --device cuda` needs it
 
         if not torch.cuda.is_available():
-            raise MeasureError(f"PyTorch {torch.__version__} is installed but sees no GPU "
-                               "(torch.cuda.is_available() is False)")
+            raise MeasureError(
+                f"PyTorch {torch.__version__} is installed but sees no GPU "
+                "(torch.cuda.is_available() is False)"
+            )
         self.torch = torch
         self.dev = torch.device("cuda")
         props = torch.cuda.get_device_properties(0)
@@ -38,8 +40,13 @@ class TorchBackend:
 
     def _dtype(self, dtype: str):
         t = self.torch
-        return {"fp64": t.float64, "fp32": t.float32, "tf32": t.float32, "fp16": t.float16,
-                "bf16": t.bfloat16}[dtype]
+        return {
+            "fp64": t.float64,
+            "fp32": t.float32,
+            "tf32": t.float32,
+            "fp16": t.float16,
+            "bf16": t.bfloat16,
+        }[dtype]
 
     def sync(self) -> None:
         self.torch.cuda.synchronize()

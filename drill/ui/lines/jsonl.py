@@ -25,8 +25,11 @@ def question_event(run, question) -> dict:
         "scenario": question.scenario_json(),
     }
     if run.mode == "mock":
-        event.update(stage=run.current_item.stage, time_left_s=round(run.time_left(), 1),
-                     budget_s=round(run.current_item.budget, 1))
+        event.update(
+            stage=run.current_item.stage,
+            time_left_s=round(run.time_left(), 1),
+            budget_s=round(run.current_item.budget, 1),
+        )
     return event
 
 

@@ -41,13 +41,15 @@ class PlainFormatter:
         self.say()
         if run.mode == "mock":
             item = run.current_item
-            self.say(f"== {question.id} ({tr('stage-' + item.stage, lang)}) "
-                     f"{timer_line(run, lang)}")
+            self.say(
+                f"== {question.id} ({tr('stage-' + item.stage, lang)}) {timer_line(run, lang)}"
+            )
             if question.scenario is not None and (not self._shown_case or item.stage == "design"):
                 self.say(question.scenario.intro(lang))
                 self._shown_case = self._shown_case or item.stage == "case"
-            self.say(question.prompt(lang) if question.scenario is not None
-                     else question.text(lang))
+            self.say(
+                question.prompt(lang) if question.scenario is not None else question.text(lang)
+            )
             return
         if lang == "zh":
             self.say(f"== 第 {question.number} 题 / 共 {run.total} 题 [{question.item.id}] ==")
@@ -74,13 +76,17 @@ class PlainFormatter:
             if run.config.feedback != "each":
                 self.say(tr("mock-noted", lang))
                 return
-            self.say(f"{tr(result.verdict(), lang)} ({result.score:.2f}) — "
-                     f"{tr('expected', lang)}: {question.expected_text(lang)}")
+            self.say(
+                f"{tr(result.verdict(), lang)} ({result.score:.2f}) — "
+                f"{tr('expected', lang)}: {question.expected_text(lang)}"
+            )
             for line in mistake_lines(result, lang):
                 self.say(f"{tr('mistake', lang)}: {line}")
             return
-        self.say(f"{tr(result.verdict(), lang)} ({result.score:.2g}) — {tr('expected', lang)}: "
-                 f"{question.expected_text(lang)}")
+        self.say(
+            f"{tr(result.verdict(), lang)} ({result.score:.2g}) — {tr('expected', lang)}: "
+            f"{question.expected_text(lang)}"
+        )
         for line in mistake_lines(result, lang):
             self.say(f"{tr('mistake', lang)}: {line}")
         if result.hit:
@@ -109,20 +115,26 @@ class PlainFormatter:
         lang = self.lang
         self.say(f"== {tr('summary', lang)} ==")
         if lang == "zh":
-            self.say(f"共 {s.questions} 题，答对 {s.correct} 题，跳过 {s.skipped} 题；"
-                     f"得分 {s.score:.2f} / {s.questions}（{s.accuracy * 100:.0f} %），"
-                     f"用时 {s.seconds:.0f} 秒")
+            self.say(
+                f"共 {s.questions} 题，答对 {s.correct} 题，跳过 {s.skipped} 题；"
+                f"得分 {s.score:.2f} / {s.questions}（{s.accuracy * 100:.0f} %），"
+                f"用时 {s.seconds:.0f} 秒"
+            )
         else:
-            self.say(f"{s.questions} question(s), {s.correct} correct, {s.skipped} skipped; "
-                     f"score {s.score:.2f} / {s.questions} ({s.accuracy * 100:.0f} %), "
-                     f"{s.seconds:.0f} s")
+            self.say(
+                f"{s.questions} question(s), {s.correct} correct, {s.skipped} skipped; "
+                f"score {s.score:.2f} / {s.questions} ({s.accuracy * 100:.0f} %), "
+                f"{s.seconds:.0f} s"
+            )
         for item, (n, score) in sorted(s.per_item.items(), key=lambda kv: kv[1][1] / kv[1][0]):
             self.say(f"  {item.id:24} {score:.2f} / {n}")
         for tag, count in sorted(s.mistakes.items(), key=lambda kv: -kv[1]):
             self.say(f"  {tr('mistake', lang)} {tag} ×{count}: {explain(tag, lang)}")
         if s.missed_skills:
-            self.say(f"{tr('practise-again', lang)} drill start "
-                     + " ".join(f"--skill {m}" for m in s.missed_skills))
+            self.say(
+                f"{tr('practise-again', lang)} drill start "
+                + " ".join(f"--skill {m}" for m in s.missed_skills)
+            )
 
 
 def timer_line(interview, lang: str) -> str:

@@ -35,9 +35,15 @@ def catalog_table(cards: list, lang: str = "en", wide: bool = False) -> Table:
             peaks.append(sig(card.peak(dtype).value / 1e12, 3) if dtype in card.dtypes() else "—")
         ridges = card.ridges()
         name = [card.name] if wide else []
-        table.add_row(card.id, *name, f"{card.capacity_gb:g}", sig(card.bandwidth / 1e12, 3),
-                      *peaks, sig(ridges["fp32"], 3),
-                      sig(ridges["fp16"], 3) if "fp16" in ridges else "—")
+        table.add_row(
+            card.id,
+            *name,
+            f"{card.capacity_gb:g}",
+            sig(card.bandwidth / 1e12, 3),
+            *peaks,
+            sig(ridges["fp32"], 3),
+            sig(ridges["fp16"], 3) if "fp16" in ridges else "—",
+        )
     table.caption = tr("cards-caption", lang)
     return table
 
@@ -46,22 +52,31 @@ def card_panel(card, lang: str = "en") -> Panel:
     facts = Table.grid(padding=(0, 2))
     facts.add_column(style="bold")
     facts.add_column()
-    facts.add_row(tr("cards-units", lang), tr("cards-units-value", lang, units=card.units,
-                                               kind=card.unit_kind, lanes=card.lanes))
+    facts.add_row(
+        tr("cards-units", lang),
+        tr("cards-units-value", lang, units=card.units, kind=card.unit_kind, lanes=card.lanes),
+    )
     facts.add_row(tr("cards-clock", lang), f"{card.boost_clock_mhz:g} MHz")
     if card.tensor_clock_mhz and card.tensor_clock_mhz != card.boost_clock_mhz:
         facts.add_row(tr("cards-tensor-clock", lang), f"{card.tensor_clock_mhz:g} MHz")
     facts.add_row(tr("cards-memory", lang), f"{card.capacity_gb:g} GB {card.memory_type}")
-    facts.add_row(tr("cards-bus", lang),
-                  f"{card.bus_width_bits:g} bit × {card.data_rate_gbps:g} Gb/s")
+    facts.add_row(
+        tr("cards-bus", lang), f"{card.bus_width_bits:g} bit × {card.data_rate_gbps:g} Gb/s"
+    )
     facts.add_row(tr("cards-bandwidth", lang), format_si(card.bandwidth, "B/s"))
     if card.l2_mb:
         facts.add_row(tr("cards-l2", lang), f"{card.l2_mb:g} MB")
     if card.tdp_w:
         facts.add_row(tr("cards-tdp", lang), f"{card.tdp_w:g} W")
-    facts.add_row(tr("cards-formula", lang), tr(
-        "cards-check", lang, fp32=f"{card.derived_fp32():.2f}",
-        bandwidth=f"{card.derived_bandwidth_gbs():.1f}"))
+    facts.add_row(
+        tr("cards-formula", lang),
+        tr(
+            "cards-check",
+            lang,
+            fp32=f"{card.derived_fp32():.2f}",
+            bandwidth=f"{card.derived_bandwidth_gbs():.1f}",
+        ),
+    )
 
     peaks = Table(expand=False)
     peaks.add_column(tr("cards-dtype", lang), style="bold")
@@ -72,15 +87,28 @@ def card_panel(card, lang: str = "en") -> Panel:
     for dtype in card.dtypes():
         choice = card.peak(dtype)
         sparse = card.sparse.get(dtype)
-        peaks.add_row(dtype, choice.path, sig(choice.value / 1e12, 4),
-                      sig(choice.value / card.bandwidth, 4), sig(sparse, 4) if sparse else "")
+        peaks.add_row(
+            dtype,
+            choice.path,
+            sig(choice.value / 1e12, 4),
+            sig(choice.value / card.bandwidth, 4),
+            sig(sparse, 4) if sparse else "",
+        )
     for dtype, value in card.vector.items():
         if card.peak(dtype).path != f"vector.{dtype}":
-            peaks.add_row(f"{dtype} (--cuda-cores)", f"vector.{dtype}", sig(value, 4),
-                          sig(value * 1e12 / card.bandwidth, 4), "")
+            peaks.add_row(
+                f"{dtype} (--cuda-cores)",
+                f"vector.{dtype}",
+                sig(value, 4),
+                sig(value * 1e12 / card.bandwidth, 4),
+                "",
+            )
     parts: list = [facts, Text(""), peaks]
-    for key, items in (("notes", card.notes), ("inferred", card.inferred),
-                       ("exceptions", [f"{k}: {v}" for k, v in card.exceptions.items()])):
+    for key, items in (
+        ("notes", card.notes),
+        ("inferred", card.inferred),
+        ("exceptions", [f"{k}: {v}" for k, v in card.exceptions.items()]),
+    ):
         if items:
             parts.append(Text("\n" + tr(f"cards-{key}", lang), style="bold"))
             parts.extend(Text(f"• {item}") for item in items)

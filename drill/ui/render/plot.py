@@ -92,24 +92,40 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
                 xs_line.append(lx)
                 ys_line.append(ly)
         if xs_line:
-            plt.plot(xs_line, ys_line, marker="braille",
-                     color=("cyan" if roof.main else "gray") if color else "default")
-            plt.text(roof.label, x_hi - (x_hi - x_lo) * 0.02, math.log10(roof.peak),
-                     alignment="right", color=("cyan" if roof.main else "gray")
-                     if color else "default")
+            plt.plot(
+                xs_line,
+                ys_line,
+                marker="braille",
+                color=("cyan" if roof.main else "gray") if color else "default",
+            )
+            plt.text(
+                roof.label,
+                x_hi - (x_hi - x_lo) * 0.02,
+                math.log10(roof.peak),
+                alignment="right",
+                color=("cyan" if roof.main else "gray") if color else "default",
+            )
     ridge_x = math.log10(main.ridge)
     if x_lo <= ridge_x <= x_hi:
-        plt.scatter([ridge_x], [math.log10(main.peak)], marker="◆",
-                    color="yellow" if color else "default",
-                    label=f"{tr('plot-ridge', figure.lang)} {main.ridge:.3g} FLOP/B"
-                    if legend else None)
+        plt.scatter(
+            [ridge_x],
+            [math.log10(main.peak)],
+            marker="◆",
+            color="yellow" if color else "default",
+            label=f"{tr('plot-ridge', figure.lang)} {main.ridge:.3g} FLOP/B" if legend else None,
+        )
     for point in figure.points:
         if point.intensity <= 0 or point.rate <= 0:
             continue
         lx = min(max(math.log10(point.intensity), x_lo), x_hi)
         ly = min(max(math.log10(point.rate), y_lo), y_hi)
-        plt.scatter([lx], [ly], marker=point.marker, label=point.label if legend else None,
-                    color=point.color if color else "default")
+        plt.scatter(
+            [lx],
+            [ly],
+            marker=point.marker,
+            label=point.label if legend else None,
+            color=point.color if color else "default",
+        )
     x_ticks = list(range(x_lo, x_hi + 1))
     if len(x_ticks) > max(2, width // 8):
         x_ticks = x_ticks[:: math.ceil(len(x_ticks) / max(2, width // 8))]
@@ -125,8 +141,14 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
     return text if color else _ANSI.sub("", text)
 
 
-def card_figure(card, dtype: str, cuda_cores: bool = False, title: str = "",
-                peak: float | None = None, bandwidth: float | None = None) -> Figure:
+def card_figure(
+    card,
+    dtype: str,
+    cuda_cores: bool = False,
+    title: str = "",
+    peak: float | None = None,
+    bandwidth: float | None = None,
+) -> Figure:
     """The chosen dtype's roof in front, the card's other dtypes fainter behind it."""
     main_peak = peak if peak is not None else card.peak(dtype, cuda_cores).value
     bw = bandwidth if bandwidth is not None else card.bandwidth

@@ -10,8 +10,9 @@ FIELDS = ("symptom", "bound", "check", "fix")
 
 
 def reference_table(rows, lang: str = "en") -> Table:
-    table = Table(title=tr("reference-title", lang), title_justify="left", show_lines=True,
-                  expand=True)
+    table = Table(
+        title=tr("reference-title", lang), title_justify="left", show_lines=True, expand=True
+    )
     for field in FIELDS:
         table.add_column(tr(f"reference-{field}", lang), overflow="fold", ratio=1)
     for row in rows:

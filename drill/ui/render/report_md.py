@@ -21,8 +21,10 @@ WORDS = {
     "rule": ("Rule", "规则"),
     "change": ("Change since the previous mock", "与上一次模拟相比"),
     "first": ("first mock interview", "第一次模拟面试"),
-    "timed-out": ("The time ran out; the questions left count as unanswered.",
-                  "时间用完；剩下的题目按未作答计。"),
+    "timed-out": (
+        "The time ran out; the questions left count as unanswered.",
+        "时间用完；剩下的题目按未作答计。",
+    ),
     "stage": ("stage", "环节"),
     "status": ("result", "结果"),
     "time": ("time / budget", "用时 / 预算"),
@@ -58,27 +60,36 @@ def report(card: Scorecard, lang: str = "en", when: datetime | None = None) -> s
     lines.append(f"- {w('card', lang)}: {card.gpu}")
     lines.append(f"- {w('length', lang)}: {card.minutes:g} {w('minutes', lang)}")
     lines.append(f"- {w('score', lang)}: {card.score * 100:.0f} %")
-    lines.append(f"- {w('band', lang)}: **{card.band_text(lang)}** "
-                 f"({w('rule', lang)}: {BAND_RULE[lang]})")
+    lines.append(
+        f"- {w('band', lang)}: **{card.band_text(lang)}** ({w('rule', lang)}: {BAND_RULE[lang]})"
+    )
     if card.change is None:
         lines.append(f"- {w('change', lang)}: {w('first', lang)}")
     else:
-        lines.append(f"- {w('change', lang)}: {card.change * 100:+.0f} points "
-                     f"({card.previous * 100:.0f} % → {card.score * 100:.0f} %)"
-                     if lang != "zh" else
-                     f"- {w('change', lang)}: {card.change * 100:+.0f} 分"
-                     f"（{card.previous * 100:.0f} % → {card.score * 100:.0f} %）")
+        lines.append(
+            f"- {w('change', lang)}: {card.change * 100:+.0f} points "
+            f"({card.previous * 100:.0f} % → {card.score * 100:.0f} %)"
+            if lang != "zh"
+            else f"- {w('change', lang)}: {card.change * 100:+.0f} 分"
+            f"（{card.previous * 100:.0f} % → {card.score * 100:.0f} %）"
+        )
     if card.timed_out:
         lines.append(f"- {w('timed-out', lang)}")
-    lines += ["", f"## {w('questions', lang)}", "",
-              f"| # | {w('stage', lang)} | {w('questions', lang)} | {w('status', lang)} | "
-              f"{w('score', lang)} | {w('time', lang)} | {w('hints', lang)} | "
-              f"{w('mistakes', lang)} |",
-              "|---|---|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        f"## {w('questions', lang)}",
+        "",
+        f"| # | {w('stage', lang)} | {w('questions', lang)} | {w('status', lang)} | "
+        f"{w('score', lang)} | {w('time', lang)} | {w('hints', lang)} | "
+        f"{w('mistakes', lang)} |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows(card):
-        lines.append(f"| {r.id} | {w(r.stage, lang)} | {_cell(r.item)} | "
-                     f"{w(r.status, lang)} | {r.score:.2f} | {r.time('—')} | {r.hints} | "
-                     f"{', '.join(r.mistakes)} |")
+        lines.append(
+            f"| {r.id} | {w(r.stage, lang)} | {_cell(r.item)} | "
+            f"{w(r.status, lang)} | {r.score:.2f} | {r.time('—')} | {r.hints} | "
+            f"{', '.join(r.mistakes)} |"
+        )
     lines += ["", f"## {w('solutions', lang)}", ""]
     for item, (_, expected, steps) in zip(card.items, solutions(card, lang), strict=True):
         q = item.question

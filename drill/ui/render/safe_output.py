@@ -15,10 +15,36 @@ import unicodedata
 ERRORS = "drill-ascii"
 
 _ASCII = {
-    "—": "-", "–": "-", "−": "-", "·": ".", "•": "*", "×": "x", "÷": "/", "→": "->",
-    "←": "<-", "↑": "^", "↓": "v", "≈": "~", "≤": "<=", "≥": ">=", "≠": "!=", "…": "...",
-    "µ": "u", "²": "^2", "³": "^3", "‘": "'", "’": "'", "“": '"', "”": '"', "✓": "v",
-    "✗": "x", "▲": "^", "▼": "v", "●": "o", "○": "o", "\u00a0": " ",
+    "—": "-",
+    "–": "-",
+    "−": "-",
+    "·": ".",
+    "•": "*",
+    "×": "x",
+    "÷": "/",
+    "→": "->",
+    "←": "<-",
+    "↑": "^",
+    "↓": "v",
+    "≈": "~",
+    "≤": "<=",
+    "≥": ">=",
+    "≠": "!=",
+    "…": "...",
+    "µ": "u",
+    "²": "^2",
+    "³": "^3",
+    "‘": "'",
+    "’": "'",
+    "“": '"',
+    "”": '"',
+    "✓": "v",
+    "✗": "x",
+    "▲": "^",
+    "▼": "v",
+    "●": "o",
+    "○": "o",
+    "\u00a0": " ",
 }
 
 
@@ -51,7 +77,7 @@ def fallback(text: str, encoding: str | None = None) -> str:
 def _handler(exc: UnicodeError) -> tuple[str, int]:
     if not isinstance(exc, UnicodeEncodeError):
         raise exc
-    return "".join(ascii_char(c) for c in exc.object[exc.start:exc.end]), exc.end
+    return "".join(ascii_char(c) for c in exc.object[exc.start : exc.end]), exc.end
 
 
 codecs.register_error(ERRORS, _handler)

@@ -28,11 +28,20 @@ class Row:
 
 
 def rows(card: Scorecard) -> list[Row]:
-    return [Row(item.question.id, item.stage, item.question.item.id, item.status, item.score,
-                clock_text(item.result.seconds) if item.answered else None,
-                clock_text(item.budget), len(item.hints),
-                tuple(item.result.grade.mistakes) if item.answered else ())
-            for item in card.items]
+    return [
+        Row(
+            item.question.id,
+            item.stage,
+            item.question.item.id,
+            item.status,
+            item.score,
+            clock_text(item.result.seconds) if item.answered else None,
+            clock_text(item.budget),
+            len(item.hints),
+            tuple(item.result.grade.mistakes) if item.answered else (),
+        )
+        for item in card.items
+    ]
 
 
 def score_line(card: Scorecard, lang: str) -> str:
@@ -66,9 +75,11 @@ def scorecard_text(card: Scorecard, lang: str) -> str:
     lines = ["", f"== {tr('scorecard', lang)} =="]
     for r in rows(card):
         mistakes = ", ".join(r.mistakes)
-        lines.append(f"{r.id:>3} {pad(tr('stage-' + r.stage, lang), 10)} {pad(r.item, 24)} "
-                     f"{pad(tr(r.status, lang), 10)} {r.score:.2f}  {r.time()}  "
-                     f"{tr('hint', lang)} {r.hints}{'  ' + mistakes if mistakes else ''}")
+        lines.append(
+            f"{r.id:>3} {pad(tr('stage-' + r.stage, lang), 10)} {pad(r.item, 24)} "
+            f"{pad(tr(r.status, lang), 10)} {r.score:.2f}  {r.time()}  "
+            f"{tr('hint', lang)} {r.hints}{'  ' + mistakes if mistakes else ''}"
+        )
     lines.append(f"{score_line(card, lang)} ({BAND_RULE[lang]})")
     change = change_line(card, lang)
     if change:
@@ -92,8 +103,16 @@ def scorecard_view(card: Scorecard, lang: str):
     for name in ("#", "stage", "item", "result", "score", "time / budget", "hints", "mistakes"):
         table.add_column(name)
     for r in rows(card):
-        table.add_row(r.id, tr(f"stage-{r.stage}", lang), r.item, tr(r.status, lang),
-                      f"{r.score:.2f}", r.time(), str(r.hints), ", ".join(r.mistakes))
+        table.add_row(
+            r.id,
+            tr(f"stage-{r.stage}", lang),
+            r.item,
+            tr(r.status, lang),
+            f"{r.score:.2f}",
+            r.time(),
+            str(r.hints),
+            ", ".join(r.mistakes),
+        )
     style = {"ready": "bold green", "close": "bold yellow"}.get(card.band, "bold red")
     band = Text(f"{tr('score', lang)}: {card.score * 100:.0f} % — ", style="bold")
     band.append(card.band_text(lang), style=style)

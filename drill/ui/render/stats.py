@@ -22,8 +22,12 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 # Weekday labels down the calendar's side: Monday, Wednesday and Friday are named.
 WEEKDAYS = {0: "stats-mon", 2: "stats-wed", 4: "stats-fri"}
-MONTHS = tuple(i18n.Text(en, f"{i}月") for i, en in enumerate(
-    ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1))
+MONTHS = tuple(
+    i18n.Text(en, f"{i}月")
+    for i, en in enumerate(
+        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1
+    )
+)
 SHADES = ("·", "░", "▒", "▓", "█")
 SHADE_STYLES = ("grey35", "green4", "green3", "green1", "bold bright_green")
 
@@ -61,26 +65,38 @@ def overview(stats: Stats, lang: str = "en") -> Table:
     table.add_column(style="bold")
     table.add_column()
     table.add_row(tr("stats-sessions", lang), str(o.sessions))
-    table.add_row(tr("stats-answered", lang), tr(
-        "stats-answered-value", lang, attempts=o.attempts, correct=o.correct, skipped=o.skipped))
+    table.add_row(
+        tr("stats-answered", lang),
+        tr("stats-answered-value", lang, attempts=o.attempts, correct=o.correct, skipped=o.skipped),
+    )
     table.add_row(tr("stats-accuracy", lang), Text(_pct(o.accuracy), style="bold cyan"))
     table.add_row(tr("stats-median-time", lang), _secs(o.median_seconds))
-    table.add_row(tr("stats-streak", lang), tr(
-        "stats-streak-value", lang, current=o.current_streak, longest=o.longest_streak))
+    table.add_row(
+        tr("stats-streak", lang),
+        tr("stats-streak-value", lang, current=o.current_streak, longest=o.longest_streak),
+    )
     table.add_row(tr("stats-days-365", lang), str(o.days_last_365))
     review = stats.review
     if review.cards:
         due = tr("stats-due-value", lang, due=review.due_today, cards=review.cards)
         table.add_row(tr("stats-due-today", lang), Text(due, style="bold magenta"))
         if review.due_reviews:
-            table.add_row(tr("stats-retention", lang), tr(
-                "stats-retention-value", lang, pct=_pct(review.retention),
-                right=review.due_correct, n=review.due_reviews))
+            table.add_row(
+                tr("stats-retention", lang),
+                tr(
+                    "stats-retention-value",
+                    lang,
+                    pct=_pct(review.retention),
+                    right=review.due_correct,
+                    n=review.due_reviews,
+                ),
+            )
     if stats.since or stats.skill:
-        parts = [f"--since {stats.since}" if stats.since else "",
-                 f"--skill {stats.skill}" if stats.skill else ""]
-        table.add_row(tr("stats-filter", lang),
-                      Text(" ".join(p for p in parts if p), style="dim"))
+        parts = [
+            f"--since {stats.since}" if stats.since else "",
+            f"--skill {stats.skill}" if stats.skill else "",
+        ]
+        table.add_row(tr("stats-filter", lang), Text(" ".join(p for p in parts if p), style="dim"))
     return table
 
 
@@ -95,9 +111,18 @@ def _date_ticks(days: list[int], first: date, fmt: str, width: int) -> tuple[lis
     return ticks, [(first + timedelta(days=d)).strftime(fmt) for d in ticks]
 
 
-def _chart(xs: list[int], ys: list[float], first: date, fmt: str, title: str, width: int,
-           height: int, color: bool, y_ticks: tuple[list, list] | None = None,
-           y_range: tuple[float, float] | None = None) -> str:
+def _chart(
+    xs: list[int],
+    ys: list[float],
+    first: date,
+    fmt: str,
+    title: str,
+    width: int,
+    height: int,
+    color: bool,
+    y_ticks: tuple[list, list] | None = None,
+    y_range: tuple[float, float] | None = None,
+) -> str:
     import plotext as plt  # ~15 ms import; only the charts need it
 
     plt.clear_figure()
@@ -139,8 +164,9 @@ def _log_ticks(values: list[float]) -> tuple[list[float], list[str], tuple[float
     return ticks, labels, (lo, hi)
 
 
-def trend_charts(stats: Stats, lang: str = "en", width: int = 80, height: int = 12,
-                 color: bool = True) -> str:
+def trend_charts(
+    stats: Stats, lang: str = "en", width: int = 80, height: int = 12, color: bool = True
+) -> str:
     """Accuracy (linear) and median time (log axis, drawn from log10 values) per period."""
     if not stats.trend or width < 30 or height < 6:
         return ""
@@ -148,29 +174,60 @@ def trend_charts(stats: Stats, lang: str = "en", width: int = 80, height: int = 
     xs = [(p.start - first).days for p in stats.trend]
     fmt = "%m-%d" if stats.period == "day" else "%Y-%m"
     per = tr("stats-per-day" if stats.period == "day" else "stats-per-week", lang)
-    acc = _chart(xs, [p.accuracy * 100 for p in stats.trend], first, fmt,
-                 f"{tr('stats-accuracy-pct', lang)}, {per}", width, height, color,
-                 ([0, 25, 50, 75, 100], ["0", "25", "50", "75", "100"]), (0, 100))
-    timed = [(x, p.median_seconds) for x, p in zip(xs, stats.trend, strict=True)
-             if p.median_seconds and p.median_seconds > 0]
+    acc = _chart(
+        xs,
+        [p.accuracy * 100 for p in stats.trend],
+        first,
+        fmt,
+        f"{tr('stats-accuracy-pct', lang)}, {per}",
+        width,
+        height,
+        color,
+        ([0, 25, 50, 75, 100], ["0", "25", "50", "75", "100"]),
+        (0, 100),
+    )
+    timed = [
+        (x, p.median_seconds)
+        for x, p in zip(xs, stats.trend, strict=True)
+        if p.median_seconds and p.median_seconds > 0
+    ]
     if not timed:
         return acc
     ticks, labels, y_range = _log_ticks([s for _, s in timed])
-    speed = _chart([x for x, _ in timed], [math.log10(s) for _, s in timed], first, fmt,
-                   f"{tr('stats-median-s', lang)}, {per}", width, height, color, (ticks, labels),
-                   y_range)
+    speed = _chart(
+        [x for x, _ in timed],
+        [math.log10(s) for _, s in timed],
+        first,
+        fmt,
+        f"{tr('stats-median-s', lang)}, {per}",
+        width,
+        height,
+        color,
+        (ticks, labels),
+        y_range,
+    )
     return acc + "\n" + speed
 
 
-def mock_chart(stats: Stats, lang: str = "en", width: int = 80, height: int = 10,
-               color: bool = True) -> str:
+def mock_chart(
+    stats: Stats, lang: str = "en", width: int = 80, height: int = 10, color: bool = True
+) -> str:
     if not stats.mock or width < 30 or height < 6:
         return ""
     first = stats.mock[0].day
     xs = [(m.day - first).days for m in stats.mock]
-    return _chart(xs, [m.accuracy * 100 for m in stats.mock], first, "%Y-%m-%d",
-                  tr("stats-mock", lang), width, height, color,
-                  ([0, 25, 50, 75, 100], ["0", "25", "50", "75", "100"]), (0, 100))
+    return _chart(
+        xs,
+        [m.accuracy * 100 for m in stats.mock],
+        first,
+        "%Y-%m-%d",
+        tr("stats-mock", lang),
+        width,
+        height,
+        color,
+        ([0, 25, 50, 75, 100], ["0", "25", "50", "75", "100"]),
+        (0, 100),
+    )
 
 
 def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Table:
@@ -185,11 +242,18 @@ def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Ta
     table.add_column(tr("stats-retention-col", lang), justify="right")
     table.add_column(tr("stats-last", lang), justify="right", style="dim")
     for s in stats.skills[:limit]:
-        style = "red" if s.recent_accuracy < 0.5 else ("yellow" if s.recent_accuracy < 0.8
-                                                       else "green")
-        table.add_row(skill_name(s.id, lang, s.kind), str(s.attempts), _pct(s.accuracy),
-                      Text(_pct(s.recent_accuracy), style=style), _secs(s.median_seconds),
-                      _pct(s.retention), s.last_practised.isoformat())
+        style = (
+            "red" if s.recent_accuracy < 0.5 else ("yellow" if s.recent_accuracy < 0.8 else "green")
+        )
+        table.add_row(
+            skill_name(s.id, lang, s.kind),
+            str(s.attempts),
+            _pct(s.accuracy),
+            Text(_pct(s.recent_accuracy), style=style),
+            _secs(s.median_seconds),
+            _pct(s.retention),
+            s.last_practised.isoformat(),
+        )
     return table
 
 
@@ -233,10 +297,14 @@ def mistakes_table(stats: Stats, lang: str = "en") -> Table:
     styles = {"fading": "green", "gone": "bold green", "growing": "red", "new": "yellow"}
     for m in stats.mistakes:
         trend = m.trend
-        table.add_row(m.tag, str(m.count), _pct(m.recent_rate), _pct(m.earlier_rate),
-                      Text(tr(f"stats-{trend}", lang), style=styles.get(trend, ""))
-                      if trend else "—",
-                      explain(m.tag, lang))
+        table.add_row(
+            m.tag,
+            str(m.count),
+            _pct(m.recent_rate),
+            _pct(m.earlier_rate),
+            Text(tr(f"stats-{trend}", lang), style=styles.get(trend, "")) if trend else "—",
+            explain(m.tag, lang),
+        )
     return table
 
 
@@ -263,9 +331,10 @@ def heatmap(stats: Stats, lang: str = "en", wide: bool = True) -> Text:
         previous_month = first.month
         name = MONTHS[first.month - 1](lang)
         pos, size = i * cell, cell_len(name)
-        if pos + size <= len(months) and all(c == " " for c in months[max(0, pos - 1):
-                                                                       pos + size]):
-            months[pos:pos + size] = [name] + [""] * (size - 1)
+        if pos + size <= len(months) and all(
+            c == " " for c in months[max(0, pos - 1) : pos + size]
+        ):
+            months[pos : pos + size] = [name] + [""] * (size - 1)
     text.append(" " * label_width + "".join(months).rstrip() + "\n", style="dim")
     for row in range(7):
         label = tr(WEEKDAYS[row], lang) if row in WEEKDAYS else ""
@@ -285,19 +354,26 @@ def heatmap(stats: Stats, lang: str = "en", wide: bool = True) -> Text:
     return text
 
 
-def stats_view(stats: Stats, lang: str = "en", width: int = 100,
-               color: bool = True) -> RenderableType:
+def stats_view(
+    stats: Stats, lang: str = "en", width: int = 100, color: bool = True
+) -> RenderableType:
     """Everything ``drill stats`` prints, top to bottom."""
     if not stats.overview.attempts:
         key = "stats-filtered-empty" if stats.since or stats.skill else "stats-empty"
         return Text(tr(key, lang))
-    parts: list[RenderableType] = [Text(tr("stats-overview", lang), style="bold underline"),
-                                   overview(stats, lang), Text()]
+    parts: list[RenderableType] = [
+        Text(tr("stats-overview", lang), style="bold underline"),
+        overview(stats, lang),
+        Text(),
+    ]
     chart_width = min(width, 100)
     trend = trend_charts(stats, lang, chart_width, 12, color)
     if trend:
-        parts += [Text(tr("stats-trend", lang), style="bold underline"), Text.from_ansi(trend),
-                  Text()]
+        parts += [
+            Text(tr("stats-trend", lang), style="bold underline"),
+            Text.from_ansi(trend),
+            Text(),
+        ]
     mock = mock_chart(stats, lang, chart_width, 10, color)
     if mock:
         parts += [Text.from_ansi(mock), Text()]
@@ -306,6 +382,8 @@ def stats_view(stats: Stats, lang: str = "en", width: int = 100,
     parts += [skills_table(stats, lang), Text()]
     if stats.mistakes:
         parts += [mistakes_table(stats, lang), Text()]
-    parts += [Text(tr("stats-calendar", lang), style="bold underline"),
-              heatmap(stats, lang, wide=width >= 112)]
+    parts += [
+        Text(tr("stats-calendar", lang), style="bold underline"),
+        heatmap(stats, lang, wide=width >= 112),
+    ]
     return Group(*parts)

@@ -22,8 +22,9 @@ def steps_table(steps: tuple[Step, ...] | list[Step], lang: str = "en", title: s
         style = ""
         if step.key == "bound":
             style = "bold yellow" if step.value == "memory" else "bold magenta"
-        table.add_row(step.label(lang), step.formula_in(lang), step.substitution,
-                      Text(result, style=style))
+        table.add_row(
+            step.label(lang), step.formula_in(lang), step.substitution, Text(result, style=style)
+        )
     return table
 
 
@@ -31,8 +32,15 @@ def verdict(analysis: Analysis, lang: str = "en") -> Text:
     """One sentence: where the op sits and what limits it."""
     a = analysis
     kind = tr("verdict-memory" if a.bound == "memory" else "verdict-compute", lang)
-    text = tr("verdict", lang, intensity=sig(a.intensity), ridge=sig(a.ridge), kind=kind,
-              attainable=format_si(a.attainable, "FLOP/s"), time=format_si(a.min_time, "s"))
+    text = tr(
+        "verdict",
+        lang,
+        intensity=sig(a.intensity),
+        ridge=sig(a.ridge),
+        kind=kind,
+        attainable=format_si(a.attainable, "FLOP/s"),
+        time=format_si(a.min_time, "s"),
+    )
     if a.efficiency is not None:
         text += tr("verdict-efficiency", lang, pct=sig(a.efficiency * 100, 3))
     if a.above_roof:

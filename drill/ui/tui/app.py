@@ -22,9 +22,14 @@ class DrillApp(App):
     TITLE = "roofline-drill"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
 
-    def __init__(self, lang: str | None = None, start: dict | None = None,
-                 clock: Callable[[], float] = time.monotonic,
-                 prepared: Future | None = None, mock: dict | None = None) -> None:
+    def __init__(
+        self,
+        lang: str | None = None,
+        start: dict | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        prepared: Future | None = None,
+        mock: dict | None = None,
+    ) -> None:
         super().__init__()
         self.mock_options = mock
         self.settings = settings_mod.load()
@@ -101,22 +106,32 @@ class DrillApp(App):
         self.switch_screen(HomeScreen())  # rebuilt in the new language
 
 
-def make_app(home: Path | str | None = None, lang: str | None = None, start: dict | None = None,
-             clock: Callable[[], float] = time.monotonic,
-             prepared: Future | None = None, mock: dict | None = None) -> DrillApp:
+def make_app(
+    home: Path | str | None = None,
+    lang: str | None = None,
+    start: dict | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    prepared: Future | None = None,
+    mock: dict | None = None,
+) -> DrillApp:
     """The one app factory, for ``drill`` and for tests (``home`` becomes DRILL_HOME)."""
     if home is not None:
         os.environ["DRILL_HOME"] = str(home)
     if start is not None and prepared is None:
         from drill.runs.factory import prepare_practice
 
-        prepared = prepare_practice(dict(start), lang or settings_mod.load().lang(), clock=clock,
-                                    warm=("plotext", "rich.ansi"))
+        prepared = prepare_practice(
+            dict(start),
+            lang or settings_mod.load().lang(),
+            clock=clock,
+            warm=("plotext", "rich.ansi"),
+        )
     return DrillApp(lang=lang, start=start, clock=clock, prepared=prepared, mock=mock)
 
 
-def run_app(options: dict | None = None, lang: str | None = None,
-            prepared: Future | None = None) -> int:
+def run_app(
+    options: dict | None = None, lang: str | None = None, prepared: Future | None = None
+) -> int:
     """Run the app: a practice session for ``options``, or the home screen for None."""
     app = make_app(lang=lang, start=options, prepared=prepared)
     app.run()
@@ -125,8 +140,13 @@ def run_app(options: dict | None = None, lang: str | None = None,
 
 def run_mock_app(args, lang: str | None, report=None) -> int:
     """Run the app on a mock interview for ``drill mock`` options."""
-    options = {"minutes": args.minutes, "gpu": args.gpu, "seed": args.seed,
-               "feedback": args.feedback, "report": str(report) if report else None}
+    options = {
+        "minutes": args.minutes,
+        "gpu": args.gpu,
+        "seed": args.seed,
+        "feedback": args.feedback,
+        "report": str(report) if report else None,
+    }
     app = make_app(lang=lang, mock=options)
     app.run()
     return app.return_code or 0

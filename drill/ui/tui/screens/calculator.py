@@ -16,9 +16,21 @@ from drill.i18n import tr
 from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.plot import PlotView
 
-EXAMPLE = {"m": "4096", "n": "4096", "k": "4096", "heads": "32", "seq": "4096", "params": "7B",
-           "tokens": "2048", "rows": "4096", "cols": "4096", "in_channels": "64",
-           "height": "56", "width": "56", "out_channels": "64"}
+EXAMPLE = {
+    "m": "4096",
+    "n": "4096",
+    "k": "4096",
+    "heads": "32",
+    "seq": "4096",
+    "params": "7B",
+    "tokens": "2048",
+    "rows": "4096",
+    "cols": "4096",
+    "in_channels": "64",
+    "height": "56",
+    "width": "56",
+    "out_channels": "64",
+}
 
 
 class CalculatorScreen(Screen):
@@ -31,20 +43,34 @@ class CalculatorScreen(Screen):
     def compose(self) -> ComposeResult:
         lang = self.app.lang
         catalog = self.app.catalog
-        default = catalog.get(self.app.settings.gpu).id if self.app.settings.gpu in \
-            catalog.aliases or self.app.settings.gpu in catalog.cards else "a100-sxm4-40gb"
+        default = (
+            catalog.get(self.app.settings.gpu).id
+            if self.app.settings.gpu in catalog.aliases or self.app.settings.gpu in catalog.cards
+            else "a100-sxm4-40gb"
+        )
         with Horizontal(id="calc"):
             with VerticalScroll(id="calc-form"):
                 yield Label(tr("calc-card", lang))
-                yield Select([(c.id, c.id) for c in catalog], value=default, allow_blank=False,
-                             id="calc-card")
+                yield Select(
+                    [(c.id, c.id) for c in catalog],
+                    value=default,
+                    allow_blank=False,
+                    id="calc-card",
+                )
                 yield Label(tr("calc-dtype", lang))
-                yield Select([(d, d) for d in catalog.get(default).dtypes()], value="fp16",
-                             allow_blank=False, id="calc-dtype")
+                yield Select(
+                    [(d, d) for d in catalog.get(default).dtypes()],
+                    value="fp16",
+                    allow_blank=False,
+                    id="calc-dtype",
+                )
                 yield Label(tr("calc-op", lang))
-                yield Select([(f"{s.name} — {s.label(lang)}", s.name)
-                              for s in OPERATORS.values()], value=self.op, allow_blank=False,
-                             id="calc-op")
+                yield Select(
+                    [(f"{s.name} — {s.label(lang)}", s.name) for s in OPERATORS.values()],
+                    value=self.op,
+                    allow_blank=False,
+                    id="calc-op",
+                )
                 yield Vertical(id="calc-params")
                 yield Label(tr("calc-measured", lang))
                 yield Input(placeholder="200T", id="calc-measured")
@@ -66,8 +92,9 @@ class CalculatorScreen(Screen):
             if param.kind == "flag":
                 widgets.append(Checkbox(f"{param.flags[0]} {text}", id=f"p-{param.name}"))
             else:
-                value = EXAMPLE.get(param.name, "" if param.default is None else
-                                    f"{param.default:g}")
+                value = EXAMPLE.get(
+                    param.name, "" if param.default is None else f"{param.default:g}"
+                )
                 widgets.append(Label(f"{param.flags[0]}  {text}"))
                 widgets.append(Input(value=value, id=f"p-{param.name}"))
         box.mount_all(widgets)
@@ -113,8 +140,9 @@ class CalculatorScreen(Screen):
                 values[param.name] = None
                 continue
             try:
-                values[param.name] = (parse_count(text) if param.kind == "count"
-                                      else parse_number(text))
+                values[param.name] = (
+                    parse_count(text) if param.kind == "count" else parse_number(text)
+                )
             except UnitError as exc:
                 raise ValueError(f"{param.flags[0]}: {exc}") from None
         return values
@@ -137,8 +165,15 @@ class CalculatorScreen(Screen):
             measured_text = self.query_one("#calc-measured", Input).value.strip()
             measured = parse_rate(measured_text, FLOP_RATE) if measured_text else None
             peak = card.peak(dtype)
-            analysis = analyze(spec.cost(values, dtype), peak.value, card.bandwidth, dtype,
-                               measured, card.id, peak.path)
+            analysis = analyze(
+                spec.cost(values, dtype),
+                peak.value,
+                card.bandwidth,
+                dtype,
+                measured,
+                card.id,
+                peak.path,
+            )
         except (ValueError, ShapeError, UnitError, LookupError) as exc:
             out.update(Text(str(exc), style="bold yellow"))
             plot.show(None)
@@ -148,8 +183,9 @@ class CalculatorScreen(Screen):
         figure.lang = lang
         figure.points.append(Point(self.op, analysis.intensity, analysis.attainable))
         if measured:
-            figure.points.append(Point(tr("plot-measured", lang), analysis.intensity, measured,
-                                       "x", "red"))
+            figure.points.append(
+                Point(tr("plot-measured", lang), analysis.intensity, measured, "x", "red")
+            )
         plot.show(figure)
 
     def action_back(self) -> None:

@@ -26,9 +26,17 @@ def row(card) -> tuple:
         return round(card.peak(dtype).value / 1e12, 1) if dtype in card.dtypes() else 0.0
 
     ridges = card.ridges()
-    return (card.id, card.capacity_gb, round(card.bandwidth / 1e12, 2), peak("fp32"),
-            peak("tf32"), peak("fp16"), peak("fp8"), peak("int8"),
-            round(ridges.get("fp16", 0.0), 1))
+    return (
+        card.id,
+        card.capacity_gb,
+        round(card.bandwidth / 1e12, 2),
+        peak("fp32"),
+        peak("tf32"),
+        peak("fp16"),
+        peak("fp8"),
+        peak("int8"),
+        round(ridges.get("fp16", 0.0), 1),
+    )
 
 
 class CatalogScreen(Screen):
@@ -71,8 +79,10 @@ class CatalogScreen(Screen):
 
 
 class CardScreen(Screen):
-    BINDINGS = [Binding("escape,q", "back", "back", show=False),
-                Binding("d", "next_dtype", "precision", show=False)]
+    BINDINGS = [
+        Binding("escape,q", "back", "back", show=False),
+        Binding("d", "next_dtype", "precision", show=False),
+    ]
 
     def __init__(self, card_id: str) -> None:
         super().__init__()
@@ -96,8 +106,13 @@ class CardScreen(Screen):
         self._plot()
 
     def _title(self) -> str:
-        return tr("card-title", self.app.lang, name=self.card.name, dtype=self.dtype,
-                  ridge=sig(self.card.ridges()[self.dtype], 4))
+        return tr(
+            "card-title",
+            self.app.lang,
+            name=self.card.name,
+            dtype=self.dtype,
+            ridge=sig(self.card.ridges()[self.dtype], 4),
+        )
 
     def _plot(self) -> None:
         from drill.ui.render.plot import card_figure

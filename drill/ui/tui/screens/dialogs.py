@@ -41,8 +41,10 @@ def help_text(lang: str) -> Text:
     costs = " + ".join(f"{c * 100:.0f} %" for c in HINT_COSTS)
     sections = (
         ("help-keys", tr("help-keys-body", lang)),
-        ("help-grading", tr("help-grading-body", lang, full=f"{FULL * 100:.0f}", bands=bands,
-                            costs=costs)),
+        (
+            "help-grading",
+            tr("help-grading-body", lang, full=f"{FULL * 100:.0f}", bands=bands, costs=costs),
+        ),
         ("help-conventions", tr("help-conventions-body", lang)),
         ("help-srs", i18n.Text.of(RATING_RULE)(lang)),
     )

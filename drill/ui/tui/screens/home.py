@@ -35,8 +35,10 @@ class HomeScreen(Screen):
         with Center(), Vertical(id="home-menu"):
             yield Static(tr("app-title", lang), id="home-title")
             yield Static(tr("app-sub", lang), id="home-sub")
-            yield OptionList(*[Option(f" {key}  {tr(label, lang)}", id=item)
-                               for item, key, label in ITEMS], id="home-options")
+            yield OptionList(
+                *[Option(f" {key}  {tr(label, lang)}", id=item) for item, key, label in ITEMS],
+                id="home-options",
+            )
             yield Static(tr("home-tip", lang), id="home-tip")
             yield Static("", id="home-due")
         yield KeyBar(["quit"], self.app.lang)

@@ -63,9 +63,14 @@ class MockScreen(Screen):
         from drill.runs.factory import open_interview
 
         try:
-            interview = open_interview(self.options, self.app.lang, catalog=self.app.catalog,
-                                       clock=self.app.clock, background=True,
-                                       on_warning=self.app.notify_warning)
+            interview = open_interview(
+                self.options,
+                self.app.lang,
+                catalog=self.app.catalog,
+                clock=self.app.clock,
+                background=True,
+                on_warning=self.app.notify_warning,
+            )
         except SetupError as exc:
             self.app.call_from_thread(self._cannot_start, str(exc))
             return
@@ -105,12 +110,16 @@ class MockScreen(Screen):
         number = item.question.id if item else ""
         budget_left = interview.question_time_left()
         if lang == "zh":
-            text = (f"模拟面试 · 第 {number} 题（{stage}）· 剩余 {clock_text(interview.time_left())}"
-                    f" · 本题 {clock_text(budget_left)}")
+            text = (
+                f"模拟面试 · 第 {number} 题（{stage}）· 剩余 {clock_text(interview.time_left())}"
+                f" · 本题 {clock_text(budget_left)}"
+            )
         else:
-            text = (f"Mock interview · question {number} ({stage}) · "
-                    f"{clock_text(interview.time_left())} left · this question "
-                    f"{clock_text(budget_left)}")
+            text = (
+                f"Mock interview · question {number} ({stage}) · "
+                f"{clock_text(interview.time_left())} left · this question "
+                f"{clock_text(budget_left)}"
+            )
         header = Text(text)
         if budget_left < 0:
             header.append(" (over budget)" if lang != "zh" else "（已超出预算）", style="bold red")
@@ -139,7 +148,8 @@ class MockScreen(Screen):
         self.query_one("#mock-question", Static).update(body)
         unit = question.unit()
         self.query_one("#answer-label", Label).update(
-            tr("answer", lang) + (f" ({unit})" if unit else ""))
+            tr("answer", lang) + (f" ({unit})" if unit else "")
+        )
         self.query_one("#message", Static).update("")
         self.query_one("#feedback", Static).update("")
         self._refresh_header()
@@ -158,7 +168,8 @@ class MockScreen(Screen):
                 self._finish()
                 return
             self.query_one("#message", Static).update(
-                Text(exc.message(self.app.lang), style="bold yellow"))
+                Text(exc.message(self.app.lang), style="bold yellow")
+            )
             return
         self._after(result)
 
@@ -171,8 +182,10 @@ class MockScreen(Screen):
 
         lang = self.app.lang
         q = result.question
-        parts = [Text(f"{tr(result.verdict(), lang)} ({result.score:.2f})", style="bold"),
-                 Text(f"{tr('expected', lang)}: {q.expected_text(lang)}")]
+        parts = [
+            Text(f"{tr(result.verdict(), lang)} ({result.score:.2f})", style="bold"),
+            Text(f"{tr('expected', lang)}: {q.expected_text(lang)}"),
+        ]
         parts += [Text(f"{tr('mistake', lang)}: {line}") for line in mistake_lines(result, lang)]
         parts += [Text(line) for line in q.solution(lang)]
         parts.append(Text(tr("next-only", lang), style="dim"))
@@ -183,8 +196,7 @@ class MockScreen(Screen):
 
     @on(AnswerInput.Command)
     def command(self, event: AnswerInput.Command) -> None:
-        actions = {"hint": self.action_hint, "skip": self.action_skip,
-                   "leave": self.action_leave}
+        actions = {"hint": self.action_hint, "skip": self.action_skip, "leave": self.action_leave}
         if event.name in actions:
             actions[event.name]()
 
@@ -208,7 +220,9 @@ class MockScreen(Screen):
             text = tr("no-hint", lang)
         else:
             used = self.interview.hints_used
-            text = f"{tr('hint', lang)} {used}/{len(HINT_COSTS)} (−{HINT_COSTS[used - 1]:.0%}): {hint}"
+            text = (
+                f"{tr('hint', lang)} {used}/{len(HINT_COSTS)} (−{HINT_COSTS[used - 1]:.0%}): {hint}"
+            )
         self.query_one("#message", Static).update(Text(text, style="cyan"))
 
     def action_skip(self) -> None:
@@ -224,8 +238,9 @@ class MockScreen(Screen):
                 self.interview.finish()
                 self._finish()
 
-        self.app.push_screen(ConfirmScreen(tr("leave-title", self.app.lang),
-                                           tr("leave-body", self.app.lang)), done)
+        self.app.push_screen(
+            ConfirmScreen(tr("leave-title", self.app.lang), tr("leave-body", self.app.lang)), done
+        )
 
     def _finish(self) -> None:
         if self.interview is None:
@@ -237,8 +252,10 @@ class MockScreen(Screen):
 
 
 class ScorecardScreen(Screen):
-    BINDINGS = [Binding("m", "report", "report", show=False),
-                Binding("escape,q", "home", "home", show=False)]
+    BINDINGS = [
+        Binding("m", "report", "report", show=False),
+        Binding("escape,q", "home", "home", show=False),
+    ]
 
     def __init__(self, card, report_path=None) -> None:
         super().__init__()
@@ -262,8 +279,11 @@ class ScorecardScreen(Screen):
         from drill.config import paths
         from drill.ui.render.report_md import report
 
-        target = Path(self.report_path) if self.report_path else (
-            paths.data_dir() / "reports" / f"mock-{datetime.now():%Y%m%d-%H%M%S}.md")
+        target = (
+            Path(self.report_path)
+            if self.report_path
+            else (paths.data_dir() / "reports" / f"mock-{datetime.now():%Y%m%d-%H%M%S}.md")
+        )
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(report(self.card, self.app.lang), encoding="utf-8")
@@ -271,7 +291,8 @@ class ScorecardScreen(Screen):
             self.query_one("#report-note", Static).update(Text(str(exc), style="bold red"))
             return
         self.query_one("#report-note", Static).update(
-            Text(tr("mock-report-saved", self.app.lang).format(path=target), style="green"))
+            Text(tr("mock-report-saved", self.app.lang).format(path=target), style="green")
+        )
 
     def action_home(self) -> None:
         self.app.go_home()

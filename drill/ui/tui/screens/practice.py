@@ -16,8 +16,12 @@ from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.plot import PlotView
 
-VERDICT_STYLE = {"correct": "bold green", "partial": "bold yellow", "wrong": "bold red",
-                 "skipped": "bold grey62"}
+VERDICT_STYLE = {
+    "correct": "bold green",
+    "partial": "bold yellow",
+    "wrong": "bold red",
+    "skipped": "bold grey62",
+}
 
 
 class PracticeScreen(Screen):
@@ -91,9 +95,15 @@ class PracticeScreen(Screen):
                 self.app.share_catalog(catalog)
             else:
                 relay = Relay()
-                session = open_practice(self.options, self.app.lang, settings=self.app.settings,
-                                        catalog=self.app.catalog, clock=self.app.clock,
-                                        background=True, on_warning=relay)
+                session = open_practice(
+                    self.options,
+                    self.app.lang,
+                    settings=self.app.settings,
+                    catalog=self.app.catalog,
+                    clock=self.app.clock,
+                    background=True,
+                    on_warning=relay,
+                )
         except SetupError as exc:  # nothing due in --review, an unknown card or skill
             self.app.call_from_thread(self._cannot_start, str(exc))
             return
@@ -122,11 +132,15 @@ class PracticeScreen(Screen):
         elapsed = int(s.elapsed)
         score = s.score
         if lang == "zh":
-            text = (f"第 {number} 题 / 共 {s.total} 题 · 得分 {score:.2f} · "
-                    f"{tr('streak', lang)} {self.streak} · {elapsed // 60:02d}:{elapsed % 60:02d}")
+            text = (
+                f"第 {number} 题 / 共 {s.total} 题 · 得分 {score:.2f} · "
+                f"{tr('streak', lang)} {self.streak} · {elapsed // 60:02d}:{elapsed % 60:02d}"
+            )
         else:
-            text = (f"Question {number} of {s.total} · score {score:.2f} · "
-                    f"{tr('streak', lang)} {self.streak} · {elapsed // 60:02d}:{elapsed % 60:02d}")
+            text = (
+                f"Question {number} of {s.total} · score {score:.2f} · "
+                f"{tr('streak', lang)} {self.streak} · {elapsed // 60:02d}:{elapsed % 60:02d}"
+            )
         self.query_one("#progress", Static).update(text)
 
     def _show_question(self) -> None:
@@ -143,8 +157,9 @@ class PracticeScreen(Screen):
             body.append(prefix + question.ask.prompt(lang), style="bold")
             convention = question.scenario.convention(lang)
             if convention:
-                body.append("\n" + ("约定：" if lang == "zh" else "Convention: ") + convention,
-                            style="dim")
+                body.append(
+                    "\n" + ("约定：" if lang == "zh" else "Convention: ") + convention, style="dim"
+                )
         else:
             body.append(question.text(lang), style="bold")
         self.query_one("#scenario", Static).update(body)
@@ -175,7 +190,9 @@ class PracticeScreen(Screen):
         plot.display = visible
         self.query_one("#plot-note", Static).update(
             tr("plot-hidden", self.app.lang)
-            if self.show_plot and self._figure is not None and not big_enough else "")
+            if self.show_plot and self._figure is not None and not big_enough
+            else ""
+        )
         if visible:
             plot.show(self._figure)  # the view redraws only for a new figure or size
 
@@ -197,11 +214,11 @@ class PracticeScreen(Screen):
             line.append(f"{tag}: {explain(tag, lang)}")
             parts.append(line)
         if result.hit:
-            parts.append(Text(f"{tr('points-hit', lang)}: " + "; ".join(result.hit),
-                              style="green"))
+            parts.append(Text(f"{tr('points-hit', lang)}: " + "; ".join(result.hit), style="green"))
         if result.missed:
-            parts.append(Text(f"{tr('points-missed', lang)}: " + "; ".join(result.missed),
-                              style="yellow"))
+            parts.append(
+                Text(f"{tr('points-missed', lang)}: " + "; ".join(result.missed), style="yellow")
+            )
         parts.append(Text(f"\n{tr('solution', lang)}", style="bold"))
         if question.ask is not None:
             from drill.ui.render.tables import steps_table
@@ -235,7 +252,8 @@ class PracticeScreen(Screen):
             result = self.session.answer(event.value)
         except AnswerError as exc:
             self.query_one("#message", Static).update(
-                Text(exc.message(self.app.lang), style="bold yellow"))
+                Text(exc.message(self.app.lang), style="bold yellow")
+            )
             return
         self.streak = self.streak + 1 if result.grade.correct else 0
         self._show_feedback(result)
@@ -243,9 +261,13 @@ class PracticeScreen(Screen):
 
     @on(AnswerInput.Command)
     def command(self, event: AnswerInput.Command) -> None:
-        actions = {"hint": self.action_hint, "skip": self.action_skip,
-                   "plot": self.action_toggle_plot, "help": self.action_help,
-                   "leave": self.action_leave}
+        actions = {
+            "hint": self.action_hint,
+            "skip": self.action_skip,
+            "plot": self.action_toggle_plot,
+            "help": self.action_help,
+            "leave": self.action_leave,
+        }
         actions[event.name]()
 
     def action_hint(self) -> None:
@@ -300,8 +322,9 @@ class PracticeScreen(Screen):
             if leave:
                 self._finish()
 
-        self.app.push_screen(ConfirmScreen(tr("leave-title", self.app.lang),
-                                           tr("leave-body", self.app.lang)), done)
+        self.app.push_screen(
+            ConfirmScreen(tr("leave-title", self.app.lang), tr("leave-body", self.app.lang)), done
+        )
 
     def _finish(self) -> None:
         from drill.ui.tui.screens.summary import SummaryScreen
@@ -321,8 +344,11 @@ def figure_for(spec, catalog, lang: str):
     """The card's roofs with the question's points, labelled in the user's language."""
     from drill.ui.render.plot import Figure, Point, RoofLine, card_figure
 
-    labels = {"truth": ("the operator", "算子位置"), "measured": ("measured", "实测"),
-              "answer": ("your answer", "你的答案")}
+    labels = {
+        "truth": ("the operator", "算子位置"),
+        "measured": ("measured", "实测"),
+        "answer": ("your answer", "你的答案"),
+    }
     style = {"truth": ("●", "green"), "measured": ("x", "red"), "answer": ("◆", "magenta")}
     try:
         card = catalog.get(spec.gpu)
@@ -331,7 +357,6 @@ def figure_for(spec, catalog, lang: str):
         figure = Figure(spec.gpu, [RoofLine(spec.dtype, spec.peak, spec.bandwidth, True)])
     for role, ai, rate in spec.points:
         marker, color = style[role]
-        figure.points.append(Point(labels[role][1 if lang == "zh" else 0], ai, rate, marker,
-                                   color))
+        figure.points.append(Point(labels[role][1 if lang == "zh" else 0], ai, rate, marker, color))
     figure.lang = lang
     return figure

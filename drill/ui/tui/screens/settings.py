@@ -15,8 +15,10 @@ from drill.ui.tui.widgets.keybar import KeyBar
 
 
 class SettingsScreen(Screen):
-    BINDINGS = [Binding("escape", "back", "back", show=False),
-                Binding("ctrl+s", "save", "save", show=False)]
+    BINDINGS = [
+        Binding("escape", "back", "back", show=False),
+        Binding("ctrl+s", "save", "save", show=False),
+    ]
 
     def compose(self) -> ComposeResult:
         lang = self.app.lang
@@ -25,21 +27,33 @@ class SettingsScreen(Screen):
         gpu = s.gpu if s.gpu in catalog.cards else catalog.aliases.get(s.gpu, "a100-sxm4-40gb")
         with VerticalScroll(id="settings"):
             yield Label(tr("settings-language", lang))
-            yield Select([(tr("settings-auto", lang), "auto"), ("English", "en"), ("中文", "zh")],
-                         value=s.language or "auto", allow_blank=False, id="set-language")
+            yield Select(
+                [(tr("settings-auto", lang), "auto"), ("English", "en"), ("中文", "zh")],
+                value=s.language or "auto",
+                allow_blank=False,
+                id="set-language",
+            )
             yield Label(tr("settings-gpu", lang))
-            yield Select([(c.id, c.id) for c in catalog], value=gpu, allow_blank=False,
-                         id="set-gpu")
+            yield Select(
+                [(c.id, c.id) for c in catalog], value=gpu, allow_blank=False, id="set-gpu"
+            )
             yield Label(tr("settings-difficulty", lang))
-            yield Select([("1", 1), ("2", 2), ("3", 3)], value=s.difficulty, allow_blank=False,
-                         id="set-difficulty")
+            yield Select(
+                [("1", 1), ("2", 2), ("3", 3)],
+                value=s.difficulty,
+                allow_blank=False,
+                id="set-difficulty",
+            )
             yield Label(tr("settings-questions", lang))
             yield Input(str(s.questions), id="set-questions")
             yield Label(tr("settings-theme", lang))
             themes = sorted(self.app.available_themes)
-            yield Select([(name, name) for name in themes],
-                         value=s.theme if s.theme in themes else self.app.theme,
-                         allow_blank=False, id="set-theme")
+            yield Select(
+                [(name, name) for name in themes],
+                value=s.theme if s.theme in themes else self.app.theme,
+                allow_blank=False,
+                id="set-theme",
+            )
             yield Button(tr("settings-save", lang), id="set-save", variant="primary")
             yield Static("", id="set-message")
         yield KeyBar(["save", "back"], self.app.lang)
@@ -72,8 +86,12 @@ class SettingsScreen(Screen):
         try:
             settings_mod.save(new)
         except OSError as exc:
-            message.update(Text(tr("settings-not-saved", self.app.lang,
-                                   reason=exc.strerror or exc), style="bold red"))
+            message.update(
+                Text(
+                    tr("settings-not-saved", self.app.lang, reason=exc.strerror or exc),
+                    style="bold red",
+                )
+            )
             return
         old_lang = self.app.lang
         self.app.settings = new

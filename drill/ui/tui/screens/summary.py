@@ -33,11 +33,15 @@ class SummaryScreen(Screen):
         s = self.summary
         head = Text(tr("summary", lang), style="bold")
         if lang == "zh":
-            line = (f"共 {s.questions} 题，答对 {s.correct} 题，跳过 {s.skipped} 题；得分 "
-                    f"{s.score:.2f} / {s.questions}（{s.accuracy * 100:.0f} %）；用时 {s.seconds:.0f} 秒")
+            line = (
+                f"共 {s.questions} 题，答对 {s.correct} 题，跳过 {s.skipped} 题；得分 "
+                f"{s.score:.2f} / {s.questions}（{s.accuracy * 100:.0f} %）；用时 {s.seconds:.0f} 秒"
+            )
         else:
-            line = (f"{s.questions} questions, {s.correct} correct, {s.skipped} skipped; score "
-                    f"{s.score:.2f} / {s.questions} ({s.accuracy * 100:.0f} %); {s.seconds:.0f} s")
+            line = (
+                f"{s.questions} questions, {s.correct} correct, {s.skipped} skipped; score "
+                f"{s.score:.2f} / {s.questions} ({s.accuracy * 100:.0f} %); {s.seconds:.0f} s"
+            )
         table = Table(title=tr("per-skill", lang), title_justify="left")
         table.add_column("skill")
         table.add_column(tr("score", lang), justify="right")

@@ -38,8 +38,12 @@ class AnswerInput(Input):
 
     async def _on_key(self, event: events.Key) -> None:
         name = COMMAND_KEYS.get(event.key)
-        if (name and not self.value and not self.free_text
-                and (event.character or "") not in self.reserved):
+        if (
+            name
+            and not self.value
+            and not self.free_text
+            and (event.character or "") not in self.reserved
+        ):
             event.stop()
             event.prevent_default()
             self.post_message(self.Command(name))

@@ -1,0 +1,204 @@
+"""Intensity skills: FLOPs, bytes and intensity of GEMM, GEMV, element-wise, conv and attention."""
+
+from __future__ import annotations
+
+from drill.content.skills import shapes
+from drill.content.skills.context import (
+    AI,
+    GB,
+    GFLOP,
+    GIB_PER_GB,
+    MB,
+    WRONG_BYTES,
+    Ctx,
+    bound_ask,
+    convention,
+    givens,
+    hidden_figures,
+    number_ask,
+    pick_steps,
+    roof,
+)
+from drill.content.skills.model import Ask, Scenario
+from drill.content.skills.skill import skill
+from drill.core.engine import analyze
+from drill.core.engine import operators as ops
+from drill.core.engine.operators import OpCost, dtype_bytes
+
+
+def output_bytes(cost: OpCost, s: int) -> float:
+    """Bytes of the operator's written result (what 'forgot the write-back' leaves out)."""
+    p = cost.params
+    if cost.op == "gemm":
+        return s * p["M"] * p["N"] * p["batch"]
+    if cost.op == "gemv":
+        return s * p["M"]
+    if cost.op == "elementwise":
+        return s * p["n"] * p["outputs"]
+    if cost.op == "conv2d":
+        return s * p["batch"] * p["out_channels"] * p["out_height"] * p["out_width"]
+    if cost.op == "attention":
+        return s * p["batch"] * p["heads"] * p["seq"] * p["head_dim"]
+    if cost.op in ("softmax", "layernorm"):
+        return s * p["rows"] * p["cols"]
+    return 0.0
+
+
+def intensity_mistakes(cost: OpCost, dtype: str, fma: bool = True) -> list[tuple[str, float]]:
+    s = dtype_bytes(dtype)
+    ai = cost.flops / cost.bytes
+    found = []
+    if fma:
+        found.append(("fma-factor", ai / 2))
+    found.append(("dtype-bytes", ai * s / WRONG_BYTES[s]))
+    out = output_bytes(cost, s)
+    if 0 < out < cost.bytes:
+        found.append(("no-write-back", cost.flops / (cost.bytes - out)))
+    return found
+
+
+def _intensity_scenario(
+    ctx: Ctx, skill: str, card, pick: shapes.OpPick, dtype: str, mistakes: list[tuple[str, float]]
+) -> Scenario:
+    cost = pick.cost
+    a = analyze(cost, 1.0, 1.0, dtype)  # only the traffic model matters here
+    steps = pick_steps(a.steps, "intensity")
+    asks: list[Ask] = []
+    s = dtype_bytes(dtype)
+    if ctx.difficulty >= 3:
+        asks.append(
+            number_ask(
+                "flops",
+                "How many FLOPs does it perform?",
+                "它一共做多少次浮点运算？",
+                cost.flops,
+                GFLOP,
+                pick_steps(steps, "flops"),
+                [("fma-factor", cost.flops / 2)],
+            )
+        )
+        out = output_bytes(cost, s)
+        byte_mistakes = [
+            ("dtype-bytes", cost.bytes * WRONG_BYTES[s] / s),
+            ("gib-gb", cost.bytes / GIB_PER_GB),
+        ]
+        if 0 < out < cost.bytes:
+            byte_mistakes.append(("no-write-back", cost.bytes - out))
+        asks.append(
+            number_ask(
+                "bytes",
+                "How many bytes cross DRAM?",
+                "有多少字节经过显存？",
+                cost.bytes,
+                GB if cost.bytes >= 1e9 else MB,
+                pick_steps(steps, "bytes"),
+                byte_mistakes,
+            )
+        )
+    asks.append(
+        number_ask(
+            "intensity",
+            "What is its arithmetic intensity?",
+            "它的算术强度是多少？",
+            a.intensity,
+            AI,
+            steps,
+            mistakes,
+        )
+    )
+    with_bound = ctx.difficulty >= 2 and skill == "gemm-intensity"
+    params = {
+        "op": cost.op,
+        "shape": cost.params,
+        "dtype": dtype,
+        "gpu": card.id,
+        "peak": roof(card, dtype, cost.op).value,
+        "bandwidth": card.bandwidth,
+        "intensity": a.intensity,
+        "card_in_question": with_bound,
+    }
+    if with_bound:
+        a_card = analyze(cost, roof(card, dtype, cost.op).value, card.bandwidth, dtype, gpu=card.id)
+        g_en, g_zh = givens(ctx, card, dtype, cost.op)
+        asks.append(
+            bound_ask(
+                f"On {g_en} Is it memory- or compute-bound?",
+                f"在 {g_zh} 上，它是带宽受限还是算力受限？",
+                a_card.bound,
+                pick_steps(a_card.steps, "bound"),
+            )
+        )
+    conv_en, conv_zh = convention(dtype, matrices=cost.op in ("gemm", "gemv", "conv2d"))
+    return Scenario(
+        skill,
+        ctx.difficulty,
+        0,
+        f"Take {pick.en}, in {dtype}.",
+        f"考虑{pick.zh}，精度 {dtype}。",
+        tuple(asks),
+        params,
+        conv_en,
+        conv_zh,
+        hidden_figures(ctx, card) if with_bound else (),
+    )
+
+
+@skill("gemm-intensity", "intensity", en="GEMM arithmetic intensity", zh="GEMM 算术强度")
+def gemm_intensity(ctx: Ctx) -> Scenario:
+    card = ctx.card()
+    dtype = ctx.dtype(card, ("fp16", "bf16", "fp32", "fp8"))
+    if ctx.difficulty >= 2:  # a bound on the card follows: the run must be long enough
+        pick = shapes.any_op(ctx, dtype, (card,), draw=shapes.gemm)
+    else:
+        pick = shapes.gemm(ctx, dtype)
+    return _intensity_scenario(
+        ctx, "gemm-intensity", card, pick, dtype, intensity_mistakes(pick.cost, dtype)
+    )
+
+
+@skill("gemv-intensity", "intensity", en="GEMV arithmetic intensity", zh="GEMV 算术强度")
+def gemv_intensity(ctx: Ctx) -> Scenario:
+    card = ctx.card()
+    dtype = ctx.dtype(card, ("fp16", "bf16", "fp32", "int8"))
+    pick = shapes.gemv(ctx, dtype)
+    return _intensity_scenario(
+        ctx, "gemv-intensity", card, pick, dtype, intensity_mistakes(pick.cost, dtype)
+    )
+
+
+@skill("elementwise-intensity", "intensity", en="Element-wise intensity", zh="逐元素算子的算术强度")
+def elementwise_intensity(ctx: Ctx) -> Scenario:
+    card = ctx.card()
+    dtype = ctx.dtype(card, ("fp16", "fp32", "bf16"))
+    pick, fma = shapes.elementwise(ctx, dtype)
+    return _intensity_scenario(
+        ctx,
+        "elementwise-intensity",
+        card,
+        pick,
+        dtype,
+        intensity_mistakes(pick.cost, dtype, fma=fma),
+    )
+
+
+@skill("conv-intensity", "intensity", en="Convolution intensity", zh="卷积的算术强度")
+def conv_intensity(ctx: Ctx) -> Scenario:
+    card = ctx.card()
+    dtype = ctx.dtype(card, ("fp16", "bf16", "fp32"))
+    pick = shapes.conv(ctx, dtype)
+    return _intensity_scenario(
+        ctx, "conv-intensity", card, pick, dtype, intensity_mistakes(pick.cost, dtype)
+    )
+
+
+@skill("attention-intensity", "intensity", en="Attention intensity", zh="注意力的算术强度")
+def attention_intensity(ctx: Ctx) -> Scenario:
+    card = ctx.card()
+    dtype = ctx.dtype(card, ("fp16", "bf16"))
+    fused = ctx.rng.random() < 0.5
+    pick = shapes.any_op(ctx, dtype, (card,), draw=lambda c, d: shapes.attention(c, d, fused))
+    p = pick.cost.params
+    twin = ops.attention(p["batch"], p["heads"], p["seq"], p["head_dim"], dtype, fused=not fused)
+    mistakes = intensity_mistakes(pick.cost, dtype)
+    mistakes.insert(0, ("fused-traffic", twin.flops / twin.bytes))
+    return _intensity_scenario(ctx, "attention-intensity", card, pick, dtype, mistakes)
