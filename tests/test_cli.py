@@ -276,11 +276,6 @@ def test_card_helpers_match_hand_worked_values(op, flags, expected):
     assert {key: d[key] for key in expected} == pytest.approx(expected, rel=1e-6)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="calc takes the tensor-core peak for vector kernels "
-    "(drill/cli/commands/common.py roof_for); DESIGN: they use the vector roof",
-)
 @pytest.mark.parametrize(
     ("op", "flags"),
     [

@@ -66,9 +66,6 @@ class Quantity:
     binary: bool = False  # a binary prefix (GiB, MiB) was used
     bits: bool = False  # the unit was bits (Gb/s, Gbit), converted to bytes
 
-    def fits(self, dim: str) -> bool:
-        return not self.dims or dim in self.dims
-
 
 _FLOAT = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
 _NUMBER = re.compile(rf"^\s*({_FLOAT})(?:\s*(?:[x×*]|\\times)\s*10\s*\^\s*([+-]?\d+))?")

@@ -39,7 +39,12 @@ def _analysis(spec, values, dtype, args, gpu=None, own_figures=False):
         gpu = gpu or args.gpu
         if gpu is None and args.peak and args.bandwidth:
             raise UsageError("a comparison needs a card: add --gpu ID to --peak/--bandwidth")
-    roof = roof_for(_with_gpu(args, gpu, own_figures), dtype)
+    card_args = _with_gpu(args, gpu, own_figures)
+    roof = (
+        roof_for(card_args, dtype)
+        if rl.uses_tensor_cores(spec.name)
+        else _vector_roof(card_args, dtype)
+    )
     try:
         cost = spec.cost(values, dtype)
         return analyze(
@@ -255,20 +260,20 @@ def _waves(args, lang: str) -> int:
     )
 
 
-def _vector_roof(args):
-    """Element-wise math runs on the non-tensor units: their peak is the roof, not the tensor
-    cores'. A card with no published vector rate for the dtype does the math in fp32."""
+def _vector_roof(args, dtype: str, op: str = "elementwise"):
+    """Vector kernels run on the non-tensor units: the card's roof for ``op``
+    (Card.op_peak), unless --peak overrides it."""
     if getattr(args, "peak", None):
-        return roof_for(args, args.dtype)
-    card = load_card(args.gpu)
+        return roof_for(args, dtype)
+    choice = load_card(args.gpu).op_peak(dtype, op)
     vector_args = _GpuArgs(args, args.gpu, False)
     vector_args.cuda_cores = True
-    return roof_for(vector_args, args.dtype if args.dtype in card.vector else "fp32")
+    return roof_for(vector_args, choice.path.split(".")[1])
 
 
 def _card_helper(args, lang: str) -> int:
     elementwise = args.op == "ops-per-element"
-    roof = _vector_roof(args) if elementwise else roof_for(args, args.dtype)
+    roof = _vector_roof(args, args.dtype) if elementwise else roof_for(args, args.dtype)
     rid = rl.ridge(roof.peak, roof.bandwidth)
     en, zh = "Ridge point", "拐点"
     if elementwise:

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from drill.content.problems import Problem
+from drill.core.engine.roofline import uses_tensor_cores
 
 TOLERANCE = 0.01
 TENSOR_DTYPES = ("fp64", "tf32", "fp16", "bf16", "fp8", "int8")
@@ -90,6 +91,17 @@ class Card:
         raise CatalogError(
             f"{self.id} has no {dtype} peak; choose from: {', '.join(self.dtypes())}"
         )
+
+    def op_peak(self, dtype: str, op: str | None = None) -> PeakChoice:
+        """The peak an operator runs against: the tensor-core peak for matrix products, the
+        vector (non-tensor) peak of its precision for element-wise, reduction, softmax,
+        layernorm, copy and GEMV kernels. Without a published vector rate for a 16-bit type,
+        the math runs at the fp32 vector rate (the data is converted on load)."""
+        if op is None or uses_tensor_cores(op):
+            return self.peak(dtype)
+        if dtype in self.vector:
+            return self.peak(dtype, cuda_cores=True)
+        return self.peak("fp32")
 
     def _vector(self, dtype: str) -> PeakChoice:
         if dtype not in self.vector:

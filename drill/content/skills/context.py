@@ -10,7 +10,6 @@ from drill.content.catalog.card import PeakChoice
 from drill.content.skills.model import CHOICE, NUMBER, Ask, Option, Unit
 from drill.core import units as u
 from drill.core.engine.operators import dtype_bytes
-from drill.core.engine.roofline import uses_tensor_cores
 from drill.core.engine.steps import Step
 from drill.core.units import format_si, sig
 
@@ -75,15 +74,8 @@ class Ctx:
 
 
 def roof(card: Card, dtype: str, op: str | None = None) -> PeakChoice:
-    """The peak an operator runs against: the tensor-core peak for matrix products, the
-    vector (non-tensor) peak of its precision for element-wise, reduction, softmax,
-    layernorm, copy and GEMV kernels. Without a published vector rate for a 16-bit type,
-    the math runs at the fp32 vector rate (the data is converted on load)."""
-    if op is None or uses_tensor_cores(op):
-        return card.peak(dtype)
-    if dtype in card.vector:
-        return card.peak(dtype, cuda_cores=True)
-    return card.peak("fp32")
+    """The peak ``op`` runs against on ``card`` (Card.op_peak states the rule)."""
+    return card.op_peak(dtype, op)
 
 
 def peak_words(card: Card, dtype: str, op: str | None = None) -> tuple[str, str]:
@@ -134,7 +126,7 @@ def convention(dtype: str | None = None, matrices: bool = False) -> tuple[str, s
     return en + ".", zh + "。"
 
 
-def _hints(steps: tuple[Step, ...], unit: Unit | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _hints(steps: tuple[Step, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Three rungs: the formula, the intermediate results, the numbers substituted."""
     if not steps:
         return (), ()
@@ -173,7 +165,7 @@ def number_ask(
         kept.append((tag, wrong))  # two habits giving the same number are both named
     unit_en = f" (in {unit.label})" if unit.label else ""
     unit_zh = f"（单位 {unit.label}）" if unit.label else ""
-    hints_en, hints_zh = _hints(steps, unit)
+    hints_en, hints_zh = _hints(steps)
     return Ask(
         key,
         NUMBER,
@@ -198,7 +190,7 @@ BOUND_OPTIONS = (
 
 def bound_ask(en: str, zh: str, expected: str, steps: tuple[Step, ...]) -> Ask:
     other = "compute" if expected == "memory" else "memory"
-    hints_en, hints_zh = _hints(steps, None)
+    hints_en, hints_zh = _hints(steps)
     return Ask(
         "bound",
         CHOICE,

@@ -164,7 +164,7 @@ class CalculatorScreen(Screen):
             values = check_values(spec, self.values())
             measured_text = self.query_one("#calc-measured", Input).value.strip()
             measured = parse_rate(measured_text, FLOP_RATE) if measured_text else None
-            peak = card.peak(dtype)
+            peak = card.op_peak(dtype, self.op)
             analysis = analyze(
                 spec.cost(values, dtype),
                 peak.value,
