@@ -35,13 +35,13 @@ class Placement:
 def _flop_terms(k: Kernel, mma: tuple[int, int, int]) -> str:
     names = {2: "2·", 1: ""}
     terms = [
-        f"{names[f]}{op.upper()} {sig(k.counters[op], 6)}"
+        f"{names[f]}{op.upper()} {int(k.counters[op])}"
         for op, _, f in FLOP_COUNTERS
         if k.counters.get(op)
     ]
     if k.tensor_inst:
         m, n, kk = mma
-        terms.append(f"MMA {sig(k.tensor_inst, 6)} × 2·{m}·{n}·{kk}")
+        terms.append(f"MMA {int(k.tensor_inst)} × 2·{m}·{n}·{kk}")
     return " + ".join(terms) or "0"
 
 
@@ -62,7 +62,7 @@ def place(
                 "Duration",
                 "耗时",
                 "Σ gpu__time_duration",
-                f"{k.launches} ×",
+                f"n = {k.launches}",
                 t,
                 "s",
                 formula_zh="Σ gpu__time_duration",
