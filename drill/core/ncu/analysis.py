@@ -241,7 +241,7 @@ def to_json(p: Placement, mma: tuple[int, int, int] = DEFAULT_MMA) -> dict:
         "duration_s": k.duration,
         "dram_bytes": k.dram_bytes,
         "flops": k.flops,
-        "flops_by_precision": dict(k.flops_by),
+        "flops_by_precision": {p: v for p, v in k.flops_by.items() if v},
         "mma_shape": list(mma) if k.tensor_inst else None,
         "precision": k.precision if k.flops is not None else None,
         "achieved_flops": p.achieved_flops,

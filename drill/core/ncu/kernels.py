@@ -88,7 +88,7 @@ class Kernel:
     @property
     def precision(self) -> str:
         """The precision doing most of the FLOPs ("tensor" for MMA instructions)."""
-        if not self.flops_by:
+        if not any(self.flops_by.values()):
             return "fp32"
         return max(self.flops_by, key=lambda p: self.flops_by[p])
 
