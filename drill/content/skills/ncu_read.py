@@ -83,7 +83,7 @@ def bound_ask(sm: float, mem: float, expected: str) -> Ask:
         hints_en=(
             "Take the larger of Compute (SM) and Memory Throughput and compare it with 60 %.",
         ),
-        hints_zh=("取 Compute (SM) 与 Memory Throughput 中较大的一个，和 60 % 比较。",),
+        hints_zh=("取 Compute (SM) Throughput 与 Memory Throughput 中较大的一个，和 60 % 比较。",),
     )
 
 
@@ -118,7 +118,7 @@ def _cause_ask(truth: Truth, evidence: Text) -> Ask:
         ),
         hints_zh=(
             "Memory Throughput 来自哪一级：显存、L2 还是 L1/TEX？",
-            "再看占用率、波次、每请求扇区数与 wavefront 数、首要停顿原因。",
+            "再看占用率、波次、每请求扇区数与波前数、首要停顿原因。",
         ),
     )
 
@@ -153,7 +153,7 @@ def _evidence(truth: Truth, f: Figures) -> Text:
     )[0]
     common = Text(
         f"Memory {sig(f.mem_pct)} % comes from {memory_from} (DRAM {sig(f.dram_pct)} %). ",
-        f"Memory {sig(f.mem_pct)} % 来自 {memory_from}（DRAM {sig(f.dram_pct)} %）。",
+        f"Memory {sig(f.mem_pct)} % 来自 {memory_from.replace('DRAM', '显存')}（显存 {sig(f.dram_pct)} %）。",
     )
     specific = {
         "uncoalesced-access": (
@@ -177,11 +177,11 @@ def _evidence(truth: Truth, f: Figures) -> Text:
         "tensor-unused": (
             "FFMA instructions do the work and the tensor pipe executes nothing, on an fp16 "
             "matrix product.",
-            "fp16 矩阵乘由 FFMA 指令完成，Tensor 管线一条指令也没执行。",
+            "fp16 矩阵乘由 FMA 指令完成，Tensor 管线一条指令也没执行。",
         ),
         "bank-conflicts": (
             f"{sig(f.smem_wavefronts)} shared wavefronts per request where 1 is ideal.",
-            f"每请求 {sig(f.smem_wavefronts)} 个共享内存 wavefront（理想是 1）。",
+            f"每请求 {sig(f.smem_wavefronts)} 个共享内存波前（理想是 1）。",
         ),
         "launch-overhead": (
             f"{format_si(f.duration_s, 's')} and {f.grid} blocks: launch cost dominates.",
@@ -190,7 +190,7 @@ def _evidence(truth: Truth, f: Figures) -> Text:
         "long-scoreboard": (
             f"Top stall {f.stall} with {sig(f.achieved_occ)} % achieved occupancy and coalesced "
             "loads: warps wait on dependent loads.",
-            f"首要停顿为 {f.stall}，实际占用率 {sig(f.achieved_occ)} %，访存已合并：warp 在等相互依赖的加载。",
+            f"首要停顿为长记分板等待，实际占用率 {sig(f.achieved_occ)} %，访存已合并：线程束在等相互依赖的加载。",
         ),
         "dram-saturated": (
             f"DRAM itself is at {sig(f.dram_pct)} % of its peak: the roof is reached.",
@@ -212,7 +212,7 @@ def _number_ask(which: str, f: Figures, card) -> Ask:
             f"{format_si(b, 'B')} / {format_si(t, 's')}",
             value,
             "B/s",
-            formula_zh="DRAM 字节数 / 耗时",
+            formula_zh="显存字节数 / 耗时",
         )
         mistakes = [
             ("l1-as-dram", f.l1_bytes / t),
@@ -236,7 +236,7 @@ def _number_ask(which: str, f: Figures, card) -> Ask:
             f"2·{f.ffma} + {f.fadd}",
             f.flops,
             "FLOP",
-            formula_zh="2·FFMA + FADD",
+            formula_zh="2·FMA 指令数 + 加法指令数",
         )
         value = f.flops / b
         step = Step(
@@ -247,7 +247,7 @@ def _number_ask(which: str, f: Figures, card) -> Ask:
             f"{sig(f.flops)} / {sig(b)}",
             value,
             "FLOP/B",
-            formula_zh="FLOPs / DRAM 字节数",
+            formula_zh="FLOPs / 显存字节数",
         )
         mistakes = [("fma-factor", (f.ffma + f.fadd) / b), ("l1-as-dram", f.flops / f.l1_bytes)]
         return number_ask(
@@ -281,12 +281,49 @@ def _number_ask(which: str, f: Figures, card) -> Ask:
     )
 
 
+def _coincides(f: Figures, which: str) -> bool:
+    target = {
+        "bandwidth": f.dram_bytes / f.duration_s,
+        "intensity": f.flops / f.dram_bytes,
+        "waves": f.waves,
+    }[which]
+    givens = (
+        f.sm_pct,
+        f.mem_pct,
+        f.dram_pct,
+        f.l1_pct,
+        f.l2_pct,
+        f.l1_hit,
+        f.l2_hit,
+        f.theoretical_occ,
+        f.achieved_occ,
+        f.registers,
+        f.threads,
+        f.grid,
+        f.sms,
+        f.blocks_per_sm,
+        f.ffma,
+        f.fadd,
+        f.sectors,
+        f.smem_wavefronts,
+        f.dram_bytes,
+        f.l1_bytes,
+        f.duration_s,
+        f.limit_registers,
+        f.limit_warps,
+    )
+    return any(abs(g - target) <= 0.01 * abs(target) for g in givens)
+
+
 @skill("ncu-read", "diagnosis", en="Reading an Nsight Compute report", zh="读 Nsight Compute 报告")
 def ncu_read(ctx: Ctx) -> Scenario:
     card = pick_card(ctx)
     truth = ctx.choice(TRUTHS)
-    f = draw(ctx.rng, truth, card)
     which = ctx.choice(NUMBER_ASKS)
+    for _ in range(20):  # a given that happens to equal the asked number would reveal it
+        f = draw(ctx.rng, truth, card)
+        if not _coincides(f, which):
+            break
     hide = frozenset({"Waves Per SM"} if which == "waves" else ())
     excerpt = render(f, card, hide)
     lead_en = (
@@ -297,7 +334,7 @@ def ncu_read(ctx: Ctx) -> Scenario:
     lead_zh = (
         f"{card.name}（{card.units} 个 SM，显存带宽 {format_si(card.bandwidth, 'B/s')}，fp32 峰值 "
         f"{format_si(card.peak('fp32').value, 'FLOP/s')}）上 {f.kernel.split('(')[0]} 的 "
-        "`ncu --page details` 输出："
+        "Nsight Compute 详情页输出："
     )
     asks = (
         bound_ask(f.sm_pct, f.mem_pct, truth.bound),
@@ -345,7 +382,7 @@ def ncu_read(ctx: Ctx) -> Scenario:
         params,
         "Decimal SI units; 1 FMA = 2 FLOPs; DRAM bytes are read + write; percentages are of "
         "the card's peaks, as Nsight Compute reports them.",
-        "十进制 SI 单位；1 次 FMA = 2 FLOPs；DRAM 字节数为读 + 写；百分比相对于显卡峰值，与 Nsight "
+        "十进制 SI 单位；1 次 FMA = 2 FLOPs；显存字节数为读 + 写；百分比相对于显卡峰值，与 Nsight "
         "Compute 的报告一致。",
         hidden=("cause", "fix", "achieved_bw", "sm_pct_sum"),
     )

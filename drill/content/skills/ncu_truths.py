@@ -34,7 +34,7 @@ CAUSE_TEXT: dict[str, Text] = {
     ),
     "bank-conflicts": Text(
         "shared-memory bank conflicts: each request replays several times",
-        "共享内存 bank 冲突：每个请求被重放多次",
+        "共享内存存储体冲突：每个请求被重放多次",
     ),
     "launch-overhead": Text(
         "launch / overhead bound: too little work per launch",
@@ -42,7 +42,7 @@ CAUSE_TEXT: dict[str, Text] = {
     ),
     "long-scoreboard": Text(
         "long-scoreboard stalls: warps wait on dependent global loads",
-        "long scoreboard 停顿：warp 在等待相互依赖的全局加载",
+        "长记分板停顿：线程束在等待相互依赖的全局加载",
     ),
     "dram-saturated": Text(
         "DRAM bandwidth saturated: a streaming kernel near the bandwidth roof",
@@ -68,11 +68,11 @@ FIX_TEXT: dict[str, Text] = {
     ),
     "tensor-cores": Text(
         "Use tensor-core MMA instructions (cuBLAS, WMMA / MMA) instead of FMA",
-        "改用 Tensor Core 的 MMA 指令（cuBLAS、WMMA / MMA），不用 FMA",
+        "改用 Tensor Core 的 MMA 指令（如 cuBLAS），不用 FMA",
     ),
     "pad-smem": Text(
         "Pad or swizzle the shared-memory layout to remove bank conflicts",
-        "对共享内存布局做填充或交错（swizzle），消除 bank 冲突",
+        "对共享内存布局做填充或交错排布，消除存储体冲突",
     ),
     "batch-launches": Text(
         "Batch the launches: fuse kernels or capture them in a CUDA Graph",
@@ -80,7 +80,7 @@ FIX_TEXT: dict[str, Text] = {
     ),
     "loads-in-flight": Text(
         "Keep more independent loads in flight (unroll, prefetch, cp.async)",
-        "让更多独立的加载同时在途（展开、预取、cp.async）",
+        "让更多独立的加载同时在途（展开、预取、异步拷贝）",
     ),
     "fewer-bytes": Text(
         "Move fewer bytes: fuse with neighbouring kernels or store a lower precision",
