@@ -367,6 +367,9 @@ def test_generated_chinese_has_no_english_words(skill_id, catalog_and_words):
         for seed in range(30):
             scenario = generate(skill_id, seed, difficulty, catalog)
             for part, text in chinese_texts(scenario):
+                if part == "intro" and skill_id == "ncu-read":
+                    # ncu's own output, quoted as the tool prints it (indented), is English
+                    text = "\n".join(x for x in text.splitlines() if not x.startswith("  "))
                 for word in english_words(text, allowed):
                     left.setdefault(word, f"{part}: {text}")
     assert left == {}

@@ -22,6 +22,7 @@ COMMANDS = {
     "reference": ("reference", "run"),
     "history": ("history", "run"),
     "paths": ("validate", "show_paths"),
+    "ncu": ("ncu", "run"),
 }
 
 

@@ -365,6 +365,10 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     hsub.add_parser("check", help="run an integrity check on the history database")
     sub.add_parser("paths", help="where your cards, packs, settings and history live")
 
+    from drill.cli.parsers_ncu import add_ncu
+
+    add_ncu(sub, _lang_flag)
+
     return parser
 
 

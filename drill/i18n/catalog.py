@@ -11,6 +11,7 @@ from drill.i18n import (
     messages_app,
     messages_cli,
     messages_measure,
+    messages_ncu,
     messages_render,
     messages_report,
     messages_run,
@@ -26,6 +27,7 @@ AREAS = (
     messages_stats,
     messages_measure,
     messages_cli,
+    messages_ncu,
 )
 
 

@@ -379,3 +379,37 @@ def _attach(
 
     recorder = Recorder(history, mode, config, config.seed, __version__, on_error=on_warning)
     run.subscribe(in_background(recorder.handle) if background else recorder.handle)
+
+
+# -- drills given from outside the registry (drill ncu --quiz) ------------------------------
+def open_given(
+    scenarios: list,
+    lang: str,
+    *,
+    gpu: str | None = None,
+    catalog=None,
+    clock: Callable[[], float] = time.monotonic,
+    record: bool = True,
+    on_warning: Callable[[str], None] = _warn,
+):
+    """A practice session asking ``scenarios`` in order, recorded into the user's history
+    like any session (mode "practice", a plain plan of their skills)."""
+    from drill.content.catalog import load_catalog
+    from drill.runs.given import GivenSession
+
+    catalog = catalog if catalog is not None else load_catalog()
+    config = SessionConfig(
+        count=len(scenarios),
+        seed=draw_seed(),
+        skills=sorted({s.skill for s in scenarios}),
+        gpu=gpu,
+        lang=lang,
+        topic="numeric",
+        plan=[("skill", s.skill) for s in scenarios],
+        mode=SEEDED,
+    )
+    session = GivenSession(config, catalog, scenarios, clock=clock)
+    history = _open_for_writing(on_warning) if record else None
+    if history is not None:
+        _attach(session, history, "practice", config, False, on_warning)
+    return session

@@ -110,6 +110,30 @@ MISTAKES: dict[str, Text] = {
         "weights are shared, the KV cache is not).",
         "只算了一条序列的 KV 缓存；batch 中每条序列都有自己的一份（权重共享，KV 缓存不共享）。",
     ),
+    # Reading an Nsight Compute report (skill ncu-read).
+    "l1-as-dram": Text(
+        "Read L1/TEX (or shared-memory) traffic as DRAM traffic; DRAM bytes are "
+        "dram__bytes_read + dram__bytes_write, the figure the roofline needs.",
+        "把 L1/TEX（或共享内存）的流量当成了显存流量；显存字节数是 dram__bytes_read + "
+        "dram__bytes_write，屋顶模型要的是它。",
+    ),
+    "memory-pct-is-dram": Text(
+        "Took Memory Throughput for DRAM: it is the busiest memory unit (L1, L2 or DRAM); "
+        "DRAM Throughput is its own line and may be far lower.",
+        "把 Memory Throughput 当成了显存吞吐：它是最忙的那一级存储（L1、L2 或显存）；"
+        "DRAM Throughput 是单独一行，可能低得多。",
+    ),
+    "occupancy-always-helps": Text(
+        "Reached for occupancy when it is not the limit: more warps only help when warps "
+        "are too few to hide latency.",
+        "在占用率不是瓶颈时去提高占用率：只有 warp 太少、藏不住延迟时，更多 warp 才有用。",
+    ),
+    "sol-max-not-sum": Text(
+        "Added compute % and memory %; the Speed-of-Light rule takes the larger of the two, "
+        "and both under 60 % means latency / occupancy bound.",
+        "把计算百分比和访存百分比加在了一起；Speed-of-Light 规则取两者中较大者，"
+        "两者都低于 60 % 即为延迟 / 占用率受限。",
+    ),
 }
 
 

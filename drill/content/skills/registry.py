@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import drill.content.skills.ncu_read  # noqa: F401  (registers the ncu-read skill family)
 from drill.content.catalog import Catalog
 
 # Importing the generator modules registers their skills, in this order.
@@ -31,6 +32,7 @@ CURRICULUM = (
     "min-time",
     "direction",
     "sol-diagnosis",
+    "ncu-read",
     "card-upgrade",
     "precision-change",
     "decode-latency",
