@@ -142,3 +142,22 @@ def test_a_shown_letter_that_is_not_the_pack_letter_grades_by_what_was_shown():
         raise AssertionError("the right option never moved")
     events = jsonl("--question", q.id, "--seed", str(seed), input=right_id + "\n")
     assert events[1]["correct"] is False
+
+
+# -- rubric points: found, missed and "also worth saying" -----------------------------------
+def test_optional_points_are_shown_apart_and_never_lower_the_score():
+    q = BANK.get("bandwidth-formula")
+    optional = next(p.label["en"] for p in q.rubric if p.optional)
+    answer = "5120 / 8 x 2.43 Gbps per pin = 1555 GB/s"
+    plain = run_drill("start", "--plain", "--question", q.id, input=answer + "\n")
+    lines = plain.stdout.splitlines()
+    assert any(line.startswith("> correct (1)") for line in lines)
+    assert f"Also worth saying: {optional}" in lines
+    assert not any(line.startswith("Points missed") for line in lines)
+    grade = jsonl("--question", q.id, input=answer + "\n")[1]
+    assert grade["score"] == 1.0 and grade["also"] == [optional] and grade["missed"] == []
+    both = jsonl("--question", q.id, input=answer + "; the Gbps rate already includes DDR\n")[1]
+    assert both["score"] == 1.0 and both["also"] == [] and optional in both["hit"]
+    zh = run_drill("start", "--plain", "--question", q.id, "--lang", "zh", input=answer + "\n")
+    optional_zh = next(p.label["zh"] for p in q.rubric if p.optional)
+    assert f"还值得一提: {optional_zh}" in zh.stdout.splitlines()
