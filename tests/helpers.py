@@ -60,8 +60,8 @@ def right_answer(item, lang: str = "en") -> str:
         concept = item.concept
         if concept.type == "truefalse":
             return "true" if concept.correct else "false"
-        if concept.choices:
-            return ",".join(c.id for c in concept.choices if c.correct)
+        if concept.choices:  # the letters as shown (options are shuffled per showing)
+            return ",".join(item.expected_typed())
         return concept.answer[lang]
     if item.kind == NUMBER:
         return typed(item, float(item.expected))

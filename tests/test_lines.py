@@ -84,7 +84,7 @@ def test_practice_plain_commands(hint, skip, quit):
     assert out.count("Hint: ") == 1
     assert [r.verdict() for r in session.results] == ["skipped"]  # "4" was never read
     assert out.count("== Question") == 2
-    assert "1 question(s), 0 correct, 1 skipped" in out
+    assert "1 question, 0 correct, 1 skipped" in out
 
 
 @pytest.mark.parametrize(("hint", "skip", "quit"), WORDS)

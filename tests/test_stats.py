@@ -383,7 +383,7 @@ def test_mistakes_recent_against_earlier(history):
     recent = [f"2025-03-{d:02d}T10:00:00" for d in range(1, 11)]
     record(history, earlier[:5], score=0.0, mistakes=["unit-prefix"])
     record(history, earlier[5:], score=1.0)
-    record(history, recent[:1], score=0.0, mistakes=["unit-prefix", "fma-factor"])
+    record(history, recent[:1], score=0.0, mistakes=["unit-prefix"])
     record(history, recent[1:2], score=0.0, mistakes=["fma-factor"])
     record(history, recent[2:], score=1.0)
     s = compute(history, zone=UTC, now=at("2025-03-15T10:00:00"))

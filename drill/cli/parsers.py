@@ -208,6 +208,13 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     start.add_argument(
         "--skill", action="append", metavar="ID", type=argtypes.name, help="only these skills"
     )
+    start.add_argument(
+        "--question",
+        action="append",
+        metavar="ID",
+        type=argtypes.name,
+        help="ask exactly these bank questions (repeatable; --skill adds scenarios)",
+    )
     start.add_argument("--difficulty", type=int, choices=(1, 2, 3))
     start.add_argument("--gpu", metavar="ID", type=argtypes.name, help="use only this card")
     start.add_argument(

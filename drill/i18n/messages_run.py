@@ -25,8 +25,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "yes": ("Yes", "是"),
     "no": ("No", "否"),
     "summary-again": (
-        "r: practise the missed skills again · Escape / q: home",
-        "r：再练错过的技能 · Esc / q：回到首页",
+        "r: practise what you missed again · Escape / q: home",
+        "r：再练答错的题目 · Esc / q：回到首页",
     ),
     "summary-none": ("Nothing missed: well done.", "没有错题，做得好。"),
     "mock-intro": (
@@ -67,6 +67,15 @@ PAIRS: dict[str, tuple[str, str]] = {
     "no-hint": ("No more hints.", "没有更多提示了。"),
     "points-hit": ("Points covered", "答到的要点"),
     "points-missed": ("Points missed", "漏掉的要点"),
+    "points-also": ("Also worth saying", "还值得一提"),
+    "count-question": ("{n} question", "{n} 题"),
+    "count-questions": ("{n} questions", "{n} 题"),
+    "summary-head": (
+        "{count}, {correct} correct, {skipped} skipped; score {score} / {questions} ({pct} %), "
+        "{seconds} s",
+        "共 {count}，答对 {correct} 题，跳过 {skipped} 题；得分 {score} / {questions}（{pct} %），"
+        "用时 {seconds} 秒",
+    ),
     "summary": ("Summary", "总结"),
     "score": ("Score", "得分"),
     "time": ("Time", "用时"),
@@ -89,7 +98,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     "unit": ("unit", "单位"),
     "session-over": ("Session over.", "练习结束。"),
-    "practise-again": ("Practise the missed skills again:", "再练一次错过的技能："),
+    "practise-again": ("Practise what you missed again:", "再练一次答错的题目："),
     # Not yet looked up by their screens and commands (see each key's file).
     "practice-progress": (  # ui/tui/screens/practice.py
         "Question {number} of {total} · score {score} · {streak_word} {streak} · {clock}",

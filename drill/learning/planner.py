@@ -7,7 +7,9 @@ history of a hundred answers or a hundred thousand. fsrs itself is never importe
 Modes:
   smart     due cards (most overdue for their stability first, i.e. the ones most likely
             forgotten), then the weakest items by recent accuracy, then
-            at most NEW_PER_SESSION unseen items, then cards that fall due within AHEAD_DAYS
+            at most NEW_PER_SESSION unseen items, then cards that fall due within AHEAD_DAYS,
+            then the core case (CORE: the whole roofline chain on one scenario) if it is not
+            in the plan yet, so it stays in rotation when little else is due
   review    only the cards due today
   mistakes  items answered wrongly in the last MISTAKES_WINDOW answers (most misses first),
             then other items where the same mistake tags were made
@@ -41,6 +43,7 @@ AHEAD_DAYS = 3
 MISTAKES_WINDOW = 200  # answers that count as "recent" for --mistakes
 TAG_WINDOW = 1000  # mistaken answers searched for other items with the same tags
 CONCEPT_EVERY = 3  # a mixed session: two skills, then a question
+CORE = "roofline-case"  # the first skill of the curriculum: a new user's first question
 
 Item = tuple[str, str]  # ("skill" | "concept", id)
 
@@ -188,6 +191,7 @@ def plan_session(
     zone: tzinfo | None = None,
     new_per_session: int = NEW_PER_SESSION,
     seed: int | None = None,
+    core: str | None = CORE,
 ) -> Plan:
     """The session's items in the order asked. ``skills`` and ``concepts`` are the items this
     session may ask, in the order new ones are introduced; the seeded mode needs ``seed``."""
@@ -232,6 +236,8 @@ def plan_session(
             sorted((i for i in known.due if known.due[i] < ahead_end), key=lambda i: known.due[i]),
             "ahead",
         )
+        if core is not None and ("skill", core) in skill_items:
+            plan.add([("skill", core)], "core")
     elif mode == "review":
         plan.add(due, "due")
     elif mode == "cram":
@@ -272,15 +278,18 @@ def _mistakes(conn: sqlite3.Connection, universe: list[Item]) -> tuple[list[Item
         misses[ident] += 1
         last.setdefault(ident, n)
         if mistakes and mistakes != "[]":
-            with suppress(ValueError):
-                tags.update(t for t in json.loads(mistakes) if isinstance(t, str))
+            with suppress(ValueError):  # "one of" events are stored as "tag|tag"
+                for key in json.loads(mistakes):
+                    if isinstance(key, str):
+                        tags.update(key.split("|"))
     missed = [by_id[i] for i in sorted(misses, key=lambda i: (-misses[i], last[i])) if i in by_id]
     related: list[Item] = []
     if tags:
         found = conn.execute(
             "SELECT a.skill, count(*) AS n FROM (SELECT skill, mistakes_json FROM attempts "
             "WHERE mistakes_json <> '[]' ORDER BY answered_utc DESC LIMIT :w) a, "
-            "json_each(a.mistakes_json) j WHERE j.value IN (SELECT value FROM json_each(:tags)) "
+            "json_each(a.mistakes_json) j WHERE EXISTS (SELECT 1 FROM json_each(:tags) t "
+            "WHERE instr('|' || j.value || '|', '|' || t.value || '|') > 0) "
             "GROUP BY a.skill ORDER BY n DESC, a.skill",
             {"w": TAG_WINDOW, "tags": json.dumps(sorted(tags))},
         ).fetchall()

@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from drill.grading.dispatch import grade_question
-from drill.grading.numbers import AnswerError, Grade, with_hints
+from drill.grading.dispatch import grade_concept
+from drill.grading.numbers import AnswerError, Grade, grade, with_hints
 from drill.runs.items import Question, Result
 from drill.runs.protocol import Event, Listener, ResultRecorded, ResultUpdated, RunFinished
 
@@ -88,14 +88,22 @@ class RunBase:
     def answer(self, text: str) -> Result:
         """Grade the answer to the current question; AnswerError leaves everything as it was."""
         question = self._check_open()
-        result_grade, hit, missed = grade_question(question, text, self.lang)
-        return self._record(question, text, with_hints(result_grade, len(self._hints)), hit, missed)
+        if question.is_concept:  # the options in the order shown; rubric points by name
+            result_grade, feedback = grade_concept(
+                question.concept, text, self.lang, question.shown
+            )
+            points = (feedback.found, feedback.missed, feedback.also)
+        else:
+            result_grade, points = grade(question.ask, text), ((), (), ())
+        return self._record(question, text, with_hints(result_grade, len(self._hints)), *points)
 
     def skip(self) -> Result:
         question = self._check_open()
         return self._record(question, "", Grade(0.0, False, skipped=True), (), ())
 
-    def _record(self, question: Question, text: str, result_grade: Grade, hit, missed) -> Result:
+    def _record(
+        self, question: Question, text: str, result_grade: Grade, hit, missed, also=()
+    ) -> Result:
         result = Result(
             question,
             text,
@@ -104,6 +112,7 @@ class RunBase:
             len(self._hints),
             hit,
             missed,
+            also=tuple(also),
         )
         self.results.append(result)
         self._recorded(result)

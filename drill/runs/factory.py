@@ -22,6 +22,7 @@ from pathlib import Path
 from drill.errors import NothingToPractise, SetupError
 from drill.learning.planner import MODES, SEEDED
 from drill.runs.interview import MockConfig, MockInterview, previous_mock_score
+from drill.runs.named import named_plan, named_questions
 from drill.runs.practice import Session, SessionConfig
 
 USER_HISTORY = object()  # "the user's history file", as opposed to a given one or None
@@ -43,7 +44,8 @@ def mode_of(options: dict) -> str:
         if mode not in MODES:
             raise SetupError(f"unknown mode {mode!r}; choose from: {', '.join(MODES)}")
         return mode
-    return SEEDED if options.get("skills") or options.get("seed") is not None else "smart"
+    named = options.get("skills") or options.get("questions")
+    return SEEDED if named or options.get("seed") is not None else "smart"
 
 
 # -- practice -------------------------------------------------------------------------------
@@ -77,7 +79,12 @@ def session_config(
             registry.get(skill_id)
         except LookupError as exc:
             raise SetupError(str(exc)) from None
+    if options.get("questions") and bank is None:
+        bank = cached_bank()
+    questions = named_questions(options, bank)
     topic = options.get("topic") or ("numeric" if skills else "mixed")
+    if questions:
+        topic = "mixed" if skills else "concepts"
     seed = options.get("seed")
     config = SessionConfig(
         count=options.get("count") or settings.questions,
@@ -88,6 +95,7 @@ def session_config(
         lang=lang,
         topic=topic,
         mode=mode_of(options),
+        questions=questions,
     )
     plan_config(config, history, now, bank, zone, fixed_level=bool(options.get("difficulty")))
     return config
@@ -108,6 +116,9 @@ def plan_config(
 
     if config.seed is None:
         config.seed = draw_seed()
+    if config.questions:
+        config.plan = named_plan(config)
+        return
     seeded = config.mode == SEEDED
     skills: list[str] = []
     concepts: list[str] = []

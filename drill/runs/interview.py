@@ -295,7 +295,7 @@ class MockInterview(RunBase):
             number += 1
             self.items.append(
                 Item(
-                    Question(str(number), number, 1, 1, ItemRef.concept(q.id), concept=q),
+                    Question.of_concept(number, q, self.seed * 1000 + number),
                     "follow-up",
                     budget,
                 )

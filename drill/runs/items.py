@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from drill.content.skills.model import Ask, Scenario
-from drill.grading.numbers import Grade
+from drill.grading.choices import Presentation, present
+from drill.grading.numbers import Grade, MistakeEvent, hint_penalty
 from drill.learning.srs.rating import AGAIN, is_correct, rating_of
 
 _UIDS = itertools.count(1)
@@ -54,10 +55,33 @@ class Question:
     ask: Ask | None = None
     concept: object | None = None  # drill.content.bank.model.Question
     group: str = ""  # shared by the parts of one scenario within a run (one review)
+    shown: Presentation | None = None  # the options' order on screen (choice and multi)
 
     def __post_init__(self) -> None:
         if not self.group:
             self.group = str(self.number)
+
+    @classmethod
+    def of_concept(cls, number: int, q, seed: int, **kw) -> Question:
+        """A bank question at ``number``, its options shuffled by ``seed`` (the run's seed and
+        the position), so the same ``--seed`` shows the same order."""
+        return cls(
+            str(number),
+            number,
+            1,
+            1,
+            ItemRef.concept(q.id),
+            concept=q,
+            shown=present(q, seed),
+            **kw,
+        )
+
+    def _choices(self) -> list[tuple[str, object]]:
+        """(letter shown, Choice) in the order shown."""
+        q = self.concept
+        if self.shown is None or not self.shown.order:
+            return [(c.id, c) for c in q.choices]
+        return list(zip(self.shown.letters, self.shown.options(q), strict=True))
 
     @property
     def kind(self) -> str:
@@ -85,8 +109,8 @@ class Question:
         """Prompt as shown: the scenario, the sub-question, the convention."""
         if self.concept is not None:
             lines = [self.concept.prompt.get(lang) or self.concept.prompt["en"]]
-            for choice in self.concept.choices:
-                lines.append(f"  {choice.id}) {choice.text.get(lang) or choice.text['en']}")
+            for letter, choice in self._choices():
+                lines.append(f"  {letter}) {choice.text.get(lang) or choice.text['en']}")
             if self.concept.type == "truefalse":
                 lines.append("  (true / false)" if lang != "zh" else "  （对 / 错）")
             return "\n".join(lines)
@@ -128,11 +152,14 @@ class Question:
             )
         if q.choices:
             return ", ".join(
-                f"{c.id}) {c.text.get(lang) or c.text['en']}" for c in q.choices if c.correct
+                f"{letter}) {c.text.get(lang) or c.text['en']}"
+                for letter, c in sorted(self._choices(), key=lambda pair: pair[0])
+                if c.correct
             )
         return q.answer.get(lang) or q.answer["en"]
 
     def expected_json(self):
+        """The expected answer as stored: option ids (the pack's letters) for choices."""
         if self.ask is not None:
             return self.ask.expected_json()
         q = self.concept
@@ -141,6 +168,12 @@ class Question:
         if q.choices:
             return [c.id for c in q.choices if c.correct]
         return q.answer.get("en", "")
+
+    def expected_typed(self):
+        """The expected answer as the user would type it: the letters shown for choices."""
+        if self.concept is not None and self.concept.choices:
+            return sorted(letter for letter, c in self._choices() if c.correct)
+        return self.expected_json()
 
     def solution(self, lang: str) -> list[str]:
         """The worked solution, step by step, in the user's language."""
@@ -152,25 +185,33 @@ class Question:
             return lines
         q = self.concept
         lines = [q.answer.get(lang) or q.answer["en"]]
-        for choice in q.choices:
+        for letter, choice in self._choices():
             mark = "✓" if choice.correct else "✗"
-            lines.append(f"{mark} {choice.id}) {choice.why.get(lang) or choice.why['en']}")
+            lines.append(f"{mark} {letter}) {choice.why.get(lang) or choice.why['en']}")
         return lines
 
-    def scenario_json(self) -> dict:
+    def scenario_json(self, public: bool = False) -> dict:
+        """The scenario as the history keeps it; ``public``: only what the question event may
+        carry while it is open (the givens, never the value asked for)."""
         if self.scenario is not None:
-            data = dict(self.scenario.params)
+            if public and self.ask is not None:
+                data = self.scenario.public_params(self.ask.key)
+            else:
+                data = dict(self.scenario.params)
             data.update(
                 skill=self.item.id, difficulty=self.scenario.difficulty, seed=self.scenario.seed
             )
             return data
         q = self.concept
-        return {
+        data = {
             "question": q.id,
             "topic": q.topic,
             "difficulty": q.difficulty,
             "skills": list(q.skills),
         }
+        if self.shown is not None and len(self.shown.order) > 1:
+            data["shown"] = list(self.shown.order)  # option ids in the order shown as a, b, …
+        return data
 
     def choices_json(self, lang: str) -> list[dict]:
         if self.ask is not None:
@@ -180,7 +221,8 @@ class Question:
             ]
         if self.concept is not None:
             return [
-                {"id": c.id, "text": c.text.get(lang) or c.text["en"]} for c in self.concept.choices
+                {"id": letter, "text": c.text.get(lang) or c.text["en"], "option": c.id}
+                for letter, c in self._choices()
             ]
         return []
 
@@ -188,32 +230,52 @@ class Question:
 @dataclass
 class Result:
     """One graded answer. ``uid`` names it for its whole life (a self-mark updates it);
-    ``rating`` is computed once by the run that records it."""
+    ``rating`` is computed once by the run that records it (and again on a self-mark)."""
 
     question: Question
     answer: str
-    grade: Grade
+    grade: Grade  # the grader's verdict, kept as it was when the user marks the answer
     seconds: float
     hints_used: int = 0
     hit: tuple[str, ...] = ()  # rubric points covered (free questions)
-    missed: tuple[str, ...] = ()
+    missed: tuple[str, ...] = ()  # required rubric points not covered
     self_mark: bool | None = None
     unanswered: bool = False  # never on screen: a mock interview's time ran out first
     uid: int = field(default_factory=lambda: next(_UIDS))
     rating: int = 0
+    also: tuple[str, ...] = ()  # optional points not said: "also worth saying", never counted
 
     def __post_init__(self) -> None:
         if not self.rating:
             self.rating = rating_of(self)
 
     @property
+    def marked(self) -> bool:
+        """The user's own mark decides this result (a free answer, not skipped)."""
+        return self.self_mark is not None and not self.grade.skipped
+
+    @property
     def score(self) -> float:
+        """The score that counts: the rubric's, or full credit (less the hints' cost) when the
+        user marked it right, nothing when they marked it wrong."""
+        if self.marked:
+            return round(1.0 - hint_penalty(self.hints_used), 4) if self.self_mark else 0.0
+        return self.grade.score
+
+    @property
+    def rubric_score(self) -> float:
+        """The grader's own score, whatever the user's mark."""
         return self.grade.score
 
     @property
     def correct(self) -> bool:
         """Right by the grader, or by the user's own mark on a free answer."""
         return is_correct(self)
+
+    @property
+    def mistake(self) -> MistakeEvent | None:
+        """The one mistake behind this answer (several candidate tags are one event)."""
+        return None if self.correct else self.grade.event
 
     @property
     def needs_retry(self) -> bool:
@@ -231,7 +293,7 @@ class Result:
         )
 
     def mark(self, right: bool) -> None:
-        """The user's own verdict on a free answer; the rating follows it."""
+        """The user's own verdict on a free answer; the score and the rating follow it."""
         self.self_mark = right
         self.rating = rating_of(self)
 
@@ -240,70 +302,6 @@ class Result:
             return "unanswered"
         if self.grade.skipped:
             return "skipped"
-        if self.grade.correct:
+        if self.correct:
             return "correct"
-        return "partial" if self.grade.score > 0 else "wrong"
-
-
-@dataclass
-class Summary:
-    questions: int
-    answered: int
-    skipped: int
-    correct: int
-    score: float  # sum of scores
-    seconds: float
-    per_item: dict[ItemRef, tuple[int, float]] = field(default_factory=dict)  # n, score sum
-    mistakes: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def accuracy(self) -> float:
-        return self.score / self.questions if self.questions else 0.0
-
-    @property
-    def per_skill(self) -> dict[str, tuple[int, float]]:
-        """Per item id (skills and bank questions), as the JSON summary has always keyed it."""
-        return {item.id: value for item, value in self.per_item.items()}
-
-    @property
-    def missed_skills(self) -> list[str]:
-        """Numeric skills not answered fully right: what "practise again" offers."""
-        return sorted(
-            item.id for item, (n, score) in self.per_item.items() if item.is_skill and score < n
-        )
-
-    def to_json(self) -> dict:
-        return {
-            "type": "summary",
-            "questions": self.questions,
-            "answered": self.answered,
-            "skipped": self.skipped,
-            "correct": self.correct,
-            "score": round(self.score, 4),
-            "accuracy": round(self.accuracy, 4),
-            "seconds": round(self.seconds, 3),
-            "per_skill": {
-                k: {"questions": n, "score": round(s, 4)} for k, (n, s) in self.per_skill.items()
-            },
-            "mistakes": self.mistakes,
-            "missed_skills": self.missed_skills,
-        }
-
-
-def summarize(results: list[Result], seconds: float) -> Summary:
-    per_item: dict[ItemRef, list[float]] = {}
-    mistakes: dict[str, int] = {}
-    for r in results:
-        per_item.setdefault(r.question.item, []).append(r.score)
-        for tag in r.grade.mistakes:
-            mistakes[tag] = mistakes.get(tag, 0) + 1
-    return Summary(
-        questions=len(results),
-        answered=sum(1 for r in results if not r.grade.skipped),
-        skipped=sum(1 for r in results if r.grade.skipped),
-        correct=sum(1 for r in results if r.grade.correct),
-        score=sum(r.score for r in results),
-        seconds=seconds,
-        per_item={k: (len(v), sum(v)) for k, v in per_item.items()},
-        mistakes=mistakes,
-    )
+        return "partial" if self.score > 0 else "wrong"

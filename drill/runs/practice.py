@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from drill.content.catalog import Catalog
 from drill.content.skills import registry as skill_registry
-from drill.content.skills.mistakes import explain
 from drill.runs.base import RunBase
-from drill.runs.items import ItemRef, Question, Result, Summary, summarize
+from drill.runs.items import ItemRef, Question, Result
+from drill.runs.summary import Summary, mistake_key, mistake_line, summarize
 
 __all__ = [
     "RETRY_GAP",
@@ -46,6 +46,7 @@ class SessionConfig:
     mode: str = "plain"  # how the plan was made: a drill.learning.planner mode
     difficulties: dict[str, int] | None = None  # per-skill level, over ``difficulty``
     retry_missed: bool = False  # an item rated Again comes back once, RETRY_GAP items later
+    questions: list[str] | None = None  # ``--question``: exactly these bank questions
 
 
 class Session(RunBase):
@@ -80,7 +81,7 @@ class Session(RunBase):
         number = index + 1
         if kind == "concept":
             q = self.bank.get(ident)
-            return [Question(str(number), number, 1, 1, ItemRef.concept(ident), concept=q)]
+            return [Question.of_concept(number, q, self.seed * 1000 + index)]
         difficulty = (self.config.difficulties or {}).get(ident, self.config.difficulty)
         scenario = skill_registry.generate(
             ident, self.seed * 1000 + index, difficulty, self.catalog, self.config.gpu
@@ -164,4 +165,6 @@ class Session(RunBase):
 
 
 def mistake_lines(result: Result, lang: str) -> list[str]:
-    return [f"{tag}: {explain(tag, lang)}" for tag in result.grade.mistakes]
+    """The mistake behind a wrong answer, once ("one of: …" when several habits fit)."""
+    key = mistake_key(result)
+    return [] if key is None else [mistake_line(key, lang)]

@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 
 from drill.learning.srs import Reviewer
 from drill.runs.protocol import Event, Listener, ResultRecorded, ResultUpdated, RunFinished
+from drill.runs.summary import mistake_key
 from drill.store.history import History
 from drill.store.records import Attempt, SessionRecord
 from drill.store.timeutil import parse_utc, utc_iso
@@ -58,14 +59,16 @@ def flush() -> None:
 
 
 def attempt_of(result, answered_utc: str) -> Attempt:
-    """The stored form of a drill.runs.practice.Result."""
+    """The stored form of a drill.runs.practice.Result: the score that counts (the user's
+    self-mark applied) and, for a free answer, the rubric's own score beside it."""
     question = result.question
     grade = result.grade
+    key = mistake_key(result)
     return Attempt(
         item_kind=question.item.kind,
         skill=question.item.id,  # the column holds a skill id or a bank question's id
-        score=float(grade.score),
-        correct=bool(grade.correct),
+        score=float(result.score),
+        correct=bool(result.correct),
         seconds=max(0.0, float(result.seconds)),
         answered_utc=answered_utc,
         question=question.id,
@@ -73,12 +76,16 @@ def attempt_of(result, answered_utc: str) -> Attempt:
         kind=question.kind,
         scenario=question.scenario_json(),
         answer=result.answer,
-        parsed=grade.parsed,
+        parsed=(
+            {"rubric_score": grade.score}
+            if question.kind == "free" and not grade.skipped
+            else grade.parsed
+        ),
         expected=question.expected_json(),
         skipped=bool(grade.skipped),
         relative_error=grade.relative_error,
         self_mark=result.self_mark,
-        mistakes=tuple(grade.mistakes),
+        mistakes=() if key is None else (key,),  # one event, counted once
         hints_used=int(result.hints_used),
     )
 

@@ -14,6 +14,7 @@ def options_of(args) -> dict:
         "count": args.count,
         "seed": args.seed,
         "skills": args.skill,
+        "questions": getattr(args, "question", None),
         "difficulty": args.difficulty,
         "gpu": args.gpu,
         "topic": args.topic,

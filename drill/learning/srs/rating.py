@@ -73,9 +73,10 @@ def rating_of(result) -> int:
     """The rating of a drill.runs Result before speed counts (a self-mark overrides the rubric)."""
     grade = result.grade
     correct = is_correct(result)
+    marked_wrong = result.self_mark is False and not grade.skipped
     return rate(
         correct=correct,
-        score=1.0 if correct else grade.score,
+        score=1.0 if correct else 0.0 if marked_wrong else grade.score,
         skipped=grade.skipped,
         mistakes=() if correct else tuple(grade.mistakes),
         hints=result.hints_used,

@@ -78,12 +78,18 @@ class SkillStats:
 
 @dataclass
 class MistakeStats:
-    tag: str
+    tag: str  # a mistake tag, or the key of an ambiguous event: "dtype-bytes|fma-factor"
     count: int
     recent: int
     earlier: int
     recent_rate: float | None  # share of attempts in the recent window
     earlier_rate: float | None
+
+    @property
+    def one_of(self) -> list[str]:
+        """The candidate tags of an ambiguous mistake event (empty for a single tag)."""
+        tags = self.tag.split("|")
+        return tags if len(tags) > 1 else []
 
     @property
     def trend(self) -> str | None:
@@ -196,6 +202,7 @@ class Stats:
                         "recent_rate": _r(m.recent_rate),
                         "earlier_rate": _r(m.earlier_rate),
                         "trend": m.trend,
+                        "one_of": m.one_of,
                     }
                     for m in self.mistakes
                 ],

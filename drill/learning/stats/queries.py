@@ -212,10 +212,14 @@ def _mistakes(stats: Stats, daily: dict, cond: str, run, zone: tzinfo) -> None:
     start = stats.today - timedelta(days=stats.recent_days - 1)
     recent_n = sum(v[0] for d, v in daily.items() if d >= start)
     earlier_n = sum(v[0] for d, v in daily.items() if d < start)
+    # One wrong answer is one mistake event, however many candidate tags it has: an attempt's
+    # tags make one key ("dtype-bytes|fma-factor"), counted once (older rows listed the
+    # candidates side by side, newer ones store the key itself; both count the same).
     rows = run(
-        "SELECT j.value, count(*), sum(a.answered_utc >= :recent_utc) FROM attempts a, "
-        f"json_each(a.mistakes_json) j WHERE {cond} AND a.mistakes_json <> '[]' "
-        "GROUP BY j.value",
+        "SELECT k.key, count(*), sum(k.answered_utc >= :recent_utc) FROM (SELECT "
+        "a.answered_utc, (SELECT group_concat(t.tag, '|') FROM (SELECT DISTINCT j.value AS tag "
+        "FROM json_each(a.mistakes_json) j ORDER BY j.value) t) AS key FROM attempts a "
+        f"WHERE {cond} AND a.mistakes_json <> '[]') k WHERE k.key IS NOT NULL GROUP BY k.key",
         {"recent_utc": local_midnight_utc(start, zone)},
     )
     stats.mistakes = sorted(

@@ -22,7 +22,7 @@ def question_event(run, question) -> dict:
         "unit": question.unit(),
         "prompt": question.text(lang),
         "choices": question.choices_json(lang),
-        "scenario": question.scenario_json(),
+        "scenario": question.scenario_json(public=True),  # the givens, never the answer
     }
     if run.mode == "mock":
         event.update(
@@ -35,19 +35,24 @@ def question_event(run, question) -> dict:
 
 def grade_event(result, lang: str) -> dict:
     q = result.question
-    return {
+    event = {
         "type": "grade",
         "id": q.id,
         "score": result.score,
-        "correct": result.grade.correct,
+        "correct": result.correct,
         "skipped": result.grade.skipped,
-        "expected": q.expected_json(),
+        "expected": q.expected_typed(),  # for choices: the letters as shown
         "expected_text": q.expected_text(lang),
-        "mistakes": list(result.grade.mistakes),
+        "mistakes": list(result.grade.mistakes),  # the candidate tags of one mistake event
         "solution": q.solution(lang),
         "hit": list(result.hit),
         "missed": list(result.missed),
+        "also": list(result.also),
     }
+    event["mistake"] = None if result.mistake is None else result.mistake.label(lang)
+    if q.concept is not None and q.concept.choices:
+        event["expected_options"] = q.expected_json()  # the pack's option ids
+    return event
 
 
 class JsonlFormatter:
@@ -86,6 +91,9 @@ class JsonlFormatter:
         self.emit(grade_event(result, self.lang))
 
     def self_mark(self, run, result) -> None:
+        """Never asked (``asks_self_mark`` is False)."""
+
+    def marked(self, run, result) -> None:
         """Never asked (``asks_self_mark`` is False)."""
 
     def end(self, run) -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from drill.content.skills.mistakes import explain
 from drill.i18n import tr
 from drill.runs.interview import clock_text
 from drill.runs.practice import mistake_lines
+from drill.runs.summary import mistake_explanation, mistake_label
 
 
 class PlainFormatter:
@@ -93,12 +93,19 @@ class PlainFormatter:
             self.say(f"{tr('points-hit', lang)}: " + "; ".join(result.hit))
         if result.missed:
             self.say(f"{tr('points-missed', lang)}: " + "; ".join(result.missed))
+        if result.also:
+            self.say(f"{tr('points-also', lang)}: " + "; ".join(result.also))
         self.say(f"{tr('solution', lang)}:")
         for line in question.solution(lang):
             self.say(f"  {line}")
 
     def self_mark(self, run, result) -> None:
         self.say(tr("self-mark", self.lang))
+
+    def marked(self, run, result) -> None:
+        """The user's mark is taken: the verdict and the score as they now count."""
+        mark = tr("marked-right" if result.self_mark else "marked-wrong", self.lang)
+        self.say(f"{mark} {tr(result.verdict(), self.lang)} ({result.score:.2g})")
 
     # -- the end --------------------------------------------------------------------------
     def end(self, run) -> None:
@@ -114,27 +121,16 @@ class PlainFormatter:
     def _summary(self, s) -> None:
         lang = self.lang
         self.say(f"== {tr('summary', lang)} ==")
-        if lang == "zh":
-            self.say(
-                f"共 {s.questions} 题，答对 {s.correct} 题，跳过 {s.skipped} 题；"
-                f"得分 {s.score:.2f} / {s.questions}（{s.accuracy * 100:.0f} %），"
-                f"用时 {s.seconds:.0f} 秒"
-            )
-        else:
-            self.say(
-                f"{s.questions} question(s), {s.correct} correct, {s.skipped} skipped; "
-                f"score {s.score:.2f} / {s.questions} ({s.accuracy * 100:.0f} %), "
-                f"{s.seconds:.0f} s"
-            )
+        self.say(s.line(lang))
         for item, (n, score) in sorted(s.per_item.items(), key=lambda kv: kv[1][1] / kv[1][0]):
             self.say(f"  {item.id:24} {score:.2f} / {n}")
-        for tag, count in sorted(s.mistakes.items(), key=lambda kv: -kv[1]):
-            self.say(f"  {tr('mistake', lang)} {tag} ×{count}: {explain(tag, lang)}")
-        if s.missed_skills:
+        for key, count in sorted(s.mistakes.items(), key=lambda kv: -kv[1]):
             self.say(
-                f"{tr('practise-again', lang)} drill start "
-                + " ".join(f"--skill {m}" for m in s.missed_skills)
+                f"  {tr('mistake', lang)} {mistake_label(key, lang)} ×{count}: "
+                f"{mistake_explanation(key, lang)}"
             )
+        if s.missed_any:
+            self.say(f"{tr('practise-again', lang)} {s.again_command()}")
 
 
 def timer_line(interview, lang: str) -> str:

@@ -285,7 +285,7 @@ def forecast_chart(stats: Stats, lang: str = "en") -> Text:
 
 
 def mistakes_table(stats: Stats, lang: str = "en") -> Table:
-    from drill.content.skills.mistakes import explain
+    from drill.runs.summary import mistake_explanation, mistake_label
 
     table = Table(title=tr("stats-mistakes", lang, days=stats.recent_days), title_justify="left")
     table.add_column(tr("stats-tag", lang), style="bold")
@@ -298,12 +298,12 @@ def mistakes_table(stats: Stats, lang: str = "en") -> Table:
     for m in stats.mistakes:
         trend = m.trend
         table.add_row(
-            m.tag,
+            mistake_label(m.tag, lang),  # "one of: dtype-bytes, fma-factor", counted once
             str(m.count),
             _pct(m.recent_rate),
             _pct(m.earlier_rate),
             Text(tr(f"stats-{trend}", lang), style=styles.get(trend, "")) if trend else "—",
-            explain(m.tag, lang),
+            mistake_explanation(m.tag, lang),
         )
     return table
 

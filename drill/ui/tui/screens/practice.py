@@ -197,7 +197,7 @@ class PracticeScreen(Screen):
             plot.show(self._figure)  # the view redraws only for a new figure or size
 
     def _show_feedback(self, result) -> None:
-        from drill.content.skills.mistakes import explain
+        from drill.runs.practice import mistake_lines
 
         lang = self.app.lang
         question = result.question
@@ -209,9 +209,9 @@ class PracticeScreen(Screen):
         parts.append(head)
         if not result.grade.correct:
             parts.append(Text(f"{tr('expected', lang)}: {question.expected_text(lang)}"))
-        for tag in result.grade.mistakes:
+        for mistake in mistake_lines(result, lang):  # one event: "one of: …" when ambiguous
             line = Text(f"{tr('mistake', lang)} ", style="bold red")
-            line.append(f"{tag}: {explain(tag, lang)}")
+            line.append(mistake)
             parts.append(line)
         if result.hit:
             parts.append(Text(f"{tr('points-hit', lang)}: " + "; ".join(result.hit), style="green"))
@@ -219,6 +219,8 @@ class PracticeScreen(Screen):
             parts.append(
                 Text(f"{tr('points-missed', lang)}: " + "; ".join(result.missed), style="yellow")
             )
+        if result.also:
+            parts.append(Text(f"{tr('points-also', lang)}: " + "; ".join(result.also), style="dim"))
         parts.append(Text(f"\n{tr('solution', lang)}", style="bold"))
         if question.ask is not None:
             from drill.ui.render.tables import steps_table
@@ -306,7 +308,12 @@ class PracticeScreen(Screen):
         result = self.feedback_for
         if result is None or not result.can_self_mark:
             return
-        self.session.mark_last(right)
+        was_right = result.correct
+        self.session.mark_last(right)  # the score, the summary and the review follow the mark
+        if result.correct != was_right:
+            self.streak = self.streak + 1 if result.correct else 0
+        self._show_feedback(result)
+        self._refresh_progress()
         key = "marked-right" if right else "marked-wrong"
         self.query_one("#message", Static).update(Text(tr(key, self.app.lang), style="cyan"))
 

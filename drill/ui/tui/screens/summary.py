@@ -11,8 +11,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from drill.content.skills.mistakes import explain
 from drill.i18n import tr
+from drill.runs.summary import mistake_explanation, mistake_label
 from drill.ui.tui.widgets.keybar import KeyBar
 
 
@@ -32,16 +32,7 @@ class SummaryScreen(Screen):
         lang = self.app.lang
         s = self.summary
         head = Text(tr("summary", lang), style="bold")
-        if lang == "zh":
-            line = (
-                f"共 {s.questions} 题，答对 {s.correct} 题，跳过 {s.skipped} 题；得分 "
-                f"{s.score:.2f} / {s.questions}（{s.accuracy * 100:.0f} %）；用时 {s.seconds:.0f} 秒"
-            )
-        else:
-            line = (
-                f"{s.questions} questions, {s.correct} correct, {s.skipped} skipped; score "
-                f"{s.score:.2f} / {s.questions} ({s.accuracy * 100:.0f} %); {s.seconds:.0f} s"
-            )
+        line = s.line(lang)  # "1 question", "3 questions"; no plural in Chinese
         table = Table(title=tr("per-skill", lang), title_justify="left")
         table.add_column("skill")
         table.add_column(tr("score", lang), justify="right")
@@ -50,9 +41,11 @@ class SummaryScreen(Screen):
         parts = [head, Text(line), Text(""), table]
         if s.mistakes:
             parts.append(Text(f"\n{tr('mistakes', lang)}", style="bold"))
-            for tag, count in sorted(s.mistakes.items(), key=lambda kv: -kv[1]):
-                parts.append(Text(f"{tag} ×{count}: {explain(tag, lang)}"))
-        missed = s.missed_skills
+            for key, count in sorted(s.mistakes.items(), key=lambda kv: -kv[1]):
+                parts.append(
+                    Text(f"{mistake_label(key, lang)} ×{count}: {mistake_explanation(key, lang)}")
+                )
+        missed = s.missed_skills + s.missed_questions  # conceptual questions too
         parts.append(Text(""))
         if missed:
             parts.append(Text(f"{tr('practise-again', lang)} {', '.join(missed)}", style="cyan"))
@@ -63,10 +56,9 @@ class SummaryScreen(Screen):
         yield KeyBar(["again", "home"] if missed else ["home"], lang)
 
     def action_again(self) -> None:
-        missed = self.summary.missed_skills
-        if not missed:
+        if not self.summary.missed_any:
             return
-        self.app.practise(dict(self.options, skills=missed, seed=None, topic="numeric"))
+        self.app.practise(dict(self.options, mode=None, **self.summary.again_options()))
 
     def action_home(self) -> None:
         self.app.go_home()

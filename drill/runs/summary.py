@@ -1,0 +1,152 @@
+"""The end of a run of practice: the summary, what was missed, and mistakes counted once per
+event (an ambiguous wrong number is "one of" its candidate tags, never two mistakes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from drill.content.skills.mistakes import explain
+from drill.grading.numbers import MistakeEvent
+from drill.i18n import tr
+from drill.runs.items import ItemRef, Result
+
+
+def mistake_key(result: Result) -> str | None:
+    """How the history and the summaries count a result's mistake: one key per event
+    (``dtype-bytes|fma-factor`` for "one of" them)."""
+    event = result.mistake
+    return None if event is None else event.key
+
+
+def mistake_label(key: str, lang: str) -> str:
+    """A stored mistake key as shown: the tag, or "one of: a, b"."""
+    return MistakeEvent(tuple(key.split("|"))).label(lang)
+
+
+def mistake_explanation(key: str, lang: str) -> str:
+    """What went wrong, in words; for an ambiguous event each candidate's explanation."""
+    tags = key.split("|")
+    if len(tags) == 1:
+        return explain(key, lang)
+    joiner = "；或" if lang == "zh" else "; or "
+    return joiner.join(explain(tag, lang) for tag in tags)
+
+
+def mistake_line(key: str, lang: str) -> str:
+    """``label: explanation`` for one mistake event."""
+    return f"{mistake_label(key, lang)}: {mistake_explanation(key, lang)}"
+
+
+def questions_text(n: int, lang: str) -> str:
+    """ "1 question", "3 questions"; Chinese has no plural ("1 题", "3 题")."""
+    return tr("count-question" if n == 1 else "count-questions", lang, n=n)
+
+
+@dataclass
+class Summary:
+    questions: int
+    answered: int
+    skipped: int
+    correct: int
+    score: float  # sum of scores
+    seconds: float
+    per_item: dict[ItemRef, tuple[int, float]] = field(default_factory=dict)  # n, score sum
+    mistakes: dict[str, int] = field(default_factory=dict)  # mistake key -> events
+
+    @property
+    def accuracy(self) -> float:
+        return self.score / self.questions if self.questions else 0.0
+
+    @property
+    def per_skill(self) -> dict[str, tuple[int, float]]:
+        """Per item id (skills and bank questions), as the JSON summary has always keyed it."""
+        return {item.id: value for item, value in self.per_item.items()}
+
+    def _missed(self, kind: str) -> list[str]:
+        return sorted(
+            item.id
+            for item, (n, score) in self.per_item.items()
+            if item.kind == kind and score < n - 1e-9
+        )
+
+    @property
+    def missed_skills(self) -> list[str]:
+        """Numeric skills not answered fully right."""
+        return self._missed("skill")
+
+    @property
+    def missed_questions(self) -> list[str]:
+        """Bank questions answered wrong or partly right (or skipped)."""
+        return self._missed("concept")
+
+    @property
+    def missed_any(self) -> bool:
+        return bool(self.missed_skills or self.missed_questions)
+
+    def again_options(self) -> dict:
+        """``drill start`` options that ask exactly the missed items again."""
+        return {
+            "skills": self.missed_skills or None,
+            "questions": self.missed_questions or None,
+            "seed": None,
+            "topic": None if self.missed_questions else "numeric",
+        }
+
+    def again_command(self) -> str:
+        """The command line that practises the missed items again."""
+        words = ["drill start"]
+        words += [f"--skill {s}" for s in self.missed_skills]
+        words += [f"--question {q}" for q in self.missed_questions]
+        return " ".join(words)
+
+    def line(self, lang: str) -> str:
+        """The summary's headline in ``lang`` (one question, several questions)."""
+        return tr(
+            "summary-head",
+            lang,
+            count=questions_text(self.questions, lang),
+            questions=self.questions,
+            correct=self.correct,
+            skipped=self.skipped,
+            score=f"{self.score:.2f}",
+            pct=f"{self.accuracy * 100:.0f}",
+            seconds=f"{self.seconds:.0f}",
+        )
+
+    def to_json(self) -> dict:
+        return {
+            "type": "summary",
+            "questions": self.questions,
+            "answered": self.answered,
+            "skipped": self.skipped,
+            "correct": self.correct,
+            "score": round(self.score, 4),
+            "accuracy": round(self.accuracy, 4),
+            "seconds": round(self.seconds, 3),
+            "per_skill": {
+                k: {"questions": n, "score": round(s, 4)} for k, (n, s) in self.per_skill.items()
+            },
+            "mistakes": self.mistakes,
+            "missed_skills": self.missed_skills,
+            "missed_questions": self.missed_questions,
+        }
+
+
+def summarize(results: list[Result], seconds: float) -> Summary:
+    per_item: dict[ItemRef, list[float]] = {}
+    mistakes: dict[str, int] = {}
+    for r in results:
+        per_item.setdefault(r.question.item, []).append(r.score)
+        key = mistake_key(r)
+        if key is not None:
+            mistakes[key] = mistakes.get(key, 0) + 1
+    return Summary(
+        questions=len(results),
+        answered=sum(1 for r in results if not r.grade.skipped),
+        skipped=sum(1 for r in results if r.grade.skipped),
+        correct=sum(1 for r in results if r.correct),
+        score=sum(r.score for r in results),
+        seconds=seconds,
+        per_item={k: (len(v), sum(v)) for k, v in per_item.items()},
+        mistakes=mistakes,
+    )
