@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from typing import Protocol, TextIO
 
 from drill.grading.numbers import AnswerError
+from drill.i18n import tr
+from drill.runs.recording import saving_of
 
 HINT, SKIP, QUIT, EMPTY, ANSWER = "hint", "skip", "quit", "empty", "answer"
 COMMANDS = {
@@ -261,3 +263,20 @@ def _answer(run, lines: Lines, out: Formatter, question, stop: _Stop):
                 out.time_up(run)
                 return None
             out.error(run, exc)
+
+
+# -- the end ----------------------------------------------------------------------------------
+def unsaved_note(run, lang: str) -> str | None:
+    """The summary's line about results the history could not take, or None."""
+    count, path = saving_of(run)
+    if not count:
+        return None
+    if path is None:
+        return tr("unsaved-lost", lang, count=count)
+    return tr("unsaved-kept", lang, count=count, path=path)
+
+
+def saving_json(run) -> dict:
+    """The summary event's fields about saving: results not saved, and where they went."""
+    count, path = saving_of(run)
+    return {"unsaved": count, "recovery": None if path is None else str(path)}
