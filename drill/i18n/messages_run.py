@@ -124,6 +124,7 @@ PAIRS: dict[str, tuple[str, str]] = {
         "[剩余 {left} · 本题 {budget}{over}]",
     ),
     "mock-over": (" (over)", "（已超时）"),
+    "mock-report-failed": ("The report was not written", "报告未能写入"),
     # -- answers that could not be saved (drill/ui/lines/driver.py) --
     "unsaved-kept": (
         "{count} result(s) could not be saved to the history; they are kept in {path}: run "
