@@ -124,6 +124,10 @@ PAIRS: dict[str, tuple[str, str]] = {
         "[剩余 {left} · 本题 {budget}{over}]",
     ),
     "mock-over": (" (over)", "（已超时）"),
+    "answer-cut": (
+        "answers stop at {count} characters",
+        "答案最多 {count} 个字符",
+    ),
     "mock-report-failed": ("The report was not written", "报告未能写入"),
     # -- answers that could not be saved (drill/ui/lines/driver.py) --
     "unsaved-kept": (
