@@ -276,6 +276,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         help="feedback at the end (default, as in an interview) or after each",
     )
     mock.add_argument("--report", metavar="FILE.md", help="write a Markdown report at the end")
+    mock.add_argument(
+        "--force", action="store_true", help="let --report replace an existing file or link"
+    )
     mock_lines = mock.add_mutually_exclusive_group()
     mock_lines.add_argument("--plain", action="store_true", help="line mode for any terminal")
     mock_lines.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")

@@ -133,4 +133,20 @@ PAIRS: dict[str, tuple[str, str]] = {
         "[剩余 {left} · 本题 {budget}{over}]",
     ),
     "mock-over": (" (over)", "（已超时）"),
+    "answer-cut": (
+        "answers stop at {count} characters",
+        "答案最多 {count} 个字符",
+    ),
+    "mock-report-failed": ("The report was not written", "报告未能写入"),
+    # -- answers that could not be saved (drill/ui/lines/driver.py) --
+    "unsaved-kept": (
+        "{count} result(s) could not be saved to the history; they are kept in {path}: run "
+        "drill history import {path} once it can be written again.",
+        "有 {count} 条结果未能写入历史记录，已保存在 {path}；历史记录可写后运行 "
+        "drill history import {path} 导入。",
+    ),
+    "unsaved-lost": (
+        "{count} result(s) could not be saved to the history, nor to a recovery file.",
+        "有 {count} 条结果未能写入历史记录，也未能写入恢复文件。",
+    ),
 }

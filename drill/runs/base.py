@@ -22,6 +22,7 @@ class RunBase:
     mode = "practice"
     OVER = ("the session is over", "本次练习已结束")
     self_marking = False  # whether the user may mark a free answer right themselves
+    recorder = None  # the drill.runs.recording.Recorder writing it, set by the factory
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock

@@ -389,6 +389,7 @@ def _attach(
     from drill.runs.recording import Recorder, in_background
 
     recorder = Recorder(history, mode, config, config.seed, __version__, on_error=on_warning)
+    run.recorder = recorder  # its summary says what could not be saved
     run.subscribe(in_background(recorder.handle) if background else recorder.handle)
 
 

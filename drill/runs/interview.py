@@ -263,10 +263,18 @@ class MockInterview(RunBase):
             self._close()
         self._finished()
 
+    @property
+    def left_empty(self) -> bool:
+        """Left before the time was up without answering or skipping anything (a script's
+        empty input): such an interview is not recorded, so it never shows as a 0 % mock."""
+        return not self.timed_out and not any(item.answered for item in self.items)
+
     def _close(self) -> None:
-        """Every question of the chain exists; those left are recorded as unanswered."""
+        """Every question of the chain exists; those left are recorded as unanswered (unless
+        the interview was left empty)."""
         if not self._follow_ups_added:
             self._add_follow_ups()
+        record = not self.left_empty
         for item in self.items[self.position :]:
             if item.result is None:
                 item.result = Result(
@@ -278,7 +286,8 @@ class MockInterview(RunBase):
                     unanswered=True,
                 )
                 self.results.append(item.result)
-                self._emit(ResultRecorded(item.result))
+                if record:
+                    self._emit(ResultRecorded(item.result))
         self.position = len(self.items)
 
     # -- the chain ------------------------------------------------------------------------

@@ -4,18 +4,24 @@ The recorder follows a run's events (drill.runs.protocol): each ``ResultRecorded
 attempt and its review card's new state (drill.learning.srs), so the schedule never runs ahead
 of or behind the answers; a ``ResultUpdated`` rewrites the attempt of that result's uid;
 ``RunFinished`` ends the session row and closes the history. A failing write never stops the
-run; it is reported once through ``on_error``.
+run; it is reported once through ``on_error``, and what could not be written stays in memory,
+is tried again with every later write and at the end, and is then written to a recovery file
+in the export format (``drill history import FILE`` reads it back).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import sys
+import tempfile
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, replace
 from datetime import datetime, timezone
+from pathlib import Path
 
 from drill.learning.srs import Reviewer
 from drill.runs.protocol import Event, Listener, ResultRecorded, ResultUpdated, RunFinished
@@ -94,7 +100,9 @@ class Recorder:
     """Subscribe ``handle`` to a run (drill.runs.factory does); the run's end closes it.
 
     The session row is written with the first answer, so a run quit before any answer leaves
-    nothing behind.
+    nothing behind. ``unsaved`` counts the results not in the history; after the end,
+    ``recovery`` is the file they were written to instead (None if none was needed or it
+    could not be written either).
     """
 
     def __init__(
@@ -118,11 +126,22 @@ class Recorder:
         self.on_error = on_error
         self.started_utc = utc_iso(self.clock())
         self.session_id: int | None = None
+        self.session = SessionRecord(
+            mode, self.started_utc, seed=seed, settings=self._settings(), app_version=app_version
+        )
         self._rows: dict[int, tuple[int, Attempt]] = {}  # result uid -> row id, attempt
+        # result uid -> (its latest state, when it was answered): not in the history yet
+        self._pending: dict[int, tuple[object, datetime]] = {}
         self.reviewer = Reviewer(history, scheduler, zone)
+        self.recovery: Path | None = None
         self._warned = False
         self._refused = False  # the file is damaged: write nothing
         self._closed = False
+
+    @property
+    def unsaved(self) -> int:
+        """Results (answers, skips, unanswered items) not in the history (yet)."""
+        return len(self._pending)
 
     def _settings(self) -> dict:
         try:
@@ -153,42 +172,57 @@ class Recorder:
                     "history check)"
                 )
                 return False
-            self.session_id = self.history.start_session(
-                SessionRecord(
-                    self.mode,
-                    self.started_utc,
-                    seed=self.seed,
-                    settings=self._settings(),
-                    app_version=self.app_version,
-                )
-            )
+            self.session_id = self.history.start_session(self.session)
         return True
 
     def _insert(self, result) -> None:
-        try:
-            if not self._writable():
-                return
-            now = self.clock()
-            attempt = attempt_of(result, utc_iso(now))
-            row = self.history.add_attempt(self.session_id, attempt, self._review(result, now))
-            self._rows[result.uid] = (row, attempt)
-        except (sqlite3.Error, OSError) as exc:
-            self._fail(exc)
+        if self._closed:
+            return
+        self._pending[result.uid] = (result, self.clock())
+        self._save()
 
     def _update(self, result) -> None:
-        known = self._rows.get(result.uid)
-        if known is None:  # its insert failed or was refused
+        if self._closed:
             return
+        if result.uid in self._pending:  # not written yet: write its latest state
+            self._pending[result.uid] = (result, self._pending[result.uid][1])
+        elif result.uid in self._rows:
+            answered = parse_utc(self._rows[result.uid][1].answered_utc)
+            self._pending[result.uid] = (result, answered)
+        else:
+            return
+        self._save()
+
+    def _save(self) -> None:
+        """Write every pending result, oldest first; stop at the first failure (the rest
+        waits for the next write or the end)."""
         try:
-            if not self._writable():
+            if not self._pending or not self._writable():
                 return
+            for uid, (result, when) in list(self._pending.items()):
+                self._write(result, when)
+                del self._pending[uid]
+        except (sqlite3.Error, OSError) as exc:
+            self._rollback()
+            self._fail(exc)
+
+    def _write(self, result, when: datetime) -> None:
+        known = self._rows.get(result.uid)
+        if known is None:
+            attempt = attempt_of(result, utc_iso(when))
+            row = self.history.add_attempt(self.session_id, attempt, self._review(result, when))
+        else:
             row, before = known
             attempt = replace(attempt_of(result, before.answered_utc), uuid=before.uuid)
-            review = self._review(result, parse_utc(attempt.answered_utc))
-            self.history.update_attempt(row, attempt, review)
-            self._rows[result.uid] = (row, attempt)
-        except (sqlite3.Error, OSError) as exc:
-            self._fail(exc)
+            self.history.update_attempt(row, attempt, self._review(result, when))
+        self._rows[result.uid] = (row, attempt)
+
+    def _rollback(self) -> None:
+        """A failed COMMIT (a full disk) can leave the transaction open: end it, so the next
+        try starts clean."""
+        with contextlib.suppress(sqlite3.Error, AttributeError):
+            if self.history.conn.in_transaction:
+                self.history.conn.execute("ROLLBACK")
 
     def _review(self, result, when: datetime):
         """The card's new row; a card that cannot be scheduled never costs the answer."""
@@ -201,18 +235,79 @@ class Recorder:
     def _fail(self, exc: Exception, what: str = "save an answer to") -> None:
         if not self._warned:
             self._warned = True
-            self.on_error(f"could not {what} {self.history.path} ({exc})")
+            self.on_error(
+                f"could not {what} {self.history.path} ({exc}); answers are kept and tried again"
+            )
 
     def close(self) -> None:
-        """Mark the session's end and close the database (a refused one too); safe to call
+        """Try the unsaved results once more, mark the session's end and close the database
+        (a refused one too); what is still unsaved goes to a recovery file. Safe to call
         twice."""
         if self._closed:
             return
-        self._closed = True
         try:
+            self._save()
             if self.session_id is not None:
                 self.history.end_session(self.session_id, utc_iso(self.clock()))
         except (sqlite3.Error, OSError) as exc:
+            self._rollback()
             self._fail(exc)
         finally:
+            self._closed = True
             self.history.close()
+        if self._pending:
+            self._recover()
+
+    # -- recovery ---------------------------------------------------------------------------
+    def _recover(self) -> None:
+        """Write the unsaved results as an export file: one session (the same uuid as the one
+        in the history, if that was started), read back by ``drill history import``."""
+        from drill.store.transfer import to_json
+
+        attempts = []
+        for uid, (result, when) in self._pending.items():
+            known = self._rows.get(uid)
+            attempt = attempt_of(result, utc_iso(when))
+            if known is not None:
+                attempt = replace(attempt, uuid=known[1].uuid)
+            attempts.append(attempt)
+        session = replace(self.session, ended_utc=utc_iso(self.clock()), attempts=attempts)
+        text = to_json([session], [])
+        name = f"unsaved-{self.started_utc.replace(':', '')}-{session.uuid[:8]}.json"
+        errors = []
+        for folder in (self.history.path.parent / "recovery", Path(tempfile.gettempdir())):
+            target = folder / name
+            created = False
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                with open(target, "x", encoding="utf-8") as out:  # never over another file
+                    created = True
+                    out.write(text)
+                    out.flush()
+                    os.fsync(out.fileno())
+            except OSError as exc:
+                errors.append(f"{folder}: {exc.strerror or exc}")
+                if created:  # a half-written file would only mislead
+                    with contextlib.suppress(OSError):
+                        target.unlink()
+                continue
+            self.recovery = target
+            self.on_error(
+                f"{self.unsaved} result(s) could not be saved to {self.history.path}; they "
+                f"are kept in {target} (run drill history import {target} once the history "
+                "can be written again)"
+            )
+            return
+        self.on_error(
+            f"{self.unsaved} result(s) could not be saved to {self.history.path}, nor to a "
+            f"recovery file ({'; '.join(errors)})"
+        )
+
+
+def saving_of(run) -> tuple[int, Path | None]:
+    """(results not saved, their recovery file) for a run's summary; (0, None) when the run
+    has no recorder or everything was saved."""
+    recorder = getattr(run, "recorder", None)
+    if recorder is None:
+        return 0, None
+    return recorder.unsaved, recorder.recovery

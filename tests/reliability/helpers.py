@@ -57,3 +57,32 @@ def is_root() -> bool:
 
 
 PY = sys.executable
+
+
+def drill_bytes(*argv: str, input: bytes = b"", timeout: float = 60, env: dict | None = None):
+    """``python -m drill ARGV`` in a subprocess fed raw bytes (invalid UTF-8 included)."""
+    import subprocess
+
+    from tests.helpers import ROOT
+
+    full_env = dict(os.environ, COLUMNS="100", PYTHONPATH=str(ROOT), **(env or {}))
+    assert full_env.get("DRILL_HOME"), "needs DRILL_HOME (the autouse fixture sets it)"
+    return subprocess.run(
+        [PY, "-m", "drill", *argv],
+        input=input,
+        capture_output=True,
+        env=full_env,
+        timeout=timeout,
+        cwd=ROOT,
+    )
+
+
+def stored_sessions():
+    """Every session in the history under DRILL_HOME, with its attempts, oldest first."""
+    from drill.config import paths
+    from drill.store.history import History
+
+    if not paths.database_file().exists():
+        return []
+    with History.open() as history:
+        return history.sessions()

@@ -13,27 +13,43 @@ def options_of(args) -> dict:
     return {"minutes": args.minutes, "gpu": args.gpu, "seed": args.seed, "feedback": args.feedback}
 
 
-def check_report_path(path: str | None) -> Path | None:
+def check_report_path(path: str | None, force: bool = False) -> Path | None:
     """Fail before the interview, not after it, when the report cannot be written there."""
     if path is None:
         return None
+    from drill.ui.render.report_file import ReportRefused, check_target
+
     target = Path(path).expanduser()
     if target.is_dir():
         raise UsageError(f"--report {path}: is a folder; give a file name such as mock.md")
     if not target.parent.exists():
         raise UsageError(f"--report {path}: the folder {target.parent} does not exist")
+    try:
+        check_target(target, force)
+    except ReportRefused as exc:
+        raise UsageError(f"--report: {exc}") from None
     return target
 
 
-def write_report(target: Path, scorecard, lang: str) -> None:
+def write_report(target: Path, scorecard, lang: str, force: bool = False) -> str | None:
+    """Write the report; the reason in one line when it could not be written."""
+    from drill.ui.render.report_file import ReportRefused
+    from drill.ui.render.report_file import write_report as write
     from drill.ui.render.report_md import report
 
-    target.write_text(report(scorecard, lang), encoding="utf-8")
+    try:
+        write(target, report(scorecard, lang), force)
+    except ReportRefused as exc:
+        return str(exc)
+    except OSError as exc:
+        return f"{target}: {exc.strerror or exc}"
+    return None
 
 
 def run(args) -> int:
     lang = lang_of(args)
-    target = check_report_path(args.report)
+    force = getattr(args, "force", False)
+    target = check_report_path(args.report, force)
     if not args.plain and not args.jsonl and sys.stdin.isatty() and sys.stdout.isatty():
         from drill.ui.tui.app import run_mock_app  # textual ~100 ms; only the app needs it
 
@@ -52,9 +68,14 @@ def run(args) -> int:
         raise UsageError(str(exc)) from None
     out = Formatter(sys.stdout, lang)
     drive(interview, sys.stdin, out)
-    if target is not None:
-        write_report(target, interview.scorecard(), lang)
-        if not args.jsonl:
-            print(f"report: {target}")
-    out.end(interview)
+    out.end(interview)  # the scorecard first: a report that cannot be written never hides it
+    if target is None:
+        return 0
+    sys.stdout.flush()
+    problem = write_report(target, interview.scorecard(), lang, force)
+    if problem is not None:
+        print(f"drill: error: the report was not written: {problem}", file=sys.stderr)
+        return 1
+    if not args.jsonl:
+        print(f"report: {target}")
     return 0

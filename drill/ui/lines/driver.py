@@ -4,13 +4,26 @@ One command grammar in both languages, whatever the mode: ``hint`` / ``?`` / ``�
 ``skip`` / ``跳过``, ``quit`` / ``exit`` / ``q`` / ``退出``. An empty line is never an
 answer: the question stays and the formatter says so. End of input ends the run cleanly.
 The formatter (drill.ui.lines.plain or .jsonl) decides what each step looks like.
+
+Input is read as bytes and decoded here, whatever the locale: undecodable bytes and control
+characters become U+FFFD, so no answer can crash a session. A run with a deadline (the mock)
+waits for input with a timer, and SIGTERM or SIGHUP end a run like the end of input does.
 """
 
 from __future__ import annotations
 
+import codecs
+import contextlib
+import queue
+import re
+import signal
+import threading
+from collections.abc import Iterator
 from typing import Protocol, TextIO
 
 from drill.grading.numbers import AnswerError
+from drill.i18n import tr
+from drill.runs.recording import saving_of
 
 HINT, SKIP, QUIT, EMPTY, ANSWER = "hint", "skip", "quit", "empty", "answer"
 COMMANDS = {
@@ -20,6 +33,15 @@ COMMANDS = {
 }
 RIGHT = ("right", "r", "对")
 WRONG = ("wrong", "w", "错")
+# A line longer than this is cut (the rest is read and dropped): the history keeps 10,000
+# characters of an answer anyway, and a runaway paste must not fill the memory.
+MAX_LINE_BYTES = 64 * 1024
+TIMEOUT = object()  # what Lines.read gives when the wait ran out
+# Control characters (C0 but tab, DEL, C1) and lone surrogates: nothing a person types.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
 def command_of(text: str) -> str:
@@ -49,45 +71,179 @@ class Formatter(Protocol):
     def end(self, run) -> None: ...
 
 
+# -- reading ----------------------------------------------------------------------------------
+def clean_line(text: str) -> str:
+    """``text`` without its line end; control characters and lone surrogates become U+FFFD
+    and a tab a space."""
+    text = text.rstrip("\r\n").replace("\t", " ")
+    return _UNPRINTABLE.sub("\ufffd", text)
+
+
+def decode_line(raw: bytes, encoding: str | None = None) -> str:
+    """Bytes typed or piped in, as text: UTF-8 when they are UTF-8, else the stream's own
+    encoding (a Latin-1 terminal), with anything undecodable replaced."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        fallback = "utf-8"
+        with contextlib.suppress(LookupError, TypeError):
+            if codecs.lookup(encoding).name not in ("utf-8", "ascii"):
+                fallback = encoding
+        text = raw.decode(fallback, errors="replace")
+    return clean_line(text)
+
+
+class Lines:
+    """The lines of ``stream``, decoded safely; ``read`` may wait with a timeout, which needs
+    a reader thread (started on the first such wait; it dies with the process)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self._queue: queue.Queue | None = None
+
+    def _raw(self) -> str | None:
+        """One cleaned line, or None at the end of input."""
+        binary = getattr(self.stream, "buffer", None)
+        if binary is not None:
+            line = binary.readline(MAX_LINE_BYTES)
+            if not line:
+                return None
+            if not line.endswith(b"\n"):  # cut: drop the rest of the line
+                rest = line
+                while rest and not rest.endswith(b"\n"):
+                    rest = binary.readline(MAX_LINE_BYTES)
+            return decode_line(line, getattr(self.stream, "encoding", None))
+        line = self.stream.readline(MAX_LINE_BYTES)
+        if not line:
+            return None
+        if not line.endswith("\n"):
+            rest = line
+            while rest and not rest.endswith("\n"):
+                rest = self.stream.readline(MAX_LINE_BYTES)
+        return clean_line(line)
+
+    def _feed(self) -> None:
+        """The reader thread: every line into the queue, then None."""
+        try:
+            while True:
+                line = self._raw()
+                self._queue.put(line)
+                if line is None:
+                    return
+        except (OSError, ValueError):  # the input closed under us
+            self._queue.put(None)
+
+    def read(self, timeout: float | None = None):
+        """The next line, None at the end of input, or TIMEOUT when ``timeout`` seconds
+        passed first."""
+        if timeout is None and self._queue is None:
+            return self._raw()
+        if self._queue is None:
+            self._queue = queue.Queue()
+            threading.Thread(target=self._feed, daemon=True, name="drill-input").start()
+        try:
+            return self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return TIMEOUT
+
+
 def read_line(stream: TextIO) -> str | None:
     """One line without its newline, or None at the end of input."""
-    line = stream.readline()
-    if not line:
+    return Lines(stream).read()
+
+
+# -- signals ----------------------------------------------------------------------------------
+class _Stop:
+    """SIGTERM and SIGHUP end the run: at once while it waits for input, else after the step
+    under way (an answer being written is never cut in half). Exits with 128 + the signal."""
+
+    def __init__(self) -> None:
+        self.waiting = False
+        self.signum: int | None = None
+
+    def handle(self, signum, frame) -> None:
+        self.signum = signum
+        if self.waiting:
+            self.waiting = False
+            raise SystemExit(128 + signum)
+
+    @contextlib.contextmanager
+    def wait(self) -> Iterator[None]:
+        if self.signum is not None:
+            raise SystemExit(128 + self.signum)
+        self.waiting = True
+        try:
+            yield
+        finally:
+            self.waiting = False
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[_Stop]:
+        """Handlers for the run's duration (only the main thread may install them)."""
+        before = {}
+        if threading.current_thread() is threading.main_thread():
+            for signum in STOP_SIGNALS:
+                with contextlib.suppress(OSError, ValueError):
+                    before[signum] = signal.signal(signum, self.handle)
+        try:
+            yield self
+        finally:
+            for signum, handler in before.items():
+                signal.signal(signum, handler)
+
+
+# -- the loop ---------------------------------------------------------------------------------
+def _wait_for(run) -> float | None:
+    """How long input may be waited for: until the run's deadline (+ a little, so the run
+    sees it passed), or forever."""
+    time_left = getattr(run, "time_left", None)
+    if time_left is None or run.finished:
         return None
-    return line.rstrip("\r\n")
+    return max(0.0, time_left()) + 0.05
 
 
 def drive(run, stdin: TextIO, out: Formatter) -> None:
-    """Ask every question of ``run`` until it is done, the user quits or input ends; the run
-    is finished either way (its recorder closes). The caller shows the end (``out.end``)."""
-    try:
-        out.begin(run)
-        while not run.finished:
-            question = run.current
-            out.question(run, question)
-            result = _answer(run, stdin, out, question)
-            if result is None:
-                return
-            out.result(run, result)
-            if out.asks_self_mark and run.self_marking and result.can_self_mark:
-                out.self_mark(run, result)
-                out.prompt()
-                mark = read_line(stdin)
-                if mark is None:
+    """Ask every question of ``run`` until it is done, the user quits, input ends, the time
+    runs out or a stop signal comes; the run is finished either way (its recorder closes).
+    The caller shows the end (``out.end``)."""
+    lines = stdin if isinstance(stdin, Lines) else Lines(stdin)
+    with _Stop().installed() as stop:
+        try:
+            out.begin(run)
+            while not run.finished:
+                question = run.current
+                out.question(run, question)
+                result = _answer(run, lines, out, question, stop)
+                if result is None:
                     return
-                word = mark.strip().lower()
-                if word in RIGHT or word in WRONG:
-                    run.mark_last(word in RIGHT)
-                    out.marked(run, result)
-    finally:
-        run.finish()
+                out.result(run, result)
+                if out.asks_self_mark and run.self_marking and result.can_self_mark:
+                    out.self_mark(run, result)
+                    out.prompt()
+                    with stop.wait():
+                        mark = lines.read()
+                    if mark is None:
+                        return
+                    word = mark.strip().lower()
+                    if word in RIGHT or word in WRONG:
+                        run.mark_last(word in RIGHT)
+                        out.marked(run, result)
+        finally:
+            run.finish()
 
 
-def _answer(run, stdin: TextIO, out: Formatter, question):
+def _answer(run, lines: Lines, out: Formatter, question, stop: _Stop):
     """The result for the question on screen, or None when the run stops here."""
     while True:
         out.prompt()
-        text = read_line(stdin)
+        with stop.wait():
+            text = lines.read(_wait_for(run))
+        while text is TIMEOUT:
+            if run.tick():  # the deadline passed while waiting
+                out.time_up(run)
+                return None
+            with stop.wait():
+                text = lines.read(_wait_for(run))
         if text is None:
             return None
         command = command_of(text)
@@ -109,3 +265,20 @@ def _answer(run, stdin: TextIO, out: Formatter, question):
                 out.time_up(run)
                 return None
             out.error(run, exc)
+
+
+# -- the end ----------------------------------------------------------------------------------
+def unsaved_note(run, lang: str) -> str | None:
+    """The summary's line about results the history could not take, or None."""
+    count, path = saving_of(run)
+    if not count:
+        return None
+    if path is None:
+        return tr("unsaved-lost", lang, count=count)
+    return tr("unsaved-kept", lang, count=count, path=path)
+
+
+def saving_json(run) -> dict:
+    """The summary event's fields about saving: results not saved, and where they went."""
+    count, path = saving_of(run)
+    return {"unsaved": count, "recovery": None if path is None else str(path)}

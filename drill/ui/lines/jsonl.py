@@ -97,4 +97,6 @@ class JsonlFormatter:
         """Never asked (``asks_self_mark`` is False)."""
 
     def end(self, run) -> None:
-        self.emit(run.summary().to_json())
+        from drill.ui.lines.driver import saving_json
+
+        self.emit(run.summary().to_json() | saving_json(run))

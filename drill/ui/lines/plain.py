@@ -109,14 +109,19 @@ class PlainFormatter:
 
     # -- the end --------------------------------------------------------------------------
     def end(self, run) -> None:
+        from drill.ui.lines.driver import unsaved_note
+
         if run.mode == "mock":
             from drill.ui.render.scorecard import scorecard_text
 
             self.stdout.write(scorecard_text(run.scorecard(), self.lang))
             self.stdout.flush()
-            return
-        self.say()
-        self._summary(run.summary())
+        else:
+            self.say()
+            self._summary(run.summary())
+        note = unsaved_note(run, self.lang)
+        if note:
+            self.say(note)
 
     def _summary(self, s) -> None:
         lang = self.lang

@@ -146,6 +146,7 @@ def run_mock_app(args, lang: str | None, report=None) -> int:
         "seed": args.seed,
         "feedback": args.feedback,
         "report": str(report) if report else None,
+        "force": getattr(args, "force", False),
     }
     app = make_app(lang=lang, mock=options)
     app.run()

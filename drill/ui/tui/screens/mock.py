@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.console import Group
 from rich.text import Text
 from textual import on, work
@@ -248,7 +250,9 @@ class MockScreen(Screen):
             return
         self.interview.finish()  # the recorder closes the history
         card = self.interview.scorecard()
-        self.app.switch_screen(ScorecardScreen(card, self.options.get("report")))
+        self.app.switch_screen(
+            ScorecardScreen(card, self.options.get("report"), bool(self.options.get("force")))
+        )
 
 
 class ScorecardScreen(Screen):
@@ -257,10 +261,12 @@ class ScorecardScreen(Screen):
         Binding("escape,q", "home", "home", show=False),
     ]
 
-    def __init__(self, card, report_path=None) -> None:
+    def __init__(self, card, report_path=None, force: bool = False) -> None:
         super().__init__()
         self.card = card
         self.report_path = report_path
+        self.force = force
+        self.written: Path | None = None  # one report per scorecard
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="summary-body"):
@@ -273,26 +279,30 @@ class ScorecardScreen(Screen):
             self.action_report()
 
     def action_report(self) -> None:
-        from datetime import datetime
-        from pathlib import Path
-
+        """Write the report once (--report's file, or a new one under the data folder) and
+        show where it is; pressed again, show the same path."""
         from drill.config import paths
+        from drill.ui.render.report_file import ReportRefused, new_report_path, write_report
         from drill.ui.render.report_md import report
 
-        target = (
-            Path(self.report_path)
-            if self.report_path
-            else (paths.data_dir() / "reports" / f"mock-{datetime.now():%Y%m%d-%H%M%S}.md")
-        )
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(report(self.card, self.app.lang), encoding="utf-8")
-        except OSError as exc:
-            self.query_one("#report-note", Static).update(Text(str(exc), style="bold red"))
+        note = self.query_one("#report-note", Static)
+        if self.written is not None:
+            note.update(Text(tr("mock-report-saved", self.app.lang).format(path=self.written)))
             return
-        self.query_one("#report-note", Static).update(
-            Text(tr("mock-report-saved", self.app.lang).format(path=target), style="green")
-        )
+        try:
+            if self.report_path:
+                target = Path(self.report_path)
+            else:
+                folder = paths.data_dir() / "reports"
+                folder.mkdir(parents=True, exist_ok=True)
+                target = new_report_path(folder)
+            write_report(target, report(self.card, self.app.lang), self.force)
+        except (OSError, ReportRefused) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            note.update(Text(f"{tr('mock-report-failed', self.app.lang)}: {reason}", "bold red"))
+            return
+        self.written = target
+        note.update(Text(tr("mock-report-saved", self.app.lang).format(path=target), style="green"))
 
     def action_home(self) -> None:
         self.app.go_home()

@@ -1,4 +1,8 @@
-"""The answer box: single-letter commands work while it is empty, typing works otherwise."""
+"""The answer box: single-letter commands work while it is empty, typing works otherwise.
+
+Its length is capped as text is typed or pasted (a 100,000-character paste is cut, with a
+note on the box's border), so a runaway paste never freezes the app or fills its memory.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,9 @@ from textual import events
 from textual.message import Message
 from textual.widgets import Input
 
+from drill.i18n import tr
+
+MAX_ANSWER_CHARS = 4000  # a long paragraph; the history keeps at most 10,000 anyway
 COMMAND_KEYS = {"h": "hint", "s": "skip", "p": "plot", "question_mark": "help", "q": "leave"}
 
 
@@ -22,13 +29,33 @@ class AnswerInput(Input):
             self.name = name
 
     def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("max_length", MAX_ANSWER_CHARS)
         super().__init__(*args, **kwargs)
         self.reserved: set[str] = set()
         self.free_text = False
 
+    def replace(self, text: str, start: int, end: int) -> None:
+        """Typed or pasted text, cut to what still fits (with a note) instead of refused."""
+        if self.max_length:
+            low, high = sorted((max(0, start), min(len(self.value), end)))
+            room = self.max_length - (len(self.value) - (high - low))
+            if len(text) > room:
+                text = text[: max(0, room)]
+                self._note_cut()
+                if not text:
+                    return
+            elif self.border_subtitle:
+                self.border_subtitle = ""
+        super().replace(text, start, end)
+
+    def _note_cut(self) -> None:
+        lang = getattr(self.app, "lang", "en")
+        self.border_subtitle = tr("answer-cut", lang, count=f"{self.max_length:,}")
+
     def ask(self, question) -> None:
         """Ready the box for ``question``: empty, enabled, its answer letters kept as letters."""
         self.value = ""
+        self.border_subtitle = ""
         self.disabled = False
         self.free_text = question.kind == "free"
         options = question.ask.options if question.ask is not None else ()
