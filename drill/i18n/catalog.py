@@ -15,6 +15,7 @@ from drill.i18n import (
     messages_report,
     messages_run,
     messages_stats,
+    messages_tui,
 )
 from drill.i18n.text import Text
 
@@ -26,6 +27,7 @@ AREAS = (
     messages_stats,
     messages_measure,
     messages_cli,
+    messages_tui,
 )
 
 

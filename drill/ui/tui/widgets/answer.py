@@ -1,25 +1,13 @@
-"""The answer box: single-letter commands work while it is empty, typing works otherwise."""
+"""The answer box: every key typed is part of the answer (the commands are F-keys and Esc)."""
 
 from __future__ import annotations
 
-from textual import events
-from textual.message import Message
 from textual.widgets import Input
-
-COMMAND_KEYS = {"h": "hint", "s": "skip", "p": "plot", "question_mark": "help", "q": "leave"}
 
 
 class AnswerInput(Input):
-    """An Input that turns h / s / p / ? / q into commands when nothing has been typed.
-
-    Letters that are answer options (a-j in a multiple choice) and free-text questions keep
-    their letters: there the commands are on the function keys (F1 hint, F2 skip, F3 plot).
-    """
-
-    class Command(Message):
-        def __init__(self, name: str) -> None:
-            super().__init__()
-            self.name = name
+    """An Input readied for each question; letters are never taken as commands, so the same
+    keys (F1 hint, F2 skip, F3 plot, F4 help, Esc leave) work for every kind of question."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -35,17 +23,3 @@ class AnswerInput(Input):
         choices = question.concept.choices if question.concept is not None else ()
         self.reserved = {o.id for o in options} | {c.id for c in choices}
         self.focus()
-
-    async def _on_key(self, event: events.Key) -> None:
-        name = COMMAND_KEYS.get(event.key)
-        if (
-            name
-            and not self.value
-            and not self.free_text
-            and (event.character or "") not in self.reserved
-        ):
-            event.stop()
-            event.prevent_default()
-            self.post_message(self.Command(name))
-            return
-        await super()._on_key(event)
