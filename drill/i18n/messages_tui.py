@@ -44,9 +44,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "plot-off": ("Plot hidden (F3 shows it).", "已隐藏图（F3 显示）。"),
     "type-an-answer": ("Type an answer first (F2 skips).", "请先输入答案（F2 跳过）。"),
     "terminal-too-small": (
-        "Terminal too small: need {w}×{h}, have {cw}×{ch}.\nEnlarge the window to go on "
-        "(Ctrl+Q quits).",
-        "终端窗口太小：至少需要 {w}×{h}，当前 {cw}×{ch}。\n请放大窗口后继续（Ctrl+Q 退出）。",
+        "Terminal too small\nneed {w}×{h}, have {cw}×{ch}\nEnlarge it to go on\nCtrl+Q quits",
+        "终端窗口太小\n至少需要 {w}×{h}，当前 {cw}×{ch}\n请放大窗口后继续\nCtrl+Q 退出",
     ),
     "home-due-tomorrow": (
         "Nothing due today; {count} reviews due tomorrow.",

@@ -34,11 +34,7 @@ def space_mixed(text: str) -> str:
 def space_mixed_text(text: Text) -> Text:
     """``space_mixed`` for rich Text, styles kept."""
     plain = text.plain
-    cuts = [
-        i
-        for i in range(1, len(plain))
-        if _JOIN.fullmatch(plain[i - 1 : i + 1]) is not None
-    ]
+    cuts = [i for i in range(1, len(plain)) if _JOIN.fullmatch(plain[i - 1 : i + 1]) is not None]
     if not cuts:
         return text
     pieces = []

@@ -80,8 +80,11 @@ class DrillApp(App):
             self.push_screen(HomeScreen())
         self.call_after_refresh(self.check_size)
 
-    def on_resize(self) -> None:
-        self.check_size()
+    async def _on_resize(self, event) -> None:
+        # App's own handler stops the event, so a public on_resize never runs here; check
+        # once the new size has reached the screens.
+        await super()._on_resize(event)
+        self.set_timer(1 / 30, self.check_size)
 
     def check_size(self) -> None:
         """Below the stated minimum a notice covers the app; it goes when the window grows."""

@@ -30,6 +30,10 @@ EXAMPLE = {
     "height": "56",
     "width": "56",
     "out_channels": "64",
+    "context": "4096",  # a 7B Llama-style decoder: 32 layers, 32 query heads, 8 KV heads
+    "layers": "32",
+    "kv_heads": "8",
+    "head_dim": "128",
 }
 
 

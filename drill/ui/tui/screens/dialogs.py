@@ -88,6 +88,9 @@ class TooSmallScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.show_size()
 
+    def on_resize(self) -> None:
+        self.app.check_size()
+
     def show_size(self) -> None:
         width, height = self.app.size
         text = tr(

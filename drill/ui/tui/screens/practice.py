@@ -390,4 +390,3 @@ class PracticeScreen(StatefulKeys, Screen):
 
     def dismiss_to_home(self) -> None:
         self.app.go_home()
-
