@@ -83,10 +83,10 @@ def _units(line: str) -> list[tuple[int, int, bool]]:
     glued: list[list] = []
     for unit in units:
         ch = line[unit[0]]
-        if glued and not unit[2] and ch in CLOSING and unit[1] - unit[0] == 1:
-            if not glued[-1][2]:
-                glued[-1][1] = unit[1]
-                continue
+        closing = not unit[2] and ch in CLOSING and unit[1] - unit[0] == 1
+        if glued and closing and not glued[-1][2]:
+            glued[-1][1] = unit[1]
+            continue
         if glued and not unit[2] and not glued[-1][2] and line[glued[-1][1] - 1] in OPENING:
             glued[-1][1] = unit[1]
             continue
