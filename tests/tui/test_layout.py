@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input, OptionList, Select
 
 from drill.core.engine.calc_ops import OPERATORS
@@ -107,3 +108,37 @@ async def test_mock_from_home_asks_the_length(drill_home):
             await pilot.pause(0.02)
         assert app.screen.interview.config.minutes == 45
         assert app.screen.query_one("#answer", Input).has_focus
+
+
+async def test_catalog_fits_80_columns_with_dashes_figures_and_the_sort_arrow(drill_home):
+    from textual.widgets import DataTable
+
+    app = make_app(home=drill_home, lang="en", clock=frozen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("g")
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        assert table.has_focus
+        assert table.virtual_size.width <= 80 - 2
+        a100 = table.get_row("a100-sxm4-40gb")
+        assert "0.00" not in a100 and a100[6] == "—"  # no fp8 on the A100
+        assert a100[2] == "1.555"  # TB/s to 4 significant figures, not 1.55
+        await pilot.press("3")
+        await pilot.pause()
+        labels = [str(c.label) for c in table.columns.values()]
+        assert labels[2] == "TB/s ▼" and labels[0] == "id"
+        assert table.get_row_at(0)[0] == "b200"  # the most bandwidth first
+        await pilot.press("7")  # fp8: cards without it sort last, not as 0.00
+        await pilot.pause()
+        assert table.get_row_at(table.row_count - 1)[6] == "—"
+
+
+@pytest.mark.parametrize(
+    "key, focused", [("s", "#stats-body"), ("r", "#reference-body"), ("o", "#set-language")]
+)
+async def test_every_screen_opens_with_focus(drill_home, key, focused):
+    app = make_app(home=drill_home, lang="en", clock=frozen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(key)
+        await pilot.pause()
+        assert app.screen.query_one(focused).has_focus

@@ -289,6 +289,7 @@ class ScorecardScreen(Screen):
         yield KeyBar(["report", "home"], self.app.lang)
 
     def on_mount(self) -> None:
+        self.query_one("#summary-body").focus()  # arrows and PageDown scroll at once
         if self.report_path is not None:
             self.action_report()
 

@@ -62,6 +62,9 @@ class SummaryScreen(Screen):
             yield Static(Group(*parts), id="summary")
         yield KeyBar(["again", "home"] if missed else ["home"], lang)
 
+    def on_mount(self) -> None:
+        self.query_one("#summary-body").focus()  # arrows and PageDown scroll at once
+
     def action_again(self) -> None:
         missed = self.summary.missed_skills
         if not missed:
