@@ -21,6 +21,7 @@ class DrillApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "roofline-drill"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
+    MIN_SIZE = (60, 18)  # the stated minimum terminal size (columns, rows)
 
     def __init__(
         self,
@@ -88,11 +89,13 @@ class DrillApp(App):
 
     def check_size(self) -> None:
         """Below the stated minimum a notice covers the app; it goes when the window grows."""
-        from drill.ui.tui.screens.dialogs import MIN_SIZE, TooSmallScreen
-
         width, height = self.size
-        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        small = width < self.MIN_SIZE[0] or height < self.MIN_SIZE[1]
         top = self.screen
+        if not small and type(top).__name__ != "TooSmallScreen":
+            return  # the usual case, without importing the dialogs on the way to a frame
+        from drill.ui.tui.screens.dialogs import TooSmallScreen
+
         if isinstance(top, TooSmallScreen):
             if small:
                 top.show_size()

@@ -10,7 +10,6 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from drill import i18n
-from drill.grading.numbers import BANDS, FULL, HINT_COSTS
 from drill.i18n import tr
 
 
@@ -35,6 +34,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 def help_text(lang: str) -> Text:
+    from drill.grading.numbers import BANDS, FULL, HINT_COSTS
     from drill.learning.srs import RATING_RULE
 
     bands = ", ".join(f"≤ {limit * 100:.0f} % → {score:g}" for limit, score in BANDS)
@@ -74,11 +74,9 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-MIN_SIZE = (60, 18)  # the app's stated minimum terminal size (columns, rows)
-
-
 class TooSmallScreen(ModalScreen[None]):
-    """Covers the app while the terminal is below ``MIN_SIZE``; the app dismisses it."""
+    """Covers the app while the terminal is below the app's ``MIN_SIZE``; the app dismisses
+    it when the window grows."""
 
     BINDINGS = [Binding("ctrl+q", "app.quit", "quit", show=False)]
 
@@ -93,9 +91,8 @@ class TooSmallScreen(ModalScreen[None]):
 
     def show_size(self) -> None:
         width, height = self.app.size
-        text = tr(
-            "terminal-too-small", self.app.lang, w=MIN_SIZE[0], h=MIN_SIZE[1], cw=width, ch=height
-        )
+        need_w, need_h = self.app.MIN_SIZE
+        text = tr("terminal-too-small", self.app.lang, w=need_w, h=need_h, cw=width, ch=height)
         self.query_one("#too-small", Static).update(Text(text, style="bold"))
 
 
