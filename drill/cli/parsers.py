@@ -253,6 +253,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         help="only items you have not seen yet",
     )
     _lang_flag(start)
+    start.add_argument(
+        "--no-save", action="store_true", help="record nothing in your history (scripted runs)"
+    )
 
     mock = sub.add_parser(
         "mock",
@@ -283,6 +286,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     mock_lines.add_argument("--plain", action="store_true", help="line mode for any terminal")
     mock_lines.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")
     _lang_flag(mock)
+    mock.add_argument(
+        "--no-save", action="store_true", help="record nothing in your history (scripted runs)"
+    )
 
     stats = sub.add_parser("stats", help="your progress: accuracy, speed, skills, mistakes")
     stats.add_argument("--json", action="store_true", help="the same figures as JSON")

@@ -16,6 +16,7 @@ from drill.i18n import (
     messages_report,
     messages_run,
     messages_stats,
+    messages_tui,
 )
 from drill.i18n.text import Text
 
@@ -28,6 +29,7 @@ AREAS = (
     messages_measure,
     messages_cli,
     messages_ncu,
+    messages_tui,
 )
 
 

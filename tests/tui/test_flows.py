@@ -79,9 +79,9 @@ async def test_hint_skip_and_leave_with_confirmation(drill_home):
     app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
-        await pilot.press("h")
+        await pilot.press("f1")
         assert "Formula" in text_of(app, "#message")
-        await pilot.press("s")
+        await pilot.press("f2")
         await pilot.pause()
         assert "skipped" in text_of(app, "#feedback")
         await pilot.press("n")
@@ -162,8 +162,9 @@ async def test_small_terminal_hides_the_plot(drill_home):
     app = make_app(
         home=drill_home, lang="en", start=dict(START, skills=["ridge-point"]), clock=frozen
     )
-    async with app.run_test(size=(50, 16)) as pilot:
+    async with app.run_test(size=(70, 19)) as pilot:  # above the app's minimum of 60x18
         screen = await wait_for_question(pilot)
+        await pilot.pause()  # the plot comes one frame after the question
         assert not screen.query_one("#plot").display
         assert "enlarge" in text_of(app, "#plot-note")
 
@@ -179,7 +180,7 @@ async def test_answers_in_the_app_reach_the_history(drill_home):
         await type_answer(pilot, right_answer(asks[0]))
         await pilot.press("n")
         await pilot.pause()
-        await pilot.press("s")
+        await pilot.press("f2")
         await pilot.pause()
     history = History.open()
     stats = compute(history)
@@ -292,7 +293,7 @@ async def visible_cells(pilot, selector: str) -> int:
     return cells
 
 
-@pytest.mark.parametrize("size", [(80, 24), (40, 12)])
+@pytest.mark.parametrize("size", [(80, 24), (60, 18)])
 async def test_every_screen_shows_its_content_on_small_terminals(drill_home, size):
     from drill.ui.tui.screens.reference import ReferenceScreen
     from drill.ui.tui.screens.settings import SettingsScreen
@@ -308,7 +309,7 @@ async def test_every_screen_shows_its_content_on_small_terminals(drill_home, siz
         await type_answer(pilot, "12")
         feedback = text_of(app, "#feedback")
         assert feedback.startswith("错误") and "标准答案: 473.9 FLOP/B" in feedback
-        if size == (80, 24):  # at 40x12 the question alone fills the body; feedback is below
+        if size == (80, 24):  # at 60x18 the question alone fills the body; feedback is below
             assert await visible_cells(pilot, "#feedback") > 0
         screens = [
             (CalculatorScreen(), "#calc-op", None),
@@ -357,7 +358,7 @@ async def test_help_states_the_rating_rule(drill_home):
     app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_question(pilot)
-        await pilot.press("question_mark")
+        await pilot.press("f4")
         await pilot.pause()
         shown = str(app.screen.query_one("#help Static").content)
         assert "Again" in shown and "Easy" in shown and "Grading" in shown

@@ -64,3 +64,31 @@ def test_type_a_right_answer_and_read_the_feedback(drill_home):
         wait_for(name, "Summary")
     finally:
         tmux(name, "kill-server")
+
+
+def test_too_small_notice_then_working_after_a_resize(drill_home):
+    name = f"drill-{uuid.uuid4().hex[:8]}"
+    command = (
+        f"DRILL_HOME={drill_home} {sys.executable} -m drill start --seed 4 --lang en "
+        "--skill ridge-point --count 2 --gpu rtx-3090 --no-save"
+    )
+    started = tmux(name, "new-session", "-d", "-s", name, "-x", "40", "-y", "12", command)
+    assert started.returncode == 0, started.stderr
+    try:
+        screen = wait_for(name, "have 40×12")
+        assert "Terminal too small" in screen and "need 60×18" in screen
+        resized = tmux(name, "resize-window", "-t", name, "-x", "80", "-y", "24")
+        assert resized.returncode == 0, resized.stderr
+        wait_for(name, "Answer (FLOP/B)")
+        tmux(name, "send-keys", "-t", name, "38.03", "Enter")
+        screen = wait_for(name, "correct  (1.00)")
+        assert "too small" not in screen
+    finally:
+        tmux(name, "kill-server")
+    from drill.store.history import History
+
+    history = History.open()  # --no-save: the answer was never recorded
+    try:
+        assert history.conn.execute("SELECT count(*) FROM attempts").fetchone()[0] == 0
+    finally:
+        history.close()

@@ -57,7 +57,7 @@ def test_practice_feedback_zh(snap_compare, drill_home):
 async def _summary(pilot) -> None:
     await wait_for_question(pilot)
     for _ in range(2):
-        await pilot.press("s")
+        await pilot.press("f2")
         await pilot.pause()
         await pilot.press("n")
         await pilot.pause()

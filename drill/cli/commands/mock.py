@@ -63,7 +63,7 @@ def run(args) -> int:
     else:
         from drill.ui.lines.plain import PlainFormatter as Formatter
     try:
-        interview = open_interview(options_of(args), lang)
+        interview = open_interview(options_of(args), lang, record=not args.no_save)
     except SetupError as exc:
         raise UsageError(str(exc)) from None
     out = Formatter(sys.stdout, lang)

@@ -28,7 +28,7 @@ def open_session(args, lang: str):
     from drill.runs.factory import open_practice
 
     try:
-        return open_practice(options_of(args), lang)
+        return open_practice(options_of(args), lang, record=not getattr(args, "no_save", False))
     except NothingToPractise as exc:
         print(f"drill: {exc}", file=sys.stderr)  # not an error: there is nothing to do now
         raise SystemExit(0) from None
@@ -52,11 +52,12 @@ def run(args) -> int:
         return 0
     options = None if getattr(args, "home", False) else options_of(args)
     prepared = None
-    if options is not None:
+    record = not getattr(args, "no_save", False)
+    if options is not None and record:
         from drill.runs.factory import prepare_practice
 
         # The first session is built, and the plot modules imported, while Textual loads.
         prepared = prepare_practice(dict(options), lang, warm=("plotext", "rich.ansi"))
     from drill.ui.tui.app import run_app  # textual ~100 ms; only the app needs it
 
-    return run_app(options, lang=lang, prepared=prepared)
+    return run_app(options, lang=lang, prepared=prepared, record=record)

@@ -10,6 +10,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from rich.cells import cell_len
+
 from drill.i18n import tr
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -45,6 +47,55 @@ class Figure:
     points: list[Point] = field(default_factory=list)
     lang: str = "en"
     y_label: str = "TFLOP/s"
+    show_ridge: bool = True  # False while a question about the ridge is open
+
+
+RIDGE_MARKER = ("◆", "yellow")
+_ANSI_COLOR = {"green": 32, "red": 31, "yellow": 33, "magenta": 35, "cyan": 36, "blue": 34}
+
+
+def legend_lines(entries: list[tuple[str, str, str]], width: int, color: bool) -> list[str]:
+    """(marker, colour, label) entries laid out in lines of at most ``width`` cells."""
+    from drill.ui.render.cjk import fit
+
+    lines: list[str] = []
+    current, used = "", 0
+    for marker, colour, label in entries:
+        label = fit(label, max(width - 4, 8))[0]
+        w = 2 + cell_len(label)
+        glyph = f"\x1b[{_ANSI_COLOR.get(colour, 39)}m{marker}\x1b[0m" if color else marker
+        if used and used + 3 + w > width:
+            lines.append(current)
+            current, used = "", 0
+        if used:
+            current, used = current + "   ", used + 3
+        current, used = current + f"{glyph} {label}", used + w
+    if current:
+        lines.append(current)
+    return lines
+
+
+def _fit_line(line: str, width: int) -> str:
+    """Drop spaces from the right of a plotext line that measures wider than ``width`` cells
+    (plotext counts a Chinese character as one cell)."""
+    excess = cell_len(_ANSI.sub("", line)) - width
+    if excess <= 0:
+        return line
+    parts = re.split(r"(\x1b\[[0-9;]*m)", line)
+    for i in range(len(parts) - 1, -1, -1):
+        if excess <= 0:
+            break
+        if parts[i].startswith("\x1b"):
+            continue
+        chars = list(parts[i])
+        for j in range(len(chars) - 1, -1, -1):
+            if excess <= 0:
+                break
+            if chars[j] == " ":
+                del chars[j]
+                excess -= 1
+        parts[i] = "".join(chars)
+    return "".join(parts)
 
 
 def _span(values: list[float], pad: float = 0.5) -> tuple[float, float]:
@@ -78,8 +129,19 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
     y_lo = max(y_lo, y_hi - 6)
 
     legend = width >= 60 and height >= 16
+    entries: list[tuple[str, str, str]] = []
+    ridge_x = math.log10(main.ridge)
+    ridge_shown = figure.show_ridge and x_lo <= ridge_x <= x_hi
+    if ridge_shown:
+        ridge_label = f"{tr('plot-ridge', figure.lang)} {main.ridge:.3g} FLOP/B"
+        entries.append((RIDGE_MARKER[0], RIDGE_MARKER[1], ridge_label))
+    for point in figure.points:
+        if point.intensity > 0 and point.rate > 0:
+            entries.append((point.marker, point.color, point.label))
+    legend_text = legend_lines(entries, width, color) if legend and entries else []
+    plot_height = height - len(legend_text)
     plt.clear_figure()
-    plt.plotsize(width, height)
+    plt.plotsize(width, plot_height)
     plt.theme("pro" if color else "clear")
     steps = 60
     for roof in sorted(figure.roofs, key=lambda r: r.main):
@@ -105,14 +167,12 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
                 alignment="right",
                 color=("cyan" if roof.main else "gray") if color else "default",
             )
-    ridge_x = math.log10(main.ridge)
-    if x_lo <= ridge_x <= x_hi:
+    if ridge_shown:
         plt.scatter(
             [ridge_x],
             [math.log10(main.peak)],
-            marker="◆",
-            color="yellow" if color else "default",
-            label=f"{tr('plot-ridge', figure.lang)} {main.ridge:.3g} FLOP/B" if legend else None,
+            marker=RIDGE_MARKER[0],
+            color=RIDGE_MARKER[1] if color else "default",
         )
     for point in figure.points:
         if point.intensity <= 0 or point.rate <= 0:
@@ -123,7 +183,6 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
             [lx],
             [ly],
             marker=point.marker,
-            label=point.label if legend else None,
             color=point.color if color else "default",
         )
     x_ticks = list(range(x_lo, x_hi + 1))
@@ -138,6 +197,8 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
     plt.ylabel(figure.y_label)
     plt.title(figure.title)
     text = plt.build()
+    lines = [_fit_line(line, width) for line in text.rstrip("\n").split("\n")] + legend_text
+    text = "\n".join(lines)
     return text if color else _ANSI.sub("", text)
 
 

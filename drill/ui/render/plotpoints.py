@@ -12,6 +12,15 @@ class PlotSpec:
     peak: float
     bandwidth: float
     points: tuple[tuple[str, float, float], ...]  # (role, intensity FLOP/B, rate FLOP/s)
+    ridge: bool = True  # the ridge marker and label may be drawn
+
+
+def why_no_plot(question) -> str:
+    """Why ``plot_spec`` has nothing for ``question``: "card" (not about a card) or "data"."""
+    scenario = getattr(question, "scenario", None)
+    if scenario is not None and not scenario.params.get("card_in_question", True):
+        return "card"
+    return "data"
 
 
 def plot_spec(question, result=None) -> PlotSpec | None:
@@ -28,12 +37,20 @@ def plot_spec(question, result=None) -> PlotSpec | None:
         return None
     peak, bw = float(p["peak"]), float(p["bandwidth"])
     points: list[tuple[str, float, float]] = []
-    if result is None:
-        # While the question is open: the roof alone, when the question is about a card.
-        if not p.get("card_in_question", True):
-            return None
-        return PlotSpec(p["gpu"], p["dtype"], peak, bw, ())
+    if not p.get("card_in_question", True):
+        return None  # a card the question never names is no help: no plot
     ai = p.get("intensity")
+    if result is None:
+        # While the question is open: what the scenario says gives nothing away.
+        key = question.ask.key if question.ask is not None else ""
+        reveal = scenario.plot_while_open(key)
+        if not reveal.roof:
+            return None
+        if reveal.point and ai:
+            points.append(("truth", ai, min(peak, ai * bw)))
+            if p.get("measured"):
+                points.append(("measured", ai, float(p["measured"])))
+        return PlotSpec(p["gpu"], p["dtype"], peak, bw, tuple(points), reveal.ridge)
     if ai:
         points.append(("truth", ai, min(peak, ai * bw)))
         if p.get("measured"):

@@ -122,6 +122,7 @@ def _chart(
     color: bool,
     y_ticks: tuple[list, list] | None = None,
     y_range: tuple[float, float] | None = None,
+    value_label: str | None = None,
 ) -> str:
     import plotext as plt  # ~15 ms import; only the charts need it
 
@@ -134,6 +135,12 @@ def _chart(
         plt.plot(xs, ys, marker="braille", color="cyan" if color else "default")
         if len(xs) <= width // 4:
             plt.scatter(xs, ys, marker="•", color="cyan" if color else "default")
+    if value_label and len(xs) <= 6:
+        # A few points on a coarse grid of rows: say each one's value beside it, so 64 %
+        # does not read as the 50 row it lands nearest to.
+        span = max(xs) - min(xs) or 2
+        for x, y in zip(xs, ys, strict=True):
+            plt.text(value_label.format(y), x + span * 0.04, y, alignment="left")
     ticks, labels = _date_ticks(xs, first, fmt, width)
     plt.xticks(ticks, labels)
     if len(xs) == 1:
@@ -185,6 +192,7 @@ def trend_charts(
         color,
         ([0, 25, 50, 75, 100], ["0", "25", "50", "75", "100"]),
         (0, 100),
+        "{:.0f} %",
     )
     timed = [
         (x, p.median_seconds)
@@ -239,21 +247,24 @@ def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Ta
     table.add_column(tr("stats-accuracy", lang), justify="right")
     table.add_column(tr("stats-recent", lang, n=RECENT_ATTEMPTS), justify="right")
     table.add_column(tr("stats-median", lang), justify="right")
-    table.add_column(tr("stats-retention-col", lang), justify="right")
+    rows = stats.skills[:limit]
+    recall = any(s.retention is not None for s in rows)  # no column of dashes
+    if recall:
+        table.add_column(tr("stats-retention-col", lang), justify="right")
     table.add_column(tr("stats-last", lang), justify="right", style="dim")
-    for s in stats.skills[:limit]:
+    for s in rows:
         style = (
             "red" if s.recent_accuracy < 0.5 else ("yellow" if s.recent_accuracy < 0.8 else "green")
         )
-        table.add_row(
+        cells = [
             skill_name(s.id, lang, s.kind),
             str(s.attempts),
             _pct(s.accuracy),
             Text(_pct(s.recent_accuracy), style=style),
             _secs(s.median_seconds),
-            _pct(s.retention),
-            s.last_practised.isoformat(),
-        )
+        ]
+        cells += [_pct(s.retention)] if recall else []
+        table.add_row(*cells, s.last_practised.isoformat())
     return table
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rich.table import Table
 from rich.text import Text
 
@@ -11,7 +13,17 @@ from drill.core.units import format_si, sig
 from drill.i18n import tr
 
 
-def steps_table(steps: tuple[Step, ...] | list[Step], lang: str = "en", title: str = "") -> Table:
+def _breakable(expression: str) -> str:
+    """A substitution that may break between factors ("2 · 4096 · 4096") and never inside a
+    number: terminals break lines only at spaces."""
+    return re.sub(r"\s*([·×*+])\s*", r" \1 ", expression).strip()
+
+
+def steps_table(
+    steps: tuple[Step, ...] | list[Step], lang: str = "en", title: str = "", breakable=False
+) -> Table:
+    """The worked steps; ``breakable`` spaces the arithmetic so narrow columns wrap it
+    between factors, never inside a number (the TUI; the CLI keeps the compact form)."""
     table = Table(title=title or None, title_justify="left", expand=False, show_lines=False)
     table.add_column(tr("steps-step", lang), style="bold")
     table.add_column(tr("steps-formula", lang), style="dim")
@@ -22,9 +34,9 @@ def steps_table(steps: tuple[Step, ...] | list[Step], lang: str = "en", title: s
         style = ""
         if step.key == "bound":
             style = "bold yellow" if step.value == "memory" else "bold magenta"
-        table.add_row(
-            step.label(lang), step.formula_in(lang), step.substitution, Text(result, style=style)
-        )
+        numbers = _breakable(step.substitution) if breakable else step.substitution
+        formula = _breakable(step.formula_in(lang)) if breakable else step.formula_in(lang)
+        table.add_row(step.label(lang), formula, numbers, Text(result, style=style))
     return table
 
 

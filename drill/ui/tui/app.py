@@ -21,6 +21,7 @@ class DrillApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "roofline-drill"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
+    MIN_SIZE = (60, 18)  # the stated minimum terminal size (columns, rows)
 
     def __init__(
         self,
@@ -29,9 +30,11 @@ class DrillApp(App):
         clock: Callable[[], float] = time.monotonic,
         prepared: Future | None = None,
         mock: dict | None = None,
+        record: bool = True,
     ) -> None:
         super().__init__()
         self.mock_options = mock
+        self.record = record  # False for --no-save: the runs this app starts record nothing
         self.settings = settings_mod.load()
         self.lang = lang or self.settings.lang()
         self.start_options = start
@@ -69,11 +72,37 @@ class DrillApp(App):
             from drill.ui.tui.screens.practice import PracticeScreen
 
             prepared, self._prepared = self._prepared, None
-            self.push_screen(PracticeScreen(self.start_options, prepared=prepared))
+            self.push_screen(
+                PracticeScreen(self.start_options, prepared=prepared, record=self.record)
+            )
         else:
             from drill.ui.tui.screens.home import HomeScreen
 
             self.push_screen(HomeScreen())
+        self.call_after_refresh(self.check_size)
+
+    async def _on_resize(self, event) -> None:
+        # App's own handler stops the event, so a public on_resize never runs here; check
+        # once the new size has reached the screens.
+        await super()._on_resize(event)
+        self.set_timer(1 / 30, self.check_size)
+
+    def check_size(self) -> None:
+        """Below the stated minimum a notice covers the app; it goes when the window grows."""
+        width, height = self.size
+        small = width < self.MIN_SIZE[0] or height < self.MIN_SIZE[1]
+        top = self.screen
+        if not small and type(top).__name__ != "TooSmallScreen":
+            return  # the usual case, without importing the dialogs on the way to a frame
+        from drill.ui.tui.screens.dialogs import TooSmallScreen
+
+        if isinstance(top, TooSmallScreen):
+            if small:
+                top.show_size()
+            else:
+                top.dismiss(None)
+        elif small:
+            self.push_screen(TooSmallScreen())
 
     def on_unmount(self) -> None:
         from drill.runs.recording import flush
@@ -84,7 +113,7 @@ class DrillApp(App):
         """Replace the current screen with a practice session built from ``options``."""
         from drill.ui.tui.screens.practice import PracticeScreen
 
-        self.switch_screen(PracticeScreen(options))
+        self.switch_screen(PracticeScreen(options, record=self.record))
 
     def go_home(self) -> None:
         """Back to the home screen, whether the app opened on it or on a session."""
@@ -113,11 +142,12 @@ def make_app(
     clock: Callable[[], float] = time.monotonic,
     prepared: Future | None = None,
     mock: dict | None = None,
+    record: bool = True,
 ) -> DrillApp:
     """The one app factory, for ``drill`` and for tests (``home`` becomes DRILL_HOME)."""
     if home is not None:
         os.environ["DRILL_HOME"] = str(home)
-    if start is not None and prepared is None:
+    if start is not None and prepared is None and record:
         from drill.runs.factory import prepare_practice
 
         prepared = prepare_practice(
@@ -126,14 +156,19 @@ def make_app(
             clock=clock,
             warm=("plotext", "rich.ansi"),
         )
-    return DrillApp(lang=lang, start=start, clock=clock, prepared=prepared, mock=mock)
+    return DrillApp(
+        lang=lang, start=start, clock=clock, prepared=prepared, mock=mock, record=record
+    )
 
 
 def run_app(
-    options: dict | None = None, lang: str | None = None, prepared: Future | None = None
+    options: dict | None = None,
+    lang: str | None = None,
+    prepared: Future | None = None,
+    record: bool = True,
 ) -> int:
     """Run the app: a practice session for ``options``, or the home screen for None."""
-    app = make_app(lang=lang, start=options, prepared=prepared)
+    app = make_app(lang=lang, start=options, prepared=prepared, record=record)
     app.run()
     return app.return_code or 0
 
@@ -148,6 +183,6 @@ def run_mock_app(args, lang: str | None, report=None) -> int:
         "report": str(report) if report else None,
         "force": getattr(args, "force", False),
     }
-    app = make_app(lang=lang, mock=options)
+    app = make_app(lang=lang, mock=options, record=not getattr(args, "no_save", False))
     app.run()
     return app.return_code or 0

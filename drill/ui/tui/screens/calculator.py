@@ -7,7 +7,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Container, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
@@ -30,11 +30,22 @@ EXAMPLE = {
     "height": "56",
     "width": "56",
     "out_channels": "64",
+    "context": "4096",  # a 7B Llama-style decoder: 32 layers, 32 query heads, 8 KV heads
+    "layers": "32",
+    "kv_heads": "8",
+    "head_dim": "128",
 }
 
 
+NARROW = 100  # under this many columns the form stacks above the results
+
+
 class CalculatorScreen(Screen):
-    BINDINGS = [Binding("escape", "back", "back", show=False)]
+    BINDINGS = [
+        Binding("escape", "back", "back", show=False),
+        Binding("pageup", "scroll_page(-1)", "scroll", show=False),
+        Binding("pagedown", "scroll_page(1)", "scroll", show=False),
+    ]
 
     def __init__(self) -> None:
         super().__init__()
@@ -48,7 +59,7 @@ class CalculatorScreen(Screen):
             if self.app.settings.gpu in catalog.aliases or self.app.settings.gpu in catalog.cards
             else "a100-sxm4-40gb"
         )
-        with Horizontal(id="calc"):
+        with Container(id="calc"):
             with VerticalScroll(id="calc-form"):
                 yield Label(tr("calc-card", lang))
                 yield Select(
@@ -73,38 +84,54 @@ class CalculatorScreen(Screen):
                 )
                 yield Vertical(id="calc-params")
                 yield Label(tr("calc-measured", lang))
-                yield Input(placeholder="200T", id="calc-measured")
+                yield Input(placeholder=tr("calc-measured-placeholder", lang), id="calc-measured")
             with VerticalScroll(id="calc-out"):
                 yield Static("", id="calc-result")
                 yield PlotView(id="calc-plot")
-        yield KeyBar(["back"], lang)
+        yield KeyBar(["scroll", "back"], lang)
 
-    def on_mount(self) -> None:
-        self._build_params()
+    async def on_mount(self) -> None:
+        self._layout()
+        await self._build_params()
+        self.query_one("#calc-op", Select).focus()
 
-    def _build_params(self) -> None:
+    def on_resize(self) -> None:
+        self._layout()
+
+    def _layout(self) -> None:
+        """Side by side from 100 columns; the form above the results below that."""
+        self.query_one("#calc").set_class(self.app.size.width < NARROW, "-stacked")
+
+    async def _build_params(self) -> None:
+        """The operator's fields. The old ones are removed, and the removal awaited, before
+        the new are mounted: operators that share a parameter (gemm and gemv both have m)
+        would otherwise collide on its id."""
         box = self.query_one("#calc-params", Vertical)
-        box.remove_children()
+        await box.remove_children()
         lang = self.app.lang
         widgets = []
         for param in OPERATORS[self.op].params:
             text = param.label(lang)
             if param.kind == "flag":
-                widgets.append(Checkbox(f"{param.flags[0]} {text}", id=f"p-{param.name}"))
+                widgets.append(Checkbox(f"{param.flags[0]} {text}", id=self._field(param.name)))
             else:
                 value = EXAMPLE.get(
                     param.name, "" if param.default is None else f"{param.default:g}"
                 )
                 widgets.append(Label(f"{param.flags[0]}  {text}"))
-                widgets.append(Input(value=value, id=f"p-{param.name}"))
-        box.mount_all(widgets)
-        self.call_after_refresh(self.recalc)
+                widgets.append(Input(value=value, id=self._field(param.name)))
+        await box.mount_all(widgets)
+        self.recalc()
+
+    @staticmethod
+    def _field(name: str) -> str:
+        return f"p-{name}"
 
     @on(Select.Changed, "#calc-op")
-    def op_changed(self, event: Select.Changed) -> None:
+    async def op_changed(self, event: Select.Changed) -> None:
         if event.value != self.op:
             self.op = str(event.value)
-            self._build_params()
+            await self._build_params()
 
     @on(Select.Changed, "#calc-card")
     def card_changed(self, event: Select.Changed) -> None:
@@ -128,7 +155,7 @@ class CalculatorScreen(Screen):
 
         values = {}
         for param in OPERATORS[self.op].params:
-            widgets = self.query(f"#p-{param.name}")
+            widgets = self.query(f"#{self._field(param.name)}")
             if not widgets:
                 continue
             widget = widgets.first()
@@ -178,7 +205,8 @@ class CalculatorScreen(Screen):
             out.update(Text(str(exc), style="bold yellow"))
             plot.show(None)
             return
-        out.update(Group(steps_table(analysis.steps, lang), verdict(analysis, lang)))
+        table = steps_table(analysis.steps, lang, breakable=True)
+        out.update(Group(table, verdict(analysis, lang)))
         figure = card_figure(card, dtype)
         figure.lang = lang
         figure.points.append(Point(self.op, analysis.intensity, analysis.attainable))
@@ -187,6 +215,15 @@ class CalculatorScreen(Screen):
                 Point(tr("plot-measured", lang), analysis.intensity, measured, "x", "red")
             )
         plot.show(figure)
+
+    def action_scroll_page(self, pages: int) -> None:
+        """PageUp / PageDown move through the results (or, stacked, the whole page)."""
+        stacked = self.query_one("#calc").has_class("-stacked")
+        target = self.query_one("#calc" if stacked else "#calc-out")
+        if pages < 0:
+            target.scroll_page_up(animate=False)
+        else:
+            target.scroll_page_down(animate=False)
 
     def action_back(self) -> None:
         self.app.pop_screen()

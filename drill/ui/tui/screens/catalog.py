@@ -7,6 +7,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
+from textual.widgets.data_table import ColumnKey
 
 from drill.core.units import sig
 from drill.i18n import tr
@@ -16,27 +17,44 @@ from drill.ui.tui.widgets.plot import PlotView
 COLUMNS = ("id", "GB", "TB/s", "fp32", "tf32", "fp16", "fp8", "int8", "ridge fp16")
 
 
-def column_label(name: str, lang: str) -> str:
-    """The header shown for a column: only the ridge's is a word."""
-    return f"{tr('catalog-ridge', lang)} fp16" if name == "ridge fp16" else name
+MISSING = "—"  # as the CLI shows a precision the card lacks
+
+
+def column_label(name: str, lang: str, arrow: str = "") -> str:
+    """The header shown for a column (only the ridge's is a word), with the sort arrow."""
+    label = f"{tr('catalog-ridge', lang)} fp16" if name == "ridge fp16" else name
+    return f"{label} {arrow}" if arrow else label
+
+
+def figure(value: float | None) -> str:
+    """3-4 significant figures (1.555, 208.3, 75.9), or a dash for a missing value."""
+    return MISSING if value is None or value <= 0 else sig(value, 4)
 
 
 def row(card) -> tuple:
     def peak(dtype: str):
-        return round(card.peak(dtype).value / 1e12, 1) if dtype in card.dtypes() else 0.0
+        return figure(card.peak(dtype).value / 1e12) if dtype in card.dtypes() else MISSING
 
     ridges = card.ridges()
     return (
         card.id,
-        card.capacity_gb,
-        round(card.bandwidth / 1e12, 2),
+        figure(card.capacity_gb),
+        figure(card.bandwidth / 1e12),
         peak("fp32"),
         peak("tf32"),
         peak("fp16"),
         peak("fp8"),
         peak("int8"),
-        round(ridges.get("fp16", 0.0), 1),
+        figure(ridges.get("fp16")),
     )
+
+
+def sort_key(value):
+    """Numbers sort as numbers, a dash below every number, ids as text."""
+    try:
+        return (1, float(value))
+    except ValueError:
+        return (0, 0.0) if value == MISSING else (2, str(value))
 
 
 class CatalogScreen(Screen):
@@ -57,16 +75,23 @@ class CatalogScreen(Screen):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         for i, name in enumerate(COLUMNS):
-            table.add_column(column_label(name, self.app.lang), key=str(i))
+            table.add_column(column_label(name, self.app.lang, "▲" if i == 0 else ""), key=str(i))
         for card in self.app.catalog:
             table.add_row(*row(card), key=card.id)
         table.focus()
 
     def action_sort(self, index: int) -> None:
+        from rich.text import Text
+
         column, reverse = self.sorted_by
         reverse = not reverse if column == index else index != 0
         self.sorted_by = (index, reverse)
-        self.query_one(DataTable).sort(str(index), reverse=reverse)
+        table = self.query_one(DataTable)
+        table.sort(str(index), key=sort_key, reverse=reverse)
+        for i, name in enumerate(COLUMNS):  # the arrow marks the sorted column
+            arrow = ("▼" if reverse else "▲") if i == index else ""
+            table.columns[ColumnKey(str(i))].label = Text(column_label(name, self.app.lang, arrow))
+        table.refresh()
 
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
         self.action_sort(int(event.column_key.value))
@@ -104,6 +129,7 @@ class CardScreen(Screen):
 
     def on_mount(self) -> None:
         self._plot()
+        self.query_one("#card-body").focus()  # arrows and PageDown scroll at once
 
     def _title(self) -> str:
         return tr(

@@ -10,7 +10,6 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from drill import i18n
-from drill.grading.numbers import BANDS, FULL, HINT_COSTS
 from drill.i18n import tr
 
 
@@ -35,12 +34,13 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 def help_text(lang: str) -> Text:
+    from drill.grading.numbers import BANDS, FULL, HINT_COSTS
     from drill.learning.srs import RATING_RULE
 
     bands = ", ".join(f"≤ {limit * 100:.0f} % → {score:g}" for limit, score in BANDS)
     costs = " + ".join(f"{c * 100:.0f} %" for c in HINT_COSTS)
     sections = (
-        ("help-keys", tr("help-keys-body", lang)),
+        ("help-keys", tr("help-keys-tui", lang)),
         (
             "help-grading",
             tr("help-grading-body", lang, full=f"{FULL * 100:.0f}", bands=bands, costs=costs),
@@ -48,12 +48,13 @@ def help_text(lang: str) -> Text:
         ("help-conventions", tr("help-conventions-body", lang)),
         ("help-srs", i18n.Text.of(RATING_RULE)(lang)),
     )
-    text = Text()
+    text = Text(tr("help-close", lang) + "\n\n", style="dim")
     for i, (heading, body) in enumerate(sections):
         if i:
             text.append("\n")
         text.append(tr(heading, lang) + "\n", style="bold")
         text.append(body + "\n")
+    text.append("\n" + tr("help-close", lang), style="dim")
     return text
 
 
@@ -61,8 +62,69 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark,enter", "close", "close", show=False)]
 
     def compose(self) -> ComposeResult:
+        from drill.ui.tui.widgets.prose import Prose
+
         with VerticalScroll(id="help"):
-            yield Static(help_text(self.app.lang))
+            yield Prose(help_text(self.app.lang))
+
+    def on_mount(self) -> None:
+        self.query_one("#help").focus()  # PageUp / PageDown / arrows scroll at once
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class TooSmallScreen(ModalScreen[None]):
+    """Covers the app while the terminal is below the app's ``MIN_SIZE``; the app dismisses
+    it when the window grows."""
+
+    BINDINGS = [Binding("ctrl+q", "app.quit", "quit", show=False)]
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="too-small")
+
+    def on_mount(self) -> None:
+        self.show_size()
+
+    def on_resize(self) -> None:
+        self.app.check_size()
+
+    def show_size(self) -> None:
+        width, height = self.app.size
+        need_w, need_h = self.app.MIN_SIZE
+        text = tr("terminal-too-small", self.app.lang, w=need_w, h=need_h, cw=width, ch=height)
+        self.query_one("#too-small", Static).update(Text(text, style="bold"))
+
+
+class MockLengthScreen(ModalScreen[float | None]):
+    """How long a mock interview from the home screen lasts: 10, 20, 30 or 45 minutes."""
+
+    LENGTHS = (10, 20, 30, 45)
+    BINDINGS = [Binding("escape,q", "close", "back", show=False)]
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import OptionList
+        from textual.widgets.option_list import Option
+
+        lang = self.app.lang
+        with Vertical(id="mock-length"):
+            yield Static(Text(tr("mock-length-title", lang), style="bold"))
+            yield OptionList(
+                *[
+                    Option(tr("mock-length-option", lang, minutes=m), id=str(m))
+                    for m in self.LENGTHS
+                ],
+                id="mock-lengths",
+            )
+            yield Static(tr("mock-length-hint", lang), classes="dim-hint")
+
+    def on_mount(self) -> None:
+        options = self.query_one("#mock-lengths")
+        options.highlighted = self.LENGTHS.index(30)
+        options.focus()
+
+    def on_option_list_option_selected(self, event) -> None:
+        self.dismiss(float(event.option.id))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -50,11 +50,21 @@ class HomeScreen(Screen):
     @work(thread=True, exclusive=True)
     def count_due(self) -> None:
         """Cards due today, from the history (SQLite): after the first frame, off the UI."""
+        from datetime import datetime, timedelta, timezone
+
         from drill.learning.srs import due_today
 
         due = due_today()
         lang = self.app.lang
-        text = tr("home-due", lang, count=due) if due else tr("home-none-due", lang)
+        if due:
+            text = tr("home-due", lang, count=due)
+        else:
+            tomorrow = due_today(now=datetime.now(timezone.utc) + timedelta(days=1))
+            text = (
+                tr("home-due-tomorrow", lang, count=tomorrow)
+                if tomorrow
+                else tr("home-none-due", lang)
+            )
         self.app.call_from_thread(self.query_one("#home-due", Static).update, text)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -68,9 +78,15 @@ class HomeScreen(Screen):
 
             self.app.push_screen(PracticeScreen({}))
         elif item == "mock":
-            from drill.ui.tui.screens.mock import MockScreen
+            from drill.ui.tui.screens.dialogs import MockLengthScreen
 
-            self.app.push_screen(MockScreen({}))
+            def chosen(minutes: float | None) -> None:
+                from drill.ui.tui.screens.mock import MockScreen
+
+                if minutes:
+                    self.app.push_screen(MockScreen({"minutes": minutes}))
+
+            self.app.push_screen(MockLengthScreen(), chosen)
         elif item == "reference":
             from drill.ui.tui.screens.reference import ReferenceScreen
 

@@ -17,18 +17,24 @@ from drill.i18n import tr
 from drill.runs.interview import clock_text
 from drill.ui.render.scorecard import scorecard_view
 from drill.ui.tui.widgets.answer import AnswerInput
-from drill.ui.tui.widgets.keybar import KeyBar
+from drill.ui.tui.widgets.keybar import KeyBar, StatefulKeys
+from drill.ui.tui.widgets.prose import Prose, split_choices
 
 REMINDERS = (0.5, 300.0, 60.0)  # at half time, then with 5 and 1 minutes left
 
 
-class MockScreen(Screen):
+class MockScreen(StatefulKeys, Screen):
+    """Letters always go into the answer box; the commands are F1, F2 and Esc."""
+
     BINDINGS = [
-        Binding("h,f1", "hint", "hint", show=False),
-        Binding("s,f2", "skip", "skip", show=False),
-        Binding("n", "next", "next", show=False),
-        Binding("q,escape", "leave", "leave", show=False),
+        Binding("f1,h", "hint", "hint", show=False),
+        Binding("f2,s", "skip", "skip", show=False),
+        Binding("enter,n", "next", "next", show=False),
+        Binding("escape,q", "leave", "leave", show=False),
+        Binding("pageup", "scroll_body(-1)", "scroll", show=False),
+        Binding("pagedown", "scroll_body(1)", "scroll", show=False),
     ]
+    ACTIONS = {"hint": "hint", "skip": "skip", "next": "next", "leave": "leave"}
 
     def __init__(self, options: dict) -> None:
         super().__init__()
@@ -44,13 +50,27 @@ class MockScreen(Screen):
             yield Static(tr("loading", lang), id="mock-header")
             yield ProgressBar(total=100, show_eta=False, show_percentage=False, id="mock-budget")
         with VerticalScroll(id="mock-body"):
-            yield Static("", id="mock-question")
+            yield Prose("", id="mock-question")
             with Horizontal(id="answer-row"):
                 yield Label(tr("answer", lang), id="answer-label")
                 yield AnswerInput(placeholder=tr("answer-placeholder", lang), id="answer")
-            yield Static("", id="message")
-            yield Static("", id="feedback")
-        yield KeyBar(["enter", "hint", "skip", "leave"], lang)
+            yield Prose("", id="message")
+            yield Prose("", id="feedback")
+        yield KeyBar(self.keys_now(), lang)
+
+    def keys_now(self) -> list[str]:
+        if self.interview is None:
+            return ["leave"]
+        if self.feedback_shown:
+            return ["next", "scroll", "leave"]
+        return ["enter", "hint", "skip", "leave"]
+
+    def action_scroll_body(self, pages: int) -> None:
+        body = self.query_one("#mock-body", VerticalScroll)
+        if pages < 0:
+            body.scroll_page_up(animate=False)
+        else:
+            body.scroll_page_down(animate=False)
 
     def on_mount(self) -> None:
         self.query_one("#answer-row").display = False
@@ -70,6 +90,7 @@ class MockScreen(Screen):
                 self.app.lang,
                 catalog=self.app.catalog,
                 clock=self.app.clock,
+                record=self.app.record,
                 background=True,
                 on_warning=self.app.notify_warning,
             )
@@ -144,18 +165,21 @@ class MockScreen(Screen):
         body = Text()
         if question.scenario is not None:
             body.append(question.scenario.intro(lang) + "\n\n")
-            body.append(question.ask.prompt(lang), style="bold")
+            prompt = split_choices(question.ask.prompt(lang), [o.id for o in question.ask.options])
+            body.append(prompt, style="bold")
         else:
             body.append(question.text(lang), style="bold")
-        self.query_one("#mock-question", Static).update(body)
+        self.query_one("#mock-question", Prose).show(body)
         unit = question.unit()
         self.query_one("#answer-label", Label).update(
             tr("answer", lang) + (f" ({unit})" if unit else "")
         )
-        self.query_one("#message", Static).update("")
-        self.query_one("#feedback", Static).update("")
+        self.query_one("#message", Prose).show("")
+        self.query_one("#feedback", Prose).show("")
         self._refresh_header()
         self.query_one("#answer", AnswerInput).ask(question)
+        self.query_one("#mock-body", VerticalScroll).scroll_home(animate=False)
+        self.refresh_keys()
 
     @on(AnswerInput.Submitted, "#answer")
     def submit(self, event: AnswerInput.Submitted) -> None:
@@ -169,7 +193,7 @@ class MockScreen(Screen):
             if self.interview.finished:
                 self._finish()
                 return
-            self.query_one("#message", Static).update(
+            self.query_one("#message", Prose).show(
                 Text(exc.message(self.app.lang), style="bold yellow")
             )
             return
@@ -177,8 +201,10 @@ class MockScreen(Screen):
 
     def _after(self, result) -> None:
         if self.interview.config.feedback != "each":
-            self.app.notify(tr("mock-noted", self.app.lang), timeout=1.5)
             self._show_question()
+            # Said on the message line under the new question's box, not in a toast over it.
+            noted = Text(tr("mock-noted", self.app.lang), style="dim")
+            self.query_one("#message", Prose).show(noted)
             return
         from drill.runs.practice import mistake_lines
 
@@ -191,21 +217,15 @@ class MockScreen(Screen):
         parts += [Text(f"{tr('mistake', lang)}: {line}") for line in mistake_lines(result, lang)]
         parts += [Text(line) for line in q.solution(lang)]
         parts.append(Text(tr("next-only", lang), style="dim"))
-        self.query_one("#feedback", Static).update(Group(*parts))
+        self.query_one("#feedback", Prose).show(Group(*parts))
         self.query_one("#answer", AnswerInput).disabled = True
         self.feedback_shown = True
-        self.set_focus(None)
-
-    @on(AnswerInput.Command)
-    def command(self, event: AnswerInput.Command) -> None:
-        actions = {"hint": self.action_hint, "skip": self.action_skip, "leave": self.action_leave}
-        if event.name in actions:
-            actions[event.name]()
-
-    def on_key(self, event) -> None:
-        if event.key == "enter" and self.feedback_shown:
-            event.stop()
-            self.action_next()
+        body = self.query_one("#mock-body", VerticalScroll)
+        body.focus()
+        self.call_after_refresh(
+            body.scroll_to_widget, self.query_one("#answer-row"), top=True, animate=False
+        )
+        self.refresh_keys()
 
     def action_next(self) -> None:
         if self.feedback_shown:
@@ -225,7 +245,7 @@ class MockScreen(Screen):
             text = (
                 f"{tr('hint', lang)} {used}/{len(HINT_COSTS)} (−{HINT_COSTS[used - 1]:.0%}): {hint}"
             )
-        self.query_one("#message", Static).update(Text(text, style="cyan"))
+        self.query_one("#message", Prose).show(Text(text, style="cyan"))
 
     def action_skip(self) -> None:
         if self.interview is None or self.feedback_shown or self.interview.finished:
@@ -275,6 +295,7 @@ class ScorecardScreen(Screen):
         yield KeyBar(["report", "home"], self.app.lang)
 
     def on_mount(self) -> None:
+        self.query_one("#summary-body").focus()  # arrows and PageDown scroll at once
         if self.report_path is not None:
             self.action_report()
 

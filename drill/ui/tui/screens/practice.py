@@ -13,8 +13,9 @@ from textual.widgets import Label, Static
 
 from drill.i18n import tr
 from drill.ui.tui.widgets.answer import AnswerInput
-from drill.ui.tui.widgets.keybar import KeyBar
-from drill.ui.tui.widgets.plot import PlotView
+from drill.ui.tui.widgets.keybar import KeyBar, StatefulKeys
+from drill.ui.tui.widgets.plot import PlotView, figure_for
+from drill.ui.tui.widgets.prose import Prose, split_choices
 
 VERDICT_STYLE = {
     "correct": "bold green",
@@ -24,23 +25,40 @@ VERDICT_STYLE = {
 }
 
 
-class PracticeScreen(Screen):
-    """Drives a Session: question state (typing) and feedback state (reading)."""
+class PracticeScreen(StatefulKeys, Screen):
+    """Drives a Session: question state (typing) and feedback state (reading).
+
+    While a question is open the answer box has the keyboard and every letter is typed: the
+    commands are F1-F4 and Esc, the same for every kind of question. On the feedback the
+    scroll area has the keyboard, and the letters n, p, ?, q, r, w work as well.
+    """
 
     BINDINGS = [
-        Binding("h,f1", "hint", "hint", show=False),
-        Binding("s,f2", "skip", "skip", show=False),
-        Binding("n", "next", "next", show=False),
-        Binding("p,f3", "toggle_plot", "plot", show=False),
-        Binding("question_mark", "help", "help", show=False),
-        Binding("q,escape", "leave", "leave", show=False),
+        Binding("f1,h", "hint", "hint", show=False),
+        Binding("f2,s", "skip", "skip", show=False),
+        Binding("enter,n", "next", "next", show=False),
+        Binding("f3,p", "toggle_plot", "plot", show=False),
+        Binding("f4,question_mark", "help", "help", show=False),
+        Binding("escape,q", "leave", "leave", show=False),
         Binding("r", "mark(True)", "mark right", show=False),
         Binding("w", "mark(False)", "mark wrong", show=False),
+        Binding("pageup", "scroll_body(-1)", "scroll", show=False),
+        Binding("pagedown", "scroll_body(1)", "scroll", show=False),
     ]
+    ACTIONS = {
+        "hint": "hint",
+        "skip": "skip",
+        "next": "next",
+        "toggle_plot": "plot",
+        "help": "help",
+        "leave": "leave",
+        "mark": "mark-right",
+    }
 
-    def __init__(self, options: dict | None = None, prepared=None) -> None:
+    def __init__(self, options: dict | None = None, prepared=None, record: bool = True) -> None:
         super().__init__()
         self.options = options or {}
+        self.record = record  # False for --no-save: nothing reaches the history
         self.prepared = prepared  # a Future from drill.runs.factory.prepare_practice
         self.session = None
         self.streak = 0
@@ -48,20 +66,33 @@ class PracticeScreen(Screen):
         self.show_plot = True
         self._plotted: tuple | None = None  # which question and result the figure is for
         self._figure = None
+        self._first_plot_done = False
 
     def compose(self) -> ComposeResult:
         lang = self.app.lang
         yield Static(tr("loading", lang), id="progress")
         with VerticalScroll(id="practice-body"):
-            yield Static("", id="scenario")
+            yield Prose("", id="scenario")
             with Horizontal(id="answer-row"):
                 yield Label(tr("answer", lang), id="answer-label")
                 yield AnswerInput(placeholder=tr("answer-placeholder", lang), id="answer")
-            yield Static("", id="message")
-            yield Static("", id="feedback")
+            yield Prose("", id="message")
+            yield Prose("", id="feedback")
             yield PlotView(id="plot")
             yield Static("", id="plot-note")
-        yield KeyBar(["enter", "hint", "skip", "next", "plot", "help", "leave"], self.app.lang)
+        yield KeyBar(self.keys_now(), self.app.lang)
+
+    def keys_now(self) -> list[str]:
+        """The keys that work now; the key bar shows exactly these."""
+        if self.session is None:
+            return ["leave"]
+        result = self.feedback_for
+        if result is None:
+            return ["enter", "hint", "skip", "plot", "help", "leave"]
+        keys = ["next", "scroll", "plot", "help", "leave"]
+        if result.can_self_mark:
+            keys += ["mark-right", "mark-wrong"]
+        return keys
 
     def on_mount(self) -> None:
         from drill.errors import SetupError
@@ -101,6 +132,7 @@ class PracticeScreen(Screen):
                     settings=self.app.settings,
                     catalog=self.app.catalog,
                     clock=self.app.clock,
+                    record=self.record,
                     background=True,
                     on_warning=relay,
                 )
@@ -154,7 +186,8 @@ class PracticeScreen(Screen):
         if question.scenario is not None:
             body.append(question.scenario.intro(lang) + "\n\n")
             prefix = f"({chr(96 + question.part)}) " if question.parts > 1 else ""
-            body.append(prefix + question.ask.prompt(lang), style="bold")
+            prompt = split_choices(question.ask.prompt(lang), [o.id for o in question.ask.options])
+            body.append(prefix + prompt, style="bold")
             convention = question.scenario.convention(lang)
             if convention:
                 body.append(
@@ -162,17 +195,18 @@ class PracticeScreen(Screen):
                 )
         else:
             body.append(question.text(lang), style="bold")
-        self.query_one("#scenario", Static).update(body)
+        self.query_one("#scenario", Prose).show(body)
         answer = self.query_one("#answer", AnswerInput)
         answer.ask(question)
         unit = question.unit()
         label = tr("answer", lang) + (f" ({unit})" if unit else "")
         self.query_one("#answer-label", Label).update(label)
-        self.query_one("#message", Static).update("")
-        self.query_one("#feedback", Static).update("")
+        self.query_one("#message", Prose).show("")
+        self.query_one("#feedback", Prose).show("")
         self._draw_plot(None)
         self._refresh_progress()
         self.query_one("#practice-body").scroll_home(animate=False)
+        self.refresh_keys()
 
     def _draw_plot(self, result) -> None:
         """Show the roofline for the question (and the answer) on screen, if there is room."""
@@ -184,6 +218,13 @@ class PracticeScreen(Screen):
             self._plotted = key
             spec = plot_spec(question, result) if question is not None else None
             self._figure = figure_for(spec, self.app.catalog, self.app.lang) if spec else None
+            if self._figure is not None and not self._first_plot_done:
+                # The first question comes up without waiting for plotext: the plot follows
+                # one frame later.
+                self._first_plot_done = True
+                self.query_one("#plot", PlotView).display = False
+                self.call_after_refresh(self._draw_plot, result)
+                return
         plot = self.query_one("#plot", PlotView)
         big_enough = self.size.width >= 60 and self.size.height >= 20
         visible = self.show_plot and self._figure is not None and big_enough
@@ -232,16 +273,21 @@ class PracticeScreen(Screen):
         else:
             for line in question.solution(lang):
                 parts.append(Text(line))
-        keys = tr("next-key", lang)
+        keys = tr("next-keys-tui", lang)
         if result.can_self_mark:
             keys += " · " + tr("self-mark-keys", lang)
         parts.append(Text(keys, style="dim"))
-        self.query_one("#feedback", Static).update(Group(*parts))
+        self.query_one("#feedback", Prose).show(Group(*parts))
         answer = self.query_one("#answer", AnswerInput)
         answer.disabled = True
-        self.query_one("#message", Static).update("")
+        self.query_one("#message", Prose).show("")
         self._draw_plot(result)
-        self.set_focus(None)
+        body = self.query_one("#practice-body", VerticalScroll)
+        body.focus()  # the keyboard goes to the feedback: PageDown, arrows, Enter
+        self.call_after_refresh(
+            body.scroll_to_widget, self.query_one("#answer-row"), top=True, animate=False
+        )
+        self.refresh_keys()
 
     # -- actions ----------------------------------------------------------------------
     @on(AnswerInput.Submitted, "#answer")
@@ -250,10 +296,14 @@ class PracticeScreen(Screen):
 
         if self.session is None or self.feedback_for is not None:
             return
+        if not event.value.strip():
+            message = Text(tr("type-an-answer", self.app.lang), style="bold yellow")
+            self.query_one("#message", Prose).show(message)
+            return
         try:
             result = self.session.answer(event.value)
         except AnswerError as exc:
-            self.query_one("#message", Static).update(
+            self.query_one("#message", Prose).show(
                 Text(exc.message(self.app.lang), style="bold yellow")
             )
             return
@@ -261,23 +311,12 @@ class PracticeScreen(Screen):
         self._show_feedback(result)
         self._refresh_progress()
 
-    @on(AnswerInput.Command)
-    def command(self, event: AnswerInput.Command) -> None:
-        actions = {
-            "hint": self.action_hint,
-            "skip": self.action_skip,
-            "plot": self.action_toggle_plot,
-            "help": self.action_help,
-            "leave": self.action_leave,
-        }
-        actions[event.name]()
-
     def action_hint(self) -> None:
         if self.session is None or self.feedback_for is not None:
             return
         hint = self.session.hint()
         text = f"{tr('hint', self.app.lang)}: {hint}" if hint else tr("no-hint", self.app.lang)
-        self.query_one("#message", Static).update(Text(text, style="cyan"))
+        self.query_one("#message", Prose).show(Text(text, style="cyan"))
 
     def action_skip(self) -> None:
         if self.session is None or self.feedback_for is not None or self.session.finished:
@@ -290,15 +329,28 @@ class PracticeScreen(Screen):
         if self.session is not None and self.feedback_for is not None:
             self._show_question()
 
-    def on_key(self, event) -> None:
-        if event.key == "enter" and self.feedback_for is not None:
-            event.stop()
-            self.action_next()
+    def action_scroll_body(self, pages: int) -> None:
+        """PageUp / PageDown scroll the question and feedback, whichever widget has focus."""
+        body = self.query_one("#practice-body", VerticalScroll)
+        if pages < 0:
+            body.scroll_page_up(animate=False)
+        else:
+            body.scroll_page_down(animate=False)
 
     def action_toggle_plot(self) -> None:
+        from drill.ui.render.plotpoints import plot_spec, why_no_plot
+
+        if self.session is None:
+            return
+        question = self.feedback_for.question if self.feedback_for else self.session.current
+        if question is not None and plot_spec(question, self.feedback_for) is None:
+            why = "no-plot-card" if why_no_plot(question) == "card" else "no-plot-data"
+            self.query_one("#message", Prose).show(Text(tr(why, self.app.lang), style="cyan"))
+            return
         self.show_plot = not self.show_plot
-        if self.session is not None:
-            self._draw_plot(self.feedback_for)
+        note = tr("plot-on" if self.show_plot else "plot-off", self.app.lang)
+        self.query_one("#message", Prose).show(Text(note, style="cyan"))
+        self._draw_plot(self.feedback_for)
 
     def on_resize(self) -> None:
         if self.session is not None:
@@ -315,7 +367,7 @@ class PracticeScreen(Screen):
         self._show_feedback(result)
         self._refresh_progress()
         key = "marked-right" if right else "marked-wrong"
-        self.query_one("#message", Static).update(Text(tr(key, self.app.lang), style="cyan"))
+        self.query_one("#message", Prose).show(Text(tr(key, self.app.lang), style="cyan"))
 
     def action_help(self) -> None:
         from drill.ui.tui.screens.dialogs import HelpScreen
@@ -345,25 +397,3 @@ class PracticeScreen(Screen):
 
     def dismiss_to_home(self) -> None:
         self.app.go_home()
-
-
-def figure_for(spec, catalog, lang: str):
-    """The card's roofs with the question's points, labelled in the user's language."""
-    from drill.ui.render.plot import Figure, Point, RoofLine, card_figure
-
-    labels = {
-        "truth": ("the operator", "算子位置"),
-        "measured": ("measured", "实测"),
-        "answer": ("your answer", "你的答案"),
-    }
-    style = {"truth": ("●", "green"), "measured": ("x", "red"), "answer": ("◆", "magenta")}
-    try:
-        card = catalog.get(spec.gpu)
-        figure = card_figure(card, spec.dtype, peak=spec.peak, bandwidth=spec.bandwidth)
-    except LookupError:
-        figure = Figure(spec.gpu, [RoofLine(spec.dtype, spec.peak, spec.bandwidth, True)])
-    for role, ai, rate in spec.points:
-        marker, color = style[role]
-        figure.points.append(Point(labels[role][1 if lang == "zh" else 0], ai, rate, marker, color))
-    figure.lang = lang
-    return figure

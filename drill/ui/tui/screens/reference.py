@@ -22,5 +22,8 @@ class ReferenceScreen(Screen):
             yield Static(reference_table(load_quick_reference(), self.app.lang), id="reference")
         yield KeyBar(["back"], self.app.lang)
 
+    def on_mount(self) -> None:
+        self.query_one("#reference-body").focus()  # arrows and PageDown scroll at once
+
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -58,6 +58,9 @@ class SettingsScreen(Screen):
             yield Static("", id="set-message")
         yield KeyBar(["save", "back"], self.app.lang)
 
+    def on_mount(self) -> None:
+        self.query_one("#set-language", Select).focus()
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "set-save":
             self.action_save()

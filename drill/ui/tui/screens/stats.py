@@ -25,6 +25,7 @@ class StatsScreen(Screen):
         yield KeyBar(["back"], self.app.lang)
 
     def on_mount(self) -> None:
+        self.query_one("#stats-body").focus()  # arrows and PageDown scroll at once
         self.load()
 
     @work(thread=True, exclusive=True)

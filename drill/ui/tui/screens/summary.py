@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from drill.i18n import tr
 from drill.runs.summary import mistake_explanation, mistake_label
+from drill.ui.render.stats import skill_name
 from drill.ui.tui.widgets.keybar import KeyBar
 
 
@@ -34,10 +35,10 @@ class SummaryScreen(Screen):
         head = Text(tr("summary", lang), style="bold")
         line = s.line(lang)  # "1 question", "3 questions"; no plural in Chinese
         table = Table(title=tr("per-skill", lang), title_justify="left")
-        table.add_column("skill")
+        table.add_column(tr("summary-skill", lang))
         table.add_column(tr("score", lang), justify="right")
         for item, (n, score) in sorted(s.per_item.items(), key=lambda kv: kv[1][1] / kv[1][0]):
-            table.add_row(item.id, f"{score:.2f} / {n}")
+            table.add_row(skill_name(item.id, lang, item.kind), f"{score:.2f} / {n}")
         parts = [head, Text(line), Text(""), table]
         if s.mistakes:
             parts.append(Text(f"\n{tr('mistakes', lang)}", style="bold"))
@@ -48,12 +49,18 @@ class SummaryScreen(Screen):
         missed = s.missed_skills + s.missed_questions  # conceptual questions too
         parts.append(Text(""))
         if missed:
-            parts.append(Text(f"{tr('practise-again', lang)} {', '.join(missed)}", style="cyan"))
+            names = [skill_name(i, lang) for i in s.missed_skills] + [
+                skill_name(i, lang, "concept") for i in s.missed_questions
+            ]
+            parts.append(Text(f"{tr('practise-again', lang)} {'; '.join(names)}", style="cyan"))
         else:
             parts.append(Text(tr("summary-none", lang), style="green"))
         with VerticalScroll(id="summary-body"):
             yield Static(Group(*parts), id="summary")
         yield KeyBar(["again", "home"] if missed else ["home"], lang)
+
+    def on_mount(self) -> None:
+        self.query_one("#summary-body").focus()  # arrows and PageDown scroll at once
 
     def action_again(self) -> None:
         if not self.summary.missed_any:

@@ -1,4 +1,8 @@
-"""A one-line key bar in the user's language (Textual's Footer shows only one language)."""
+"""A one-line key bar in the user's language (Textual's Footer shows only one language).
+
+Screens show only the keys that work in their current state: ``StatefulKeys.keys_now`` lists
+them, ``check_action`` refuses the others, and ``refresh_keys`` redraws the bar.
+"""
 
 from __future__ import annotations
 
@@ -7,24 +11,29 @@ from textual.widgets import Static
 
 from drill.i18n import tr
 
-# name -> the key shown; what it does is the catalog's "key-<name>".
-KEYS: dict[str, str] = {
-    "enter": "Enter",
-    "hint": "h",
-    "skip": "s",
-    "next": "n",
-    "plot": "p",
-    "help": "?",
-    "leave": "q",
-    "back": "Esc",
-    "again": "r",
-    "home": "q",
-    "sort": "1-9",
-    "open": "Enter",
-    "dtype": "d",
-    "save": "ctrl+s",
-    "quit": "q",
-    "report": "m",
+# name -> (the key shown, the catalog key of what it does).
+KEYS: dict[str, tuple[str, str]] = {
+    "enter": ("Enter", "key-enter"),
+    "hint": ("F1", "key-hint"),
+    "skip": ("F2", "key-skip"),
+    "plot": ("F3", "key-plot"),
+    "help": ("F4", "key-help"),
+    "leave": ("Esc", "key-leave"),
+    "next": ("Enter", "key-next"),
+    "scroll": ("PgUp/PgDn", "key-scroll"),
+    "mark-right": ("r", "key-mark-right"),
+    "mark-wrong": ("w", "key-mark-wrong"),
+    "back": ("Esc", "key-back"),
+    "again": ("r", "key-again"),
+    "home": ("Esc", "key-home"),
+    "sort": ("1-9", "key-sort"),
+    "open": ("Enter", "key-open"),
+    "choose": ("Enter", "key-choose"),
+    "dtype": ("d", "key-dtype"),
+    "save": ("Ctrl+S", "key-save"),
+    "quit": ("q", "key-quit"),
+    "report": ("m", "key-report"),
+    "close": ("Esc", "key-close"),
 }
 
 
@@ -35,13 +44,46 @@ class KeyBar(Static):
 
     def __init__(self, keys: list[str], lang: str, **kwargs) -> None:
         super().__init__(self.render_keys(keys, lang), **kwargs)
+        self.keys = list(keys)
+
+    def show(self, keys: list[str], lang: str) -> None:
+        if keys != self.keys:
+            self.keys = list(keys)
+            self.update(self.render_keys(keys, lang))
 
     @staticmethod
     def render_keys(keys: list[str], lang: str) -> Text:
-        text = Text()
+        text = Text(no_wrap=True, overflow="ellipsis")
         for i, name in enumerate(keys):
+            key, label = KEYS[name]
             if i:
                 text.append("  ")
-            text.append(f" {KEYS[name]} ", style="reverse")
-            text.append(" " + tr(f"key-{name}", lang))
+            text.append(f" {key} ", style="reverse")
+            text.append(" " + tr(label, lang))
         return text
+
+
+class StatefulKeys:
+    """A screen mix-in: the key bar and the bindings agree with the screen's state.
+
+    ``ACTIONS`` maps an action name to the key-bar name that offers it; an action listed there
+    runs only while ``keys_now()`` shows its key, so a key the bar hides does nothing.
+    """
+
+    ACTIONS: dict[str, str] = {}
+
+    def keys_now(self) -> list[str]:
+        return []
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        name = self.ACTIONS.get(action)
+        if name is None:
+            return True
+        if action == "mark":
+            name = "mark-right" if parameters and parameters[0] else "mark-wrong"
+        return name in self.keys_now()
+
+    def refresh_keys(self) -> None:
+        self.refresh_bindings()
+        for bar in self.query(KeyBar):
+            bar.show(self.keys_now(), self.app.lang)

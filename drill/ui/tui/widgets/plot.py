@@ -46,3 +46,26 @@ class PlotView(Static):
         self._drawn = (id(self._figure), width, height)
         text = render(self._figure, width, height, color=True)
         self.update(Text.from_ansi(text) if text else Text(""))
+
+
+def figure_for(spec, catalog, lang: str):
+    """The card's roofs with the question's points, labelled in the user's language."""
+    from drill.ui.render.plot import Figure, Point, RoofLine, card_figure
+
+    labels = {
+        "truth": ("the operator", "算子位置"),
+        "measured": ("measured", "实测"),
+        "answer": ("your answer", "你的答案"),
+    }
+    style = {"truth": ("●", "green"), "measured": ("x", "red"), "answer": ("▲", "magenta")}
+    try:
+        card = catalog.get(spec.gpu)
+        figure = card_figure(card, spec.dtype, peak=spec.peak, bandwidth=spec.bandwidth)
+    except LookupError:
+        figure = Figure(spec.gpu, [RoofLine(spec.dtype, spec.peak, spec.bandwidth, True)])
+    for role, ai, rate in spec.points:
+        marker, color = style[role]
+        figure.points.append(Point(labels[role][1 if lang == "zh" else 0], ai, rate, marker, color))
+    figure.lang = lang
+    figure.show_ridge = spec.ridge
+    return figure

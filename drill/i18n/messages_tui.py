@@ -1,0 +1,59 @@
+"""Strings of the app's keys, notices and layout (the terminal front end)."""
+
+PAIRS: dict[str, tuple[str, str]] = {
+    "key-mark-right": ("I was right", "自评对"),
+    "key-mark-wrong": ("I was wrong", "自评错"),
+    "key-scroll": ("scroll", "滚动"),
+    "key-length": ("length", "时长"),
+    "key-choose": ("choose", "选择"),
+    "key-close": ("close", "关闭"),
+    "key-op": ("operator", "算子"),
+    "help-close": (
+        "PageUp / PageDown or the mouse wheel scroll this page; Esc, q, ? or Enter closes it.",
+        "PageUp / PageDown 或鼠标滚轮滚动本页；Esc、q、? 或回车关闭。",
+    ),
+    "help-keys-tui": (
+        "In a question (the answer box has the keyboard; letters are always typed):\n"
+        "  Enter submit · F1 hint · F2 skip · F3 show / hide the roofline · F4 this help · "
+        "Esc leave (asks first; answers so far are kept)\n"
+        "On the feedback (the feedback has the keyboard):\n"
+        "  Enter or n next question · PageUp / PageDown or the wheel scroll · F3 or p plot · "
+        "F4 or ? help · Esc or q leave · r / w mark your own free-text answer right / wrong\n"
+        "The key bar at the bottom shows the keys that work now.",
+        "答题时（键盘在答案框，字母总是输入到框中）：\n"
+        "  回车 提交 · F1 提示 · F2 跳过 · F3 显示/隐藏 Roofline 图 · F4 本帮助 · "
+        "Esc 离开（会先确认，已答的题会保留）\n"
+        "反馈页（键盘在反馈上）：\n"
+        "  回车或 n 下一题 · PageUp / PageDown 或滚轮 滚动 · F3 或 p 图 · F4 或 ? 帮助 · "
+        "Esc 或 q 离开 · r / w 自评自由作答题对 / 错\n"
+        "底部的按键栏只显示当前可用的按键。",
+    ),
+    "next-keys-tui": (
+        "Enter or n: next question · PageUp / PageDown: scroll",
+        "回车或 n：下一题 · PageUp / PageDown：滚动",
+    ),
+    "no-plot-card": (
+        "No plot: this question is not about a particular card.",
+        "没有图：这道题不涉及具体的显卡。",
+    ),
+    "no-plot-data": (
+        "No plot for this question: it has no roofline to draw.",
+        "这道题没有可画的 Roofline 图。",
+    ),
+    "plot-on": ("Plot shown.", "已显示图。"),
+    "plot-off": ("Plot hidden (F3 shows it).", "已隐藏图（F3 显示）。"),
+    "type-an-answer": ("Type an answer first (F2 skips).", "请先输入答案（F2 跳过）。"),
+    "terminal-too-small": (
+        "Terminal too small\nneed {w}×{h}, have {cw}×{ch}\nEnlarge it to go on\nCtrl+Q quits",
+        "终端窗口太小\n至少需要 {w}×{h}，当前 {cw}×{ch}\n请放大窗口后继续\nCtrl+Q 退出",
+    ),
+    "home-due-tomorrow": (
+        "Nothing due today; {count} reviews due tomorrow.",
+        "今天没有待复习的内容；明天有 {count} 项待复习。",
+    ),
+    "mock-length-title": ("Mock interview: how long?", "模拟面试：多长时间？"),
+    "mock-length-option": ("{minutes} minutes", "{minutes} 分钟"),
+    "mock-length-hint": ("Enter starts · Esc back", "回车开始 · Esc 返回"),
+    "calc-measured-placeholder": ("optional, e.g. 200T", "可选，例如 200T"),
+    "sorted-by": ("sorted by {column} {arrow}", "按 {column} 排序 {arrow}"),
+}

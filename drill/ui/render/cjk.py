@@ -1,0 +1,150 @@
+"""Line breaking that measures in terminal cells and knows Chinese.
+
+Rich and Textual break lines only at spaces, so a Chinese sentence (which has none) ends
+lines half-empty or folds an English word in two. Here a line may break between any two
+Chinese characters, English words stay whole, a line never starts with closing punctuation
+(，。；…) nor ends with opening punctuation (（「…), and a Chinese character next to a Latin
+letter or digit gets a space between them ("考虑 axpy", not "考虑axpy").
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.cells import cell_len, get_character_cell_size
+from rich.text import Text
+
+CLOSING = set("，。、；：！？）】」』》〉”’…%％·,.;:!?)]}")
+OPENING = set("（【「『《〈“‘([{")
+_IDEOGRAPH = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_JOIN = re.compile(rf"([{_IDEOGRAPH}])([A-Za-z0-9])|([A-Za-z0-9])([{_IDEOGRAPH}])")
+
+
+def has_wide(text: str) -> bool:
+    return any(get_character_cell_size(ch) == 2 for ch in text)
+
+
+def space_mixed(text: str) -> str:
+    """A space between a Chinese character and an adjacent Latin letter or digit."""
+    if not has_wide(text):
+        return text
+    return _JOIN.sub(_pair, _JOIN.sub(_pair, text))  # twice: matches may overlap
+
+
+def space_mixed_text(text: Text) -> Text:
+    """``space_mixed`` for rich Text, styles kept."""
+    plain = text.plain
+    cuts = [i for i in range(1, len(plain)) if _JOIN.fullmatch(plain[i - 1 : i + 1]) is not None]
+    if not cuts:
+        return text
+    pieces = []
+    last = 0
+    for cut in cuts:
+        pieces.append(text[last:cut])
+        pieces.append(Text(" "))
+        last = cut
+    pieces.append(text[last:])
+    joined = Text("").join(pieces)
+    joined.end = text.end
+    return joined
+
+
+def _pair(m: re.Match) -> str:
+    return " ".join(g for g in m.groups() if g)
+
+
+def _units(line: str) -> list[tuple[int, int, bool]]:
+    """(start, end, is_space) for the unbreakable pieces of one line."""
+    units: list[list] = []
+    i, n = 0, len(line)
+    while i < n:
+        ch = line[i]
+        if ch.isspace():
+            j = i
+            while j < n and line[j].isspace():
+                j += 1
+            units.append([i, j, True])
+        elif get_character_cell_size(ch) == 2 or ch in CLOSING or ch in OPENING:
+            j = i + 1
+            units.append([i, j, False])
+        else:
+            j = i
+            while (
+                j < n
+                and not line[j].isspace()
+                and get_character_cell_size(line[j]) != 2
+                and line[j] not in OPENING
+                and (j == i or line[j] not in CLOSING or line[j] in ".,:%·")
+            ):
+                j += 1
+            units.append([i, max(j, i + 1), False])
+        i = max(j, i + 1)
+    # Glue: closing punctuation to what precedes it, opening punctuation to what follows.
+    glued: list[list] = []
+    for unit in units:
+        ch = line[unit[0]]
+        closing = not unit[2] and ch in CLOSING and unit[1] - unit[0] == 1
+        if glued and closing and not glued[-1][2]:
+            glued[-1][1] = unit[1]
+            continue
+        if glued and not unit[2] and not glued[-1][2] and line[glued[-1][1] - 1] in OPENING:
+            glued[-1][1] = unit[1]
+            continue
+        glued.append(unit)
+    return [tuple(u) for u in glued]
+
+
+def break_offsets(line: str, width: int) -> list[tuple[int, int]]:
+    """The (start, end) of each wrapped line of ``line`` (no newlines) at ``width`` cells."""
+    if width < 2 or cell_len(line) <= width:
+        return [(0, len(line))]
+    lines: list[tuple[int, int]] = []
+    start = end = None
+    used = 0
+    for a, b, space in _units(line):
+        w = cell_len(line[a:b])
+        if start is None:
+            if space:
+                continue
+            start, end, used = a, a, 0
+        if space:
+            used += w
+            continue
+        if used + w <= width or end == start and used == 0 and w <= width:
+            end, used = b, used + w
+            continue
+        if end > start:
+            lines.append((start, end))
+        start, end, used = a, a, 0
+        while cell_len(line[start:b]) > width:  # a word longer than a line: fold it
+            cut = start
+            while cell_len(line[start : cut + 1]) <= width:
+                cut += 1
+            lines.append((start, cut))
+            start = cut
+        end, used = b, cell_len(line[start:b])
+    if start is not None and end > start:
+        lines.append((start, end))
+    return lines or [(0, 0)]
+
+
+def wrap(text: Text | str, width: int) -> Text:
+    """``text`` broken into lines of at most ``width`` cells, styles kept."""
+    if isinstance(text, str):
+        text = Text(text)
+    plain = text.plain
+    out: list[Text] = []
+    offset = 0
+    for line in plain.split("\n"):
+        for a, b in break_offsets(line, width):
+            out.append(text[offset + a : offset + b])
+        offset += len(line) + 1
+    joined = Text("\n").join(out)
+    joined.end = text.end
+    joined.no_wrap = True
+    return joined
+
+
+def fit(text: str, width: int) -> list[str]:
+    """Plain ``text`` as lines of at most ``width`` cells."""
+    return wrap(Text(text), width).plain.split("\n")

@@ -1,0 +1,73 @@
+"""A Static whose Chinese text wraps between characters, at the width it is given."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual.widgets import Static
+
+from drill.ui.render.cjk import has_wide, space_mixed_text, wrap
+
+
+def _prepare(part):
+    if isinstance(part, Text) and has_wide(part.plain):
+        part = space_mixed_text(part)
+    return part
+
+
+class Prose(Static):
+    """Shows Text (or a Group of Texts and tables), re-wrapped CJK-aware on every resize."""
+
+    def __init__(self, content="", **kwargs) -> None:
+        super().__init__("", **kwargs)
+        self._source = content
+        self._width = 0
+
+    def show(self, content) -> None:
+        self._source = content
+        self._width = -1
+        self._wrap()
+
+    def on_mount(self) -> None:
+        self._wrap()
+
+    def on_resize(self) -> None:
+        self._wrap()
+
+    def _wrap(self) -> None:
+        width = self.content_size.width or (self.app.size.width - 6)
+        if width == self._width:
+            return
+        self._width = width
+        source = self._source
+        if isinstance(source, Group):
+            self.update(Group(*[self._fit(p, width) for p in source.renderables]))
+        else:
+            self.update(self._fit(source, width))
+
+    @staticmethod
+    def _fit(part, width: int):
+        if isinstance(part, str):
+            part = Text(part)
+        part = _prepare(part)
+        if isinstance(part, Text) and has_wide(part.plain) and width > 4:
+            return wrap(part, width)
+        return part
+
+
+def split_choices(prompt: str, ids: list[str]) -> str:
+    """A prompt that lists its choices inline ("… a) x  b) y") with one choice per line."""
+    if len(ids) < 2:
+        return prompt
+    cuts = []
+    start = 0
+    for ident in ids:
+        at = prompt.find(f"{ident}) ", start)
+        if at < 0 or (at > 0 and prompt[at - 1].isalnum()):
+            return prompt
+        cuts.append(at)
+        start = at + 3
+    lines = [prompt[: cuts[0]].rstrip()]
+    for a, b in zip(cuts, cuts[1:] + [len(prompt)], strict=True):
+        lines.append("  " + prompt[a:b].strip())
+    return "\n".join(line for line in lines if line.strip())
