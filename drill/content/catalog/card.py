@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from drill.content.catalog.interconnect import Interconnect
 from drill.content.problems import Problem
 
 TOLERANCE = 0.01
@@ -58,6 +59,7 @@ class Card:
     drills: str = "none"
     path: str = ""
     user: bool = False
+    interconnect: Interconnect | None = None  # links to other GPUs, node, network
 
     @property
     def bandwidth(self) -> float:
@@ -144,6 +146,7 @@ class Card:
             "sources": [dict(s) for s in self.sources],
             "measured": dict(self.measured),
             "user": self.user,
+            "interconnect": self.interconnect.to_json() if self.interconnect else None,
         }
 
 
