@@ -71,6 +71,7 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
     ops.required = True
     if not full:
         return
+    from drill.cli import parsers_multigpu
     from drill.core.engine.calc_ops import OPERATORS
 
     for spec in OPERATORS.values():
@@ -109,22 +110,25 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
         )
         p.add_argument("--json", action="store_true", help="one JSON object in base SI units")
         p.add_argument("--plot", action="store_true", help="draw the roofline below the table")
+        if spec.name in ("decode", "prefill"):
+            parsers_multigpu.add_config_flag(p)
 
     kv = ops.add_parser(
         "kv-cache",
         help="KV cache size (and time to stream it with --gpu)",
         description="KV cache bytes = 2·L·H_kv·D·T·B·s",
     )
-    kv.add_argument("--layers", type=argtypes.count, required=True, metavar="L")
-    kv.add_argument("--kv-heads", type=argtypes.count, required=True, metavar="H")
-    kv.add_argument("--head-dim", type=argtypes.count, required=True, metavar="D")
-    kv.add_argument("--tokens", type=argtypes.count, required=True, metavar="T")
+    kv.add_argument("--layers", type=argtypes.count, metavar="L")
+    kv.add_argument("--kv-heads", type=argtypes.count, metavar="H")
+    kv.add_argument("--head-dim", type=argtypes.count, metavar="D")
+    kv.add_argument("--tokens", type=argtypes.count, metavar="T")
     kv.add_argument("--batch", type=argtypes.count, default=1, metavar="B")
     kv.add_argument("--dtype", choices=DTYPE_CHOICES, default="fp16")
     kv.add_argument(
         "--gpu", metavar="ID", type=argtypes.name, help="also show the time to read it once"
     )
     kv.add_argument("--json", action="store_true")
+    parsers_multigpu.add_config_flag(kv)
     _lang_flag(kv)
 
     peak = ops.add_parser("peak", help="peak FLOP/s = units × lanes × 2 × clock")
@@ -157,6 +161,8 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
         if name == "ops-per-element":
             p.add_argument("--inputs", type=argtypes.count, default=1)
             p.add_argument("--outputs", type=argtypes.count, default=1)
+        if name == "critical-batch":
+            parsers_multigpu.add_moe_flags(p)
         p.add_argument("--json", action="store_true")
 
     waves = ops.add_parser("waves", help="wave quantization: thread blocks vs SMs")
@@ -173,6 +179,7 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
     )
     waves.add_argument("--json", action="store_true")
     _lang_flag(waves)
+    parsers_multigpu.add_multigpu_ops(ops, _lang_flag)
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:

@@ -61,6 +61,10 @@ class Card:
     user: bool = False
     interconnect: Interconnect | None = None  # links to other GPUs, node, network
 
+    def __post_init__(self) -> None:
+        if isinstance(self.interconnect, dict):  # read back from the parse cache
+            object.__setattr__(self, "interconnect", Interconnect.from_dict(self.interconnect))
+
     @property
     def bandwidth(self) -> float:
         """Bytes per second."""

@@ -55,6 +55,14 @@ class Interconnect:
     inferred: tuple[str, ...] = ()
     sources: tuple[dict, ...] = field(default_factory=tuple)
 
+    @classmethod
+    def from_dict(cls, data: dict) -> Interconnect:
+        """Back from the parse cache (``dataclasses.asdict`` form)."""
+        values = dict(data)
+        values["inferred"] = tuple(values.get("inferred") or ())
+        values["sources"] = tuple(values.get("sources") or ())
+        return cls(**values)
+
     @property
     def network_bandwidth(self) -> float:
         """Per-GPU scale-out bandwidth in B/s (Gb/s / 8)."""
