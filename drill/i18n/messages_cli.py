@@ -56,7 +56,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     # -- drill calc beyond one GPU (collectives, parallelism, serving) --
     "multigpu-conventions": (
-        "Link and network figures are per direction (NVLink \"900 GB/s\" is 450 GB/s each "
+        'Link and network figures are per direction (NVLink "900 GB/s" is 450 GB/s each '
         "way; 400 Gb/s = 50 GB/s); decimal SI units; a ring moves (N-1)/N of the buffer per "
         "pass and an all-reduce makes two passes.",
         "链路和网络带宽都按单向计（NVLink 的 “900 GB/s” 是每个方向 450 GB/s；400 Gb/s = "

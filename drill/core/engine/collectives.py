@@ -228,7 +228,7 @@ def collective(
             "latency",
             "Latency, one term per step",
             "延迟：每一步一项",
-            "k_node · α + k_net · α_net",
+            "k_node · α + k_net · β",
             f"{hops_in} · {format_si(alpha, 's')} + {hops_net} · {format_si(beta, 's')}",
             lat_time,
         )

@@ -44,8 +44,8 @@ def moe_critical_batch(
         ),
         Step(
             "moe-critical-batch",
-            "MoE critical batch (each expert sees B·k/E tokens)",
-            "MoE 临界 batch（每个专家只处理 B·k/E 个 token）",
+            "MoE critical batch (each expert sees B·k / E tokens)",
+            "MoE 临界 batch（每个专家只处理 B·k / E 个 token）",
             "ridge × s / 2 × E / k",
             f"{sig(dense)} × {experts} / {active}",
             value,
@@ -149,7 +149,7 @@ def sla_batch(
     if value < 1:
         raise ShapeError("no batch meets this target: even one sequence is too slow or too big")
     steps = (
-        Step("sla-bytes", "Batch the bytes allow", "带宽允许的 batch", "(t·BW - s·P) / KV_seq",
+        Step("sla-bytes", "Batch the bytes allow", "带宽允许的 batch", "(t·W_mem - s·P) / KV_seq",
              f"({format_si(tpot, 's')} · {format_si(bandwidth, 'B/s')} - {format_si(weights, 'B')})"
              f" / {format_si(kv_per_seq, 'B')}", by_bytes),
         Step("sla-math", "Batch the math allows", "算力允许的 batch", "t·C / (2·P)",
