@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from drill import __version__
-from drill.cli import argtypes
+from drill.cli import argtypes, parsers_multigpu
 
 DTYPE_CHOICES = ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8")
 
@@ -71,7 +71,6 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
     ops.required = True
     if not full:
         return
-    from drill.cli import parsers_multigpu
     from drill.core.engine.calc_ops import OPERATORS
 
     for spec in OPERATORS.values():
@@ -110,8 +109,6 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
         )
         p.add_argument("--json", action="store_true", help="one JSON object in base SI units")
         p.add_argument("--plot", action="store_true", help="draw the roofline below the table")
-        if spec.name in ("decode", "prefill"):
-            parsers_multigpu.add_config_flag(p)
 
     kv = ops.add_parser(
         "kv-cache",
@@ -128,7 +125,6 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
         "--gpu", metavar="ID", type=argtypes.name, help="also show the time to read it once"
     )
     kv.add_argument("--json", action="store_true")
-    parsers_multigpu.add_config_flag(kv)
     _lang_flag(kv)
 
     peak = ops.add_parser("peak", help="peak FLOP/s = units × lanes × 2 × clock")
@@ -161,8 +157,6 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
         if name == "ops-per-element":
             p.add_argument("--inputs", type=argtypes.count, default=1)
             p.add_argument("--outputs", type=argtypes.count, default=1)
-        if name == "critical-batch":
-            parsers_multigpu.add_moe_flags(p)
         p.add_argument("--json", action="store_true")
 
     waves = ops.add_parser("waves", help="wave quantization: thread blocks vs SMs")
@@ -276,6 +270,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         help="feedback at the end (default, as in an interview) or after each",
     )
     mock.add_argument("--report", metavar="FILE.md", help="write a Markdown report at the end")
+    parsers_multigpu.add_case_flag(mock)
     mock_lines = mock.add_mutually_exclusive_group()
     mock_lines.add_argument("--plain", action="store_true", help="line mode for any terminal")
     mock_lines.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")

@@ -45,7 +45,11 @@ def _model(p: argparse.ArgumentParser, kv: bool = True) -> None:
 
 
 def add_multigpu_ops(ops, lang_flag) -> None:
-    """Sub-parsers of ``drill calc`` for the operators in this module's tuples."""
+    """Sub-parsers of ``drill calc`` for the operators in this module's tuples, and the
+    flags these add to existing ones (--config, --experts/--active)."""
+    for name in ("decode", "prefill", "kv-cache"):
+        add_config_flag(ops.choices[name])
+    add_moe_flags(ops.choices["critical-batch"])
     for name in COLLECTIVES:
         text = _COLLECTIVE_HELP[name]
         p = ops.add_parser(
@@ -131,3 +135,13 @@ def add_config_flag(p: argparse.ArgumentParser) -> None:
 def add_moe_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--experts", type=argtypes.count, metavar="E", help="MoE experts (E)")
     p.add_argument("--active", type=argtypes.count, metavar="K", help="experts per token (k)")
+
+
+def add_case_flag(mock: argparse.ArgumentParser) -> None:
+    mock.add_argument(
+        "--case",
+        choices=("kernel", "serving", "random"),
+        default="kernel",
+        help="the opening case: a kernel on one GPU (default), serving a model on a node "
+        "(TP degree, KV capacity, decode step, all-reduce time), or random",
+    )
