@@ -314,7 +314,7 @@ def test_mock_opens_with_the_serving_case_when_asked():
                                record=False)  # fmt: skip
     assert interview.current.item.id == "serving-case"
     kernel = open_interview({"seed": 4, "minutes": 10}, "en", record=False)
-    assert kernel.current.item.id == "roofline-case"
+    assert kernel.current.item.id == "interview-case"
 
 
 def test_mock_cli_serving_case_in_plain_mode():
