@@ -118,7 +118,7 @@ def moe_batch(ctx: Ctx) -> Scenario:
     conv_en += " Weights are read once per step; ignore attention and the KV cache; GB = 1e9 B."
     conv_zh += " 每步权重读一次；忽略注意力和 KV 缓存；GB = 1e9 字节。"
     params = {"gpu": card.id, "dtype": dtype, "model": name, "experts": experts, "active": k,
-              "gpus": gpus, "card_in_question": False}  # fmt: skip
+              "gpus": gpus, "total_params": total, "card_in_question": False}  # fmt: skip
     asks_t = tuple(asks)
     return Scenario("moe-batch", ctx.difficulty, 0, en, zh, asks_t, params, conv_en, conv_zh,
                     hide_collisions(params, asks_t))  # fmt: skip
@@ -354,6 +354,7 @@ def sla_batch(ctx: Ctx) -> Scenario:
                 "memory in GB = 1e9 B; ignore activations.")  # fmt: skip
     conv_zh += " 步时间 = max(计算, 访存)：权重一次加每条序列的 KV 缓存；显存按 GB = 1e9 字节；忽略激活值。"
     params = {"gpu": card.id, "dtype": dtype, "params": model[2], "context": context,
+              "layers": model[3], "kv_heads": model[4], "head_dim": model[5], "heads": model[6],
               "tpot": tpot, "card_in_question": False}  # fmt: skip
     return Scenario("sla-batch", ctx.difficulty, 0, en, zh, (ask,), params, conv_en, conv_zh,
                     hide_collisions(params, (ask,)))  # fmt: skip
