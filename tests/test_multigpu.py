@@ -329,3 +329,11 @@ def test_readme_documents_the_new_commands():
     for needle in ("interconnect:", "drill calc allreduce", "drill calc dp-batch",
                    "--config", "--case serving"):  # fmt: skip
         assert needle in readme, needle
+
+
+def test_the_card_page_shows_links_per_direction():
+    result = run_drill("gpus", "h100")
+    assert result.returncode == 0
+    assert "450 GB/s per direction (900 GB/s counting" in " ".join(result.stdout.split())
+    zh = run_drill("--lang", "zh", "gpus", "mi250x")
+    assert "软件看到 2 个设备" in zh.stdout
