@@ -112,13 +112,15 @@ def _links(args, card):
             f"{card.id} has no interconnect figures in the catalog; give --link "
             "(and --network-gbps across nodes)"
         )
-    if args.link is None and args.gpus > ic.node_gpus:
+    if args.link is None and ic.network and args.gpus > ic.node_gpus:  # no node: a workstation
         raise UsageError(
             f"a {card.id} node holds {ic.node_gpus} GPUs; use --gpus {ic.node_gpus} "
             f"--nodes {-(-args.gpus // ic.node_gpus)} (or give --link)"
         )
     link = args.link or ic.in_node_bandwidth(args.gpus)
     net = args.network_gbps * 1e9 / 8 if args.network_gbps else (ic.network_bandwidth if ic else 0)
+    if args.nodes > 1 and not net:
+        raise UsageError(f"{card.id} has no typical node network; give --network-gbps")
     return link, net
 
 
