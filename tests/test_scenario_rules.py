@@ -412,3 +412,55 @@ def test_ncu_bound_follows_the_sixty_percent_rule_and_the_cause():
             assert 1 < p["waves"] <= 1.25
         if p["cause"] in ("l2-resident", "bank-conflicts"):
             assert p["dram_pct"] < 30 <= 60 <= p["mem_pct"]
+
+
+# -- beyond one GPU: the model fits the GPUs it is served on, links are the catalog's --------
+def _kv_per_seq(p: dict, dtype: str) -> float:
+    return 2 * p["layers"] * p["kv_heads"] * p["head_dim"] * p["context"] * BYTES[dtype]
+
+
+def test_served_models_fit_the_gpus_they_run_on():
+    checked = 0
+    for sc in SCENARIOS:
+        p = sc.params
+        if sc.skill == "moe-batch":
+            card = CATALOG.get(p["gpu"])
+            assert p["total_params"] * BYTES[p["dtype"]] <= p["gpus"] * card.capacity_gb * 1e9
+        elif sc.skill == "sla-batch":
+            card = CATALOG.get(p["gpu"])
+            batch, kv = float(sc.asks[0].expected), _kv_per_seq(p, p["dtype"])
+            weights = p["params"] * BYTES[p["dtype"]]
+            assert batch >= 1 and weights + batch * kv <= card.capacity_gb * 1e9
+            peak = card.tensor[p["dtype"]] * 1e12
+            step, step_more = (
+                max(2 * p["params"] * b / peak, (weights + b * kv) / card.bandwidth)
+                for b in (batch, batch + 1)
+            )
+            assert step <= p["tpot"] * (1 + 1e-9)
+            fits_more = weights + (batch + 1) * kv <= card.capacity_gb * 1e9
+            assert not fits_more or step_more > p["tpot"], (sc.seed, p)
+        elif sc.skill == "serving-case":
+            card = CATALOG.get(p["gpu"])
+            tp, tokens = (float(a.expected) for a in sc.asks[:2])
+            assert 2 * p["params"] <= 0.9 * tp * card.capacity_gb * 1e9
+            assert tp <= p["node_gpus"] and p["batch"] * p["context"] <= tokens
+        elif sc.skill == "mbu":
+            assert 0.3 <= float(sc.asks[0].expected) <= 0.9, (sc.seed, p)
+        else:
+            continue
+        checked += 1
+    assert checked >= 4 * 600
+
+
+def test_collectives_use_the_catalogs_per_direction_link():
+    for sc in (s for s in SCENARIOS if s.skill == "collective-time"):
+        p = sc.params
+        ic = CATALOG.get(p["gpu"]).interconnect
+        nvlink = ic.scale_up_gbs and p["gpus"] <= ic.scale_up_peers
+        assert p["link_per_direction"] == (ic.scale_up_gbs if nvlink else ic.pcie_gbs) * 1e9
+        assert p["gpus"] <= ic.node_gpus
+        if sc.difficulty >= 2:  # the datasheet's both-directions figure is what the text quotes
+            assert "both directions" in sc.intro_en
+    for sc in (s for s in SCENARIOS if s.skill in ("tp-degree", "comm-or-math")):
+        ic = CATALOG.get(sc.params["gpu"]).interconnect
+        assert sc.params.get("degree", 1) <= ic.node_gpus

@@ -380,11 +380,13 @@ def test_simulated_weeks(drill_home):
     right, wrong = "peak-from-specs", "bandwidth-from-specs"
     wall = Wall(START)
     shown: dict[str, list[int]] = {right: [], wrong: []}
-    options = {"count": 5, "topic": "numeric"}
+    # Sessions big enough that the new skills (35 of them) do not crowd the reviews out.
+    count = 8
+    options = {"count": count, "topic": "numeric"}
     for day in range(56):
         wall.now = START + timedelta(days=day)
         with History.open() as h:
-            planned = plan_session(h, "smart", 5, CATALOG_SKILLS(), [], wall.now, UTC)
+            planned = plan_session(h, "smart", count, CATALOG_SKILLS(), [], wall.now, UTC)
         reasons = planned.reasons
         if "new" in reasons and "due" in reasons:
             assert max(i for i, r in enumerate(reasons) if r == "due") < reasons.index("new")

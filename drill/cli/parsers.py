@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from drill import __version__
-from drill.cli import argtypes
+from drill.cli import argtypes, parsers_multigpu
 
 DTYPE_CHOICES = ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8")
 
@@ -115,10 +115,10 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
         help="KV cache size (and time to stream it with --gpu)",
         description="KV cache bytes = 2·L·H_kv·D·T·B·s",
     )
-    kv.add_argument("--layers", type=argtypes.count, required=True, metavar="L")
-    kv.add_argument("--kv-heads", type=argtypes.count, required=True, metavar="H")
-    kv.add_argument("--head-dim", type=argtypes.count, required=True, metavar="D")
-    kv.add_argument("--tokens", type=argtypes.count, required=True, metavar="T")
+    kv.add_argument("--layers", type=argtypes.count, metavar="L")
+    kv.add_argument("--kv-heads", type=argtypes.count, metavar="H")
+    kv.add_argument("--head-dim", type=argtypes.count, metavar="D")
+    kv.add_argument("--tokens", type=argtypes.count, metavar="T")
     kv.add_argument("--batch", type=argtypes.count, default=1, metavar="B")
     kv.add_argument("--dtype", choices=DTYPE_CHOICES, default="fp16")
     kv.add_argument(
@@ -173,6 +173,7 @@ def _add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
     )
     waves.add_argument("--json", action="store_true")
     _lang_flag(waves)
+    parsers_multigpu.add_multigpu_ops(ops, _lang_flag)
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -282,6 +283,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     mock.add_argument(
         "--force", action="store_true", help="let --report replace an existing file or link"
     )
+    parsers_multigpu.add_case_flag(mock)
     mock_lines = mock.add_mutually_exclusive_group()
     mock_lines.add_argument("--plain", action="store_true", help="line mode for any terminal")
     mock_lines.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")

@@ -54,4 +54,18 @@ PAIRS: dict[str, tuple[str, str]] = {
         "({present} already present)",
         "从 {file} 导入了 {sessions} 次新练习、{attempts} 条新答题记录（{present} 条已存在）",
     ),
+    # -- drill calc beyond one GPU (collectives, parallelism, serving) --
+    "multigpu-conventions": (
+        'Link and network figures are per direction (NVLink "900 GB/s" is 450 GB/s each '
+        "way; 400 Gb/s = 50 GB/s); decimal SI units; a ring moves (N-1)/N of the buffer per "
+        "pass and an all-reduce makes two passes.",
+        "链路和网络带宽都按单向计（NVLink 的 “900 GB/s” 是每个方向 450 GB/s；400 Gb/s = "
+        "50 GB/s）；十进制 SI 单位；环形算法每一轮传 (N-1)/N 的数据，all-reduce 需要两轮。",
+    ),
+    "multigpu-moe-config": (
+        "MoE model: {experts} experts, {active} per token; --params counts all of them "
+        "({total}), a token uses {used}.",
+        "MoE 模型：{experts} 个专家，每个 token 用 {active} 个；--params 计入全部参数"
+        "（{total}），每个 token 实际用到 {used}。",
+    ),
 }

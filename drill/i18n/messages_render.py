@@ -71,4 +71,24 @@ PAIRS: dict[str, tuple[str, str]] = {
     "reference-bound": ("Likely bound", "可能的瓶颈"),
     "reference-check": ("Check first", "先检查"),
     "reference-fix": ("Fix", "怎么改"),
+    # -- the interconnect section of a card page (every figure per direction) --
+    "cards-interconnect": ("interconnect (per direction)", "互联（按单向计）"),
+    "cards-scale-up": (
+        "{fabric}: {links} links × {link} = {total} per direction ({both} counting both), "
+        "{peers} GPUs reach each other over it",
+        "{fabric}：{links} 条链路 × {link} = 每个方向 {total}（双向合计 {both}），"
+        "{peers} 块 GPU 之间互通",
+    ),
+    "cards-pcie": (
+        "PCIe Gen{gen} x{lanes}: {bw} per direction",
+        "PCIe Gen{gen} x{lanes}：每个方向 {bw}",
+    ),
+    "cards-node": (
+        "typical node: {gpus} GPUs, {switch}; network {network}, {gbps} Gb/s per GPU = {bw}",
+        "典型节点：{gpus} 块 GPU，{switch}；网络 {network}，每块 GPU {gbps} Gb/s = {bw}",
+    ),
+    "cards-package": (
+        "{dies} dies, {devices} device(s) to the software: {note}",
+        "{dies} 个芯粒，软件看到 {devices} 个设备：{note}",
+    ),
 }

@@ -354,6 +354,7 @@ def open_interview(
         seed=draw_seed() if seed is None else seed,
         feedback=options.get("feedback") or "end",
         lang=lang,
+        case=options.get("case") or "kernel",
     )
     history = _open_for_writing(on_warning) if record else None
     previous = None

@@ -58,6 +58,7 @@ class MockConfig:
     seed: int | None = None
     feedback: str = "end"  # "end" as in a real interview, or "each"
     lang: str = "en"
+    case: str = "kernel"  # the opening case: "kernel", "serving" or "random"
 
 
 @dataclass
@@ -164,8 +165,8 @@ class MockInterview(RunBase):
         clock: Callable[[], float] = time.monotonic,
         previous: float | None = None,
     ) -> None:
-        from drill.content.skills.case import interview_case
         from drill.content.skills.context import Ctx
+        from drill.content.skills.serving_case import build_case
 
         if config.seed is None:
             raise ValueError("an interview needs a seed (see drill.runs.factory)")
@@ -179,7 +180,8 @@ class MockInterview(RunBase):
         self.rng = random.Random(f"mock:{self.seed}")
         self.total = config.minutes * 60.0
         self.timed_out = False
-        case = interview_case(Ctx(random.Random(f"case:{self.seed}"), 2, catalog, config.gpu))
+        ctx = Ctx(random.Random(f"case:{self.seed}"), 2, catalog, config.gpu)
+        case = build_case(config.case, ctx, self.seed)
         self.gpu = case.params["gpu"]
         case_budget = self.total * CASE_SHARE / len(case.asks)
         self.items: list[Item] = [

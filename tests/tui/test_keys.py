@@ -19,10 +19,10 @@ PRESS.update({"PgUp/PgDn": "pagedown", "r": "r", "w": "w"})
 KINDS = {
     "number": (dict(START), 1),
     "choice (scenario)": ({"seed": 3, "count": 1, "skills": ["bound"]}, 1),
-    "free": ({"seed": 1, "count": 8, "topic": "concepts"}, 1),
-    "choice (bank)": ({"seed": 1, "count": 8, "topic": "concepts"}, 2),
-    "truefalse": ({"seed": 1, "count": 8, "topic": "concepts"}, 4),
-    "multi": ({"seed": 3, "count": 8, "topic": "concepts"}, 5),
+    "free": ({"seed": 1, "questions": ["peak-flops-formula"]}, 1),
+    "choice (bank)": ({"seed": 1, "questions": ["tensor-core-peak"]}, 1),
+    "truefalse": ({"seed": 1, "questions": ["peak-depends-on-op"]}, 1),
+    "multi": ({"seed": 1, "questions": ["intensity-ranking"]}, 1),
 }
 
 

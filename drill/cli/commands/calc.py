@@ -23,11 +23,20 @@ def run(args) -> int:
     if args.op == "bandwidth":
         value, step = rl.bandwidth_from_specs(args.bus_width, args.data_rate)
         return _emit_steps(args, lang, [step], {"bandwidth": value})
+    from drill.cli.commands import calc_multigpu  # collectives, parallelism, serving
+
+    if calc_multigpu.handles(args.op):
+        return calc_multigpu.run(args, lang)
+    if args.op in ("decode", "prefill", "kv-cache"):
+        calc_multigpu.apply_config(args)
     if args.op == "kv-cache":
+        calc_multigpu.require(args, "layers", "kv_heads", "head_dim", "tokens")
         return _kv_cache(args, lang)
     if args.op == "waves":
         return _waves(args, lang)
     settle_dtype(args)
+    if args.op == "critical-batch" and (args.experts or args.active):
+        return calc_multigpu.moe_critical_batch(args, lang, roof_for(args, args.dtype))
     if args.op in ("ridge", "critical-batch", "ops-per-element"):
         return _card_helper(args, lang)
     return _operator(args, lang)

@@ -10,7 +10,13 @@ from drill.errors import UsageError
 
 
 def options_of(args) -> dict:
-    return {"minutes": args.minutes, "gpu": args.gpu, "seed": args.seed, "feedback": args.feedback}
+    return {
+        "minutes": args.minutes,
+        "gpu": args.gpu,
+        "seed": args.seed,
+        "feedback": args.feedback,
+        "case": getattr(args, "case", "kernel"),
+    }
 
 
 def check_report_path(path: str | None, force: bool = False) -> Path | None:

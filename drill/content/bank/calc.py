@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from drill.content.bank import calc_multigpu
 from drill.core import units as u
 from drill.core.engine import roofline as rl
 from drill.core.engine.calc_ops import OPERATORS, check_values
@@ -27,6 +28,7 @@ _SHOW = {
     "min_time": (u.TIME, "s"), "compute_time": (u.TIME, "s"), "memory_time": (u.TIME, "s"),
     "tokens_per_s": (u.RATIO, "tokens/s"),
 }  # fmt: skip
+_SHOW.update(calc_multigpu.SHOWS)  # collectives, parallelism, serving
 _CARD_SHOWS = ("peak", "bandwidth", "ridge")
 _RESERVED = ("calc", "show", "gpu", "dtype", "unit", "digits", "cuda_cores")
 _FIXED_UNITS = {  # unit -> (scale, dimension)
@@ -94,6 +96,11 @@ def _compute(spec: dict[str, str], catalog) -> float:
         card = _card(spec, catalog)
         peak = card.peak(spec.get("dtype", "fp32"), spec.get("cuda_cores") == "true").value
         return {"peak": peak, "bandwidth": card.bandwidth, "ridge": peak / card.bandwidth}[show]
+    if calc in calc_multigpu.CALCS:
+        try:
+            return calc_multigpu.compute(spec, lambda s: _card(s, catalog), _number)
+        except (calc_multigpu.MultiGpuPlaceholderError, ShapeError, KeyError) as exc:
+            raise PlaceholderError(f"{calc}: {exc}") from None
     if calc == "kv-cache":
         names = ("layers", "kv_heads", "head_dim", "tokens", "batch")
         values = {n: int(_number(spec, n)) if n in spec else 1 for n in names}
@@ -141,8 +148,10 @@ def _render(value: float, spec: dict[str, str]) -> tuple[str, str]:
         if spec["unit"] not in _FIXED_UNITS or _FIXED_UNITS[spec["unit"]][1] != dim:
             raise PlaceholderError(f"unit: {spec['unit']} does not fit show: {spec['show']}")
         return f"{u.sig(value / _FIXED_UNITS[spec['unit']][0], digits)} {spec['unit']}", dim
-    if unit == "tokens/s" or unit == "FLOP/B":
-        return f"{u.sig(value, digits)} {unit}", dim
+    if unit == "%":
+        return f"{u.sig(value * 100, digits)} %", dim
+    if unit in ("tokens/s", "FLOP/B", "tokens", ""):
+        return f"{u.sig(value, digits)} {unit}".strip(), dim
     return u.format_si(value, unit, digits), dim
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from drill.content.catalog.interconnect import Interconnect
 from drill.content.problems import Problem
 from drill.core.engine.roofline import uses_tensor_cores
 
@@ -59,6 +60,11 @@ class Card:
     drills: str = "none"
     path: str = ""
     user: bool = False
+    interconnect: Interconnect | None = None  # links to other GPUs, node, network
+
+    def __post_init__(self) -> None:
+        if isinstance(self.interconnect, dict):  # read back from the parse cache
+            object.__setattr__(self, "interconnect", Interconnect.from_dict(self.interconnect))
 
     @property
     def bandwidth(self) -> float:
@@ -156,6 +162,7 @@ class Card:
             "sources": [dict(s) for s in self.sources],
             "measured": dict(self.measured),
             "user": self.user,
+            "interconnect": self.interconnect.to_json() if self.interconnect else None,
         }
 
 

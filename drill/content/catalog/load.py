@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 
 import drill.content.catalog.card as card_module
+import drill.content.catalog.interconnect as interconnect_module
 import drill.content.catalog.schema as schema_module
 from drill import __version__
 from drill.config import paths
@@ -40,7 +41,7 @@ _TUPLE_FIELDS = ("aliases", "inferred", "notes", "sources")
 def _code_key() -> str:
     """The version and a hash of the model and schema code: a change to either re-parses."""
     digest = hashlib.sha256(__version__.encode())
-    for module in (card_module, schema_module):
+    for module in (card_module, schema_module, interconnect_module):
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()[:16]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from drill.content.catalog.card import (
@@ -11,6 +12,7 @@ from drill.content.catalog.card import (
     VECTOR_DTYPES,
     Card,
 )
+from drill.content.catalog.interconnect import parse_interconnect
 from drill.content.problems import Problem
 
 if TYPE_CHECKING:
@@ -46,6 +48,7 @@ _OPTIONAL = {
     "notes": list,
     "measured": dict,
     "drills": str,
+    "interconnect": dict,
 }
 _MEMORY = {
     "type": str,
@@ -232,6 +235,10 @@ def parse_card(data: object, path: str, user: bool = False) -> tuple[Card | None
         user=user,
     )
     problems.extend(check_formulas(card, data))
+    if isinstance(data.get("interconnect"), dict):
+        links, found = parse_interconnect(data["interconnect"], path)
+        problems.extend(found)
+        card = replace(card, interconnect=links)
     return card, problems
 
 

@@ -134,6 +134,45 @@ MISTAKES: dict[str, Text] = {
         "把计算百分比和访存百分比加在了一起；Speed-of-Light 规则取两者中较大者，"
         "两者都低于 60 % 即为延迟 / 占用率受限。",
     ),
+    # -- beyond one GPU: collectives, parallelism, serving --
+    "bidirectional-bw": Text(
+        'Used the both-directions link figure (NVLink "900 GB/s") as the per-direction '
+        "bandwidth; a transfer sees one direction: 450 GB/s.",
+        "把双向合计的链路带宽（NVLink 的 “900 GB/s”）当成了单向带宽；一次传输只用一个方向：450 GB/s。",
+    ),
+    "allreduce-factor": Text(
+        "Counted an all-reduce as one pass; it is a reduce-scatter plus an all-gather, twice "
+        "the bytes of either.",
+        "把 all-reduce 算成了一轮；它是 reduce-scatter 加 all-gather，字节数是其中任一个的两倍。",
+    ),
+    "busbw-algbw": Text(
+        "Mixed up algorithm bandwidth (bytes / time) and bus bandwidth (algbw × 2(N-1)/N for "
+        "an all-reduce), the figure nccl-tests compares with the link.",
+        "混淆了算法带宽（字节 / 时间）和总线带宽（all-reduce 时为 algbw × 2(N-1)/N），"
+        "nccl-tests 拿后者和链路带宽比较。",
+    ),
+    "gbit-gbyte": Text(
+        "Read a network rate in Gb/s as GB/s; divide by 8 (400 Gb/s = 50 GB/s).",
+        "把以 Gb/s 计的网络速率当成了 GB/s；要除以 8（400 Gb/s = 50 GB/s）。",
+    ),
+    "ring-factor": Text(
+        "Dropped the (N-1)/N of a ring: each GPU already holds 1/N of the data, so it sends "
+        "(N-1)/N of the buffer per pass.",
+        "漏掉了环形算法的 (N-1)/N：每个 GPU 本来就持有 1/N 的数据，每一轮只需发送 (N-1)/N。",
+    ),
+    "total-vs-active-params": Text(
+        "Mixed up total and active parameters of an MoE: a token's FLOPs use the active ones "
+        "(k of E experts), the weights read at a large batch are all of them.",
+        "混淆了 MoE 的总参数和激活参数：每个 token 的计算量只用激活参数（E 个专家中的 k 个），"
+        "大 batch 时要读的权重却是全部参数。",
+    ),
+    "per-die-vs-package": Text(
+        "Mixed up a die and the package: check how the software sees it (an MI250X is two "
+        "devices, each with half the peaks; a B200 or MI300X is one device with the whole "
+        "package's figures).",
+        "混淆了单个芯粒和整个封装：看软件把它看成几个设备（MI250X 是两个设备，各有一半峰值；"
+        "B200、MI300X 是一个设备，用整个封装的数值）。",
+    ),
 }
 
 

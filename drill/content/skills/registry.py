@@ -9,7 +9,18 @@ import drill.content.skills.ncu_read  # noqa: F401  (registers the ncu-read skil
 from drill.content.catalog import Catalog
 
 # Importing the generator modules registers their skills, in this order.
-from drill.content.skills import case, diag, intensity, llm, roofline, specs, tradeoffs  # noqa: F401, I001
+from drill.content.skills import (  # noqa: F401, I001  # noqa: F401, I001
+    case,
+    diag,
+    intensity,
+    llm,
+    llm_serving,
+    multigpu,
+    roofline,
+    serving_case,
+    specs,
+    tradeoffs,
+)
 from drill.content.skills.context import Ctx
 from drill.content.skills.model import Scenario
 from drill.content.skills.skill import REGISTERED, Skill
@@ -42,6 +53,18 @@ CURRICULUM = (
     "wave-quantization",
     "sustained-clock",
     "spec-sheet",
+    # beyond one GPU: communication, parallelism and serving, after the LLM basics
+    "collective-time",
+    "comm-or-math",
+    "dp-batch",
+    "tp-degree",
+    "moe-batch",
+    "mbu",
+    "per-die-peak",
+    "spec-decode",
+    "kv-bound",
+    "sla-batch",
+    "serving-case",
 )
 if set(CURRICULUM) != set(REGISTERED):
     raise RuntimeError(

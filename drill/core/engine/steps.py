@@ -12,6 +12,8 @@ WORDS: dict[str, Text] = {
     "memory": Text("memory-bound", "带宽受限（访存密集）"),
     "compute": Text("compute-bound", "算力受限（计算密集）"),
     "latency": Text("latency / occupancy bound", "延迟 / 占用率受限"),
+    "math": Text("the math binds", "计算是瓶颈"),
+    "communication": Text("the communication binds", "通信是瓶颈"),
 }
 
 

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from drill.core.units import format_si, sig
 from drill.i18n import tr
+from drill.ui.render.interconnect import interconnect_parts
 
 SHORT_DTYPES = ("fp64", "fp32", "tf32", "fp16", "fp8", "int8")
 
@@ -103,7 +104,7 @@ def card_panel(card, lang: str = "en") -> Panel:
                 sig(value * 1e12 / card.bandwidth, 4),
                 "",
             )
-    parts: list = [facts, Text(""), peaks]
+    parts: list = [facts, Text(""), peaks, *interconnect_parts(card, lang)]
     for key, items in (
         ("notes", card.notes),
         ("inferred", card.inferred),

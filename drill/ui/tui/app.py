@@ -180,6 +180,7 @@ def run_mock_app(args, lang: str | None, report=None) -> int:
         "gpu": args.gpu,
         "seed": args.seed,
         "feedback": args.feedback,
+        "case": getattr(args, "case", "kernel"),
         "report": str(report) if report else None,
         "force": getattr(args, "force", False),
     }

@@ -1,0 +1,255 @@
+"""``drill calc`` beyond one GPU: collectives, parallelism, LLM serving, config.json models."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from drill.cli.commands.common import load_card, print_json
+from drill.core.engine import collectives as coll
+from drill.core.engine import parallel, serving
+from drill.core.engine.model_config import ModelShape, shape_from_config
+from drill.core.engine.operators import ShapeError, dtype_bytes
+from drill.core.engine.steps import Step
+from drill.core.units import format_si
+from drill.errors import UsageError
+from drill.i18n import tr
+
+COLLECTIVES = coll.OPS
+SERVING = ("dp-batch", "tp-degree", "mbu", "mfu", "kv-bound", "spec-decode", "sla-batch")
+CONFIG_MAX_BYTES = 1_000_000  # a config.json is a few KB; refuse to read a model file by mistake
+
+
+def handles(op: str) -> bool:
+    return op in COLLECTIVES or op in SERVING
+
+
+def emit(args, lang: str, steps: list[Step], data: dict, note: str = "") -> int:
+    if args.json:
+        data["steps"] = [s.to_json() for s in steps]
+        print_json(data)
+        return 0
+    from drill.ui.render.safe_output import console as console_for_output
+    from drill.ui.render.tables import steps_table
+
+    console = console_for_output()
+    console.print(steps_table(steps, lang))
+    if note:
+        console.print(note, style="dim")
+    console.print(tr("multigpu-conventions", lang), style="dim")
+    return 0
+
+
+# -- config.json -------------------------------------------------------------------------
+def read_config(path: str) -> ModelShape:
+    """A local config.json as a model shape; a clear one-line error for any bad file."""
+    target = Path(path).expanduser()
+    if target.is_dir():
+        target = target / "config.json"
+    try:
+        if target.stat().st_size > CONFIG_MAX_BYTES:
+            raise UsageError(f"--config {path}: too large for a config.json")
+        data = json.loads(target.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"--config {path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"--config {path}: cannot read it ({exc.__class__.__name__})") from None
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"--config {path}: not valid JSON (line {exc.lineno})") from None
+    try:
+        return shape_from_config(data)
+    except ShapeError as exc:
+        raise UsageError(f"--config {path}: {exc}") from None
+
+
+def apply_config(args) -> ModelShape | None:
+    """Fill the model flags a command left out from ``--config``; flags given win."""
+    path = getattr(args, "config", None)
+    if not path:
+        return None
+    shape = read_config(path)
+    fill = {
+        "params": shape.total_params(),
+        "layers": shape.layers,
+        "kv_heads": shape.kv_heads,
+        "head_dim": shape.head_dim,
+        "heads": shape.heads,
+        "hidden": shape.ffn,
+    }
+    for name, value in fill.items():
+        if hasattr(args, name) and getattr(args, name) is None:
+            setattr(args, name, value)
+    if args.op == "kv-cache" and args.tokens is None:
+        args.tokens = 1  # a config alone asks for the bytes per token
+    return shape
+
+
+def config_note(shape: ModelShape | None, lang: str) -> str:
+    if shape is None or shape.experts == 1:
+        return ""
+    return tr(
+        "multigpu-moe-config",
+        lang,
+        experts=shape.experts,
+        active=shape.active,
+        total=format_si(shape.total_params(), ""),
+        used=format_si(shape.active_params(), ""),
+    )
+
+
+def require(args, *names: str) -> None:
+    for name in names:
+        if getattr(args, name, None) is None:
+            flag = "--" + name.replace("_", "-")
+            raise UsageError(f"{args.op} needs {flag} (or --config PATH/config.json)")
+
+
+# -- the operators -----------------------------------------------------------------------
+def _links(args, card):
+    ic = card.interconnect
+    if ic is None and (args.link is None or args.nodes > 1 and args.network_gbps is None):
+        raise UsageError(
+            f"{card.id} has no interconnect figures in the catalog; give --link "
+            "(and --network-gbps across nodes)"
+        )
+    if args.link is None and ic.network and args.gpus > ic.node_gpus:  # no node: a workstation
+        raise UsageError(
+            f"a {card.id} node holds {ic.node_gpus} GPUs; use --gpus {ic.node_gpus} "
+            f"--nodes {-(-args.gpus // ic.node_gpus)} (or give --link)"
+        )
+    link = args.link or ic.in_node_bandwidth(args.gpus)
+    net = args.network_gbps * 1e9 / 8 if args.network_gbps else (ic.network_bandwidth if ic else 0)
+    if args.nodes > 1 and not net:
+        raise UsageError(f"{card.id} has no typical node network; give --network-gbps")
+    return link, net
+
+
+def collective(args, lang: str) -> int:
+    card = load_card(args.gpu)
+    link, net = _links(args, card)
+    try:
+        result = coll.collective(
+            args.op, args.bytes, args.gpus, link, nodes=args.nodes, network=net,
+            algo=args.algo, latency=args.latency,
+        )  # fmt: skip
+    except ShapeError as exc:
+        raise UsageError(f"{args.op}: {exc}") from None
+    data = {"gpu": card.id, **result.to_json()}
+    data.pop("steps")
+    return emit(args, lang, list(result.steps), data)
+
+
+def _card_and_dtype(args):
+    card = load_card(args.gpu)
+    dtype = args.dtype or "bf16"
+    if dtype not in card.dtypes():
+        raise UsageError(f"{card.id} has no {dtype} peak; choose from: {', '.join(card.dtypes())}")
+    return card, dtype, card.peak(dtype).value
+
+
+def _node_link(card, across: bool = False) -> tuple[float, str]:
+    ic = card.interconnect
+    if ic is None:
+        raise UsageError(f"{card.id} has no interconnect figures in the catalog")
+    if across:
+        if not ic.network_gbps:
+            raise UsageError(f"{card.id} has no typical node network in the catalog")
+        return ic.network_bandwidth, f"{ic.network} {ic.network_gbps:g} Gb/s"
+    if ic.scale_up_gbs and ic.scale_up_peers > 1:
+        return ic.scale_up_gbs * 1e9, ic.scale_up
+    return ic.pcie_gbs * 1e9, f"PCIe Gen{ic.pcie_gen} x{ic.pcie_lanes}"
+
+
+def _kv_per_seq(args, dtype: str) -> float:
+    if not args.context:
+        return 0.0
+    require(args, "layers", "kv_heads", "head_dim")
+    s = dtype_bytes(args.kv_dtype or dtype)
+    return 2.0 * args.layers * args.kv_heads * args.head_dim * args.context * s
+
+
+def serving_op(args, lang: str) -> int:
+    shape = apply_config(args)
+    card, dtype, peak = _card_and_dtype(args)
+    base = {"gpu": card.id, "dtype": dtype}
+    try:
+        return _serving(args, lang, shape, card, dtype, peak, base)
+    except ShapeError as exc:
+        raise UsageError(f"{args.op}: {exc}") from None
+
+
+def _serving(args, lang, shape, card, dtype, peak, base) -> int:
+    op, note = args.op, config_note(shape, lang)
+    if op == "dp-batch":
+        link, path = _node_link(card, args.across_nodes)
+        value, steps = parallel.dp_critical_batch(peak, link, dtype)
+        data = {**base, "link": path, "link_bandwidth": link, "peak_flops": peak,
+                "tokens_per_gpu": value}  # fmt: skip
+        return emit(args, lang, list(steps), data)
+    if op == "tp-degree":
+        require(args, "hidden")
+        link, path = _node_link(card)
+        bound, degree, steps = parallel.tp_degree_limit(args.hidden, peak, link, dtype)
+        peers = card.interconnect.scale_up_peers
+        data = {**base, "link": path, "link_bandwidth": link, "bound": bound,
+                "tp_degree": degree, "scale_up_peers": peers}  # fmt: skip
+        return emit(args, lang, list(steps), data, note)
+    if op == "mfu":
+        require(args, "params")
+        value, steps = parallel.mfu(args.params, args.tokens_per_s, peak)
+        return emit(args, lang, list(steps), {**base, "peak_flops": peak, "mfu": value})
+    if op == "spec-decode":
+        value, steps = serving.speculative_intensity(args.batch, args.draft, dtype)
+        ridge = peak / card.bandwidth
+        bound = "memory" if value < ridge else "compute"
+        steps = (*steps, Step("bound", "Bound", "瓶颈", "intensity vs ridge",
+                       f"{value:.4g} {'<' if value < ridge else '≥'} {ridge:.4g}", bound, formula_zh="强度 对比 拐点"))  # fmt: skip
+        data = {**base, "intensity": value, "ridge": ridge, "bound": bound}
+        return emit(args, lang, list(steps), data)
+    require(args, "params")
+    kv = _kv_per_seq(args, dtype)
+    if op == "mbu":
+        value, steps = serving.mbu(args.params, dtype, args.tokens_per_s, card.bandwidth,
+                                   args.batch, kv)  # fmt: skip
+        data = {**base, "bandwidth": card.bandwidth, "kv_bytes_per_sequence": kv, "mbu": value}
+        return emit(args, lang, list(steps), data, note)
+    require(args, "context")
+    if op == "kv-bound":
+        value, steps = serving.kv_bound_batch(args.params, dtype, kv)
+        data = {**base, "kv_bytes_per_sequence": kv, "kv_bound_batch": value}
+        return emit(args, lang, list(steps), data, note)
+    value, steps = serving.sla_batch(
+        args.params, dtype, kv, peak, card.bandwidth, args.tpot, card.capacity_gb * 1e9
+    )
+    data = {**base, "kv_bytes_per_sequence": kv, "tpot_s": args.tpot, "batch": value}
+    return emit(args, lang, list(steps), data, note)
+
+
+def run(args, lang: str) -> int:
+    if args.op in COLLECTIVES:
+        return collective(args, lang)
+    return serving_op(args, lang)
+
+
+def moe_critical_batch(args, lang: str, roof) -> int:
+    """``critical-batch --experts E --active k``: the dense batch times E/k."""
+    if args.active is None or args.experts is None:
+        raise UsageError("critical-batch: give both --experts and --active (experts per token)")
+    try:
+        value, dense, steps = serving.moe_critical_batch(
+            roof.peak, roof.bandwidth, args.dtype, args.experts, args.active
+        )
+    except ShapeError as exc:
+        raise UsageError(f"critical-batch: {exc}") from None
+    data = {
+        "gpu": roof.gpu,
+        "dtype": args.dtype,
+        "peak_flops": roof.peak,
+        "bandwidth": roof.bandwidth,
+        "ridge": roof.peak / roof.bandwidth,
+        "experts": args.experts,
+        "experts_per_token": args.active,
+        "dense_critical_batch": dense,
+        "critical_batch": value,
+    }
+    return emit(args, lang, list(steps), data)

@@ -1,0 +1,360 @@
+"""Skills on LLM serving traps: MoE batches and bytes, MBU, per-die peaks, speculative
+decoding, the KV-bound regime, and the largest batch that meets a latency target."""
+
+from __future__ import annotations
+
+import math
+
+from drill.content.skills.context import AI as INTENSITY
+from drill.content.skills.context import (
+    GB,
+    PCT,
+    PLAIN,
+    TFLOPS,
+    WRONG_BYTES,
+    Ctx,
+    bound_ask,
+    convention,
+    givens,
+    number_ask,
+)
+from drill.content.skills.llm import MODELS
+from drill.content.skills.model import Scenario
+from drill.content.skills.multigpu import hide_collisions
+from drill.content.skills.skill import skill
+from drill.core.engine import serving
+from drill.core.engine.operators import dtype_bytes
+from drill.core.engine.steps import Step
+from drill.core.units import format_si
+
+# name, total parameters, active parameters, experts, experts per token
+MOE_MODELS = (
+    ("Mixtral-8x7B", 46.7e9, 12.9e9, 8, 2),
+    ("Mixtral-8x22B", 141e9, 39e9, 8, 2),
+    ("DBRX", 132e9, 36e9, 16, 4),
+    ("Qwen1.5-MoE-A2.7B", 14.3e9, 2.7e9, 60, 4),
+)
+MULTI_DIE = ("mi250x", "b200", "mi300x")
+
+
+def kv_per_seq(model, context: int, kv_dtype: str, heads_key: int = 4) -> float:
+    """KV bytes of one sequence; ``heads_key`` 6 counts the query heads (the GQA slip)."""
+    return 2.0 * model[3] * model[heads_key] * model[5] * context * dtype_bytes(kv_dtype)
+
+
+def _model_words(model) -> tuple[str, str]:
+    name_en, name_zh, _, layers, kv_heads, head_dim, heads = model
+    return (
+        f"{name_en} ({layers} layers, {heads} query heads, {kv_heads} KV heads of dim {head_dim})",
+        f"{name_zh}（{layers} 层，{heads} 个 query 头，{kv_heads} 个 KV 头，每头 {head_dim} 维）",
+    )
+
+
+def _gpus_for(weights: float, card) -> int:
+    """The fewest GPUs (a power of two up to 8) whose memory holds the weights at 90 %."""
+    n = 1
+    while weights > 0.9 * n * card.capacity_gb * 1e9 and n < 8:
+        n *= 2
+    return n
+
+
+@skill("moe-batch", "llm", en="MoE critical batch and expert bytes", zh="MoE 临界 batch 与专家权重")
+def moe_batch(ctx: Ctx) -> Scenario:
+    name, total, active, experts, k = ctx.choice(MOE_MODELS)
+    card = ctx.card("bf16")
+    dtype = ctx.dtype(card, ("bf16", "fp16", "fp8"))
+    s = dtype_bytes(dtype)
+    while _gpus_for(total * s, card) * card.capacity_gb * 0.9e9 < total * s:
+        card = ctx.rng.choice([c for c in ctx.catalog.drawn("common") if dtype in c.dtypes()])
+    gpus = _gpus_for(total * s, card)
+    peak, bw = card.peak(dtype).value, card.bandwidth
+    value, dense, steps = serving.moe_critical_batch(peak, bw, dtype, experts, k)
+    g_en, g_zh = givens(ctx, card, dtype)
+    split_en = f" sharded over {gpus} such GPUs so that it fits" if gpus > 1 else ""
+    split_zh = f"，切分到 {gpus} 块这样的 GPU 上以便放得下" if gpus > 1 else ""
+    en = (
+        f"{g_en} It serves {name}, a mixture-of-experts model with {experts} experts per "
+        f"layer and top-{k} routing: {format_si(total, '')} parameters in all, "
+        f"{format_si(active, '')} used by each token; weights in {dtype}{split_en}."
+    )
+    zh = (
+        f"{g_zh} 用它服务 {name}：每层 {experts} 个专家的混合专家模型，top-{k} 路由，"
+        f"总参数 {format_si(total, '')}，每个 token 用到 {format_si(active, '')}；权重为 {dtype}{split_zh}。"
+    )
+    asks = [
+        number_ask(
+            "moe-critical-batch",
+            "From what decode batch does each expert's matrix product turn compute-bound "
+            "(routing spread evenly)?",
+            "解码 batch 多大时每个专家的矩阵乘变为算力受限（路由均匀）？",
+            value,
+            PLAIN,
+            steps,
+            [("total-vs-active-params", dense), ("dtype-bytes", value * WRONG_BYTES[s] / s)],
+            prefix_mistake=False,
+        )
+    ]
+    if ctx.difficulty >= 2:
+        weights = total * s
+        step = Step("weight-bytes", "Weights read per step (every expert is hit)",
+                    "每步读取的权重（每个专家都被用到）", "s·P_total", f"{s}·{total:.4g}",
+                    weights, "B")  # fmt: skip
+        asks.append(
+            number_ask(
+                "weight-bytes",
+                "At a batch that large, how many bytes of weights does one decode step read "
+                "in total (all GPUs together)?",
+                "在这么大的 batch 下，一个解码步总共（所有 GPU 加起来）要读多少字节权重？",
+                weights,
+                GB,
+                (step,),
+                [
+                    ("total-vs-active-params", active * s),
+                    ("dtype-bytes", weights * WRONG_BYTES[s] / s),
+                ],
+            )
+        )
+    conv_en, conv_zh = convention(dtype)
+    conv_en += " Weights are read once per step; ignore attention and the KV cache; GB = 1e9 B."
+    conv_zh += " 每步权重读一次；忽略注意力和 KV 缓存；GB = 1e9 字节。"
+    params = {"gpu": card.id, "dtype": dtype, "model": name, "experts": experts, "active": k,
+              "gpus": gpus, "total_params": total, "card_in_question": False}  # fmt: skip
+    asks_t = tuple(asks)
+    return Scenario("moe-batch", ctx.difficulty, 0, en, zh, asks_t, params, conv_en, conv_zh,
+                    hide_collisions(params, asks_t))  # fmt: skip
+
+
+def _fitting(ctx: Ctx, card, dtype: str, contexts, batches):
+    combos = [(m, c, b) for m in MODELS for c in contexts for b in batches]
+    ctx.rng.shuffle(combos)
+    for model, context, batch in combos:
+        need = model[2] * dtype_bytes(dtype) + batch * kv_per_seq(model, context, dtype)
+        if need <= 0.9 * card.capacity_gb * 1e9:
+            return model, context, batch
+    return None
+
+
+def _card_holding(ctx: Ctx, dtype: str, contexts, batches):
+    card = ctx.card(dtype)
+    found = _fitting(ctx, card, dtype, contexts, batches)
+    while found is None:
+        card = ctx.rng.choice(
+            [c for c in ctx.catalog.drawn("common") if dtype in c.dtypes() and c.capacity_gb >= 40]
+        )
+        found = _fitting(ctx, card, dtype, contexts, batches)
+    return card, found
+
+
+@skill("mbu", "llm", en="Memory-bandwidth utilization", zh="显存带宽利用率 MBU")
+def mbu(ctx: Ctx) -> Scenario:
+    dtype = ctx.choice(("fp16", "bf16"))
+    contexts = (0,) if ctx.difficulty == 1 else (1024, 2048, 4096)
+    batches = (1,) if ctx.difficulty == 1 else (4, 8, 16)
+    card, (model, context, batch) = _card_holding(ctx, dtype, contexts, batches)
+    kv = kv_per_seq(model, context, dtype) if context else 0.0
+    per_step = serving.step_bytes(model[2], dtype, kv, batch)
+    target = ctx.rng.uniform(0.45, 0.85)
+    tokens_per_s = float(f"{target * card.bandwidth / per_step * batch:.3g}")
+    value, steps = serving.mbu(model[2], dtype, tokens_per_s, card.bandwidth, batch, kv)
+
+    def slip(nbytes: float, per: float = batch) -> float:
+        return nbytes * tokens_per_s / per / card.bandwidth
+
+    s = dtype_bytes(dtype)
+    mistakes = [("dtype-bytes", slip(per_step - model[2] * s + model[2] * WRONG_BYTES[s]))]
+    if context:
+        mistakes += [
+            ("kv-ignored", slip(model[2] * s)),
+            ("query-heads-for-kv", slip(serving.step_bytes(
+                model[2], dtype, kv_per_seq(model, context, dtype, 6), batch))),
+            ("batch-forgotten", slip(per_step, 1)),
+        ]  # fmt: skip
+    words_en, words_zh = _model_words(model)
+    en = (
+        f"{card.name}: memory bandwidth {format_si(card.bandwidth, 'B/s')}. A server runs "
+        f"{words_en} with {dtype} weights and KV cache at batch {batch} and measures "
+        f"{tokens_per_s:g} generated tokens/s in total (all sequences together)."
+    )
+    zh = (
+        f"{card.name}：显存带宽 {format_si(card.bandwidth, 'B/s')}。服务器以 batch {batch} 运行"
+        f"{words_zh}，权重和 KV 缓存都是 {dtype}，实测总共每秒生成 {tokens_per_s:g} 个 token"
+        "（所有序列加起来）。"
+    )
+    if context:
+        en += f" Each sequence has {context} tokens in its KV cache."
+        zh += f" 每条序列的 KV 缓存中有 {context} 个 token。"
+    ask = number_ask("mbu", "What memory-bandwidth utilization (MBU) does it reach?",
+                     "它的显存带宽利用率（MBU）是多少？", value, PCT, steps, mistakes,
+                     prefix_mistake=False)  # fmt: skip
+    conv_en, conv_zh = convention(dtype)
+    conv_en += (
+        " A decode step reads every weight once and each sequence's KV cache; ignore activations."
+    )
+    conv_zh += " 每个解码步读一次全部权重和每条序列的 KV 缓存；忽略激活值。"
+    params = {"gpu": card.id, "dtype": dtype, "params": model[2], "batch": batch,
+              "context": context, "tokens_per_s": tokens_per_s, "bandwidth": card.bandwidth,
+              "card_in_question": False}  # fmt: skip
+    return Scenario("mbu", ctx.difficulty, 0, en, zh, (ask,), params, conv_en, conv_zh)
+
+
+@skill("per-die-peak", "specs", en="Per-die vs per-package peaks", zh="单芯粒与整封装的峰值")
+def per_die_peak(ctx: Ctx) -> Scenario:
+    card = ctx.catalog.get(ctx.gpu) if ctx.gpu in MULTI_DIE else None
+    if card is None or card.interconnect is None:
+        card = ctx.catalog.get(ctx.choice(MULTI_DIE))
+    ic = card.interconnect
+    dtype = ctx.dtype(card, ("bf16", "fp16"))
+    package = card.peak(dtype).value
+    value = package / ic.devices
+    wrong = package if ic.devices > 1 else package / ic.dies
+    step = Step("device-peak", "Peak of one device", "单个设备的峰值", "package peak / devices",
+                f"{format_si(package, 'FLOP/s')} / {ic.devices}", value, "FLOP/s",
+                formula_zh="整封装峰值 / 设备数")  # fmt: skip
+    seen = "devices" if ic.devices > 1 else "device"
+    en = (
+        f"{card.name}: the datasheet gives {format_si(package, 'FLOP/s')} dense {dtype} on "
+        f"the matrix units and {format_si(card.bandwidth, 'B/s')} for the package, which "
+        f"holds {ic.dies} compute dies. The driver lists {ic.devices} {seen} per package, and "
+        f"PyTorch runs a single-device GEMM on one of them."
+    )
+    zh = (
+        f"{card.name}：数据手册给出整个封装的稠密 {dtype} 矩阵算力 {format_si(package, 'FLOP/s')}、"
+        f"带宽 {format_si(card.bandwidth, 'B/s')}，封装内有 {ic.dies} 个计算芯粒。驱动为每个封装"
+        f"列出 {ic.devices} 个设备，PyTorch 在其中一个设备上跑单卡 GEMM。"
+    )
+    ask = number_ask("device-peak", "What peak should that GEMM's roofline use?",
+                     "这个 GEMM 的 Roofline 应该用多大的峰值？", value, TFLOPS, (step,),
+                     [("per-die-vs-package", wrong)])  # fmt: skip
+    conv_en, conv_zh = convention(dtype)
+    params = {"gpu": card.id, "dtype": dtype, "dies": ic.dies, "devices": ic.devices,
+              "card_in_question": False}  # fmt: skip
+    return Scenario("per-die-peak", ctx.difficulty, 0, en, zh, (ask,), params, conv_en, conv_zh)
+
+
+@skill("spec-decode", "llm", en="Speculative decoding intensity", zh="投机解码的算术强度")
+def spec_decode(ctx: Ctx) -> Scenario:
+    card = ctx.card("fp16")
+    dtype = ctx.dtype(card, ("fp16", "bf16", "fp8"))
+    s = dtype_bytes(dtype)
+    batch = 1 if ctx.difficulty == 1 else ctx.choice((1, 2, 4, 8))
+    draft = ctx.choice((3, 4, 5, 7))
+    value, steps = serving.speculative_intensity(batch, draft, dtype)
+    mistakes = [("fma-factor", value / 2), ("dtype-bytes", value * s / WRONG_BYTES[s])]
+    g_en, g_zh = givens(ctx, card, dtype)
+    en = (
+        f"{g_en} A draft model proposes {draft} tokens per sequence; the large target model "
+        f"verifies them in one forward pass at batch {batch} (the {draft} drafts plus the "
+        f"token it adds itself), reading its {dtype} weights once."
+    )
+    zh = (
+        f"{g_zh} 草稿模型为每条序列提出 {draft} 个 token；大模型在 batch {batch} 下用一次前向"
+        f"传播验证它们（{draft} 个草稿加上它自己补的一个 token），{dtype} 权重只读一次。"
+    )
+    asks = [number_ask("spec-intensity", "What is the arithmetic intensity of that pass?",
+                       "这次前向传播的算术强度是多少？", value, INTENSITY, steps, mistakes,
+                       prefix_mistake=False)]  # fmt: skip
+    ridge = card.peak(dtype).value / card.bandwidth
+    bound = "memory" if value < ridge else "compute"
+    if ctx.difficulty >= 2:
+        verdict = Step("bound", "Bound", "瓶颈", "intensity vs ridge",
+                       f"{value:.4g} {'<' if value < ridge else '≥'} {ridge:.4g}", bound, formula_zh="强度 对比 拐点")  # fmt: skip
+        asks.append(bound_ask("Is the verification pass", "验证这一步是", bound,
+                              (*steps, verdict)))  # fmt: skip
+    conv_en, conv_zh = convention(dtype)
+    conv_en += " The weights dominate the bytes (ignore activations and the KV cache)."
+    conv_zh += " 字节数以权重为主（忽略激活值和 KV 缓存）。"
+    params = {"gpu": card.id, "dtype": dtype, "batch": batch, "draft": draft,
+              "card_in_question": False}  # fmt: skip
+    asks_t = tuple(asks)
+    return Scenario("spec-decode", ctx.difficulty, 0, en, zh, asks_t, params, conv_en, conv_zh,
+                    hide_collisions(params, asks_t))  # fmt: skip
+
+
+@skill("kv-bound", "llm", en="KV-bound regime", zh="KV 缓存主导区间")
+def kv_bound(ctx: Ctx) -> Scenario:
+    model = ctx.choice(MODELS)
+    dtype = ctx.choice(("fp16", "bf16"))
+    kv_dtype = ctx.choice((dtype, "fp8")) if ctx.difficulty >= 2 else dtype
+    context = ctx.choice((4096, 8192, 32768, 131072 if model[4] < model[6] else 16384))
+    kv = kv_per_seq(model, context, kv_dtype)
+    value, steps = serving.kv_bound_batch(model[2], dtype, kv)
+    mistakes = [
+        ("kv-factor", value * 2),
+        ("dtype-bytes", value * dtype_bytes(kv_dtype) / WRONG_BYTES[dtype_bytes(kv_dtype)]),
+    ]
+    if model[4] < model[6]:
+        mistakes.append(("query-heads-for-kv", value * model[4] / model[6]))
+    words_en, words_zh = _model_words(model)
+    en = (
+        f"{words_en}, {dtype} weights, KV cache in {kv_dtype}, {context} tokens per sequence. "
+        "Each decode step reads all the weights once and every sequence's KV cache."
+    )
+    zh = (
+        f"{words_zh}，权重 {dtype}，KV 缓存 {kv_dtype}，每条序列 {context} 个 token。"
+        "每个解码步读一次全部权重，并读每条序列的 KV 缓存。"
+    )
+    ask = number_ask(
+        "kv-bound-batch",
+        "From what batch does the KV cache read per step exceed the weights read?",
+        "batch 多大时每步读取的 KV 缓存超过权重？",
+        value,
+        PLAIN,
+        steps,
+        mistakes,
+        prefix_mistake=False,
+    )
+    conv_en, conv_zh = convention(dtype)
+    conv_en += f" KV cache: {kv_dtype} = {dtype_bytes(kv_dtype)} byte(s) per element."
+    conv_zh += f" KV 缓存：{kv_dtype} 每元素 {dtype_bytes(kv_dtype)} 字节。"
+    params = {"dtype": dtype, "kv_dtype": kv_dtype, "params": model[2], "layers": model[3],
+              "kv_heads": model[4], "head_dim": model[5], "heads": model[6], "context": context,
+              "card_in_question": False}  # fmt: skip
+    return Scenario("kv-bound", ctx.difficulty, 0, en, zh, (ask,), params, conv_en, conv_zh,
+                    hide_collisions(params, (ask,)))  # fmt: skip
+
+
+@skill("sla-batch", "llm", en="Largest batch for a latency target", zh="满足延迟目标的最大 batch")
+def sla_batch(ctx: Ctx) -> Scenario:
+    dtype = ctx.choice(("fp16", "bf16"))
+    contexts = (2048, 4096, 8192)
+    card, (model, context, _) = _card_holding(ctx, dtype, contexts, (4,))
+    kv = kv_per_seq(model, context, dtype)
+    weights = model[2] * dtype_bytes(dtype)
+    peak, bw = card.peak(dtype).value, card.bandwidth
+    capacity = card.capacity_gb * 1e9
+    most = (capacity - weights) / kv
+    aim = max(1, int(most * ctx.rng.uniform(0.2, 0.8)))
+    step_time = max(2 * model[2] * aim / peak, (weights + aim * kv) / bw)
+    tpot = math.ceil(step_time * 1e4) / 1e4  # a target in tenths of a millisecond
+    value, steps = serving.sla_batch(model[2], dtype, kv, peak, bw, tpot, capacity)
+
+    def slip(per_seq: float) -> float:
+        return float(math.floor(min((tpot * bw - weights) / per_seq, tpot * peak / (2 * model[2]),
+                                    (capacity - weights) / per_seq)))  # fmt: skip
+
+    mistakes = [("kv-factor", slip(kv / 2))]
+    if model[4] < model[6]:
+        mistakes.append(("query-heads-for-kv", slip(kv_per_seq(model, context, dtype, 6))))
+    g_en, g_zh = givens(ctx, card, dtype)
+    words_en, words_zh = _model_words(model)
+    en = (
+        f"{g_en} Memory: {card.capacity_gb:g} GB. It serves {words_en} with {dtype} weights "
+        f"and KV cache; every sequence holds {context} tokens. The service promises at most "
+        f"{tpot * 1e3:g} ms per output token (one decode step)."
+    )
+    zh = (
+        f"{g_zh} 显存 {card.capacity_gb:g} GB。用它服务{words_zh}，权重和 KV 缓存都是 {dtype}；"
+        f"每条序列有 {context} 个 token。服务承诺每个输出 token（一个解码步）不超过 {tpot * 1e3:g} ms。"
+    )
+    ask = number_ask("sla-batch", "What is the largest batch that meets that promise?",
+                     "满足这个承诺的最大 batch 是多少？", float(value), PLAIN, steps, mistakes,
+                     prefix_mistake=False)  # fmt: skip
+    conv_en, conv_zh = convention(dtype)
+    conv_en += (" Step time = max(math, bytes): weights once plus each sequence's KV cache; "
+                "memory in GB = 1e9 B; ignore activations.")  # fmt: skip
+    conv_zh += " 步时间 = max(计算, 访存)：权重一次加每条序列的 KV 缓存；显存按 GB = 1e9 字节；忽略激活值。"
+    params = {"gpu": card.id, "dtype": dtype, "params": model[2], "context": context,
+              "layers": model[3], "kv_heads": model[4], "head_dim": model[5], "heads": model[6],
+              "tpot": tpot, "card_in_question": False}  # fmt: skip
+    return Scenario("sla-batch", ctx.difficulty, 0, en, zh, (ask,), params, conv_en, conv_zh,
+                    hide_collisions(params, (ask,)))  # fmt: skip

@@ -1,0 +1,346 @@
+"""Skills beyond one GPU: collective time, which binds, the DP critical batch, the TP degree.
+
+Link figures are quoted as the learner meets them: per direction at difficulty 1, as the
+datasheet's both-directions total from difficulty 2, and across nodes as a network rate in
+Gb/s at difficulty 3. Latency is left out (large messages) and said so.
+"""
+
+from __future__ import annotations
+
+import math
+
+from drill.content.skills.context import PLAIN, US, Ctx, Unit, fmt, givens, number_ask
+from drill.content.skills.model import CHOICE, Ask, Option, Scenario
+from drill.content.skills.skill import skill
+from drill.core import units as u
+from drill.core.engine import collectives as coll
+from drill.core.engine import parallel
+from drill.core.engine.operators import dtype_bytes
+from drill.core.engine.steps import Step
+from drill.core.units import format_si
+
+GBPS = Unit("GB/s", u.BYTE_RATE, 1e9)
+OP_WORDS = {
+    "allgather": ("all-gather", "all-gather"),
+    "reducescatter": ("reduce-scatter", "reduce-scatter"),
+    "allreduce": ("all-reduce", "all-reduce"),
+}
+# MLP hidden widths (F) of familiar models: Llama-2-7B, Llama-3-8B, Llama-3-70B, Llama-3-405B
+WIDTHS = ((4096, 11008, "7B"), (4096, 14336, "8B"), (8192, 28672, "70B"), (16384, 53248, "405B"))
+
+
+def linked_cards(ctx: Ctx, nvlink: bool = False, nvidia: bool = False, dtype: str = "") -> list:
+    """Drilled cards whose catalog entry has a node of 4+ GPUs (and a scale-up fabric)."""
+    cards = []
+    for card in ctx.catalog.drawn("common"):
+        ic = card.interconnect
+        if ic is None or ic.node_gpus < 4 or nvlink and ic.scale_up_peers < 4:
+            continue
+        if nvidia and card.vendor.upper() != "NVIDIA" or dtype and dtype not in card.tensor:
+            continue
+        cards.append(card)
+    return cards
+
+
+def pick_card(ctx: Ctx, **need):
+    """The user's card when it fits the question, else a drawn one."""
+    cards = linked_cards(ctx, **need)
+    if ctx.gpu:
+        forced = ctx.catalog.get(ctx.gpu)
+        if forced in cards:
+            return forced
+    return ctx.rng.choice(cards)
+
+
+def link_words(card, gpus: int, total: bool) -> tuple[str, str, float]:
+    """How the in-node link is quoted, and its per-direction bandwidth in B/s."""
+    ic = card.interconnect
+    w = ic.in_node_bandwidth(gpus)
+    name = ic.scale_up if w == ic.scale_up_gbs * 1e9 else f"PCIe Gen{ic.pcie_gen} x{ic.pcie_lanes}"
+    name_zh = name.replace(" bridge (pairs of cards)", " 桥接（两卡一对）")
+    if total:
+        both = format_si(2 * w, "B/s")
+        return (
+            f"{name}, quoted on the datasheet as {both} (both directions added together)",
+            f"{name_zh}，数据手册标称 {both}（两个方向相加）",
+            w,
+        )
+    one = format_si(w, "B/s")
+    return f"{name}, {one} per direction", f"{name_zh}，每个方向 {one}", w
+
+
+def hide_collisions(params: dict, asks: tuple[Ask, ...]) -> tuple[str, ...]:
+    """Givens that happen to equal an asked number (8 GPUs, a TP degree of 8) stay out of
+    the question's published params; the text still states them."""
+    hidden = []
+    for ask in asks:
+        if ask.kind != "number":
+            continue
+        target = float(ask.expected)
+        for key, value in params.items():
+            number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            if number and abs(value - target) <= 0.01 * abs(target):
+                hidden.append(key)
+    return tuple(dict.fromkeys(hidden))
+
+
+NO_LATENCY = (
+    "Decimal SI units; link figures per direction unless said otherwise; the message is large: "
+    "ignore per-step latency.",
+    "十进制 SI 单位；除非另有说明，链路带宽按单向计；消息很大：忽略每步延迟。",
+)
+
+
+@skill("collective-time", "multigpu", en="Collective time on a ring", zh="环形集合通信时间")
+def collective_time(ctx: Ctx) -> Scenario:
+    card = pick_card(ctx)
+    ic = card.interconnect
+    gpus = ic.node_gpus
+    op = ctx.choice(("allgather", "reducescatter")) if ctx.difficulty == 1 else "allreduce"
+    nodes = ctx.choice((2, 4, 8)) if ctx.difficulty >= 3 and ic.network_gbps else 1
+    tokens, width = ctx.choice((1024, 2048, 4096)), ctx.choice((4096, 8192, 16384))
+    nbytes = 2 * tokens * width  # a bf16 activation (or gradient) tensor
+    en_link, zh_link, w = link_words(card, gpus, total=ctx.difficulty >= 2)
+    net = ic.network_bandwidth if nodes > 1 else 0.0
+    c = coll.collective(op, nbytes, gpus, w, nodes=nodes, network=net, latency=0, net_latency=0)
+
+    def t(link: float = w, network: float = net, kind: str = op, ring: bool = True) -> float:
+        value = coll.collective(kind, nbytes, gpus, link, nodes=nodes, network=network,
+                                latency=0, net_latency=0).time  # fmt: skip
+        if not ring:  # the (N-1)/N factors dropped
+            value = coll.passes(kind) * nbytes / link
+            if nodes > 1:
+                value += coll.passes(kind) * nbytes / gpus / network
+        return value
+
+    mistakes = [("ring-factor", t(ring=False))]
+    if ctx.difficulty >= 2:
+        mistakes.append(("bidirectional-bw", t(link=2 * w)))
+    if op == "allreduce":
+        mistakes.append(("allreduce-factor", t(kind="allgather")))
+    if nodes > 1:
+        mistakes.append(("gbit-gbyte", t(network=net * 8)))
+    word_en, word_zh = OP_WORDS[op]
+    en = (
+        f"{gpus} {card.name} GPUs in one node are linked by {en_link}. A ring {word_en} runs "
+        f"over a bf16 tensor of shape [{tokens}, {width}] ({format_si(nbytes, 'B')}, the "
+        f"whole buffer as nccl-tests counts it)."
+    )
+    zh = (
+        f"一个节点里的 {gpus} 块 {card.name} 通过 {zh_link} 互联。在一个 bf16 张量 [{tokens}, "
+        f"{width}]（{format_si(nbytes, 'B')}，按 nccl-tests 的口径指整个缓冲区）上做环形 {word_zh}。"
+    )
+    if nodes > 1:
+        en += (
+            f" The job spans {nodes} such nodes; each GPU has its own {ic.network_gbps:g} Gb/s "
+            "network port, and the all-reduce is hierarchical (reduce-scatter in the node, "
+            "all-reduce of each 1/N shard over the network, all-gather in the node)."
+        )
+        zh += (
+            f" 作业跨 {nodes} 个这样的节点；每个 GPU 有自己的 {ic.network_gbps:g} Gb/s 网口，"
+            "all-reduce 采用分层方式（节点内 reduce-scatter，各 1/N 分片跨网络 all-reduce，"
+            "再在节点内 all-gather）。"
+        )
+    steps = tuple(s for s in c.steps if s.key not in ("latency", "algbw", "busbw"))
+    asks = [
+        number_ask(
+            "collective-time",
+            f"What is the lower bound on the {word_en} time?",
+            f"这次 {word_zh} 的时间下界是多少？",
+            c.time,
+            US,
+            steps,
+            mistakes,
+        )
+    ]
+    if ctx.difficulty >= 2:
+        by_step = {s.key: s for s in c.steps}
+        asks.append(
+            number_ask(
+                "busbw",
+                "At that time, what bus bandwidth would nccl-tests report?",
+                "按这个时间，nccl-tests 报告的总线带宽（busbw）是多少？",
+                c.busbw,
+                GBPS,
+                (by_step["algbw"], by_step["busbw"]),
+                [("busbw-algbw", c.algbw)],
+            )
+        )
+    params = {
+        "gpu": card.id, "op": op, "bytes": nbytes, "gpus": gpus, "nodes": nodes,
+        "link_per_direction": w, "network_gbps": ic.network_gbps if nodes > 1 else 0,
+        "card_in_question": False,
+    }  # fmt: skip
+    asks_t = tuple(asks)
+    return Scenario("collective-time", ctx.difficulty, 0, en, zh, asks_t, params, *NO_LATENCY,
+                    hide_collisions(params, asks_t))  # fmt: skip
+
+
+@skill("comm-or-math", "multigpu", en="Math or communication: which binds", zh="计算还是通信")
+def comm_or_math(ctx: Ctx) -> Scenario:
+    card = pick_card(ctx)
+    ic = card.interconnect
+    dtype = ctx.dtype(card, ("bf16", "fp16"))
+    peak = card.peak(dtype).value
+    width, hidden, name = ctx.choice(WIDTHS)
+    degree = ctx.choice([d for d in (2, 4, 8) if d <= ic.node_gpus])
+    tokens = ctx.choice((4096, 8192, 16384))
+    en_link, zh_link, w = link_words(card, degree, total=ctx.difficulty >= 2)
+    split = parallel.tp_mlp_layer(tokens, width, hidden, degree, peak, w, dtype)
+    wrong = "communication" if split.binds == "math" else "math"
+    slips = []
+    for tag, comm in (
+        ("bidirectional-bw", split.comm_time / 2),
+        ("allreduce-factor", split.comm_time / 2),
+        ("ring-factor", split.comm_time * degree / (degree - 1)),
+    ):
+        if (split.math_time >= comm) != (split.binds == "math"):
+            slips.append((tag, wrong))
+    if ctx.difficulty == 1:
+        slips = [s for s in slips if s[0] != "bidirectional-bw"]
+    options = (
+        Option("a", "math", "the math (compute-bound)", "计算（算力受限）"),
+        Option("b", "communication", "the communication", "通信"),
+    )
+    g_en, g_zh = givens(ctx, card, dtype)
+    en = (
+        f"{g_en} A {name}-class MLP (width D = {width}, hidden F = {hidden}) is split with "
+        f"Megatron tensor parallelism over {degree} GPUs linked by {en_link}. A batch of "
+        f"{tokens} tokens passes through it: each GPU does 4·B·D·F / Y FLOPs, and the "
+        "activations are all-gathered before and reduce-scattered after it (ring)."
+    )
+    zh = (
+        f"{g_zh} 一个 {name} 级别的 MLP（宽度 D = {width}，隐藏层 F = {hidden}）用 Megatron "
+        f"张量并行切到 {degree} 块 GPU 上，互联为 {zh_link}。一批 {tokens} 个 token 通过它："
+        "每块 GPU 做 4·B·D·F / Y 次运算，激活值在前面做 all-gather、后面做 reduce-scatter（环形）。"
+    )
+    prompt_en = "Without overlap, which takes longer: a) the math  b) the communication?"
+    prompt_zh = "不做重叠时，哪个更耗时：a) 计算  b) 通信？"
+    ask = Ask("binds", CHOICE, prompt_en, prompt_zh, split.binds, None, tuple(slips),
+              split.steps, options)  # fmt: skip
+    params = {"gpu": card.id, "dtype": dtype, "tokens": tokens, "width": width,
+              "hidden": hidden, "degree": degree, "card_in_question": False}  # fmt: skip
+    conv_en = NO_LATENCY[0] + f" {dtype} = {dtype_bytes(dtype)} bytes per element."
+    conv_zh = NO_LATENCY[1] + f" {dtype} 每元素 {dtype_bytes(dtype)} 字节。"
+    return Scenario("comm-or-math", ctx.difficulty, 0, en, zh, (ask,), params, conv_en, conv_zh)
+
+
+@skill("dp-batch", "multigpu", en="Data-parallel critical batch", zh="数据并行的临界 batch")
+def dp_batch(ctx: Ctx) -> Scenario:
+    across = ctx.difficulty >= 3
+    card = pick_card(ctx)
+    ic = card.interconnect
+    if across and not ic.network_gbps:
+        across = False
+    dtype = ctx.dtype(card, ("bf16", "fp16"))
+    peak = card.peak(dtype).value
+    s = dtype_bytes(dtype)
+    if across:
+        w = ic.network_bandwidth
+        en_link = (
+            f"each GPU's own {ic.network_gbps:g} Gb/s network port (data parallel across nodes)"
+        )
+        zh_link = f"每块 GPU 自己的 {ic.network_gbps:g} Gb/s 网口（跨节点数据并行）"
+    else:
+        en_link, zh_link, w = link_words(card, ic.node_gpus, total=ctx.difficulty >= 2)
+    value, steps = parallel.dp_critical_batch(peak, w, dtype)
+    mistakes = [("dtype-bytes", value * {1: 2, 2: 4, 4: 2, 8: 4}[s] / s)]
+    if ctx.difficulty >= 2 and not across:
+        mistakes.append(("bidirectional-bw", value / 2))
+    if across:
+        mistakes.append(("gbit-gbyte", value / 8))
+    mistakes.append(("allreduce-factor", value / 2))
+    g_en, g_zh = givens(ctx, card, dtype)
+    en = (
+        f"{g_en} A model is trained with data parallelism; the gradient all-reduce ({dtype} "
+        f"gradients) runs over {en_link} and overlaps the backward pass, which does 4·P "
+        "FLOPs per token. Count a ring all-reduce as 2·s·P bytes per direction (many GPUs)."
+    )
+    zh = (
+        f"{g_zh} 用数据并行训练一个模型；梯度 all-reduce（{dtype} 梯度）走 {zh_link}，与反向"
+        "传播重叠，反向传播每个 token 做 4·P 次运算。环形 all-reduce 按每个方向 2·s·P 字节计"
+        "（GPU 很多）。"
+    )
+    ask = number_ask(
+        "dp-batch",
+        "From how many tokens per GPU per step does the backward pass hide the all-reduce?",
+        "每步每块 GPU 至少多少个 token，反向传播才能掩盖梯度 all-reduce？",
+        value,
+        PLAIN,
+        steps,
+        mistakes,
+        prefix_mistake=False,
+    )
+    params = {"gpu": card.id, "dtype": dtype, "across_nodes": across, "card_in_question": False}
+    return Scenario("dp-batch", ctx.difficulty, 0, en, zh, (ask,), params, *NO_LATENCY)
+
+
+@skill("tp-degree", "multigpu", en="Largest useful TP degree", zh="最大有效张量并行度")
+def tp_degree(ctx: Ctx) -> Scenario:
+    card = pick_card(ctx, nvlink=True)
+    ic = card.interconnect
+    dtype = ctx.dtype(card, ("bf16", "fp16"))
+    peak = card.peak(dtype).value
+    width, hidden, name = ctx.choice(WIDTHS)
+    en_link, zh_link, w = link_words(card, ic.node_gpus, total=ctx.difficulty >= 2)
+    bound, _, steps = parallel.tp_degree_limit(hidden, peak, w, dtype)
+    s = dtype_bytes(dtype)
+    mistakes = [("dtype-bytes", bound * s / {1: 2, 2: 4, 4: 2, 8: 4}[s])]
+    if ctx.difficulty >= 2:
+        mistakes.append(("bidirectional-bw", bound * 2))
+    g_en, g_zh = givens(ctx, card, dtype)
+    en = (
+        f"{g_en} A {name}-class model's MLP (hidden width F = {hidden}) is split with tensor "
+        f"parallelism of degree Y over GPUs linked by {en_link}; its {ic.node_gpus}-GPU node "
+        "has that link between every pair. Per GPU the math is 4·B·D·F / Y FLOPs and the "
+        "communication about 2·B·D·s bytes (an all-gather in, a reduce-scatter out)."
+    )
+    zh = (
+        f"{g_zh} 一个 {name} 级别模型的 MLP（隐藏层宽度 F = {hidden}）以并行度 Y 做张量并行，"
+        f"GPU 之间通过 {zh_link} 互联；它的 {ic.node_gpus} 卡节点中任意两卡之间都是这种链路。"
+        "每块 GPU 的计算是 4·B·D·F / Y 次运算，通信约 2·B·D·s 字节（进来一次 all-gather，"
+        "出去一次 reduce-scatter）。"
+    )
+    asks = [
+        number_ask(
+            "tp-bound",
+            "At what degree Y do the math and the communication take equal time?",
+            "并行度 Y 为多少时计算与通信耗时相等？",
+            bound,
+            PLAIN,
+            steps[:1],
+            mistakes,
+            prefix_mistake=False,
+        )
+    ]
+    if ctx.difficulty >= 2:
+        cap = min(2 ** int(math.floor(math.log2(bound))) if bound >= 1 else 1, ic.node_gpus)
+        last = Step(
+            "tp-degree",
+            "Largest power-of-two degree within one node that stays compute-bound",
+            "节点内仍为算力受限的最大 2 的幂并行度",
+            "min(2^⌊log2(Y)⌋, N_node)",
+            f"min(2^⌊log2({fmt(bound)})⌋, {ic.node_gpus})",
+            float(cap),
+        )
+        wrong = min(2 ** int(math.floor(math.log2(bound * 2))), ic.node_gpus)
+        asks.append(
+            number_ask(
+                "tp-degree",
+                "What is the largest power-of-two TP degree, within one node, that keeps the "
+                "MLP compute-bound?",
+                "在一个节点之内，仍能让 MLP 保持算力受限的最大 2 的幂张量并行度是多少？",
+                float(cap),
+                PLAIN,
+                (steps[0], last),
+                [("bidirectional-bw", float(wrong))],
+                prefix_mistake=False,
+            )
+        )
+    params = {"gpu": card.id, "dtype": dtype, "hidden": hidden, "node_gpus": ic.node_gpus,
+              "card_in_question": False}  # fmt: skip
+    asks_t = tuple(asks)
+    conv_en = NO_LATENCY[0] + f" {dtype} = {s} bytes per element."
+    conv_zh = NO_LATENCY[1] + f" {dtype} 每元素 {s} 字节。"
+    return Scenario("tp-degree", ctx.difficulty, 0, en, zh, asks_t, params, conv_en, conv_zh,
+                    hide_collisions(params, asks_t))  # fmt: skip

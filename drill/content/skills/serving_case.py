@@ -1,0 +1,170 @@
+"""The mock interview's serving case: put a 70B model on a node of GPUs and size it.
+
+Four asks in the order an interviewer would take them: the fewest GPUs (tensor-parallel
+degree) that hold the weights, the KV-cache capacity left on the node, the decode step time,
+and the time the tensor-parallel all-reduces add to each step.
+"""
+
+from __future__ import annotations
+
+import random
+
+from drill.content.skills.context import MS as MILLIS
+from drill.content.skills.context import PLAIN, US, WRONG_BYTES, Ctx, convention, number_ask
+from drill.content.skills.model import Scenario
+from drill.content.skills.multigpu import hide_collisions, linked_cards
+from drill.content.skills.skill import skill
+from drill.core.engine import collectives as coll
+from drill.core.engine.operators import dtype_bytes
+from drill.core.engine.steps import Step, num
+from drill.core.units import format_si
+
+CASES = ("kernel", "serving")
+# name, parameters, layers, KV heads, head dim, query heads, model width
+MODEL = (
+    "a 70B model (Llama-3-70B shape)",
+    "70B 模型（Llama-3-70B 结构）",
+    70.6e9,
+    80,
+    8,
+    128,
+    64,
+    8192,
+)
+MEMORY_SHARE = 0.9  # of each GPU's memory, the rest for activations and the runtime
+LATENCY = coll.NODE_LATENCY
+
+
+def case_kind(kind: str, seed: int) -> str:
+    """``random`` picks one case per seed; the others are themselves."""
+    if kind == "random":
+        return random.Random(f"case-kind:{seed}").choice(CASES)
+    if kind not in CASES:
+        raise ValueError(f"unknown case {kind!r}; choose from kernel, serving, random")
+    return kind
+
+
+def build_case(kind: str, ctx: Ctx, seed: int) -> Scenario:
+    """The case the mock interview opens with."""
+    if case_kind(kind, seed) == "serving":
+        return serving_case(ctx)
+    from drill.content.skills.case import interview_case
+
+    return interview_case(ctx)
+
+
+def _fewest_gpus(weights: float, capacity: float, most: int) -> int:
+    n = 1
+    while weights > MEMORY_SHARE * n * capacity and n < most:
+        n *= 2
+    return n
+
+
+@skill(
+    "serving-case",
+    "case",
+    en="Serving case: a 70B model on a node",
+    zh="服务案例：一个节点上的 70B 模型",
+)
+def serving_case(ctx: Ctx) -> Scenario:
+    cards = linked_cards(ctx, nvlink=True, nvidia=True, dtype="fp16")
+    need = 2 * MODEL[2]  # 16-bit weights
+    cards = [
+        c for c in cards if _fewest_gpus(need, c.capacity_gb * 1e9, 64) < c.interconnect.node_gpus
+    ]
+    card = next((c for c in cards if c.id == ctx.gpu), None) or ctx.rng.choice(cards)
+    ic = card.interconnect
+    dtype = "bf16" if "bf16" in card.tensor else "fp16"
+    s = dtype_bytes(dtype)
+    name_en, name_zh, params, layers, kv_heads, head_dim, heads, width = MODEL
+    capacity = card.capacity_gb * 1e9
+    weights = params * s
+    tp = _fewest_gpus(weights, capacity, ic.node_gpus)
+    asks = []
+    tp_step = Step("tp", "Fewest GPUs that hold the weights (a power of two)",
+                   "放得下权重的最少 GPU 数（2 的幂）", "2^⌈log2(s·P / (0.9·M))⌉",
+                   f"s·P = {format_si(weights, 'B')}, 0.9·M = {format_si(MEMORY_SHARE * capacity, 'B')}",
+                   float(tp))  # fmt: skip
+    asks.append(number_ask("tp-degree", "What is the smallest tensor-parallel degree (a power of "
+                           "two) whose GPUs hold the weights?", "放得下权重的最小张量并行度（2 的幂）是多少？",
+                           float(tp), PLAIN, (tp_step,),
+                           [("dtype-bytes", float(_fewest_gpus(weights * WRONG_BYTES[s] / s, capacity, 64)))],
+                           prefix_mistake=False))  # fmt: skip
+    gpus = ic.node_gpus  # the case serves on the whole node from here on
+    per_token = 2.0 * layers * kv_heads * head_dim * s
+    free = MEMORY_SHARE * gpus * capacity - weights
+    tokens = free / per_token
+    kv_step = Step("kv-tokens", "KV-cache tokens that fit on the node", "节点上放得下的 KV 缓存 token 数",
+                   "(0.9·N·M - s·P) / (2·L·H_kv·D·s)",
+                   f"{format_si(free, 'B')} / (2·{layers}·{kv_heads}·{head_dim}·{s})", tokens)  # fmt: skip
+    asks.append(number_ask("kv-capacity", f"Serving on all {gpus} GPUs (TP = {gpus}), how many tokens "
+                           "of KV cache fit in the memory left?",
+                           f"用全部 {gpus} 块 GPU（TP = {gpus}）服务，剩下的显存能放多少个 token 的 KV 缓存？",
+                           tokens, PLAIN, (kv_step,),
+                           [("query-heads-for-kv", tokens * kv_heads / heads), ("kv-factor", tokens * 2)],
+                           prefix_mistake=False))  # fmt: skip
+    batch = ctx.choice((8, 16, 32))
+    context = ctx.choice((2048, 4096, 8192))
+    while batch * context > tokens and batch > 1:
+        batch //= 2
+    kv = per_token * context * batch
+    peak, bw = card.peak(dtype).value, card.bandwidth
+    mem_time = (weights + kv) / (gpus * bw)
+    math_time = 2 * params * batch / (gpus * peak)
+    step_time = max(mem_time, math_time)
+    dec_step = Step("decode-step", "Decode step, all GPUs reading their share at once",
+                    "解码一步：各 GPU 同时读自己那一份", "max((s·P + KV) / (N·W_mem), 2·P·B / (N·C))",
+                    f"max(({format_si(weights, 'B')} + {format_si(kv, 'B')}) / ({gpus}·"
+                    f"{format_si(bw, 'B/s')}), 2·{params:.4g}·{batch} / ({gpus}·{format_si(peak, 'FLOP/s')}))",
+                    step_time, "s")  # fmt: skip
+    asks.append(number_ask("decode-step", f"At batch {batch} with {context} tokens per sequence, what "
+                           "is the lower bound on the decode step, communication aside?",
+                           f"batch {batch}、每条序列 {context} 个 token 时，不计通信，解码一步的下界是多少？",
+                           step_time, MILLIS, (dec_step,),
+                           [("kv-ignored", max(weights / (gpus * bw), math_time)),
+                            ("query-heads-for-kv", max((weights + kv * heads / kv_heads) / (gpus * bw), math_time))]))  # fmt: skip
+    nbytes = batch * width * s
+    one = coll.collective("allreduce", nbytes, gpus, ic.in_node_bandwidth(gpus))
+    count = 2 * layers
+    total = count * one.time
+    ar_step = Step("allreduce-step", "All-reduce time per decode step", "每个解码步的 all-reduce 时间",
+                   "2·L · (2·(N-1)/N · B·D·s / W + 2·(N-1)·α)",
+                   f"2·{layers} · {format_si(one.time, 's')}", total, "s")  # fmt: skip
+
+    def slip(kind: str = "allreduce", link: float = ic.in_node_bandwidth(gpus)) -> float:
+        return count * coll.collective(kind, nbytes, gpus, link).time
+
+    asks.append(number_ask("allreduce-time", "Each layer all-reduces the B×D activations twice "
+                           "(after attention and after the MLP). How much time do these all-reduces "
+                           "add to each decode step?",
+                           "每层对 B×D 的激活值做两次 all-reduce（注意力之后和 MLP 之后）。这些 all-reduce "
+                           "给每个解码步增加多少时间？", total, US, (*one.steps[:-3], ar_step),
+                           [("allreduce-factor", slip("allgather")),
+                            ("bidirectional-bw", slip(link=2 * ic.in_node_bandwidth(gpus)))]))  # fmt: skip
+    link = f"{ic.scale_up}, {format_si(ic.scale_up_gbs * 1e9, 'B/s')} per direction"
+    en = (
+        f"Case: serve {name_en}: {layers} layers, width {width}, {heads} query heads and "
+        f"{kv_heads} KV heads of dim {head_dim}; {dtype} weights and KV cache. The node has "
+        f"{ic.node_gpus} {card.name} GPUs ({card.capacity_gb:g} GB, "
+        f"{format_si(card.bandwidth, 'B/s')}, {format_si(card.peak(dtype).value, 'FLOP/s')} "
+        f"dense {dtype} on tensor cores each) linked by {link}."
+    )
+    zh = (
+        f"案例：服务{name_zh}：{layers} 层，宽度 {width}，{heads} 个 query 头、{kv_heads} 个 KV 头，"
+        f"每头 {head_dim} 维；权重与 KV 缓存均为 {dtype}。节点有 {ic.node_gpus} 块 {card.name}"
+        f"（每块 {card.capacity_gb:g} GB、{format_si(card.bandwidth, 'B/s')}、Tensor Core 稠密 {dtype} "
+        f"{format_si(card.peak(dtype).value, 'FLOP/s')}），通过 {ic.scale_up}（每个方向 "
+        f"{format_si(ic.scale_up_gbs * 1e9, 'B/s')}）互联。"
+    )
+    conv_en, conv_zh = convention(dtype)
+    conv_en += (f" Use at most {MEMORY_SHARE:.0%} of each GPU's memory (GB = 1e9 B); ring "
+                f"all-reduce with {num(LATENCY * 1e6)} µs per step; link figures per direction.")  # fmt: skip
+    conv_zh += (f" 每块 GPU 最多用 {MEMORY_SHARE:.0%} 的显存（GB = 1e9 字节）；环形 all-reduce，"
+                f"每步延迟 {num(LATENCY * 1e6)} µs；链路带宽按单向计。")  # fmt: skip
+    params_out = {"gpu": card.id, "dtype": dtype, "params": params, "layers": layers,
+                  "kv_heads": kv_heads, "head_dim": head_dim, "heads": heads, "width": width,
+                  "node_gpus": ic.node_gpus, "batch": batch, "context": context,
+                  "card_in_question": False}  # fmt: skip
+    asks_t = tuple(asks)
+    return Scenario("serving-case", ctx.difficulty, 0, en, zh, asks_t, params_out, conv_en,
+                    conv_zh, hide_collisions(params_out, asks_t))  # fmt: skip

@@ -1,0 +1,160 @@
+"""Parallelism arithmetic: when the math hides the communication.
+
+Data parallel: the backward pass does 4·P FLOPs per token (two matrix products per weight
+per token) while the gradients (s bytes each) are all-reduced: a ring all-reduce moves
+2·(N-1)/N·s·P bytes per direction per GPU, ≈ 2·s·P for a large N. Compute-bound when
+4·P·T / peak ≥ 2·s·P / W, i.e. T ≥ s·peak / (2·W) tokens per GPU (bf16: peak / W).
+
+Tensor parallel (Megatron MLP, width D, hidden F, degree Y): each GPU does 4·B·D·F / Y
+FLOPs for the two matrix products and moves ≈ 2·B·D·s bytes (an all-gather of the input and
+a reduce-scatter of the output). Compute-bound while Y ≤ 2·F·W / (s·peak).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from drill.core.engine.operators import ShapeError, dtype_bytes
+from drill.core.engine.steps import Step, num
+from drill.core.units import format_si, sig
+
+
+def _positive(**values: float) -> None:
+    for name, value in values.items():
+        if value is None or value <= 0:
+            raise ShapeError(f"{name} must be positive (got {value})")
+
+
+def dp_critical_batch(peak: float, link: float, dtype: str) -> tuple[float, tuple[Step, ...]]:
+    """Tokens per GPU above which the gradient all-reduce hides behind the backward pass."""
+    _positive(peak=peak, link=link)
+    s = dtype_bytes(dtype)
+    value = s * peak / (2.0 * link)
+    step = Step(
+        "dp-batch",
+        "Tokens per GPU for data parallelism to hide the gradient all-reduce",
+        "数据并行中梯度 all-reduce 能被计算掩盖所需的每 GPU token 数",
+        "4·P·T / C ≥ 2·s·P / W  →  T = s·C / (2·W)",
+        f"{s} · {format_si(peak, 'FLOP/s')} / (2 · {format_si(link, 'B/s')})",
+        value,
+        formula_zh="4·P·T / C ≥ 2·s·P / W  →  T = s·C / (2·W)",
+    )
+    return value, (step,)
+
+
+def tp_degree_limit(
+    hidden: int, peak: float, link: float, dtype: str
+) -> tuple[float, int, tuple[Step, ...]]:
+    """The largest tensor-parallel degree at which an MLP's math still covers its
+    communication: the bound 2·F·W / (s·peak), and the largest power of two under it."""
+    _positive(hidden=hidden, peak=peak, link=link)
+    s = dtype_bytes(dtype)
+    bound = 2.0 * hidden * link / (s * peak)
+    degree = 2 ** int(math.floor(math.log2(bound))) if bound >= 1 else 1
+    steps = (
+        Step(
+            "tp-bound",
+            "Tensor-parallel degree where math and communication take equal time",
+            "数学与通信耗时相等时的张量并行度",
+            "4·B·D·F / (Y·C) = 2·B·D·s / W  →  Y = 2·F·W / (s·C)",
+            f"2 · {num(hidden)} · {format_si(link, 'B/s')} / ({s} · {format_si(peak, 'FLOP/s')})",
+            bound,
+        ),
+        Step(
+            "tp-degree",
+            "Largest power-of-two degree that stays compute-bound",
+            "仍为算力受限的最大 2 的幂并行度",
+            "2^⌊log2(Y)⌋",
+            f"2^⌊log2({sig(bound, 4)})⌋",
+            float(degree),
+        ),
+    )
+    return bound, degree, steps
+
+
+@dataclass(frozen=True)
+class LayerSplit:
+    """A tensor-parallel MLP: the math per GPU and the communication it waits for."""
+
+    math_time: float
+    comm_time: float
+    binds: str  # "math" or "communication"
+    steps: tuple[Step, ...]
+
+
+def tp_mlp_layer(
+    tokens: int, width: int, hidden: int, degree: int, peak: float, link: float, dtype: str
+) -> LayerSplit:
+    """Math 4·B·D·F/Y FLOPs per GPU against a ring all-gather plus reduce-scatter of the
+    B×D activations: 2·(Y-1)/Y·B·D·s bytes per direction."""
+    _positive(tokens=tokens, width=width, hidden=hidden, degree=degree, peak=peak, link=link)
+    if degree < 2:
+        raise ShapeError("tensor parallelism needs a degree of at least 2")
+    s = dtype_bytes(dtype)
+    flops = 4.0 * tokens * width * hidden / degree
+    math_time = flops / peak
+    nbytes = 2.0 * (degree - 1) / degree * tokens * width * s
+    comm_time = nbytes / link
+    binds = "math" if math_time >= comm_time else "communication"
+    steps = (
+        Step(
+            "math-time",
+            "Math per GPU",
+            "每 GPU 的计算时间",
+            "4·B·D·F / (Y·C)",
+            f"4·{num(tokens)}·{num(width)}·{num(hidden)} / ({degree} · "
+            f"{format_si(peak, 'FLOP/s')})",
+            math_time,
+            "s",
+        ),
+        Step(
+            "comm-time",
+            "Communication per GPU (all-gather + reduce-scatter)",
+            "每 GPU 的通信时间（all-gather + reduce-scatter）",
+            "2·(Y-1)/Y · B·D·s / W",
+            f"2·{degree - 1}/{degree} · {num(tokens)}·{num(width)}·{s} / {format_si(link, 'B/s')}",
+            comm_time,
+            "s",
+        ),
+        Step(
+            "binds",
+            "Which binds",
+            "哪个是瓶颈",
+            "max(t_math, t_comm)",
+            f"max({format_si(math_time, 's')}, {format_si(comm_time, 's')})",
+            binds,
+        ),
+    )
+    return LayerSplit(math_time, comm_time, binds, steps)
+
+
+def mfu(params: float, tokens_per_s: float, peak: float) -> tuple[float, tuple[Step, ...]]:
+    """Model FLOPs utilization of training: 6·N FLOPs per token (forward 2, backward 4),
+    recomputation not counted (that is HFU)."""
+    _positive(params=params, tokens_per_s=tokens_per_s, peak=peak)
+    achieved = 6.0 * params * tokens_per_s
+    value = achieved / peak
+    steps = (
+        Step(
+            "model-flops",
+            "Model FLOP/s achieved",
+            "实际模型 FLOP/s",
+            "6·N·tokens/s",
+            f"6 · {num(params)} · {num(tokens_per_s)}",
+            achieved,
+            "FLOP/s",
+            formula_zh="6·N·每秒 token 数",
+        ),
+        Step(
+            "mfu",
+            "MFU",
+            "MFU（模型算力利用率）",
+            "6·N·tokens/s / C",
+            f"{format_si(achieved, 'FLOP/s')} / {format_si(peak, 'FLOP/s')}",
+            value,
+            "%",
+            formula_zh="6·N·每秒 token 数 / C",
+        ),
+    )
+    return value, steps

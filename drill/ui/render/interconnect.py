@@ -1,0 +1,63 @@
+"""The interconnect section of a card page: links per direction, PCIe, node, package."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from drill.core.units import format_si
+from drill.i18n import tr
+
+
+def interconnect_parts(card, lang: str = "en") -> list[Text]:
+    """Lines for ``drill gpus ID``; empty for a card without an ``interconnect:`` block."""
+    ic = card.interconnect
+    if ic is None:
+        return []
+    lines = [Text("\n" + tr("cards-interconnect", lang), style="bold")]
+    if ic.scale_up_gbs:
+        lines.append(
+            Text(
+                "• "
+                + tr(
+                    "cards-scale-up",
+                    lang,
+                    fabric=ic.scale_up,
+                    links=ic.links or "?",
+                    link=format_si(ic.link_gbs * 1e9, "B/s") if ic.link_gbs else "?",
+                    total=format_si(ic.scale_up_gbs * 1e9, "B/s"),
+                    both=format_si(2 * ic.scale_up_gbs * 1e9, "B/s"),
+                    peers=ic.scale_up_peers,
+                )
+            )
+        )
+    pcie = format_si(ic.pcie_gbs * 1e9, "B/s")
+    lines.append(Text("• " + tr("cards-pcie", lang, gen=ic.pcie_gen, lanes=ic.pcie_lanes, bw=pcie)))
+    if ic.network_gbps:
+        lines.append(
+            Text(
+                "• "
+                + tr(
+                    "cards-node",
+                    lang,
+                    gpus=ic.node_gpus,
+                    switch=ic.switch,
+                    network=ic.network,
+                    gbps=f"{ic.network_gbps:g}",
+                    bw=format_si(ic.network_bandwidth, "B/s"),
+                )
+            )
+        )
+    if ic.sharp:
+        lines.append(Text(f"• SHARP: {ic.sharp}"))
+    if ic.dies > 1:
+        lines.append(
+            Text(
+                "• "
+                + tr("cards-package", lang, dies=ic.dies, devices=ic.devices, note=ic.package_note)
+            )
+        )
+    lines.extend(Text(f"• {tr('cards-inferred', lang)}: {item}") for item in ic.inferred)
+    for source in ic.sources:
+        line = " ".join(str(source.get(k, "")) for k in ("title", "url") if source.get(k))
+        lines.append(Text(f"• {line}", style="dim"))
+    return lines
