@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from drill.content.catalog.hierarchy import LevelFigure, OccupancyLimits
 from drill.content.problems import Problem
 
 TOLERANCE = 0.01
@@ -56,6 +57,8 @@ class Card:
     sources: tuple[dict, ...] = ()
     measured: dict = field(default_factory=dict)
     drills: str = "none"
+    hierarchy: dict[str, LevelFigure] = field(default_factory=dict)  # "l2", "shared_memory"
+    occupancy_limits: OccupancyLimits | None = None
     path: str = ""
     user: bool = False
 
@@ -63,6 +66,11 @@ class Card:
     def bandwidth(self) -> float:
         """Bytes per second."""
         return self.bandwidth_gbs * 1e9
+
+    def level_bandwidth(self, level: str) -> float | None:
+        """B/s of an on-chip level ("l2", "shared_memory"); None where the catalog has none."""
+        figure = self.hierarchy.get(level)
+        return figure.bandwidth if figure is not None else None
 
     def dtypes(self) -> list[str]:
         """Dtypes this card has a peak for, in catalog order."""
@@ -143,6 +151,7 @@ class Card:
             "notes": list(self.notes),
             "sources": [dict(s) for s in self.sources],
             "measured": dict(self.measured),
+            "memory_hierarchy": {k: v.to_json() for k, v in self.hierarchy.items()},
             "user": self.user,
         }
 
