@@ -9,6 +9,11 @@ from drill.content.catalog import Catalog
 
 # Importing the generator modules registers their skills, in this order.
 from drill.content.skills import case, diag, intensity, llm, roofline, specs, tradeoffs  # noqa: F401, I001
+
+# isort: off
+from drill.content.skills import moves  # noqa: F401
+
+# isort: on
 from drill.content.skills.context import Ctx
 from drill.content.skills.model import Scenario
 from drill.content.skills.skill import REGISTERED, Skill
@@ -30,6 +35,7 @@ CURRICULUM = (
     "efficiency",
     "min-time",
     "direction",
+    "dot-moves",
     "sol-diagnosis",
     "card-upgrade",
     "precision-change",
