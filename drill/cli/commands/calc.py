@@ -27,6 +27,10 @@ def run(args) -> int:
         return _kv_cache(args, lang)
     if args.op == "waves":
         return _waves(args, lang)
+    if args.op in ("tile", "occupancy", "bytes-in-flight", "move"):
+        from drill.cli.commands import calc_hierarchy
+
+        return calc_hierarchy.run(args)
     settle_dtype(args)
     if args.op in ("ridge", "critical-batch", "ops-per-element"):
         return _card_helper(args, lang)
@@ -119,6 +123,11 @@ def _operator(args, lang: str) -> int:
                 "x",
             )
         )
+    if getattr(args, "tile", None):
+        from drill.cli.commands.calc_hierarchy import gemm_levels
+
+        data["hierarchy"], level_steps = gemm_levels(args, analysis, roof.card)
+        extra_steps.extend(level_steps)
     if args.json:
         print_json(data)
         return 0
