@@ -3,7 +3,8 @@ hierarchy, latency and "which way does the dot move" on the command line."""
 
 from __future__ import annotations
 
-from drill.cli.commands.common import lang_of, load_card, print_json
+from drill.cli.commands.calc_move import emit
+from drill.cli.commands.common import lang_of, load_card
 from drill.core.engine import ShapeError
 from drill.core.engine import hierarchy as hi
 from drill.core.engine import latency as lat
@@ -137,18 +138,3 @@ def _in_flight(args, lang: str) -> int:
         "bytes_in_flight_per_unit": flight.per_unit,
     }
     return emit(args, lang, list(flight.steps), data, card)
-
-
-def emit(args, lang: str, steps: list[Step], data: dict, card=None) -> int:
-    if args.json:
-        data.setdefault("steps", [s.to_json() for s in steps])
-        print_json(data)
-        return 0
-    from drill.i18n import tr
-    from drill.ui.render.safe_output import console as console_for_output
-    from drill.ui.render.tables import steps_table
-
-    console = console_for_output()
-    console.print(steps_table(steps, lang, card.name if card is not None else ""))
-    console.print(tr("conventions", lang), style="dim")
-    return 0

@@ -3,7 +3,7 @@ and the speed-up (drill.core.engine.moves)."""
 
 from __future__ import annotations
 
-from drill.cli.commands.common import load_card
+from drill.cli.commands.common import load_card, print_json
 from drill.core.engine import moves as mv
 from drill.core.engine import operators as ops
 from drill.core.engine.steps import Step
@@ -80,7 +80,6 @@ def build(args) -> tuple[mv.Move, object, object | None]:
 
 
 def run_move(args, lang: str) -> int:
-    from drill.cli.commands.calc_hierarchy import emit
     from drill.content.catalog import CatalogError
 
     try:
@@ -104,3 +103,18 @@ def run_move(args, lang: str) -> int:
         formula_zh="强度、可达性能、瓶颈",
     )
     return emit(args, lang, list(m.steps()) + [moves], data, card)
+
+
+def emit(args, lang: str, steps: list[Step], data: dict, card=None) -> int:
+    if args.json:
+        data.setdefault("steps", [s.to_json() for s in steps])
+        print_json(data)
+        return 0
+    from drill.i18n import tr
+    from drill.ui.render.safe_output import console as console_for_output
+    from drill.ui.render.tables import steps_table
+
+    console = console_for_output()
+    console.print(steps_table(steps, lang, card.name if card is not None else ""))
+    console.print(tr("conventions", lang), style="dim")
+    return 0

@@ -11,7 +11,7 @@ from drill.content.catalog import Catalog
 from drill.content.skills import case, diag, intensity, llm, roofline, specs, tradeoffs  # noqa: F401, I001
 
 # isort: off
-from drill.content.skills import moves  # noqa: F401
+from drill.content.skills import hierarchy, latency, moves  # noqa: F401
 
 # isort: on
 from drill.content.skills.context import Ctx
@@ -46,6 +46,14 @@ CURRICULUM = (
     "wave-quantization",
     "sustained-clock",
     "spec-sheet",
+    # the memory hierarchy and latency, after the roofline basics
+    "tile-l2-intensity",
+    "hierarchy-bound",
+    "impossible-ordering",
+    "tile-fit",
+    "overhead-bound",
+    "littles-law",
+    "occupancy",
 )
 if set(CURRICULUM) != set(REGISTERED):
     raise RuntimeError(

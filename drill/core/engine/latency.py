@@ -153,6 +153,7 @@ def bytes_in_flight(bandwidth: float, latency_s: float, units: int | None = None
             f"{format_si(bandwidth, 'B/s')} × {format_si(latency_s, 's')}",
             value,
             "B",
+            formula_zh="带宽 × 延迟",
         )
     ]
     per_unit = None

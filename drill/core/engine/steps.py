@@ -28,6 +28,7 @@ WORDS: dict[str, Text] = {
     "down": Text("down", "下降"),
     "flips": Text("the bound flips", "瓶颈翻转"),
     "stays": Text("the bound stays", "瓶颈不变"),
+    "graphs": Text("CUDA graphs or fusion: fewer launches", "CUDA Graphs 或融合：减少启动次数"),
 }
 
 
