@@ -12,6 +12,7 @@ class PlotSpec:
     peak: float
     bandwidth: float
     points: tuple[tuple[str, float, float], ...]  # (role, intensity FLOP/B, rate FLOP/s)
+    move: dict | None = None  # a dot-moves question after the answer: old/new points and roofs
 
 
 def plot_spec(question, result=None) -> PlotSpec | None:
@@ -49,4 +50,6 @@ def plot_spec(question, result=None) -> PlotSpec | None:
             points.append(("answer", parsed, peak))
         elif key == "efficiency" and ai:
             points.append(("answer", ai, parsed * min(peak, ai * bw)))
-    return PlotSpec(p["gpu"], p["dtype"], peak, bw, tuple(points))
+    if p.get("move"):  # the arrow replaces the single truth point
+        points = [pt for pt in points if pt[0] != "truth"]
+    return PlotSpec(p["gpu"], p["dtype"], peak, bw, tuple(points), p.get("move"))

@@ -359,4 +359,7 @@ def figure_for(spec, catalog, lang: str):
         marker, color = style[role]
         figure.points.append(Point(labels[role][1 if lang == "zh" else 0], ai, rate, marker, color))
     figure.lang = lang
+    from drill.ui.render.plot import add_move
+
+    add_move(figure, spec.move, lang)
     return figure
