@@ -7,6 +7,7 @@ import argparse
 
 from drill import __version__
 from drill.cli import argtypes
+from drill.cli.skill_help import skill_help
 
 DTYPE_CHOICES = ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8")
 
@@ -215,7 +216,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         help="questions in the session, 1 to 100 (default 10)",
     )
     start.add_argument(
-        "--skill", action="append", metavar="ID", type=argtypes.name, help="only these skills"
+        "--skill", action="append", metavar="ID", type=argtypes.name, help=skill_help(argv)
     )
     start.add_argument("--difficulty", type=int, choices=(1, 2, 3))
     start.add_argument("--gpu", metavar="ID", type=argtypes.name, help="use only this card")

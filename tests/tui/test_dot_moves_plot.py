@@ -57,7 +57,7 @@ def test_speedup_grades_against_the_engine():
         if "speedup" not in asks:
             continue
         move = sc.params["move"]
-        (b_ai, _), (a_ai, _) = move["before"], move["after"]
+        (b_ai, _), (_a_ai, _) = move["before"], move["after"]
         (b_peak, b_bw), (a_peak, a_bw) = move["roof_before"], move["roof_after"]
         # the engine's own speed-up, for the same work, from the two points' roofs
         ask = asks["speedup"]
