@@ -162,14 +162,14 @@ def place(
     compute_time = flops / peak
     slowest = max(levels, key=lambda lv: lv.time, default=None)
     binding = slowest.level if slowest and slowest.time > compute_time else COMPUTE
-    times = ", ".join(f"{LEVEL_WORDS[lv.level][0]} {format_si(lv.time, 's')}" for lv in levels)
+    times = ", ".join(f"t_{lv.level} {format_si(lv.time, 's')}" for lv in levels)
     steps.append(
         Step(
             "binding",
             "Binding roof",
             "起作用的屋顶",
             "the level with the longest bytes / bandwidth, unless FLOPs / peak is longer",
-            f"compute {format_si(compute_time, 's')}; {times}",
+            f"t_compute {format_si(compute_time, 's')}; {times}",
             binding,
             formula_zh="字节数 / 带宽最长的那一级；若 FLOPs / 峰值更长则为算力",
         )
