@@ -226,6 +226,14 @@ UNITS = {
     for u in ("FLOP", "FLOPs", "B", "Hz", "iB", "b", "FLOP/s", "B/s", "b/s", "FLOP/B")
 }
 ALLOWED_WORDS = UNITS | {
+    # memory hierarchy and latency terms kept as they are in Chinese technical writing
+    "BM",
+    "BN",
+    "DRAM",
+    "warp",
+    "KB",
+    "Little",
+    "eager",
     "ms",
     "ns",
     "bit",

@@ -399,7 +399,9 @@ def test_simulated_weeks(drill_home):
     assert shown[wrong] == list(range(56))
     days = shown[right]
     gaps = [b - a for a, b in zip(days, days[1:], strict=False)]
-    assert len(gaps) >= 3
+    # at least two reviews after the first showing: how many fit in eight weeks depends on
+    # how many new skills the curriculum still has to introduce alongside them
+    assert len(gaps) >= 2, days
     assert all(b >= a for a, b in zip(gaps, gaps[1:], strict=False)), gaps
     assert gaps[-1] >= 4 * gaps[0], gaps
     weeks = [sum(1 for d in days if d // 7 == w) for w in range(8)]

@@ -48,12 +48,25 @@ class Presentation:
         return [by_id[i] for i in self.order]
 
 
-def present(q, seed: int | str | None) -> Presentation:
+def present(q, seed: int | str | None, slot: tuple[object, int] | None = None) -> Presentation:
     """Seeded shuffle of ``q``'s options for one presentation; the same seed and question
-    always give the same order. True/false questions have no options to shuffle."""
+    always give the same order. True/false questions have no options to shuffle.
+
+    ``slot`` (a run's seed, the count of single-answer questions it showed before this one)
+    deals the right answer's letter from a shuffled deck of the letters, so within a run every
+    letter is right about equally often, as a person would balance a printed test; the order
+    stays unpredictable."""
     ids = [c.id for c in getattr(q, "choices", ())]
-    if seed is not None and len(ids) > 1:
-        random.Random(f"{seed}:{q.id}").shuffle(ids)
+    if seed is None or len(ids) < 2:
+        return Presentation(tuple(ids))
+    random.Random(f"{seed}:{q.id}").shuffle(ids)
+    right = [c.id for c in q.choices if c.correct]
+    if slot is not None and q.type == "choice" and len(right) == 1:
+        deck_seed, index = slot
+        n = len(ids)
+        deck = random.Random(f"deck:{deck_seed}:{n}:{index // n}").sample(range(n), n)
+        ids.remove(right[0])
+        ids.insert(deck[index % n], right[0])
     return Presentation(tuple(ids))
 
 

@@ -65,6 +65,10 @@ PAIRS: dict[str, tuple[str, str]] = {
         "终端太小，画不下图（{w}×{h}）；至少需要 30×10。",
     ),
     "plot-custom": ("custom roofline", "自定义 Roofline"),
+    # the arrow of a dot-moves question (drill.ui.render.plot.add_move)
+    "plot-move-before": ("before", "改动前"),
+    "plot-move-after": ("after", "改动后"),
+    "plot-move-new-roof": ("new roof", "新屋顶"),
     # The quick-reference table.
     "reference-title": ("Quick reference", "速查表"),
     "reference-symptom": ("Symptom", "现象"),

@@ -62,9 +62,10 @@ class Question:
             self.group = str(self.number)
 
     @classmethod
-    def of_concept(cls, number: int, q, seed: int, **kw) -> Question:
+    def of_concept(cls, number: int, q, seed: int, slot=None, **kw) -> Question:
         """A bank question at ``number``, its options shuffled by ``seed`` (the run's seed and
-        the position), so the same ``--seed`` shows the same order."""
+        the position), so the same ``--seed`` shows the same order; ``slot`` balances the
+        right answer's letter over a run (drill.grading.choices.present)."""
         return cls(
             str(number),
             number,
@@ -72,7 +73,7 @@ class Question:
             1,
             ItemRef.concept(q.id),
             concept=q,
-            shown=present(q, seed),
+            shown=present(q, seed, slot),
             **kw,
         )
 

@@ -72,6 +72,7 @@ class Session(RunBase):
         self.seed = config.seed
         self._plan = list(config.plan)
         self._position = 0  # index in plan
+        self._single_choices = 0  # single-answer questions built so far (letter balance)
         self._retried: set[tuple[str, str]] = set()
         self._queue: list[Question] = []
         self._next_question()
@@ -81,7 +82,11 @@ class Session(RunBase):
         number = index + 1
         if kind == "concept":
             q = self.bank.get(ident)
-            return [Question.of_concept(number, q, self.seed * 1000 + index)]
+            slot = None
+            if q.type == "choice":
+                slot = (self.seed, self._single_choices)
+                self._single_choices += 1
+            return [Question.of_concept(number, q, self.seed * 1000 + index, slot)]
         difficulty = (self.config.difficulties or {}).get(ident, self.config.difficulty)
         scenario = skill_registry.generate(
             ident, self.seed * 1000 + index, difficulty, self.catalog, self.config.gpu

@@ -26,7 +26,7 @@ def _events(stdout: bytes) -> list[dict]:
 @pytest.mark.parametrize("env", [{}, {"PYTHONIOENCODING": "ascii"}, {"LC_ALL": "C"}])
 def test_invalid_utf8_answer_in_plain_practice_is_graded_and_stored(env):
     done = drill_bytes(
-        "start", "--plain", "--count", "2", "--seed", "1", "--topic", "concepts",
+        "start", "--plain", "--seed", "1", "--question", "peak-flops-formula",
         input=BAD + b"\nskip\n", env=env,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr.decode(errors="replace")

@@ -34,6 +34,10 @@ def run(args) -> int:
         return _kv_cache(args, lang)
     if args.op == "waves":
         return _waves(args, lang)
+    if args.op in ("tile", "occupancy", "bytes-in-flight", "move"):
+        from drill.cli.commands import calc_hierarchy
+
+        return calc_hierarchy.run(args)
     settle_dtype(args)
     if args.op == "critical-batch" and (args.experts or args.active):
         return calc_multigpu.moe_critical_batch(args, lang, roof_for(args, args.dtype))
@@ -133,6 +137,11 @@ def _operator(args, lang: str) -> int:
                 "x",
             )
         )
+    if getattr(args, "tile", None):
+        from drill.cli.commands.calc_hierarchy import gemm_levels
+
+        data["hierarchy"], level_steps = gemm_levels(args, analysis, roof.card)
+        extra_steps.extend(level_steps)
     if args.json:
         print_json(data)
         return 0

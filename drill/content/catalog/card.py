@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from drill.content.catalog.hierarchy import LevelFigure, OccupancyLimits
 from drill.content.catalog.interconnect import Interconnect
 from drill.content.problems import Problem
 from drill.core.engine.roofline import uses_tensor_cores
@@ -58,6 +59,8 @@ class Card:
     sources: tuple[dict, ...] = ()
     measured: dict = field(default_factory=dict)
     drills: str = "none"
+    hierarchy: dict[str, LevelFigure] = field(default_factory=dict)  # "l2", "shared_memory"
+    occupancy_limits: OccupancyLimits | None = None
     path: str = ""
     user: bool = False
     interconnect: Interconnect | None = None  # links to other GPUs, node, network
@@ -70,6 +73,11 @@ class Card:
     def bandwidth(self) -> float:
         """Bytes per second."""
         return self.bandwidth_gbs * 1e9
+
+    def level_bandwidth(self, level: str) -> float | None:
+        """B/s of an on-chip level ("l2", "shared_memory"); None where the catalog has none."""
+        figure = self.hierarchy.get(level)
+        return figure.bandwidth if figure is not None else None
 
     def dtypes(self) -> list[str]:
         """Dtypes this card has a peak for, in catalog order."""
@@ -161,6 +169,7 @@ class Card:
             "notes": list(self.notes),
             "sources": [dict(s) for s in self.sources],
             "measured": dict(self.measured),
+            "memory_hierarchy": {k: v.to_json() for k, v in self.hierarchy.items()},
             "user": self.user,
             "interconnect": self.interconnect.to_json() if self.interconnect else None,
         }

@@ -20,6 +20,7 @@ import drill.content.catalog.schema as schema_module
 from drill import __version__
 from drill.config import paths
 from drill.content.catalog.card import Card, Catalog
+from drill.content.catalog.hierarchy import LevelFigure, OccupancyLimits
 from drill.content.catalog.schema import line_of, parse_card
 from drill.content.problems import Problem
 
@@ -152,6 +153,11 @@ def _card_from_json(data: dict) -> Card:
     values = dict(data)
     for name in _TUPLE_FIELDS:
         values[name] = tuple(values.get(name) or ())
+    # the memory hierarchy and occupancy limits come back as dataclasses
+    levels = values.get("hierarchy") or {}
+    values["hierarchy"] = {k: LevelFigure(**v) for k, v in levels.items()}
+    if values.get("occupancy_limits"):
+        values["occupancy_limits"] = OccupancyLimits(**values["occupancy_limits"])
     return Card(**values)
 
 

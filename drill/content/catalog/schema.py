@@ -12,6 +12,7 @@ from drill.content.catalog.card import (
     VECTOR_DTYPES,
     Card,
 )
+from drill.content.catalog.hierarchy import check_levels, parse_levels, parse_limits
 from drill.content.catalog.interconnect import parse_interconnect
 from drill.content.problems import Problem
 
@@ -49,6 +50,8 @@ _OPTIONAL = {
     "measured": dict,
     "drills": str,
     "interconnect": dict,
+    "memory_hierarchy": dict,
+    "occupancy_limits": dict,
 }
 _MEMORY = {
     "type": str,
@@ -198,6 +201,9 @@ def parse_card(data: object, path: str, user: bool = False) -> tuple[Card | None
             Problem(path, data.line_of("sources"), "sources", "list at least one source")
         )
         ok = False
+    levels, level_problems = parse_levels(data.get("memory_hierarchy"), path)
+    limits, limit_problems = parse_limits(data.get("occupancy_limits"), path)
+    problems.extend(level_problems + limit_problems)
     if not ok or problems and any(p.message.startswith("must") for p in problems):
         return None, problems
     card = Card(
@@ -231,6 +237,8 @@ def parse_card(data: object, path: str, user: bool = False) -> tuple[Card | None
         sources=tuple(dict(s) if isinstance(s, dict) else {"title": str(s)} for s in sources),
         measured=dict(data.get("measured") or {}),
         drills=data.get("drills") or "none",
+        hierarchy=levels,
+        occupancy_limits=limits,
         path=path,
         user=user,
     )
@@ -284,6 +292,11 @@ def check_formulas(card: Card, data: LineDict | None = None) -> list[Problem]:
                     "a sparse figure must be larger than the dense peak",
                 )
             )
+    problems.extend(
+        check_levels(
+            card.hierarchy, card.units, card.boost_clock_mhz, card.path, line("memory_hierarchy")
+        )
+    )
     for key in card.exceptions:
         if key not in ("fp32", "bandwidth", "peaks"):
             problems.append(

@@ -173,6 +173,56 @@ MISTAKES: dict[str, Text] = {
         "混淆了单个芯粒和整个封装：看软件把它看成几个设备（MI250X 是两个设备，各有一半峰值；"
         "B200、MI300X 是一个设备，用整个封装的数值）。",
     ),
+    # which way the dot moves, the memory hierarchy, latency and occupancy
+    "fusion-lowers-flops": Text(
+        "Thought fusion removes FLOPs; it removes DRAM round trips of the intermediates: the "
+        "same FLOPs over fewer bytes, so the point moves right.",
+        "以为融合减少了运算量；它减少的是中间结果进出显存：运算量不变、字节更少，点向右移。",
+    ),
+    "quantization-flop-ratio": Text(
+        "Sped a memory-bound op up by the FLOP-rate ratio of the narrower type; weight-only "
+        "quantization keeps the math in fp16 and only cuts the weight bytes (not the KV cache).",
+        "把带宽受限算子的加速按更窄类型的算力比来算；仅权重量化的计算仍是 fp16，只减少权重字节"
+        "（KV 缓存不变）。",
+    ),
+    "new-card-peak-ratio": Text(
+        "Sped a memory-bound op up by the ratio of the peaks; below the ridge only the "
+        "bandwidth ratio counts.",
+        "带宽受限的算子按峰值之比算了加速；在拐点左侧只看带宽之比。",
+    ),
+    "batching-kv-amortized": Text(
+        "Let the KV cache amortize over the batch like the weights; each sequence reads its "
+        "own KV cache, so those bytes grow with the batch.",
+        "把 KV 缓存当成像权重一样被 batch 分摊；每条序列读自己的 KV 缓存，这部分字节随 batch 增长。",
+    ),
+    "hierarchy-order-reversed": Text(
+        "Reversed the hierarchy: every DRAM byte also crosses L2 and reaches the SM, so the "
+        "intensity against an inner level is never higher than against an outer one.",
+        "把层级顺序弄反了：每个经过显存的字节也经过 L2 并到达 SM，所以相对内层的强度不会高于外层。",
+    ),
+    "tile-smem-only": Text(
+        "Checked shared memory only; the fp32 accumulators of the tile must also fit the "
+        "registers at that many blocks per SM.",
+        "只检查了共享内存；分块的 fp32 累加器在这么多 block 同时驻留时还要放得进寄存器。",
+    ),
+    "no-launch-overhead": Text(
+        "Added up the roofline times only; each launch costs a few microseconds, and a kernel "
+        "shorter than that leaves the GPU waiting for the next one.",
+        "只累加了屋顶线时间；每次启动要几微秒，比这更短的 kernel 会让 GPU 空等下一个。",
+    ),
+    "per-sm-forgotten": Text(
+        "Gave the whole chip's figure; divide by the SMs for what one SM must keep in flight.",
+        "给出的是整卡的数；除以 SM 数才是每个 SM 要保持的在途量。",
+    ),
+    "occupancy-ignores-registers": Text(
+        "Left the register file out: registers per thread × threads decide how many blocks "
+        "fit an SM, often before the warp limit does.",
+        "忽略了寄存器文件：每线程寄存器数 × 线程数决定一个 SM 放得下几个 block，往往先于 warp 上限。",
+    ),
+    "occupancy-limiter": Text(
+        "Named the wrong limiter: compute the blocks each resource allows; the smallest wins.",
+        "限制因素判断错了：算出每种资源允许的 block 数，最少的那个起作用。",
+    ),
 }
 
 

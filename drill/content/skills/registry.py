@@ -9,12 +9,15 @@ import drill.content.skills.ncu_read  # noqa: F401  (registers the ncu-read skil
 from drill.content.catalog import Catalog
 
 # Importing the generator modules registers their skills, in this order.
-from drill.content.skills import (  # noqa: F401, I001  # noqa: F401, I001
+from drill.content.skills import (  # noqa: F401, I001
     case,
     diag,
+    hierarchy,
     intensity,
+    latency,
     llm,
     llm_serving,
+    moves,
     multigpu,
     roofline,
     serving_case,
@@ -42,6 +45,7 @@ CURRICULUM = (
     "efficiency",
     "min-time",
     "direction",
+    "dot-moves",
     "sol-diagnosis",
     "ncu-read",
     "card-upgrade",
@@ -65,6 +69,14 @@ CURRICULUM = (
     "kv-bound",
     "sla-batch",
     "serving-case",
+    # the memory hierarchy and latency, after the roofline basics
+    "tile-l2-intensity",
+    "hierarchy-bound",
+    "impossible-ordering",
+    "tile-fit",
+    "overhead-bound",
+    "littles-law",
+    "occupancy",
 )
 if set(CURRICULUM) != set(REGISTERED):
     raise RuntimeError(

@@ -14,6 +14,23 @@ WORDS: dict[str, Text] = {
     "latency": Text("latency / occupancy bound", "延迟 / 占用率受限"),
     "math": Text("the math binds", "计算是瓶颈"),
     "communication": Text("the communication binds", "通信是瓶颈"),
+    # memory-hierarchy levels and occupancy limiters (drill.core.engine.hierarchy, latency)
+    "dram": Text("DRAM", "显存（DRAM）"),
+    "l2": Text("L2", "L2"),
+    "shared_memory": Text("shared memory", "共享内存"),
+    "registers": Text("registers", "寄存器"),
+    "warps": Text("resident warps", "驻留 warp 数"),
+    "blocks": Text("resident blocks", "驻留 block 数"),
+    "overhead": Text("launch overhead", "启动开销"),
+    # which way a point moves (drill.core.engine.moves)
+    "left": Text("left (intensity falls)", "左移（强度降低）"),
+    "right": Text("right (intensity rises)", "右移（强度升高）"),
+    "same": Text("unchanged", "不变"),
+    "up": Text("up", "上升"),
+    "down": Text("down", "下降"),
+    "flips": Text("the bound flips", "瓶颈翻转"),
+    "stays": Text("the bound stays", "瓶颈不变"),
+    "graphs": Text("CUDA graphs or fusion: fewer launches", "CUDA Graphs 或融合：减少启动次数"),
 }
 
 

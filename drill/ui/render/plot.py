@@ -40,6 +40,14 @@ class Point:
     color: str = "green"
 
 
+@dataclass(frozen=True)
+class Arrow:
+    """From an operator's point before a change to its point after it (FLOP/B, FLOP/s)."""
+
+    start: tuple[float, float]
+    end: tuple[float, float]
+
+
 @dataclass
 class Figure:
     title: str
@@ -48,6 +56,7 @@ class Figure:
     lang: str = "en"
     y_label: str = "TFLOP/s"
     show_ridge: bool = True  # False while a question about the ridge is open
+    arrows: list[Arrow] = field(default_factory=list)
 
 
 RIDGE_MARKER = ("◆", "yellow")
@@ -121,6 +130,7 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
 
     main = next((r for r in figure.roofs if r.main), figure.roofs[0])
     xs = [r.ridge for r in figure.roofs] + [p.intensity for p in figure.points]
+    xs += [a.end[0] for a in figure.arrows] + [a.start[0] for a in figure.arrows]
     x_lo, x_hi = _span(xs + [main.ridge / 30, main.ridge * 30], 0.3)
     peaks = [r.peak for r in figure.roofs]
     y_values = peaks + [p.rate for p in figure.points]
@@ -185,6 +195,7 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
             marker=point.marker,
             color=point.color if color else "default",
         )
+    draw_arrows(plt, figure.arrows, (x_lo, x_hi, y_lo, y_hi), color)
     x_ticks = list(range(x_lo, x_hi + 1))
     if len(x_ticks) > max(2, width // 8):
         x_ticks = x_ticks[:: math.ceil(len(x_ticks) / max(2, width // 8))]
@@ -222,3 +233,37 @@ def card_figure(
             if value != main_peak and all(abs(value - r.peak) > 1e-6 * value for r in roofs):
                 roofs.append(RoofLine(other, value, bw))
     return Figure(title or (card.name if card else "roofline"), roofs)
+
+
+def draw_arrows(plt, arrows: list[Arrow], bounds: tuple, color: bool) -> None:
+    """A dotted path from each arrow's start to its end, with a head at the end."""
+    x_lo, x_hi, y_lo, y_hi = bounds
+    for arrow in arrows:
+        (x0, y0), (x1, y1) = (
+            (
+                min(max(math.log10(x), x_lo), x_hi),
+                min(max(math.log10(y), y_lo), y_hi),
+            )
+            for x, y in (arrow.start, arrow.end)
+        )
+        steps = 24
+        path_x = [x0 + (x1 - x0) * i / steps for i in range(1, steps)]
+        path_y = [y0 + (y1 - y0) * i / steps for i in range(1, steps)]
+        shade = "magenta" if color else "default"
+        if path_x:
+            plt.scatter(path_x, path_y, marker="·", color=shade)
+        head = "▶" if x1 > x0 + 1e-9 else "◀" if x1 < x0 - 1e-9 else ("▲" if y1 >= y0 else "▼")
+        plt.scatter([x1], [y1], marker=head, color=shade)
+
+
+def add_move(figure: Figure, move: dict | None, lang: str) -> None:
+    """The dot-moves arrow (and the new roof when the card changes) from a plot spec's move."""
+    if not move:
+        return
+    before, after = tuple(move["before"]), tuple(move["after"])
+    old_roof, new_roof = tuple(move["roof_before"]), tuple(move["roof_after"])
+    if new_roof != old_roof:
+        figure.roofs.append(RoofLine(tr("plot-move-new-roof", lang), *new_roof))
+    figure.points.append(Point(tr("plot-move-before", lang), *before, "○", "yellow"))
+    figure.points.append(Point(tr("plot-move-after", lang), *after, "●", "magenta"))
+    figure.arrows.append(Arrow(before, after))

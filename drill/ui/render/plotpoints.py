@@ -13,6 +13,7 @@ class PlotSpec:
     bandwidth: float
     points: tuple[tuple[str, float, float], ...]  # (role, intensity FLOP/B, rate FLOP/s)
     ridge: bool = True  # the ridge marker and label may be drawn
+    move: dict | None = None  # a dot-moves question after the answer: old/new points and roofs
 
 
 def why_no_plot(question) -> str:
@@ -50,7 +51,7 @@ def plot_spec(question, result=None) -> PlotSpec | None:
             points.append(("truth", ai, min(peak, ai * bw)))
             if p.get("measured"):
                 points.append(("measured", ai, float(p["measured"])))
-        return PlotSpec(p["gpu"], p["dtype"], peak, bw, tuple(points), reveal.ridge)
+        return PlotSpec(p["gpu"], p["dtype"], peak, bw, tuple(points), ridge=reveal.ridge)
     if ai:
         points.append(("truth", ai, min(peak, ai * bw)))
         if p.get("measured"):
@@ -66,4 +67,6 @@ def plot_spec(question, result=None) -> PlotSpec | None:
             points.append(("answer", parsed, peak))
         elif key == "efficiency" and ai:
             points.append(("answer", ai, parsed * min(peak, ai * bw)))
-    return PlotSpec(p["gpu"], p["dtype"], peak, bw, tuple(points))
+    if p.get("move"):  # the arrow replaces the single truth point
+        points = [pt for pt in points if pt[0] != "truth"]
+    return PlotSpec(p["gpu"], p["dtype"], peak, bw, tuple(points), ridge=True, move=p.get("move"))

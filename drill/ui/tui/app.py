@@ -89,6 +89,8 @@ class DrillApp(App):
 
     def check_size(self) -> None:
         """Below the stated minimum a notice covers the app; it goes when the window grows."""
+        if not self.screen_stack or not self.is_running:
+            return  # between screens (a language switch) or closing: nothing to cover
         width, height = self.size
         small = width < self.MIN_SIZE[0] or height < self.MIN_SIZE[1]
         top = self.screen

@@ -50,7 +50,7 @@ class PlotView(Static):
 
 def figure_for(spec, catalog, lang: str):
     """The card's roofs with the question's points, labelled in the user's language."""
-    from drill.ui.render.plot import Figure, Point, RoofLine, card_figure
+    from drill.ui.render.plot import Figure, Point, RoofLine, add_move, card_figure
 
     labels = {
         "truth": ("the operator", "算子位置"),
@@ -68,4 +68,5 @@ def figure_for(spec, catalog, lang: str):
         figure.points.append(Point(labels[role][1 if lang == "zh" else 0], ai, rate, marker, color))
     figure.lang = lang
     figure.show_ridge = spec.ridge
+    add_move(figure, spec.move, lang)
     return figure

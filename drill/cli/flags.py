@@ -1,0 +1,55 @@
+"""Flags several sub-parsers share: the precision choices, --lang, and the card flags."""
+
+from __future__ import annotations
+
+import argparse
+
+from drill.cli import argtypes
+
+DTYPE_CHOICES = ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8")
+
+
+def lang_flag(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` on a subcommand; when absent it keeps ``drill --lang`` given before it."""
+    parser.add_argument(
+        "--lang",
+        choices=("en", "zh"),
+        default=argparse.SUPPRESS,
+        help="language (default: drill --lang, your setting, or the locale)",
+    )
+
+
+def card_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--gpu",
+        default=None,
+        metavar="ID",
+        type=argtypes.name,
+        help="card id or alias (default: your setting, else a100); see drill gpus",
+    )
+    parser.add_argument(
+        "--dtype",
+        default=None,
+        choices=DTYPE_CHOICES,
+        help="precision; fp64/tf32/fp16/bf16/fp8/int8 use the dense "
+        "tensor-core peak where the card has one, fp32 never (default "
+        "fp16, or fp32 on a card without fp16)",
+    )
+    parser.add_argument(
+        "--cuda-cores",
+        action="store_true",
+        help="use the non-tensor (CUDA core / vector) peak instead",
+    )
+    parser.add_argument(
+        "--peak",
+        type=argtypes.flop_rate,
+        metavar="RATE",
+        help="override the peak, e.g. 19.5T (no card needed with --bandwidth)",
+    )
+    parser.add_argument(
+        "--bandwidth",
+        type=argtypes.byte_rate,
+        metavar="RATE",
+        help="override the memory bandwidth, e.g. 1555GB/s",
+    )
+    lang_flag(parser)

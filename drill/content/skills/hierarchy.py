@@ -1,0 +1,278 @@
+"""Memory-hierarchy skills: tile size → L2 intensity, which level binds, the impossible
+ordering, and the largest tile that fits shared memory and registers."""
+
+from __future__ import annotations
+
+from drill.content.catalog import Card
+from drill.content.skills.context import AI, Ctx, number_ask
+from drill.content.skills.model import CHOICE, Ask, Option, Scenario
+from drill.content.skills.skill import skill
+from drill.core.engine import hierarchy as hi
+from drill.core.engine.steps import Step
+from drill.core.units import format_si
+
+CONV_EN = (
+    "Decimal SI units; 1 FMA = 2 FLOPs; a BM×BN output tile streams s·K·(BM + BN) bytes "
+    "from L2; shared memory is read by a 2×2 grid of warps per tile; DRAM traffic is "
+    "compulsory while the working set fits L2."
+)
+CONV_ZH = (
+    "十进制 SI 单位；1 次 FMA = 2 FLOPs；一个 BM×BN 输出分块从 L2 读 s·K·(BM + BN) 字节；"
+    "每个分块由 2×2 个 warp 读共享内存；工作集放得进 L2 时显存流量只算必需的部分。"
+)
+
+
+def _pick(ctx: Ctx, fits) -> Card:
+    if ctx.gpu and fits(ctx.catalog.get(ctx.gpu)):
+        return ctx.catalog.get(ctx.gpu)
+    cards = [c for c in ctx.catalog.drawn("common") if fits(c)] or [
+        c for c in ctx.catalog if fits(c)
+    ]
+    return ctx.choice(cards)
+
+
+def _choice(key, en, zh, options, expected, steps, mistakes=()) -> Ask:
+    return Ask(
+        key,
+        CHOICE,
+        en + " " + "  ".join(f"{o.id}) {o.en}" for o in options),
+        zh + " " + "  ".join(f"{o.id}) {o.zh}" for o in options),
+        expected,
+        None,
+        tuple(mistakes),
+        steps,
+        options,
+    )
+
+
+@skill("tile-l2-intensity", "hierarchy", en="Tile size → L2 intensity", zh="分块大小与 L2 强度")
+def tile_l2_intensity(ctx: Ctx) -> Scenario:
+    dtype = ctx.choice(("fp16", "bf16", "fp32", "fp8"))
+    bm = ctx.choice((32, 64, 128, 256))
+    bn = ctx.choice((32, 64, 128, 256)) if ctx.difficulty >= 2 else bm
+    s = 4 if dtype == "fp32" else 1 if dtype == "fp8" else 2
+    value = hi.tile_l2_intensity(bm, bn, s)
+    steps = hi.tile_steps(bm, bn, s)[:1]
+    asks = [
+        number_ask(
+            "l2-intensity",
+            "What is the tile's arithmetic intensity against L2?",
+            "这个分块相对 L2 的算术强度是多少？",
+            value,
+            AI,
+            steps,
+            [("fma-factor", value / 2), ("dtype-bytes", value * s / (2 if s != 2 else 4))],
+        )
+    ]
+    if ctx.difficulty >= 3:
+        shared = hi.tile_shared_intensity(bm, bn, s)
+        asks.append(
+            number_ask(
+                "shared-intensity",
+                "And against shared memory, read by a 2×2 grid of warps?",
+                "相对共享内存（每个分块 2×2 个 warp 读取）的强度呢？",
+                shared,
+                AI,
+                hi.tile_steps(bm, bn, s),
+                [("hierarchy-order-reversed", value * 2)],
+            )
+        )
+    return Scenario(
+        "tile-l2-intensity",
+        ctx.difficulty,
+        0,
+        f"A GEMM kernel computes {bm}×{bn} output tiles in {dtype}, walking K in steps.",
+        f"一个 GEMM kernel 以 {dtype} 计算 {bm}×{bn} 的输出分块，沿 K 逐步推进。",
+        tuple(asks),
+        {"tile": [bm, bn], "dtype": dtype, "card_in_question": False},
+        CONV_EN,
+        CONV_ZH,
+    )
+
+
+LEVEL_OPTIONS = (
+    Option("a", "dram", "the DRAM roof", "显存（DRAM）屋顶"),
+    Option("b", "l2", "the L2 roof", "L2 屋顶"),
+    Option("c", "shared_memory", "the shared-memory roof", "共享内存屋顶"),
+    Option("d", "compute", "the compute roof", "算力屋顶"),
+)
+
+
+@skill("hierarchy-bound", "hierarchy", en="Which memory level binds", zh="哪一级存储起作用")
+def hierarchy_bound(ctx: Ctx) -> Scenario:
+    card = _pick(ctx, lambda c: c.level_bandwidth("l2") and "fp16" in c.tensor)
+    size = ctx.choice((4096, 8192))
+    m_dim = ctx.choice((size, size, 128, 64))
+    tile = ctx.choice((32, 64, 128)) if m_dim > 128 else 64
+    peak = card.peak("fp16").value
+    level_bytes = hi.gemm_level_bytes(m_dim, size, size, "fp16", tile, tile)
+    bws = {hi.DRAM: card.bandwidth, hi.L2: card.level_bandwidth("l2")}
+    bws[hi.SHARED] = card.level_bandwidth("shared_memory")
+    placed = hi.place(2.0 * m_dim * size * size, level_bytes, peak, bws)
+    figures_en = ", ".join(f"{hi.level_word(k)} {format_si(v, 'B/s')}" for k, v in bws.items() if v)
+    figures_zh = "，".join(
+        f"{hi.level_word(k, 'zh')} {format_si(v, 'B/s')}" for k, v in bws.items() if v
+    )
+    asks = [
+        _choice(
+            "binding",
+            "Which roof binds it?",
+            "哪一个屋顶限制了它？",
+            LEVEL_OPTIONS,
+            placed.binding,
+            placed.steps,
+            [("hierarchy-order-reversed", "dram")] if placed.binding == hi.L2 else [],
+        )
+    ]
+    return Scenario(
+        "hierarchy-bound",
+        ctx.difficulty,
+        0,
+        f"An fp16 GEMM, M={m_dim}, N=K={size}, with {tile}×{tile} output tiles on {card.name}: "
+        f"fp16 tensor-core peak (dense) {format_si(peak, 'FLOP/s')}; bandwidths {figures_en}.",
+        f"{card.name} 上的 fp16 GEMM（M={m_dim}，N=K={size}），输出分块 {tile}×{tile}：fp16 Tensor "
+        f"Core 稠密峰值 {format_si(peak, 'FLOP/s')}；带宽 {figures_zh}。",
+        tuple(asks),
+        {"gpu": card.id, "dtype": "fp16", "tile": tile, "M": m_dim, "N": size, "K": size},
+        CONV_EN,
+        CONV_ZH,
+    )
+
+
+PROFILE_IDS = ("a", "b", "c")
+
+
+def _profile(ctx: Ctx, broken: bool) -> tuple[float, float, float]:
+    """(shared, L2, DRAM) intensities of one kernel; a real one keeps shared ≤ L2 ≤ DRAM."""
+    shared = ctx.choice((2, 4, 8, 16, 32))
+    l2 = shared * ctx.choice((2, 3, 4))
+    dram = l2 * ctx.choice((2, 5, 10))
+    if broken:
+        return (shared, dram, l2) if ctx.rng.random() < 0.5 else (l2, shared, dram)
+    return shared, l2, dram
+
+
+@skill(
+    "impossible-ordering",
+    "hierarchy",
+    en="Spot the impossible hierarchy profile",
+    zh="找出不可能的层级剖析",
+)
+def impossible_ordering(ctx: Ctx) -> Scenario:
+    bad = ctx.choice(PROFILE_IDS)
+    profiles = {pid: _profile(ctx, pid == bad) for pid in PROFILE_IDS}
+    # the reversed habit picks the real profile whose intensities rise fastest inwards
+    decoy = min((p for p in PROFILE_IDS if p != bad), key=lambda p: profiles[p][0] / profiles[p][2])
+    options = tuple(
+        Option(
+            pid,
+            pid,
+            f"shared {v[0]:g}, L2 {v[1]:g}, DRAM {v[2]:g} FLOP/B",
+            f"共享内存 {v[0]:g}，L2 {v[1]:g}，显存 {v[2]:g} FLOP/B",
+        )
+        for pid, v in profiles.items()
+    )
+    v = profiles[bad]
+    step = Step(
+        "ordering",
+        "The profile that breaks shared ≤ L2 ≤ DRAM",
+        "违反 共享内存 ≤ L2 ≤ 显存 的剖析",
+        "every DRAM byte crosses L2 and every operand reaches the SM: intensity inner ≤ outer",
+        f"{v[0]:g}, {v[1]:g}, {v[2]:g}",
+        bad,
+        formula_zh="每个显存字节都经过 L2，每个操作数都到达 SM：内层强度 ≤ 外层强度",
+    )
+    ask = _choice(
+        "impossible",
+        "Three profiles of one kernel each give its intensity against shared memory, L2 and "
+        "DRAM. Which one cannot be real?",
+        "同一个 kernel 的三份剖析给出了相对共享内存、L2 和显存的强度。哪一份不可能是真的？",
+        options,
+        bad,
+        (step,),
+        [("hierarchy-order-reversed", decoy)],
+    )
+    return Scenario(
+        "impossible-ordering",
+        ctx.difficulty,
+        0,
+        "A hierarchical roofline (Nsight Compute style) places one kernel once per level.",
+        "分层屋顶线（Nsight Compute 风格）把同一个 kernel 在每一级存储上各放一个点。",
+        (ask,),
+        {"card_in_question": False},
+        CONV_EN,
+        CONV_ZH,
+    )
+
+
+TILES = ((64, 64), (128, 64), (128, 128), (256, 128), (256, 256))
+THREADS = 256
+OVERHEAD_REGS = 32  # addresses, loop counters and operand fragments per thread
+BK = 32
+
+
+def tile_needs(bm: int, bn: int, stages: int, s: int = 2) -> tuple[int, int]:
+    """(registers per thread, shared-memory bytes per block) of a bm×bn tile, 256 threads."""
+    regs = bm * bn // THREADS + OVERHEAD_REGS
+    return regs, stages * s * BK * (bm + bn)
+
+
+@skill("tile-fit", "hierarchy", en="Largest tile that fits", zh="放得下的最大分块")
+def tile_fit(ctx: Ctx) -> Scenario:
+    card = _pick(ctx, lambda c: c.occupancy_limits is not None and c.registers_per_unit)
+    smem = card.shared_memory_per_unit_kib * 1024
+    for _ in range(50):
+        blocks, stages = ctx.choice((1, 2, 3, 4)), ctx.choice((2, 3, 4))
+
+        def fits(t, smem_only=False, blocks=blocks, stages=stages):
+            regs, sm = tile_needs(*t, stages)
+            reg_ok = regs <= 255 and blocks * regs * THREADS <= card.registers_per_unit
+            return blocks * sm <= smem and (smem_only or reg_ok)
+
+        good = [t for t in TILES if fits(t)]
+        if good:
+            break
+    answer = max(good, key=lambda t: t[0] * t[1])
+    smem_only = max((t for t in TILES if fits(t, True)), key=lambda t: t[0] * t[1])
+    options = tuple(
+        Option(chr(97 + i), f"{t[0]}x{t[1]}", f"{t[0]}×{t[1]}", f"{t[0]}×{t[1]}")
+        for i, t in enumerate(TILES)
+    )
+    regs, sm = tile_needs(*answer, stages)
+    step = Step(
+        "tile-fit",
+        "Largest tile that fits",
+        "放得下的最大分块",
+        "blocks × regs × 256 ≤ register file, regs ≤ 255, blocks × smem ≤ shared memory",
+        f"{blocks} × {regs} × 256 ≤ {card.registers_per_unit}; {blocks} × {sm} B ≤ {smem:g} B",
+        f"{answer[0]}x{answer[1]}",
+        formula_zh="block 数 × 寄存器数 × 256 ≤ 寄存器文件，寄存器数 ≤ 255，block 数 × 共享内存 ≤ 共享内存容量",
+    )
+    mistakes = [("tile-smem-only", f"{smem_only[0]}x{smem_only[1]}")] if smem_only != answer else []
+    ask = _choice(
+        "tile",
+        f"Which is the largest tile that runs {blocks} block(s) per SM?",
+        f"每个 SM 驻留 {blocks} 个 block 时，放得下的最大分块是哪个？",
+        options,
+        f"{answer[0]}x{answer[1]}",
+        (step,),
+        mistakes,
+    )
+    return Scenario(
+        "tile-fit",
+        ctx.difficulty,
+        0,
+        f"An fp16 GEMM kernel on {card.name} ({card.registers_per_unit} registers and "
+        f"{card.shared_memory_per_unit_kib:g} KiB of shared memory per SM) uses {THREADS} "
+        f"threads per block. A BM×BN tile needs BM·BN/{THREADS} + {OVERHEAD_REGS} registers per "
+        f"thread (fp32 accumulators plus addressing, at most 255) and {stages} pipeline stages "
+        f"of shared memory, each 2·{BK}·(BM + BN) bytes.",
+        f"{card.name} 上的 fp16 GEMM kernel（每个 SM {card.registers_per_unit} 个寄存器、"
+        f"{card.shared_memory_per_unit_kib:g} KiB 共享内存），每个 block {THREADS} 个线程。BM×BN 分块"
+        f"每线程需要 BM·BN/{THREADS} + {OVERHEAD_REGS} 个寄存器（fp32 累加器加寻址，最多 255），"
+        f"共享内存 {stages} 级流水，每级 2·{BK}·(BM + BN) 字节。",
+        (ask,),
+        {"gpu": card.id, "blocks_per_sm": blocks, "stages": stages, "card_in_question": False},
+        CONV_EN,
+        CONV_ZH,
+    )

@@ -1,0 +1,241 @@
+"""Latency skills: overhead-bound steps of tiny kernels, Little's law, occupancy."""
+
+from __future__ import annotations
+
+from drill.content.catalog import Card
+from drill.content.skills.context import MB, PCT, US, Ctx, number_ask
+from drill.content.skills.model import CHOICE, Ask, Option, Scenario, Unit
+from drill.content.skills.skill import skill
+from drill.core import units as u
+from drill.core.engine import latency as lat
+from drill.core.engine.steps import Step
+from drill.core.units import format_si
+
+KB = Unit("KB", u.BYTES, 1e3)
+
+
+def _pick(ctx: Ctx, fits) -> Card:
+    if ctx.gpu and fits(ctx.catalog.get(ctx.gpu)):
+        return ctx.catalog.get(ctx.gpu)
+    cards = [c for c in ctx.catalog.drawn("common") if fits(c)] or [
+        c for c in ctx.catalog if fits(c)
+    ]
+    return ctx.choice(cards)
+
+
+FIX_OPTIONS = (
+    Option(
+        "a", "graphs", "CUDA graphs or fusion: fewer launches", "CUDA Graphs 或融合：减少启动次数"
+    ),
+    Option("b", "bandwidth", "a card with more memory bandwidth", "换显存带宽更高的卡"),
+    Option("c", "precision", "a lower precision", "降低精度"),
+)
+
+
+@skill("overhead-bound", "latency", en="Launch-overhead-bound steps", zh="受启动开销限制的步骤")
+def overhead_bound(ctx: Ctx) -> Scenario:
+    card = _pick(ctx, lambda c: True)
+    kernels = ctx.choice((50, 100, 200, 400))
+    elements = ctx.choice((4096, 16384, 65536, 262144))
+    nbytes = 2 * 2 * elements  # fp16, one input and one output
+    kernel_time = nbytes / card.bandwidth
+    overhead = lat.LAUNCH_OVERHEAD_S
+    steps = lat.overhead_steps(kernels, kernel_time, overhead)
+    total = kernels * max(kernel_time, overhead)
+    asks = [
+        number_ask(
+            "step-time",
+            "How long does the step take when each kernel is launched on its own?",
+            "每个 kernel 单独启动时，这一步要多久？",
+            total,
+            US,
+            steps[:1],
+            [("no-launch-overhead", kernels * kernel_time)],
+            prefix_mistake=False,
+        )
+    ]
+    if ctx.difficulty >= 2:
+        fix = Step(
+            "fix",
+            "What helps",
+            "怎么改",
+            "the GPU waits for launches: remove launches, not bytes",
+            "",
+            "graphs",
+            formula_zh="GPU 在等启动：要减少启动次数，而不是字节",
+        )
+        asks.append(
+            Ask(
+                "fix",
+                CHOICE,
+                "What shortens the step most? " + "  ".join(f"{o.id}) {o.en}" for o in FIX_OPTIONS),
+                "什么最能缩短这一步？ " + "  ".join(f"{o.id}) {o.zh}" for o in FIX_OPTIONS),
+                "graphs",
+                None,
+                (("no-launch-overhead", "bandwidth"),),
+                steps + (fix,),
+                FIX_OPTIONS,
+            )
+        )
+    return Scenario(
+        "overhead-bound",
+        ctx.difficulty,
+        0,
+        f"A training step on {card.name} ({format_si(card.bandwidth, 'B/s')}) runs {kernels} "
+        f"small element-wise fp16 kernels one after another, each reading {elements:,} elements "
+        "and writing as many.",
+        f"{card.name}（{format_si(card.bandwidth, 'B/s')}）上的一个训练步依次运行 {kernels} 个小的 "
+        f"fp16 逐元素 kernel，每个读 {elements:,} 个元素、写同样多。",
+        tuple(asks),
+        {"gpu": card.id, "kernels": kernels, "elements": elements, "card_in_question": False},
+        "Launch overhead: 5 µs per kernel launched from an eager framework (a stated "
+        "convention; 2-5 µs is typical); a kernel takes at least that long.",
+        "启动开销：从 eager 框架启动每个 kernel 按 5 µs 计（约定；常见 2-5 µs）；kernel 至少要这么久。",
+    )
+
+
+@skill("littles-law", "latency", en="Little's law: bytes in flight", zh="Little 定律：在途字节")
+def littles_law(ctx: Ctx) -> Scenario:
+    card = _pick(ctx, lambda c: True)
+    latency = ctx.choice((400e-9, 500e-9, 600e-9, 800e-9))
+    flight = lat.bytes_in_flight(card.bandwidth, latency, card.units)
+    asks = [
+        number_ask(
+            "bytes-in-flight",
+            "How many bytes must be in flight to keep DRAM busy?",
+            "要让显存一直忙，需要多少在途字节？",
+            flight.bytes,
+            MB,
+            flight.steps[:1],
+        )
+    ]
+    if ctx.difficulty >= 2:
+        asks.append(
+            number_ask(
+                "per-unit",
+                f"And per {card.unit_kind}?",
+                f"每个 {card.unit_kind} 呢？",
+                flight.per_unit,
+                KB,
+                flight.steps,
+                [("per-sm-forgotten", flight.bytes)],
+            )
+        )
+    if ctx.difficulty >= 3:
+        per_thread = ctx.choice((16, 32, 64))
+        warps = flight.per_unit / (32 * per_thread)
+        step = Step(
+            "warps",
+            "Warps per SM that keep it in flight",
+            "每个 SM 需要的 warp 数",
+            "bytes per SM / (32 threads × bytes per thread in flight)",
+            f"{format_si(flight.per_unit, 'B')} / (32 × {per_thread})",
+            warps,
+            "",
+            formula_zh="每 SM 在途字节 / (32 线程 × 每线程在途字节)",
+        )
+        asks.append(
+            number_ask(
+                "warps",
+                f"If each thread keeps {per_thread} bytes of loads in flight, how many warps "
+                f"per {card.unit_kind} does that take?",
+                f"若每个线程保持 {per_thread} 字节的加载在途，每个 {card.unit_kind} 需要多少个 warp？",
+                warps,
+                Unit("", u.RATIO, 1.0),
+                flight.steps + (step,),
+                [("per-sm-forgotten", flight.bytes / (32 * per_thread))],
+                prefix_mistake=False,
+            )
+        )
+    return Scenario(
+        "littles-law",
+        ctx.difficulty,
+        0,
+        f"{card.name}: memory bandwidth {format_si(card.bandwidth, 'B/s')}, {card.units} "
+        f"{card.unit_kind}s; assume a DRAM latency of {latency * 1e9:g} ns under load.",
+        f"{card.name}：显存带宽 {format_si(card.bandwidth, 'B/s')}，{card.units} 个 "
+        f"{card.unit_kind}；假设负载下显存延迟 {latency * 1e9:g} ns。",
+        tuple(asks),
+        {"gpu": card.id, "latency_ns": latency * 1e9, "card_in_question": False},
+        "Little's law: bytes in flight = bandwidth × latency; decimal SI units (1 MB = 1e6 B).",
+        "Little 定律：在途字节 = 带宽 × 延迟；十进制 SI 单位（1 MB = 1e6 B）。",
+    )
+
+
+LIMITER_OPTIONS = (
+    Option("a", "registers", "registers", "寄存器"),
+    Option("b", "shared_memory", "shared memory", "共享内存"),
+    Option("c", "warps", "the resident-warp limit", "驻留 warp 上限"),
+    Option("d", "blocks", "the resident-block limit", "驻留 block 上限"),
+)
+
+
+@skill("occupancy", "latency", en="Occupancy and its limiter", zh="占用率与限制因素")
+def occupancy(ctx: Ctx) -> Scenario:
+    card = _pick(ctx, lambda c: c.occupancy_limits is not None and c.registers_per_unit)
+    limits = card.occupancy_limits
+    smem_unit = card.shared_memory_per_unit_kib * 1024
+    for _ in range(50):
+        regs = ctx.choice((32, 40, 64, 96, 128, 168, 255))
+        threads = ctx.choice((64, 128, 256, 512))
+        smem_kib = ctx.choice((0, 8, 16, 32, 48))
+        if smem_kib * 1024 > smem_unit:
+            smem_kib = 0
+        regs_per_warp = -(-regs * 32 // lat.REG_GRANULE) * lat.REG_GRANULE
+        if regs_per_warp * threads // 32 <= card.registers_per_unit:
+            break
+    occ = lat.occupancy(
+        regs,
+        threads,
+        smem_kib * 1024,
+        card.registers_per_unit,
+        smem_unit,
+        limits.max_warps_per_unit,
+        limits.max_blocks_per_unit,
+    )
+    no_regs = min(v for k, v in occ.per_limit.items() if k != "registers")
+    wrong = no_regs * occ.warps_per_block / limits.max_warps_per_unit
+    asks = [
+        number_ask(
+            "occupancy",
+            "What is the occupancy (resident warps / the SM's maximum)?",
+            "占用率（驻留 warp 数 / SM 最大 warp 数）是多少？",
+            occ.occupancy,
+            PCT,
+            occ.steps,
+            [("occupancy-ignores-registers", min(wrong, 1.0))],
+            prefix_mistake=False,
+        )
+    ]
+    if ctx.difficulty >= 2:
+        others = [o.value for o in LIMITER_OPTIONS if o.value != occ.limiter]
+        asks.append(
+            Ask(
+                "limiter",
+                CHOICE,
+                "What limits it? " + "  ".join(f"{o.id}) {o.en}" for o in LIMITER_OPTIONS),
+                "是什么限制了它？ " + "  ".join(f"{o.id}) {o.zh}" for o in LIMITER_OPTIONS),
+                occ.limiter,
+                None,
+                tuple(("occupancy-limiter", v) for v in others),
+                occ.steps[:3],
+                LIMITER_OPTIONS,
+            )
+        )
+    return Scenario(
+        "occupancy",
+        ctx.difficulty,
+        0,
+        f"A kernel on {card.name} uses {regs} registers per thread, {threads} threads per block "
+        f"and {smem_kib} KiB of shared memory per block. Per SM: {card.registers_per_unit} "
+        f"registers, {card.shared_memory_per_unit_kib:g} KiB of shared memory, at most "
+        f"{limits.max_warps_per_unit} warps and {limits.max_blocks_per_unit} blocks.",
+        f"{card.name} 上的一个 kernel 每线程用 {regs} 个寄存器，每个 block {threads} 个线程、"
+        f"{smem_kib} KiB 共享内存。每个 SM：{card.registers_per_unit} 个寄存器，"
+        f"{card.shared_memory_per_unit_kib:g} KiB 共享内存，最多 {limits.max_warps_per_unit} 个 "
+        f"warp、{limits.max_blocks_per_unit} 个 block。",
+        tuple(asks),
+        {"gpu": card.id, "regs": regs, "threads": threads, "smem_kib": smem_kib},
+        "Registers are allocated per warp in units of 256; threads round up to whole warps of 32.",
+        "寄存器按 warp 以 256 为单位分配；线程数向上取整到 32 的整数倍（整 warp）。",
+    )

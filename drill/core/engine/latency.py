@@ -1,0 +1,207 @@
+"""Latency, occupancy and launch overhead: why a kernel sits far below both roofs.
+
+Conventions (stated wherever a number is asked for):
+- Launch overhead: 5 µs per kernel launched from an eager framework (Python dispatch plus
+  cudaLaunchKernel, commonly quoted as 2-5 µs; the PyTorch CUDA Graphs write-up measures
+  several µs per launch). A kernel takes at least that long; launched back to back, a step
+  of n kernels takes n × max(kernel time, overhead). CUDA graphs (one launch for the whole
+  step) or fusion (fewer kernels) are the fix.
+- Little's law: bytes in flight = bandwidth × latency.
+- Occupancy: registers are allocated per warp in units of 256; a block's threads round up
+  to whole warps; resident blocks per SM are the least of what registers, shared memory,
+  resident warps and the block limit allow.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from drill.core.engine.operators import ShapeError
+from drill.core.engine.steps import Step, num
+from drill.core.units import format_si
+
+LAUNCH_OVERHEAD_S = 5e-6
+LAUNCH_SOURCE = (
+    "convention: ~2-5 µs per kernel launched from Python / eager frameworks "
+    "(PyTorch blog, Accelerating PyTorch with CUDA Graphs, 2021); the engine uses 5 µs"
+)
+WARP = 32
+REG_GRANULE = 256  # registers are allocated per warp in units of 256
+MAX_REGS_PER_THREAD = 255
+MAX_THREADS_PER_BLOCK = 1024
+LIMITERS = ("registers", "shared_memory", "warps", "blocks")
+
+
+@dataclass(frozen=True)
+class Occupancy:
+    blocks_per_unit: int
+    warps_per_block: int
+    resident_warps: int
+    max_warps: int
+    occupancy: float
+    limiter: str  # one of LIMITERS
+    per_limit: dict  # blocks each resource allows
+    steps: tuple[Step, ...]
+
+    def to_json(self) -> dict:
+        return {
+            "blocks_per_unit": self.blocks_per_unit,
+            "warps_per_block": self.warps_per_block,
+            "resident_warps": self.resident_warps,
+            "max_warps_per_unit": self.max_warps,
+            "occupancy": self.occupancy,
+            "limiter": self.limiter,
+            "blocks_allowed_by": dict(self.per_limit),
+            "steps": [s.to_json() for s in self.steps],
+        }
+
+
+def occupancy(
+    regs_per_thread: int,
+    threads_per_block: int,
+    smem_per_block: float,
+    regs_per_unit: int,
+    smem_per_unit: float,
+    max_warps: int,
+    max_blocks: int,
+) -> Occupancy:
+    """Resident warps per SM over the most it can hold, and the resource that limits them."""
+    if not 1 <= regs_per_thread <= MAX_REGS_PER_THREAD:
+        raise ShapeError(f"registers per thread must be 1 to {MAX_REGS_PER_THREAD}")
+    if not 1 <= threads_per_block <= MAX_THREADS_PER_BLOCK:
+        raise ShapeError(f"threads per block must be 1 to {MAX_THREADS_PER_BLOCK}")
+    if smem_per_block < 0 or smem_per_block > smem_per_unit:
+        raise ShapeError(
+            f"shared memory per block must be 0 to {smem_per_unit / 1024:g} KiB on this card"
+        )
+    warps = math.ceil(threads_per_block / WARP)
+    regs_per_warp = math.ceil(regs_per_thread * WARP / REG_GRANULE) * REG_GRANULE
+    per = {
+        "registers": regs_per_unit // (regs_per_warp * warps),
+        "shared_memory": int(smem_per_unit // smem_per_block) if smem_per_block else max_blocks,
+        "warps": max_warps // warps,
+        "blocks": max_blocks,
+    }
+    blocks = min(per.values())
+    if blocks == 0:
+        raise ShapeError("one block does not fit the SM: fewer registers or threads")
+    limiter = next(name for name in LIMITERS if per[name] == blocks)
+    resident = blocks * warps
+    occ = resident / max_warps
+    steps = (
+        Step(
+            "regs-per-block",
+            "Registers per block",
+            "每个 block 的寄存器数",
+            "ceil(regs × 32 / 256) × 256 × warps per block",
+            f"ceil({regs_per_thread} × 32 / 256) × 256 × {warps}",
+            float(regs_per_warp * warps),
+            formula_zh="ceil(寄存器数 × 32 / 256) × 256 × 每 block 的 warp 数",
+        ),
+        Step(
+            "blocks-per-unit",
+            "Resident blocks per SM",
+            "每个 SM 驻留的 block 数",
+            "min(by registers, by shared memory, by warps, block limit)",
+            f"min({per['registers']}, {per['shared_memory']}, {per['warps']}, {per['blocks']})",
+            float(blocks),
+            formula_zh="min(寄存器允许, 共享内存允许, warp 上限允许, block 上限)",
+        ),
+        Step(
+            "limiter",
+            "Limiter",
+            "限制因素",
+            "the resource that allows the fewest blocks",
+            "",
+            limiter,
+            formula_zh="允许 block 数最少的那种资源",
+        ),
+        Step(
+            "occupancy",
+            "Occupancy",
+            "占用率",
+            "blocks × warps per block / max warps per SM",
+            f"{blocks} × {warps} / {max_warps}",
+            occ,
+            "%",
+            formula_zh="block 数 × 每 block 的 warp 数 / 每 SM 最多 warp 数",
+        ),
+    )
+    return Occupancy(blocks, warps, resident, max_warps, occ, limiter, per, steps)
+
+
+@dataclass(frozen=True)
+class InFlight:
+    bytes: float
+    per_unit: float | None
+    steps: tuple[Step, ...]
+
+
+def bytes_in_flight(bandwidth: float, latency_s: float, units: int | None = None) -> InFlight:
+    """Little's law: to keep ``bandwidth`` busy with ``latency`` per request, this many bytes
+    must be requested and not yet returned at every moment."""
+    if bandwidth <= 0 or latency_s <= 0:
+        raise ShapeError("bandwidth and latency must be positive")
+    value = bandwidth * latency_s
+    steps = [
+        Step(
+            "bytes-in-flight",
+            "Bytes in flight (Little's law)",
+            "在途字节数（Little 定律）",
+            "bandwidth × latency",
+            f"{format_si(bandwidth, 'B/s')} × {format_si(latency_s, 's')}",
+            value,
+            "B",
+            formula_zh="带宽 × 延迟",
+        )
+    ]
+    per_unit = None
+    if units:
+        per_unit = value / units
+        steps.append(
+            Step(
+                "per-unit",
+                "Per SM",
+                "每个 SM",
+                "bytes in flight / SMs",
+                f"{format_si(value, 'B')} / {num(units)}",
+                per_unit,
+                "B",
+                formula_zh="在途字节数 / SM 数",
+            )
+        )
+    return InFlight(value, per_unit, tuple(steps))
+
+
+def overhead_time(kernel_times: list[float], overhead: float = LAUNCH_OVERHEAD_S) -> float:
+    """A step of kernels launched back to back: each costs at least the launch overhead."""
+    if overhead <= 0 or any(t <= 0 for t in kernel_times):
+        raise ShapeError("kernel times and the overhead must be positive")
+    return sum(max(t, overhead) for t in kernel_times)
+
+
+def overhead_steps(kernels: int, kernel_time: float, overhead: float) -> tuple[Step, ...]:
+    total = kernels * max(kernel_time, overhead)
+    return (
+        Step(
+            "step-time",
+            "Step time, launched one by one",
+            "逐个启动时一步的时间",
+            "kernels × max(kernel time, launch overhead)",
+            f"{num(kernels)} × max({format_si(kernel_time, 's')}, {format_si(overhead, 's')})",
+            total,
+            "s",
+            formula_zh="kernel 数 × max(kernel 时间, 启动开销)",
+        ),
+        Step(
+            "gpu-busy",
+            "Share of the step the GPU computes",
+            "GPU 实际计算的时间占比",
+            "kernel time / max(kernel time, launch overhead)",
+            f"{format_si(kernel_time, 's')} / {format_si(max(kernel_time, overhead), 's')}",
+            kernel_time / max(kernel_time, overhead),
+            "%",
+            formula_zh="kernel 时间 / max(kernel 时间, 启动开销)",
+        ),
+    )

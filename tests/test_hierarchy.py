@@ -1,0 +1,271 @@
+"""The memory hierarchy, latency and dot-moves: engine values worked by hand, the catalog's
+new figures and their checks, and the calc commands a user types."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from drill.config import paths
+from drill.content.catalog import load_catalog
+from drill.content.skills import registry as skills
+from drill.core.engine import hierarchy as hi
+from drill.core.engine import latency as lat
+from drill.core.engine import moves as mv
+from drill.core.engine.operators import ShapeError
+from tests.helpers import GOOD_CARD, run_drill, run_json
+
+CATALOG = load_catalog(include_user=False)
+HIERARCHY_BLOCK = """memory_hierarchy:
+  shared_memory:
+    bandwidth_gbs: {bw}
+    kind: derived
+    bytes_per_clock_per_unit: 128
+    source: CUDA C++ Programming Guide
+"""
+
+
+# -- engine -------------------------------------------------------------------------------
+def test_tile_l2_intensity_worked_by_hand():
+    # 2·128·128 / (2·(128 + 128)) = 32768 / 512 = 64
+    assert hi.tile_l2_intensity(128, 128, 2) == 64
+    assert hi.tile_l2_intensity(64, 64, 2) == 32
+    assert hi.tile_l2_intensity(128, 64, 4) == pytest.approx(2 * 128 * 64 / (4 * 192))
+    assert hi.tile_shared_intensity(128, 128, 2) == 32  # a warp's 64×64 tile
+
+
+def test_gemm_levels_keep_the_hierarchy_order():
+    for m, tile in ((4096, 128), (64, 64), (8192, 32)):
+        level = hi.gemm_level_bytes(m, 4096, 4096, "fp16", tile, tile)
+        assert level[hi.DRAM] == 2 * (m * 4096 + 4096 * 4096 + m * 4096)
+        assert level[hi.SHARED] >= level[hi.L2] >= level[hi.DRAM]
+    with pytest.raises(ShapeError):
+        hi.gemm_level_bytes(64, 64, 64, "fp16", 100, 128)
+
+
+def test_the_slowest_level_binds():
+    # 4096³ fp16 with 64×64 tiles on an A100: L2 at 32 FLOP/B × 7.219 TB/s < 312 TFLOP/s
+    level = hi.gemm_level_bytes(4096, 4096, 4096, "fp16", 64, 64)
+    bws = {hi.DRAM: 1555e9, hi.L2: 7219e9, hi.SHARED: 19492e9}
+    placed = hi.place(2 * 4096**3, level, 312e12, bws)
+    assert placed.binding == hi.L2
+    assert placed.attainable == pytest.approx(placed.level(hi.L2).intensity * 7219e9)
+    big = hi.place(
+        2 * 4096**3, hi.gemm_level_bytes(4096, 4096, 4096, "fp16", 128, 128), 312e12, bws
+    )
+    assert big.binding == hi.COMPUTE
+
+
+def test_l2_resident_working_set():
+    assert hi.l2_resident_dram_bytes(30e6, 10, 40e6) == 30e6
+    assert hi.l2_resident_dram_bytes(60e6, 10, 40e6) == 600e6
+
+
+def test_occupancy_names_the_limiter():
+    occ = lat.occupancy(128, 256, 0, 65536, 228 * 1024, 64, 32)
+    assert (occ.blocks_per_unit, occ.resident_warps, occ.occupancy) == (2, 16, 0.25)
+    assert occ.limiter == "registers"
+    smem = lat.occupancy(32, 128, 100 * 1024, 65536, 228 * 1024, 64, 32)
+    assert (smem.blocks_per_unit, smem.limiter) == (2, "shared_memory")
+    warps = lat.occupancy(32, 1024, 0, 65536, 228 * 1024, 48, 16)
+    assert (warps.blocks_per_unit, warps.limiter, warps.occupancy) == (1, "warps", 32 / 48)
+    # 33 registers round up to 40 per thread (256 per warp): 65536 / (1280·8) = 6 blocks
+    assert lat.occupancy(33, 256, 0, 65536, 228 * 1024, 64, 32).blocks_per_unit == 6
+    with pytest.raises(ShapeError):
+        lat.occupancy(256, 256, 0, 65536, 228 * 1024, 64, 32)
+
+
+def test_littles_law_h100():
+    flight = lat.bytes_in_flight(3352e9, 600e-9, 132)
+    assert flight.bytes == pytest.approx(2.0112e6)
+    assert flight.per_unit == pytest.approx(2.0112e6 / 132)
+
+
+def test_launch_overhead_floors_each_kernel():
+    assert lat.overhead_time([1e-6] * 100) == pytest.approx(100 * lat.LAUNCH_OVERHEAD_S)
+    assert lat.overhead_time([20e-6, 1e-6]) == pytest.approx(25e-6)
+
+
+def test_moves_worked_by_hand():
+    fused = mv.fuse(2**26, 3, "fp16", 78e12, 1555e9)
+    assert fused.intensity_move == "right" and fused.speedup == pytest.approx(3)
+    card = mv.card(mv.ops.gemv(8192, 8192, "fp16"), 78e12, 1555e9, 134e12, 3352e9)
+    assert card.intensity_move == "same"
+    assert card.speedup == pytest.approx(3352 / 1555, rel=1e-6)  # memory-bound: bandwidth ratio
+    w = mv.weight_only(7e9, 1, 4, 312e12, 1555e9)
+    assert w.after.flops == w.before.flops and w.speedup == pytest.approx(4)
+    split = mv.split_k(1024, 1024, 16384, "fp16", 4, 312e12, 1555e9)
+    assert split.intensity_move == "left"
+    a100 = 312e12 / 1555e9
+    h100 = 989.4e12 / 3352e9
+    assert round(a100) == 201 and round(h100) == 295
+
+
+def test_batching_does_not_amortize_the_kv_cache():
+    m = mv.decode_batch(7e9, 1, 16, "fp16", 989e12, 3352e9, 4096, 32, 32, 128)
+    kv_one = 2 * 32 * 32 * 128 * 4096 * 2
+    assert m.after.bytes == pytest.approx(2 * 7e9 + 16 * kv_one)
+    assert m.speedup < 16  # weights amortize, the KV cache does not
+
+
+# -- catalog ------------------------------------------------------------------------------
+def test_hierarchy_figures_have_a_kind_and_a_source():
+    seen = 0
+    for card in CATALOG:
+        for figure in card.hierarchy.values():
+            assert figure.kind in ("derived", "measured") and figure.source
+            derived = figure.derived_gbs(card.units, card.boost_clock_mhz)
+            if figure.kind == "derived":
+                assert derived == pytest.approx(figure.bandwidth_gbs, rel=0.01)
+            seen += 1
+    assert seen >= 14
+    a100 = CATALOG.get("a100")
+    assert a100.level_bandwidth("l2") == pytest.approx(5120 * 1410e6, rel=0.001)
+    assert a100.level_bandwidth("shared_memory") == pytest.approx(128 * 108 * 1410e6, rel=0.001)
+    assert CATALOG.get("h100").occupancy_limits.max_warps_per_unit == 64
+
+
+def test_validate_rejects_a_derived_figure_off_its_formula(drill_home):
+    folder = paths.user_gpus_dir()
+    folder.mkdir(parents=True)
+    good_bw = 128 * 10 * 1000e6 / 1e9  # GOOD_CARD: 10 units at 1000 MHz
+    text = GOOD_CARD.replace("sources:", HIERARCHY_BLOCK.format(bw=good_bw) + "sources:")
+    (folder / "my-card.yaml").write_text(text)
+    assert [p for p in load_catalog().problems if "memory_hierarchy" in p.field] == []
+    (folder / "my-card.yaml").write_text(text.replace(f"{good_bw:g}", "2000"))
+    found = [str(p) for p in load_catalog().problems if "memory_hierarchy" in p.field]
+    assert found and "differs from 128 B/clk/SM × 10" in found[0]
+    result = run_drill("validate")
+    assert result.returncode != 0 and "memory_hierarchy.shared_memory" in result.stdout
+
+
+# -- CLI ------------------------------------------------------------------------------------
+def test_calc_tile_reports_l2_intensity_64():
+    data = run_json(
+        "calc", "tile", "--bm", "128", "--bn", "128", "--dtype", "fp16", "--gpu", "a100", "--json"
+    )
+    assert data["l2_intensity"] == 64
+    assert data["levels"]["l2"]["intensity"] == 64
+    assert data["binding"] in ("compute", "l2", "shared_memory")
+
+
+def test_calc_occupancy_and_bytes_in_flight():
+    occ = run_json(
+        "calc", "occupancy", "--regs", "128", "--threads", "256", "--gpu", "h100", "--json"
+    )
+    assert occ["occupancy"] == 0.25 and occ["limiter"] == "registers"
+    fly = run_json("calc", "bytes-in-flight", "--gpu", "h100", "--latency", "600ns", "--json")
+    assert fly["bytes_in_flight"] == pytest.approx(2.0e6, rel=0.01)
+
+
+def test_calc_gemm_tile_and_move():
+    data = run_json(
+        "calc",
+        "gemm",
+        "-M",
+        "4096",
+        "-N",
+        "4096",
+        "-K",
+        "4096",
+        "--gpu",
+        "a100",
+        "--tile",
+        "64x64",
+        "--json",
+    )
+    levels = data["hierarchy"]["levels"]
+    assert levels["l2"]["intensity"] == pytest.approx(
+        2 * 4096**3 / (64 * 64 * 2 * 4096 * 128 + 2 * 4096**2)
+    )
+    assert data["hierarchy"]["binding"] == "l2"
+    assert levels["dram"]["intensity"] == pytest.approx(data["intensity"])
+    move = run_json(
+        "calc",
+        "move",
+        "card",
+        "-M",
+        "8192",
+        "-N",
+        "8192",
+        "-K",
+        "8192",
+        "--gpu",
+        "a100",
+        "--to-gpu",
+        "h100",
+        "--json",
+    )
+    assert move["speedup"] == pytest.approx(989.4 / 312, rel=1e-3)
+    assert move["before"]["intensity"] == move["after"]["intensity"]
+    text = run_drill("calc", "move", "fuse", "--elements", "1e8", "--kernels", "3", "--gpu", "a100")
+    assert text.returncode == 0 and "3x" in text.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("calc", "occupancy", "--regs", "300", "--threads", "256"),
+        ("calc", "gemm", "-M", "64", "-N", "64", "-K", "64", "--tile", "64by64"),
+        ("calc", "bytes-in-flight", "--latency", "5kg"),
+        ("calc", "move", "tile", "-M", "64", "-N", "64", "-K", "64", "--gpu", "h100"),
+        ("calc", "move", "fuse", "--gpu", "a100"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args):
+    result = run_drill(*args)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+# -- skills -------------------------------------------------------------------------------
+NEW = ("dot-moves", "tile-l2-intensity", "hierarchy-bound", "impossible-ordering", "tile-fit")
+NEW += ("overhead-bound", "littles-law", "occupancy")
+
+
+def test_new_skills_come_after_the_basics_and_in_start_help():
+    order = list(skills.CURRICULUM)
+    for skill_id in NEW:
+        assert order.index(skill_id) > order.index("direction")
+    help_text = run_drill("start", "--help").stdout
+    assert "occupancy" in help_text and "dot-moves" in help_text
+
+
+def test_new_skill_rules():
+    """Runs of at least 10 µs, workloads that fit, tiles that fit, ordering that holds."""
+    for skill_id in NEW:
+        for difficulty in (1, 2, 3):
+            for seed in range(120):
+                sc = skills.generate(skill_id, seed, difficulty, CATALOG)
+                p = sc.params
+                if skill_id == "dot-moves":
+                    for key in ("before", "after"):
+                        ai, rate = p["move"][key]
+                        peak, bw = p["move"]["roof_" + key]
+                        assert rate == pytest.approx(min(peak, ai * bw))
+                if skill_id == "hierarchy-bound":
+                    flops = 2 * p["M"] * p["N"] * p["K"]
+                    card = CATALOG.get(p["gpu"])
+                    nbytes = 2 * (p["M"] * p["K"] + p["K"] * p["N"] + p["M"] * p["N"])
+                    t = max(flops / card.peak("fp16").value, nbytes / card.bandwidth)
+                    assert t >= 10e-6
+                if skill_id == "tile-fit":
+                    card = CATALOG.get(p["gpu"])
+                    bm, bn = (int(x) for x in sc.asks[0].expected.split("x"))
+                    regs = bm * bn // 256 + 32
+                    assert regs <= 255
+                    assert p["blocks_per_sm"] * regs * 256 <= card.registers_per_unit
+                    smem = p["stages"] * 2 * 32 * (bm + bn)
+                    assert p["blocks_per_sm"] * smem <= card.shared_memory_per_unit_kib * 1024
+                if skill_id == "impossible-ordering":
+                    bad = sc.asks[0].expected
+                    for option in sc.asks[0].options:
+                        nums = [
+                            float(x)
+                            for x in option.en.replace(",", " ").split()
+                            if x.replace(".", "").isdigit()
+                        ]
+                        ordered = nums[0] <= nums[1] <= nums[2]
+                        assert ordered == (option.value != bad)
+                assert all(math.isfinite(float(a.expected)) for a in sc.asks if a.kind == "number")
