@@ -22,6 +22,9 @@ COMMANDS = {
     "reference": ("reference", "run"),
     "history": ("history", "run"),
     "paths": ("validate", "show_paths"),
+    "placement": ("placement", "run"),
+    "daily": ("daily", "run"),
+    "serve": ("serve", "run"),
 }
 
 

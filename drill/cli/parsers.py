@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from drill import __version__
-from drill.cli import argtypes
+from drill.cli import argtypes, parsers_adaptive
 
 DTYPE_CHOICES = ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8")
 
@@ -364,6 +364,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     imp.add_argument("file", type=argtypes.name)
     hsub.add_parser("check", help="run an integrity check on the history database")
     sub.add_parser("paths", help="where your cards, packs, settings and history live")
+    parsers_adaptive.extend(sub)  # placement, daily, serve, --slow, export flags
 
     return parser
 

@@ -8,6 +8,7 @@ per area; a key belongs to exactly one of them.
 from __future__ import annotations
 
 from drill.i18n import (
+    messages_adaptive,
     messages_app,
     messages_cli,
     messages_measure,
@@ -26,6 +27,7 @@ AREAS = (
     messages_stats,
     messages_measure,
     messages_cli,
+    messages_adaptive,
 )
 
 

@@ -169,6 +169,7 @@ def _nothing(mode: str) -> str:
         "mistakes": "no recent mistakes to practise; try drill start (or --cram)",
         "new": "every item has been seen already; try drill start (or --cram)",
         "cram": "no items to cram",
+        "slow": "no answers that were right but slow yet; try drill start",
     }.get(mode, "nothing to practise")
 
 
@@ -357,6 +358,35 @@ def open_interview(
     if history is not None:
         _attach(interview, history, "mock", config, background, on_warning)
     return interview
+
+
+# -- other kinds of run: placement, the daily challenge --------------------------------------
+def open_run(
+    kind: str,
+    options: dict,
+    lang: str,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+    record: bool = True,
+    background: bool = False,
+    on_warning: Callable[[str], None] = _warn,
+):
+    """A run of ``kind`` (a module in drill.runs with ``build`` and ``listeners``), recording
+    into the user's history under that mode; its own listeners hear each event first."""
+    import importlib
+
+    from drill.runs.recording import in_background
+
+    module = importlib.import_module(
+        {"placement": "drill.runs.placement", "daily": "drill.runs.daily"}[kind]
+    )
+    run, config = module.build(options, lang, clock)
+    history = _open_for_writing(on_warning) if record else None
+    if history is not None:
+        for listener in module.listeners(run, history, on_warning):
+            run.subscribe(in_background(listener) if background else listener)
+        _attach(run, history, kind, config, background, on_warning)
+    return run
 
 
 # -- the recorder ---------------------------------------------------------------------------
