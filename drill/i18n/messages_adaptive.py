@@ -48,6 +48,7 @@ PAIRS: dict[str, tuple[str, str]] = {
         "{count} 个技能待前置技能扎实后解锁",
     ),
     "home-placement": ("Placement test", "定级测试"),
+    "report-plot": ("Scorecard and roofline", "成绩单与 Roofline 图"),
     "export-wrote": ("wrote {file}", "已写入 {file}"),
     "serve-needs-extra": (
         "drill serve needs the web extra: pip install 'roofline-drill[web]' (or pip install textual-serve)",

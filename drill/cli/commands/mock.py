@@ -25,15 +25,26 @@ def check_report_path(path: str | None) -> Path | None:
     return target
 
 
-def write_report(target: Path, scorecard, lang: str) -> None:
+def write_report(target: Path, scorecard, lang: str, plot: Path | None = None) -> None:
+    """The Markdown report; with ``plot`` (the --svg file) it links the scorecard's SVG."""
+    import os
+
+    from drill.i18n import tr
     from drill.ui.render.report_md import report
 
-    target.write_text(report(scorecard, lang), encoding="utf-8")
+    text = report(scorecard, lang)
+    if plot is not None:
+        link = Path(os.path.relpath(plot.resolve(), target.resolve().parent)).as_posix()
+        text += f"\n## {tr('report-plot', lang)}\n\n![{tr('report-plot', lang)}]({link})\n"
+    target.write_text(text, encoding="utf-8")
 
 
 def run(args) -> int:
     lang = lang_of(args)
     target = check_report_path(args.report)
+    from drill.ui.render.export import Exporter
+
+    exporter = Exporter.of(args)  # an existing --svg/--txt file is refused before the interview
     if not args.plain and not args.jsonl and sys.stdin.isatty() and sys.stdout.isatty():
         from drill.ui.tui.app import run_mock_app  # textual ~100 ms; only the app needs it
 
@@ -52,9 +63,14 @@ def run(args) -> int:
         raise UsageError(str(exc)) from None
     out = Formatter(sys.stdout, lang)
     drive(interview, sys.stdin, out)
+    if exporter.wanted:
+        from drill.ui.render.export import mock_view
+
+        exporter.save(mock_view(interview.scorecard(), interview.catalog, lang), "drill mock")
     if target is not None:
-        write_report(target, interview.scorecard(), lang)
+        write_report(target, interview.scorecard(), lang, exporter.svg)
         if not args.jsonl:
             print(f"report: {target}")
     out.end(interview)
+    exporter.report(lang)
     return 0

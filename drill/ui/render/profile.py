@@ -47,3 +47,21 @@ def daily_lines(day: str, marks: list[str], right: int, seconds: float, streak: 
         "".join(SQUARES.get(m, SQUARES["wrong"]) for m in marks),
         tr("daily-streak", lang, days=streak),
     ]
+
+
+def locked_lines(locked: dict[str, tuple[str, ...]], lang: str) -> list[str]:
+    """What is locked and why: a line per skill naming the prerequisites still to make solid."""
+    from drill.content.skills.registry import SKILLS
+
+    def name(skill_id: str) -> str:
+        skill = SKILLS.get(skill_id)
+        return skill.name(lang) if skill is not None else skill_id
+
+    if not locked:
+        return []
+    lines = [tr("locked-title", lang)]
+    for skill_id, needs in locked.items():
+        needed = ", ".join(name(s) for s in needs)
+        lines.append(f"  {name(skill_id)}: {tr('locked-needs', lang, skills=needed)}")
+    lines.append(tr("locked-rule", lang))
+    return lines
