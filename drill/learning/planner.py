@@ -17,11 +17,11 @@ Modes:
             same questions every time for the same seed
   slow      items answered right but slowly: slower than SLOW_BY × your median for that item
 
-Smart (and new-only) sessions leave out locked skills: a skill whose prerequisites
+A smart session introduces no locked skill: one never practised whose prerequisites
 (drill.content.skills.prerequisites) are not solid yet, i.e. neither their last
 SOLID_ATTEMPTS answers average SOLID_SCORE nor their review card is mature (a memory
 stability of MATURE_DAYS, as placement gives a skill you already master). ``--skill``
-always works.
+and ``--new`` always work.
 
 Every mode mixes skills and bank questions by one rule: every third item is a question.
 """
@@ -216,13 +216,10 @@ def plan_session(
         return seeded_plan(seed, count, skills, concepts)
     now = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
     zone = zone or local_zone()
-    conn = _conn(history)
-    if mode in ("smart", "new"):
-        locked = locked_skills(conn, skills)
-        skills = [s for s in skills if s not in locked]
     skill_items = [("skill", s) for s in skills]
     concept_items = [("concept", q) for q in concepts]
     universe = skill_items + concept_items
+    conn = _conn(history)
     known = _read(conn, universe)
     today_end = utc_iso(end_of_day(now, zone))
     ahead_end = utc_iso(end_of_day(now + timedelta(days=AHEAD_DAYS), zone))
@@ -230,9 +227,11 @@ def plan_session(
         (i for i, d in known.due.items() if d < today_end), key=lambda i: _overdue(known, i, now)
     )
     seen = known.seen
-    fresh = _interleave(
-        [i for i in skill_items if i not in seen], [i for i in concept_items if i not in seen]
-    )
+    unseen = [i for i in skill_items if i not in seen]
+    if mode == "smart":  # a skill is introduced only once its prerequisites are solid
+        locked = _locked_among(conn, [i[1] for i in unseen], skills)
+        unseen = [i for i in unseen if i[1] not in locked]
+    fresh = _interleave(unseen, [i for i in concept_items if i not in seen])
     never = "9999"
 
     def weakness(item: Item) -> tuple:
@@ -339,14 +338,23 @@ def solid_skills(history, skills) -> set[str]:
 
 
 def locked_skills(history, skills) -> dict[str, tuple[str, ...]]:
-    """Per locked skill (of ``skills``), its prerequisites that are not solid yet."""
+    """Per locked skill of ``skills``, its prerequisites that are not solid yet. A skill is
+    locked until it is introduced: once practised (it has answers or a scheduled review),
+    it stays unlocked, as a typing tutor never takes back a key."""
+    conn = _conn(history)
+    skills = list(skills)
+    seen = _read(conn, [("skill", s) for s in skills]).seen
+    return _locked_among(conn, [s for s in skills if ("skill", s) not in seen], skills)
+
+
+def _locked_among(conn, candidates: list[str], skills: list[str]) -> dict[str, tuple[str, ...]]:
+    """Of ``candidates``, those whose prerequisites (among ``skills``) are not all solid."""
     from drill.content.skills.prerequisites import prerequisites_of
 
-    skills = list(skills)
     known = set(skills)
-    needed = {s: prerequisites_of(s, known) for s in skills}
+    needed = {s: prerequisites_of(s, known) for s in candidates}
     wanted = {p for ps in needed.values() for p in ps}
-    solid = solid_skills(history, sorted(wanted))
+    solid = solid_skills(conn, sorted(wanted))
     missing = {s: tuple(p for p in ps if p not in solid) for s, ps in needed.items()}
     return {s: ps for s, ps in missing.items() if ps}
 
