@@ -24,11 +24,13 @@ sys.path.insert(0, str(ROOT))
 
 from drill.config.settings import Settings  # noqa: E402
 from drill.content.bank import Bank  # noqa: E402
+from drill.content.bank.cache import cached_bank  # noqa: E402
 from drill.content.catalog import load_catalog  # noqa: E402
 from drill.content.skills.registry import SKILLS  # noqa: E402
 from drill.learning import srs  # noqa: E402
 from drill.learning.planner import plan_session  # noqa: E402
-from drill.runs.factory import cached_bank, new_session, session_config  # noqa: E402
+from drill.runs.factory import new_session  # noqa: E402
+from drill.runs.planning import session_config  # noqa: E402
 from drill.store.history import History  # noqa: E402
 from drill.store.records import Attempt, SessionRecord  # noqa: E402
 from drill.store.timeutil import utc_iso  # noqa: E402

@@ -11,7 +11,8 @@ from drill.content.catalog import load_catalog
 from drill.content.skills.registry import CURRICULUM, SKILLS
 from drill.learning import srs
 from drill.learning.planner import CORE, plan_session
-from drill.runs.factory import new_session, session_config
+from drill.runs.factory import new_session
+from drill.runs.planning import session_config
 from drill.runs.practice import SessionConfig
 from drill.store.history import History
 from drill.store.records import Attempt, SessionRecord

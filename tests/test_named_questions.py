@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from drill.config import paths
-from drill.runs.factory import cached_bank
+from drill.content.bank.cache import cached_bank
 from tests.helpers import run_drill
 
 BANK = cached_bank()

@@ -10,9 +10,10 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from drill.config import paths
+from drill.content.bank.cache import cached_bank
 from drill.content.catalog import load_catalog
 from drill.learning.srs import AGAIN, GOOD, card_id, load_state
-from drill.runs.factory import cached_bank, new_session
+from drill.runs.factory import new_session
 from drill.runs.practice import SessionConfig
 from drill.store.history import History
 from drill.store.timeutil import utc_iso

@@ -203,7 +203,7 @@ def test_practice_and_mock_are_both_runs_with_typed_events():
 
 
 def test_only_numeric_skills_are_offered_again():
-    from drill.runs.factory import cached_bank
+    from drill.content.bank.cache import cached_bank
 
     bank = cached_bank()
     concept = sorted(bank.questions)[0]

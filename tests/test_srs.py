@@ -17,7 +17,8 @@ from drill.errors import NothingToPractise
 from drill.learning import srs
 from drill.learning.planner import AHEAD_DAYS, NEW_PER_SESSION, plan_session
 from drill.learning.stats.queries import compute
-from drill.runs.factory import new_session, session_config
+from drill.runs.factory import new_session
+from drill.runs.planning import session_config
 from drill.runs.practice import RETRY_GAP, Session, SessionConfig
 from drill.runs.recording import Recorder
 from drill.store.history import History
@@ -38,6 +39,14 @@ SKILLS = [
     "bound",
     "attainable",
 ]
+
+
+@pytest.fixture
+def no_unlocking(monkeypatch):
+    """Scheduling tests that walk the whole curriculum in order, without prerequisites."""
+    from drill.content.skills import prerequisites
+
+    monkeypatch.setattr(prerequisites, "PREREQUISITES", {})
 
 
 class Wall:
@@ -204,7 +213,7 @@ def test_a_missed_item_comes_back_once_later_in_the_session():
 
 
 def test_marking_a_free_answer_right_takes_its_retry_back():
-    from drill.runs.factory import cached_bank
+    from drill.content.bank.cache import cached_bank
 
     bank = cached_bank()
     free = [q.id for q in bank.questions.values() if q.type == "free"][:4]
@@ -282,7 +291,13 @@ def test_due_cards_come_first_most_overdue_first_then_weak_then_new(drill_home):
     ]
     assert plan.reasons[:3] == ["due", "due", "weak"]
     new = [i for i, r in zip(plan.items, plan.reasons, strict=True) if r == "new"]
-    assert len(new) == NEW_PER_SESSION and plan.reasons.index("new") == 3
+    # gemv-intensity stays locked: gemm-intensity, which it needs, is not solid yet
+    assert new == [
+        ("skill", "peak-from-specs"),
+        ("skill", "bandwidth-from-specs"),
+        ("skill", "elementwise-intensity"),
+    ]
+    assert len(new) <= NEW_PER_SESSION and plan.reasons.index("new") == 3
     assert ("skill", "attainable") not in plan.items  # not due, not weak, not due soon
     assert plan.difficulties["bound"] == 2 and plan.due == 2
 
@@ -339,7 +354,7 @@ def test_nothing_due_is_not_an_error_for_the_cli(drill_home):
     assert both.returncode == 2 and "not allowed" in both.stderr
 
 
-def test_without_a_history_the_first_session_is_all_new(drill_home):
+def test_without_a_history_the_first_session_is_all_new(drill_home, no_unlocking):
     config = session_config(
         {"count": 6, "topic": "numeric"}, Settings(), "en", CATALOG, now=START, zone=UTC
     )
@@ -373,7 +388,7 @@ def test_planning_never_imports_fsrs(drill_home):
 
 
 # -- weeks of practice, simulated -----------------------------------------------------------
-def test_simulated_weeks(drill_home):
+def test_simulated_weeks(drill_home, no_unlocking):
     """Eight weeks of one session a day: the skill always answered right is shown less and less
     often, the one always missed comes back every day (and once more inside each session),
     and due cards are planned before new ones."""
@@ -415,7 +430,7 @@ def test_simulated_weeks(drill_home):
     assert by_id[right].retention == 1.0 and by_id[wrong].retention == 0.0
 
 
-def test_review_state_survives_a_restart(drill_home):
+def test_review_state_survives_a_restart(drill_home, no_unlocking):
     wall = Wall(START)
     practise_day(wall, {"count": 4, "topic": "numeric"}, wrong={"gemm-intensity"})
     path = paths.database_file()

@@ -468,6 +468,7 @@ def test_stats_json_is_plain_data(drill_home):
         "skills",
         "mistakes",
         "calendar",
+        "locked",
     }
     assert data["overview"]["median_seconds"] == 12.346
     assert data["skills"][0]["last_practised"] == "2025-01-01"

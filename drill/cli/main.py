@@ -23,6 +23,9 @@ COMMANDS = {
     "history": ("history", "run"),
     "paths": ("validate", "show_paths"),
     "ncu": ("ncu", "run"),
+    "placement": ("placement", "run"),
+    "daily": ("daily", "run"),
+    "serve": ("serve", "run"),
 }
 
 

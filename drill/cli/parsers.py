@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from drill import __version__
-from drill.cli import argtypes, parsers_multigpu
+from drill.cli import argtypes, parsers_adaptive, parsers_multigpu
 from drill.cli.flags import card_flags as _card_flags
 from drill.cli.flags import lang_flag as _lang_flag
 from drill.cli.parsers_calc import add_calc
@@ -219,6 +219,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     imp.add_argument("file", type=argtypes.name)
     hsub.add_parser("check", help="run an integrity check on the history database")
     sub.add_parser("paths", help="where your cards, packs, settings and history live")
+    parsers_adaptive.extend(sub)  # placement, daily, serve, --slow, export flags
 
     from drill.cli.parsers_ncu import add_ncu
 

@@ -8,6 +8,7 @@ per area; a key belongs to exactly one of them.
 from __future__ import annotations
 
 from drill.i18n import (
+    messages_adaptive,
     messages_app,
     messages_cli,
     messages_measure,
@@ -30,6 +31,7 @@ AREAS = (
     messages_cli,
     messages_ncu,
     messages_tui,
+    messages_adaptive,
 )
 
 

@@ -17,6 +17,13 @@ Modes:
   new       unseen items only
   plain     no history: a seeded shuffle of the given items (``--seed``, ``--skill``), the
             same questions every time for the same seed
+  slow      items answered right but slowly: slower than SLOW_BY × your median for that item
+
+A smart session introduces no locked skill: one never practised whose prerequisites
+(drill.content.skills.prerequisites) are not solid yet, i.e. neither their last
+SOLID_ATTEMPTS answers average SOLID_SCORE nor their review card is mature (a memory
+stability of MATURE_DAYS, as placement gives a skill you already master). ``--skill``
+and ``--new`` always work.
 
 Every mode mixes skills and bank questions by one rule: every third item is a question.
 """
@@ -35,7 +42,7 @@ from drill.learning.srs import card_id, end_of_day
 from drill.store.timeutil import parse_utc, utc_iso
 
 SEEDED = "plain"
-MODES = ("smart", "review", "mistakes", "cram", "new", SEEDED)
+MODES = ("smart", "review", "mistakes", "cram", "new", SEEDED, "slow")
 NEW_PER_SESSION = 4
 WEAK_BELOW = 0.8  # mean score of the last RECENT_ATTEMPTS answers
 RECENT_ATTEMPTS = 10
@@ -44,6 +51,12 @@ MISTAKES_WINDOW = 200  # answers that count as "recent" for --mistakes
 TAG_WINDOW = 1000  # mistaken answers searched for other items with the same tags
 CONCEPT_EVERY = 3  # a mixed session: two skills, then a question
 CORE = "roofline-case"  # the first skill of the curriculum: a new user's first question
+SOLID_ATTEMPTS = 5  # a prerequisite is solid when its last 5 answers ...
+SOLID_SCORE = 0.8  # ... average at least 80 %
+MATURE_DAYS = 21.0  # or its review card's stability is three weeks or more
+SLOW_BY = 1.5  # --slow: right answers slower than 1.5 × your median for the item
+SLOW_WINDOW = 500  # recent answers searched for slow ones
+SLOW_MIN_TIMED = 5  # answers to an item before its median counts
 
 Item = tuple[str, str]  # ("skill" | "concept", id)
 
@@ -85,11 +98,13 @@ def _read(conn: sqlite3.Connection | None, universe: list[Item]) -> _Known:
         "END AS s FROM review_cards)"
     ):
         item = wanted.get(cid)
-        if item is None or not due:
+        if item is None:
+            continue
+        if isinstance(level, int):  # placement may set a level before the first review
+            known.level[item] = level
+        if not due:
             continue
         known.due[item] = due
-        if isinstance(level, int):
-            known.level[item] = level
         if isinstance(last, str) and isinstance(stability, (int, float)) and stability > 0:
             known.memory[item] = (last, float(stability))
     by_id: dict[str, list[Item]] = {}
@@ -216,9 +231,11 @@ def plan_session(
         (i for i, d in known.due.items() if d < today_end), key=lambda i: _overdue(known, i, now)
     )
     seen = known.seen
-    fresh = _interleave(
-        [i for i in skill_items if i not in seen], [i for i in concept_items if i not in seen]
-    )
+    unseen = [i for i in skill_items if i not in seen]
+    if mode == "smart":  # a skill is introduced only once its prerequisites are solid
+        locked = _locked_among(conn, [i[1] for i in unseen], skills)
+        unseen = [i for i in unseen if i[1] not in locked]
+    fresh = _interleave(unseen, [i for i in concept_items if i not in seen])
     never = "9999"
 
     def weakness(item: Item) -> tuple:
@@ -250,6 +267,8 @@ def plan_session(
         missed, related = _mistakes(conn, universe)
         plan.add(missed, "mistake")
         plan.add(related, "mistake-tag")
+    elif mode == "slow" and conn is not None:
+        plan.add(slow_items(conn, universe), "slow")
     return Plan(
         mode,
         plan.items,
@@ -295,3 +314,88 @@ def _mistakes(conn: sqlite3.Connection, universe: list[Item]) -> tuple[list[Item
         ).fetchall()
         related = [by_id[i] for i, _ in found if i in by_id]
     return missed, related
+
+
+# -- unlocking ------------------------------------------------------------------------------
+def solid_skills(history, skills) -> set[str]:
+    """Skills whose last SOLID_ATTEMPTS answers average SOLID_SCORE or more, or whose review
+    card is mature (stability of MATURE_DAYS or more)."""
+    conn = _conn(history)
+    skills = list(skills)
+    if conn is None or not skills:
+        return set()
+    solid: set[str] = set()
+    rows = conn.execute(
+        "SELECT j.value, (SELECT count(*) FROM (SELECT score FROM attempts a WHERE a.skill = "
+        "j.value ORDER BY a.answered_utc DESC LIMIT :n)), (SELECT avg(score) FROM (SELECT "
+        "score FROM attempts a WHERE a.skill = j.value ORDER BY a.answered_utc DESC LIMIT :n)) "
+        "FROM json_each(:ids) j",
+        {"ids": json.dumps(skills), "n": SOLID_ATTEMPTS},
+    )
+    for ident, n, mean in rows:
+        if n >= SOLID_ATTEMPTS and mean is not None and mean >= SOLID_SCORE - 1e-9:
+            solid.add(ident)
+    cards = {card_id("skill", s): s for s in skills}
+    for cid, stability in conn.execute(
+        "SELECT card_id, json_extract(state_json, '$.fsrs.stability') FROM review_cards "
+        "WHERE json_valid(state_json) AND card_id IN (SELECT value FROM json_each(:ids))",
+        {"ids": json.dumps(list(cards))},
+    ):
+        if isinstance(stability, (int, float)) and stability >= MATURE_DAYS:
+            solid.add(cards[cid])
+    return solid
+
+
+def locked_skills(history, skills) -> dict[str, tuple[str, ...]]:
+    """Per locked skill of ``skills``, its prerequisites that are not solid yet. A skill is
+    locked until it is introduced: once practised (it has answers or a scheduled review),
+    it stays unlocked, as a typing tutor never takes back a key."""
+    conn = _conn(history)
+    skills = list(skills)
+    seen = _read(conn, [("skill", s) for s in skills]).seen
+    return _locked_among(conn, [s for s in skills if ("skill", s) not in seen], skills)
+
+
+def _locked_among(conn, candidates: list[str], skills: list[str]) -> dict[str, tuple[str, ...]]:
+    """Of ``candidates``, those whose prerequisites (among ``skills``) are not all solid."""
+    from drill.content.skills.prerequisites import prerequisites_of
+
+    known = set(skills)
+    needed = {s: prerequisites_of(s, known) for s in candidates}
+    wanted = {p for ps in needed.values() for p in ps}
+    solid = solid_skills(conn, sorted(wanted))
+    missing = {s: tuple(p for p in ps if p not in solid) for s, ps in needed.items()}
+    return {s: ps for s, ps in missing.items() if ps}
+
+
+# -- slow items -----------------------------------------------------------------------------
+def slow_items(history, universe: list[Item]) -> list[Item]:
+    """Items answered right in the last SLOW_WINDOW answers but slower than SLOW_BY × the
+    median time of your answers to that item; the slowest (against its median) first."""
+    conn = _conn(history)
+    by_id: dict[str, Item] = {}
+    for item in universe:
+        by_id.setdefault(item[1], item)
+    times: dict[str, list[float]] = {}
+    rows = conn.execute(
+        "SELECT skill, seconds, correct FROM attempts WHERE skipped = 0 "
+        "ORDER BY answered_utc DESC LIMIT ?",
+        (SLOW_WINDOW,),
+    ).fetchall()
+    for ident, seconds, _ in rows:
+        times.setdefault(ident, []).append(float(seconds))
+    ratio: dict[str, float] = {}
+    for ident, seconds, correct in rows:
+        values = times[ident]
+        if not correct or ident not in by_id or len(values) < SLOW_MIN_TIMED:
+            continue
+        median = _median_of(values)
+        if median > 0 and seconds > SLOW_BY * median:
+            ratio[ident] = max(ratio.get(ident, 0.0), seconds / median)
+    return [by_id[i] for i in sorted(ratio, key=lambda i: (-ratio[i], i))]
+
+
+def _median_of(values: list[float]) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2

@@ -9,8 +9,9 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from drill.content.bank.cache import cached_bank
 from drill.content.catalog import load_catalog
-from drill.runs.factory import cached_bank, open_interview, open_practice
+from drill.runs.factory import open_interview, open_practice
 from drill.store.records import capped_answer
 from drill.ui.lines.driver import MAX_LINE_BYTES
 from drill.ui.lines.jsonl import JsonlFormatter

@@ -6,8 +6,8 @@ from __future__ import annotations
 import sqlite3
 
 from drill.config import paths
+from drill.content.bank.cache import cached_bank
 from drill.learning.srs import card_id, load_state
-from drill.runs.factory import cached_bank
 from drill.runs.recording import flush
 from drill.store.history import History
 from drill.ui.render.stats import skill_name

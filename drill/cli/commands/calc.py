@@ -160,9 +160,32 @@ def _operator(args, lang: str) -> int:
     if note:
         console.print(note, style="dim")
     console.print(tr("conventions", lang), style="dim")
-    if args.plot:
-        _plot_analysis(console, analysis, roof, args, lang)
+    figure = _plot_analysis(console, analysis, roof, args, lang) if args.plot else None
+    _export(
+        args,
+        lang,
+        title,
+        [steps_table(list(analysis.steps) + extra_steps, lang, title), verdict(analysis, lang)],
+        figure,
+    )
     return 0
+
+
+def _export(args, lang: str, title: str, shown: list, figure) -> None:
+    """``--svg``/``--txt``/``--csv`` (with ``--plot``): the table, the verdict and the plot."""
+    from rich.text import Text
+
+    from drill.ui.render.export import Exporter, roofline_rows
+    from drill.ui.render.plot import render
+
+    exporter = Exporter.of(args)
+    if exporter.csv is not None and figure is None:
+        raise UsageError("--csv writes the roofline's data: add --plot")
+    if figure is not None:
+        exporter.save_csv(roofline_rows(figure))
+        shown.append(Text.from_ansi(render(figure, *_plot_size(args), color=True)))
+    exporter.save(shown, title)
+    exporter.report(lang)
 
 
 def spec_note(analysis, lang: str) -> str:
@@ -201,6 +224,7 @@ def _plot_analysis(console, analysis, roof, args, lang: str) -> None:
         console.print(Text.from_ansi(text))
     else:
         console.print(tr("plot-too-small", lang, w=width, h=height), style="dim")
+    return figure
 
 
 def _plot_size(args) -> tuple[int, int]:

@@ -16,6 +16,9 @@ def run(args) -> int:
 
     if not args.no_save and (why := m.check_card_id(args.name, getattr(args, "force", False))):
         raise UsageError(why)
+    from drill.ui.render.export import Exporter
+
+    exporter = Exporter.of(args)  # an existing --svg/--txt file is refused before measuring
     try:
         scale = m.scale_from_env()
         backend = m.open_backend(args.device)
@@ -42,7 +45,9 @@ def run(args) -> int:
     if args.json:
         print_json({**result.to_json(), "theoretical": theory, "card": card})
         return 0
-    _show(result, theory, card, lang)
+    console = _show(result, theory, card, lang)
+    exporter.save_recorded(console, f"drill measure · {result.processor}")
+    exporter.report(lang)
     return 0
 
 
@@ -82,7 +87,8 @@ def _run_with_progress(m, plan, backend, lang: str):
         return m.measure(plan, backend, progress=report)
 
 
-def _show(result, theory: dict | None, card: dict | None, lang: str) -> None:
+def _show(result, theory: dict | None, card: dict | None, lang: str):
+    """Print the measurement; returns the console, which recorded it (for --svg/--txt)."""
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -90,7 +96,7 @@ def _show(result, theory: dict | None, card: dict | None, lang: str) -> None:
 
     from drill.core.units import format_si, sig
 
-    console = Console(highlight=False)
+    console = Console(highlight=False, record=True)
     peaks_theory = (theory or {}).get("peaks_flops", {})
     table = Table(
         title=f"{tr('measure-title', lang)} · {result.processor} · {result.library}",
@@ -171,6 +177,7 @@ def _show(result, theory: dict | None, card: dict | None, lang: str) -> None:
     size = shutil.get_terminal_size((100, 30))
     text = _plot(result, lang, size.columns, min(24, max(size.lines - 4, 16)), console.is_terminal)
     console.print(Text.from_ansi(text) if text else tr("measure-plot-small", lang), soft_wrap=True)
+    return console
 
 
 def _below(value: float, best: float) -> str:

@@ -37,14 +37,24 @@ def check_report_path(path: str | None, force: bool = False) -> Path | None:
     return target
 
 
-def write_report(target: Path, scorecard, lang: str, force: bool = False) -> str | None:
-    """Write the report; the reason in one line when it could not be written."""
+def write_report(
+    target: Path, scorecard, lang: str, force: bool = False, plot: Path | None = None
+) -> str | None:
+    """Write the report (with ``plot``, the --svg file, it links the scorecard's SVG); the
+    reason in one line when it could not be written."""
+    import os
+
+    from drill.i18n import tr
     from drill.ui.render.report_file import ReportRefused
     from drill.ui.render.report_file import write_report as write
     from drill.ui.render.report_md import report
 
+    text = report(scorecard, lang)
+    if plot is not None:
+        link = Path(os.path.relpath(plot.resolve(), target.resolve().parent)).as_posix()
+        text += f"\n## {tr('report-plot', lang)}\n\n![{tr('report-plot', lang)}]({link})\n"
     try:
-        write(target, report(scorecard, lang), force)
+        write(target, text, force)
     except ReportRefused as exc:
         return str(exc)
     except OSError as exc:
@@ -56,6 +66,9 @@ def run(args) -> int:
     lang = lang_of(args)
     force = getattr(args, "force", False)
     target = check_report_path(args.report, force)
+    from drill.ui.render.export import Exporter
+
+    exporter = Exporter.of(args)  # an existing --svg/--txt file is refused before the interview
     if not args.plain and not args.jsonl and sys.stdin.isatty() and sys.stdout.isatty():
         from drill.ui.tui.app import run_mock_app  # textual ~100 ms; only the app needs it
 
@@ -75,10 +88,15 @@ def run(args) -> int:
     out = Formatter(sys.stdout, lang)
     drive(interview, sys.stdin, out)
     out.end(interview)  # the scorecard first: a report that cannot be written never hides it
+    if exporter.wanted:
+        from drill.ui.render.export import mock_view
+
+        exporter.save(mock_view(interview.scorecard(), interview.catalog, lang), "drill mock")
+    exporter.report(lang)
     if target is None:
         return 0
     sys.stdout.flush()
-    problem = write_report(target, interview.scorecard(), lang, force)
+    problem = write_report(target, interview.scorecard(), lang, force, exporter.svg)
     if problem is not None:
         print(f"drill: error: the report was not written: {problem}", file=sys.stderr)
         return 1

@@ -12,10 +12,12 @@ from drill.i18n import tr
 def run(args) -> int:
     from rich.text import Text
 
+    from drill.ui.render.export import Exporter, roofline_rows
     from drill.ui.render.plot import Figure, Point, RoofLine, card_figure, render
     from drill.ui.render.safe_output import console as console_for_output
 
     lang = lang_of(args)
+    exporter = Exporter.of(args)  # refuses an existing file before drawing anything
     roof = roof_for(args, settle_dtype(args))
     ais = args.ai or []
     measured = args.measured or []
@@ -52,4 +54,9 @@ def run(args) -> int:
         console.print(tr("plot-too-small", lang, w=width, h=height))
         return 0
     console.print(Text.from_ansi(text), soft_wrap=True)
+    exporter.save_csv(roofline_rows(figure))
+    if exporter.wanted:
+        colored = Text.from_ansi(render(figure, width, height, color=True))
+        exporter.save([colored], figure.title, width)
+    exporter.report(lang)
     return 0

@@ -7,6 +7,7 @@ import sys
 from datetime import date
 
 from drill.cli.commands.common import lang_of, print_json
+from drill.content.skills.prerequisites import prerequisites_of
 from drill.errors import UsageError
 
 
@@ -33,6 +34,7 @@ def run(args) -> int:
         return 1
     try:
         stats = compute(history, since=since, skill=args.skill)
+        locked = _locked(history)
     except sqlite3.DatabaseError as exc:
         print(
             f"drill: error: {path}: cannot read the history ({exc}); run drill history check",
@@ -45,15 +47,41 @@ def run(args) -> int:
     if args.skill and not stats.overview.attempts:
         _check_skill(args.skill)
     if args.json:
-        print_json(stats.to_json())
+        data = stats.to_json()
+        data["locked"] = [
+            {"skill": skill, "prerequisites": list(prerequisites_of(skill)), "missing": list(m)}
+            for skill, m in locked.items()
+        ]
+        print_json(data)
         return 0
     from rich.console import Console  # ~50 ms; only the human view needs it
+    from rich.text import Text
 
+    from drill.ui.render.export import Exporter
+    from drill.ui.render.profile import locked_lines
     from drill.ui.render.stats import stats_view
 
-    console = Console(highlight=False)
-    console.print(stats_view(stats, lang_of(args), console.width, color=console.is_terminal))
+    lang = lang_of(args)
+    exporter = Exporter.of(args)
+    console = Console(highlight=False, record=exporter.wanted)
+    console.print(stats_view(stats, lang, console.width, color=console.is_terminal))
+    lines = locked_lines(locked, lang)
+    if lines and not args.skill:
+        console.print()
+        console.print(Text(lines[0], style="bold underline"))
+        for line in lines[1:]:
+            console.print(Text(line))
+    exporter.save_recorded(console, "drill stats")
+    exporter.report(lang)
     return 0
+
+
+def _locked(history) -> dict[str, tuple[str, ...]]:
+    """Skills smart practice does not introduce yet, with the prerequisites still missing."""
+    from drill.content.skills.registry import SKILLS
+    from drill.learning.planner import locked_skills
+
+    return locked_skills(history, list(SKILLS))
 
 
 def _check_skill(item: str) -> None:

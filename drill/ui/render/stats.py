@@ -50,7 +50,7 @@ def skill_name(item: str, lang: str, kind: str = "skill") -> str:
 
         skill = SKILLS.get(item)
         return item if skill is None else skill.name(lang)
-    from drill.runs.factory import cached_bank  # loaded once, only for conceptual rows
+    from drill.content.bank.cache import cached_bank  # loaded once, only for conceptual rows
 
     question = cached_bank().questions.get(item)
     if question is None:

@@ -17,6 +17,7 @@ from drill.ui.tui.widgets.keybar import KeyBar
 ITEMS = (
     ("practice", "p", "home-practice"),
     ("mock", "m", "home-mock"),
+    ("placement", "l", "home-placement"),
     ("stats", "s", "home-stats"),
     ("reference", "r", "home-reference"),
     ("calc", "c", "home-calc"),
@@ -77,6 +78,10 @@ class HomeScreen(Screen):
             from drill.ui.tui.screens.practice import PracticeScreen
 
             self.app.push_screen(PracticeScreen({}))
+        elif item == "placement":
+            from drill.ui.tui.screens.placement import PlacementScreen
+
+            self.app.push_screen(PlacementScreen({}))
         elif item == "mock":
             from drill.ui.tui.screens.dialogs import MockLengthScreen
 

@@ -1,0 +1,55 @@
+"""``drill daily``: the day's five questions, the same for everyone, and a result to share."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from drill.cli.commands.common import lang_of
+
+
+def run(args) -> int:
+    from drill.i18n import tr
+    from drill.runs.factory import open_run
+    from drill.ui.lines.driver import drive
+
+    lang = lang_of(args)
+    if args.jsonl:
+        from drill.ui.lines.jsonl import JsonlFormatter as Formatter
+    else:
+        from drill.ui.lines.plain import PlainFormatter as Formatter
+    daily = open_run("daily", {"date": args.date}, lang)
+    out = Formatter(sys.stdout, lang)
+    if not args.jsonl:
+        print(tr("daily-intro", lang, day=daily.day.isoformat()))
+    drive(daily, sys.stdin, out)
+    out.end(daily)
+    days = _streak(daily.day)
+    if args.jsonl:
+        print(json.dumps(daily.to_json(days), ensure_ascii=False), flush=True)
+        return 0
+    from drill.ui.render.profile import daily_lines
+
+    marks = daily.marks()
+    print()
+    for line in daily_lines(
+        daily.day.isoformat(), marks, marks.count("correct"), daily.elapsed, days, lang
+    ):
+        print(line)
+    return 0
+
+
+def _streak(day) -> int:
+    """The streak from the history the run just wrote (0 when there is none to read)."""
+    from drill.config import paths
+    from drill.runs.daily import streak
+    from drill.store.history import History, HistoryError, exists
+
+    path = paths.database_file()
+    if not exists(path):
+        return 0
+    try:
+        with History.open(path) as history:
+            return streak(history, day)
+    except HistoryError:
+        return 0

@@ -1,0 +1,112 @@
+"""Sub-parsers and flags for adaptive practice and sharing: ``drill placement``, ``drill
+daily``, ``drill serve``, ``drill start --slow`` and the export flags (``--svg``, ``--txt``,
+``--csv``) on the commands that draw something. Added to the parser drill.cli.parsers builds."""
+
+from __future__ import annotations
+
+import argparse
+
+from drill.cli import argtypes
+
+EXPORTING = ("plot", "stats", "measure", "mock")  # and every calc operator with --plot
+
+
+def port(text: str) -> int:
+    """A TCP port, 1 to 65535."""
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r} is not a whole number") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value}: a port is a whole number from 1 to 65535")
+    return value
+
+
+def _lang(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang",
+        choices=("en", "zh"),
+        default=argparse.SUPPRESS,
+        help="language (default: drill --lang, your setting, or the locale)",
+    )
+
+
+def _lines(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--plain", action="store_true", help="line mode for any terminal")
+    group.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")
+
+
+def export_flags(parser: argparse.ArgumentParser, csv: bool = False) -> None:
+    """``--svg``/``--txt`` (what the terminal shows, as a file), ``--csv`` for roofline data."""
+    parser.add_argument(
+        "--svg", metavar="FILE", type=argtypes.name, help="also save what is shown as SVG"
+    )
+    parser.add_argument(
+        "--txt", metavar="FILE", type=argtypes.name, help="also save what is shown as text"
+    )
+    if csv:
+        parser.add_argument(
+            "--csv",
+            metavar="FILE",
+            type=argtypes.name,
+            help="save the roofline data (roofs, ridge, points) as CSV",
+        )
+    if not any("--force" in a.option_strings for a in parser._actions):
+        parser.add_argument("--force", action="store_true", help="replace files that already exist")
+
+
+def extend(sub: argparse._SubParsersAction) -> None:
+    """Add this module's commands and flags to the ``drill`` sub-parsers."""
+    start = sub.choices["start"]
+    for group in start._mutually_exclusive_groups:
+        if any("--cram" in a.option_strings for a in group._group_actions):
+            group.add_argument(
+                "--slow",
+                dest="mode",
+                action="store_const",
+                const="slow",
+                help="items you answered right but slowly (1.5 × your median or more)",
+            )
+    for name in EXPORTING:
+        if name in sub.choices:
+            export_flags(sub.choices[name], csv=name == "plot")
+    calc = sub.choices.get("calc")
+    for action in calc._actions if calc is not None else ():
+        if isinstance(action, argparse._SubParsersAction):
+            for op in action.choices.values():
+                if any("--plot" in a.option_strings for a in op._actions):
+                    export_flags(op, csv=True)
+
+    placement = sub.add_parser(
+        "placement",
+        help="a 10-minute placement test that sets where practice starts",
+        description="About ten minutes across the skill groups, adaptive within each group "
+        "(a right answer moves up a difficulty level, a wrong one down). It sets each "
+        "skill's starting level, marks skills you already master, and ends with a profile.",
+    )
+    _lines(placement)
+    placement.add_argument("--seed", type=argtypes.seed, help="reproducible questions")
+    _lang(placement)
+
+    daily = sub.add_parser(
+        "daily",
+        help="the daily challenge: the same 5 questions for everyone today",
+        description="Five questions seeded by the UTC date, the same for everyone on that "
+        "day, with a short result you can share and your streak.",
+    )
+    _lines(daily)
+    daily.add_argument(
+        "--date", metavar="YYYY-MM-DD", type=argtypes.date, help="another day's challenge"
+    )
+    _lang(daily)
+
+    serve = sub.add_parser(
+        "serve",
+        help="the app in a browser (needs the web extra)",
+        description="Serve the app to a browser through textual-serve (pip install "
+        "'roofline-drill[web]'). Bound to this machine only unless --host says otherwise.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", type=argtypes.name, help="default 127.0.0.1")
+    serve.add_argument("--port", default=8000, type=port, help="default 8000")
+    _lang(serve)

@@ -1,0 +1,251 @@
+"""Placement: about ten minutes that tell practice where to start.
+
+The run visits the skill groups (the skills' topics, in GROUP_ORDER) and asks
+QUESTIONS_PER_GROUP scenarios in each, adaptive within the group: the first at START_LEVEL,
+then one level up after a right answer and one down after a wrong one. A scenario counts as
+right when every part of it is. At the end (``RunFinished``) each skill of a finished group
+gets its review card: a group answered right every time is mastered (level 3, a mature card
+that comes back only after MASTERED_DAYS), any other group sets its skills' starting level.
+The profile sorts the groups into strong, shaky and not yet.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+
+from drill.content.catalog import Catalog
+from drill.content.skills import registry as skill_registry
+from drill.content.skills.prerequisites import GROUP_ORDER
+from drill.learning.srs import MAX_LEVEL, MIN_LEVEL, CardState, card_id, due_utc_of, load_state
+from drill.runs.base import RunBase
+from drill.runs.items import ItemRef, Question, Result
+from drill.runs.protocol import Event, RunFinished
+from drill.runs.summary import Summary, summarize
+
+QUESTIONS_PER_GROUP = 3  # 5 groups × 3 scenarios ≈ 10 minutes
+START_LEVEL = 2
+MASTERED_DAYS = 30.0  # a mastered skill's first interval (and its memory stability)
+STRONG, SHAKY, NOT_YET = "strong", "shaky", "not-yet"
+
+
+@dataclass
+class PlacementConfig:
+    seed: int
+    lang: str = "en"
+    skills: list[str] | None = None  # default: every registered skill
+
+
+@dataclass
+class GroupResult:
+    """One skill group's placement so far."""
+
+    group: str
+    skills: tuple[str, ...]
+    order: tuple[str, ...]  # the skills in the order they are asked (seeded)
+    level: int = START_LEVEL  # the level the next scenario is asked at; the placed level
+    answers: list[tuple[str, int, bool]] = field(default_factory=list)  # skill, level, right
+
+    @property
+    def done(self) -> bool:
+        return len(self.answers) >= QUESTIONS_PER_GROUP
+
+    @property
+    def right(self) -> int:
+        return sum(1 for _, _, ok in self.answers if ok)
+
+    @property
+    def verdict(self) -> str:
+        if self.right == len(self.answers):
+            return STRONG
+        return NOT_YET if self.right == 0 else SHAKY
+
+    @property
+    def placed_level(self) -> int:
+        return MAX_LEVEL if self.verdict == STRONG else self.level
+
+    def to_json(self) -> dict:
+        return {
+            "group": self.group,
+            "verdict": self.verdict,
+            "level": self.placed_level,
+            "right": self.right,
+            "asked": len(self.answers),
+            "skills": list(self.skills),
+        }
+
+
+def skill_groups(skills: list[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """(group, its skills in curriculum order), groups in GROUP_ORDER, then any others."""
+    by_topic: dict[str, list[str]] = {}
+    for skill_id in skills:
+        by_topic.setdefault(skill_registry.get(skill_id).topic, []).append(skill_id)
+    order = [g for g in GROUP_ORDER if g in by_topic]
+    order += [g for g in by_topic if g not in order]
+    return [(g, tuple(by_topic[g])) for g in order]
+
+
+class Placement(RunBase):
+    """The placement run; front ends drive it like practice and show ``profile()`` at the end."""
+
+    mode = "placement"
+
+    def __init__(
+        self,
+        config: PlacementConfig,
+        catalog: Catalog,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__(clock)
+        self.config = config
+        self.lang = config.lang
+        self.seed = config.seed
+        self.catalog = catalog
+        self.groups: list[GroupResult] = []
+        for group, skills in skill_groups(list(config.skills or skill_registry.SKILLS)):
+            order = list(skills)
+            random.Random(f"placement:{config.seed}:{group}").shuffle(order)
+            self.groups.append(GroupResult(group, skills, tuple(order)))
+        self._group = 0
+        self._asked = 0
+        self._queue: list[Question] = []
+        self._parts: list[bool] = []
+        self._next_question()
+
+    @property
+    def total(self) -> int:
+        return len(self.groups) * QUESTIONS_PER_GROUP
+
+    @property
+    def current(self) -> Question | None:
+        return self._queue[0] if self._queue else None
+
+    @property
+    def score(self) -> float:
+        return sum(r.score for r in self.results)
+
+    def _build(self) -> list[Question]:
+        group = self.groups[self._group]
+        skill_id = group.order[len(group.answers) % len(group.order)]
+        number = self._asked + 1
+        scenario = skill_registry.generate(
+            skill_id, self.seed * 1000 + self._asked, group.level, self.catalog
+        )
+        parts = len(scenario.asks)
+        return [
+            Question(
+                f"{number}{chr(97 + i)}" if parts > 1 else str(number),
+                number,
+                i + 1,
+                parts,
+                ItemRef.skill(skill_id),
+                scenario,
+                ask,
+            )
+            for i, ask in enumerate(scenario.asks)
+        ]
+
+    def _next_question(self) -> None:
+        if not self._queue and self._group < len(self.groups):
+            self._queue = self._build()
+            self._asked += 1
+        super()._next_question()
+
+    def _recorded(self, result: Result) -> None:
+        self._queue.pop(0)
+        self._parts.append(result.correct)
+        if self._queue:
+            return
+        group = self.groups[self._group]
+        right = all(self._parts)
+        self._parts = []
+        group.answers.append((result.question.item.id, group.level, right))
+        step = 1 if right else -1
+        group.level = max(MIN_LEVEL, min(MAX_LEVEL, group.level + step))
+        if group.done:
+            self._group += 1
+
+    def finish(self) -> None:
+        self._finished()
+
+    def summary(self) -> Summary:
+        return summarize(self.results, self.elapsed)
+
+    def profile(self) -> list[GroupResult]:
+        """The groups placed so far (a run left early places only the finished ones)."""
+        return [g for g in self.groups if g.done]
+
+    def to_json(self) -> dict:
+        return {"type": "profile", "groups": [g.to_json() for g in self.profile()]}
+
+
+# -- what placement leaves in the history -----------------------------------------------------
+def mastered_card(now: datetime) -> dict:
+    """A review card in the Review state, due MASTERED_DAYS from now (fsrs's own form)."""
+    import fsrs
+
+    now = now.astimezone(timezone.utc)
+    card = fsrs.Card(
+        card_id=int(now.timestamp() * 1000),
+        state=fsrs.State.Review,
+        stability=MASTERED_DAYS,
+        difficulty=3.0,
+        due=now + timedelta(days=MASTERED_DAYS),
+        last_review=now,
+    )
+    return card.to_dict()
+
+
+def place(run: Placement, history, now: datetime | None = None) -> None:
+    """Write each placed skill's review card: mastered ones mature, the others at their
+    starting level (a card placement made but never reviewed has no due date)."""
+    now = now or datetime.now(timezone.utc)
+    for group in run.profile():
+        for skill_id in group.skills:
+            cid = card_id("skill", skill_id)
+            state = load_state(history, cid) or CardState()
+            state.level = group.placed_level
+            state.run = 0
+            if group.verdict == STRONG:
+                state.fsrs = mastered_card(now)
+            due = due_utc_of(state) if state.fsrs else None
+            history.put_review_card(cid, "skill", state.to_json(), due)
+
+
+class Placer:
+    """Listens to a placement run and writes its outcome when the run finishes (subscribed
+    before the recorder, which closes the history on the same event)."""
+
+    def __init__(self, run: Placement, history, on_warning: Callable[[str], None]) -> None:
+        self.run = run
+        self.history = history
+        self.on_warning = on_warning
+
+    def handle(self, event: Event) -> None:
+        if not isinstance(event, RunFinished) or getattr(self.history, "read_only", False):
+            return
+        try:
+            if self.history.quick_check():  # damaged: the recorder said so, write nothing
+                return
+            place(self.run, self.history)
+        except (sqlite3.Error, OSError, ValueError) as exc:
+            self.on_warning(f"could not save the placement in {self.history.path} ({exc})")
+
+
+# -- the factory's hook (drill.runs.factory.open_run) -----------------------------------------
+def build(options: dict, lang: str, clock: Callable[[], float]) -> tuple[Placement, object]:
+    from drill.content.catalog import load_catalog
+
+    seed = options.get("seed")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 10**9)
+    config = PlacementConfig(seed, lang)
+    return Placement(config, load_catalog(), clock=clock), config
+
+
+def listeners(run: Placement, history, on_warning: Callable[[str], None]) -> list:
+    return [Placer(run, history, on_warning).handle]

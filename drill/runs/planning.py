@@ -1,0 +1,167 @@
+"""Planning a practice session: the mode, the config completed from the settings, and the
+plan (a seeded one, or one read from the history with drill.learning.planner)."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from datetime import datetime
+
+from drill.content.bank.cache import cached_bank
+from drill.errors import NothingToPractise, SetupError
+from drill.learning.planner import MODES, SEEDED
+from drill.runs.named import named_plan, named_questions
+from drill.runs.practice import SessionConfig
+
+USER_HISTORY = object()  # "the user's history file", as opposed to a given one or None
+
+
+def draw_seed() -> int:
+    return random.SystemRandom().randrange(1, 10**9)
+
+
+def mode_of(options: dict) -> str:
+    """The asked-for mode; by default "smart", or "plain" (a fixed, seeded plan) when the user
+    names skills or a seed, which promises the same questions every time."""
+    mode = options.get("mode")
+    if mode:
+        if mode not in MODES:
+            raise SetupError(f"unknown mode {mode!r}; choose from: {', '.join(MODES)}")
+        return mode
+    named = options.get("skills") or options.get("questions")
+    return SEEDED if named or options.get("seed") is not None else "smart"
+
+
+def session_config(
+    options: dict,
+    settings,
+    lang: str,
+    catalog,
+    history=USER_HISTORY,
+    now: datetime | None = None,
+    bank=None,
+    zone=None,
+) -> SessionConfig:
+    """Options (``drill start`` flags or the app's choices) completed from the settings, with
+    the seed drawn and the plan made.
+
+    Planned modes read ``history`` (by default the user's history file, if there is one; a
+    file that cannot be read plans as an empty history).
+    """
+    from drill.content.skills import registry
+
+    gpu = options.get("gpu")
+    if gpu:
+        try:
+            gpu = catalog.get(gpu).id
+        except LookupError as exc:
+            raise SetupError(str(exc)) from None
+    skills = options.get("skills") or None
+    for skill_id in skills or ():
+        try:
+            registry.get(skill_id)
+        except LookupError as exc:
+            raise SetupError(str(exc)) from None
+    if options.get("questions") and bank is None:
+        bank = cached_bank()
+    questions = named_questions(options, bank)
+    topic = options.get("topic") or ("numeric" if skills else "mixed")
+    if questions:
+        topic = "mixed" if skills else "concepts"
+    seed = options.get("seed")
+    config = SessionConfig(
+        count=options.get("count") or settings.questions,
+        seed=draw_seed() if seed is None else seed,
+        skills=skills,
+        difficulty=options.get("difficulty") or settings.difficulty,
+        gpu=gpu,
+        lang=lang,
+        topic=topic,
+        mode=mode_of(options),
+        questions=questions,
+    )
+    plan_config(config, history, now, bank, zone, fixed_level=bool(options.get("difficulty")))
+    return config
+
+
+def plan_config(
+    config: SessionConfig,
+    history=USER_HISTORY,
+    now=None,
+    bank=None,
+    zone=None,
+    fixed_level: bool = False,
+) -> None:
+    """Fill the config's plan (a seeded one, or one read from the history); raise
+    NothingToPractise for an empty one."""
+    from drill.content.skills.registry import SKILLS
+    from drill.learning.planner import plan_session
+
+    if config.seed is None:
+        config.seed = draw_seed()
+    if config.questions:
+        config.plan = named_plan(config)
+        return
+    seeded = config.mode == SEEDED
+    skills: list[str] = []
+    concepts: list[str] = []
+    if config.topic != "concepts":
+        skills = list(config.skills or SKILLS)
+    if config.topic != "numeric":
+        bank = bank if bank is not None else cached_bank()
+        wanted = set(config.skills or ())
+        if seeded:
+            questions = sorted(bank.questions.values(), key=lambda q: q.id)
+        else:
+            questions = sorted(bank.questions.values(), key=lambda q: q.difficulty)  # stable
+        concepts = [q.id for q in questions if not wanted or wanted & set(q.skills)]
+    if config.topic == "concepts" and not concepts and seeded:
+        raise SetupError("no conceptual questions are available (see drill validate)")
+    own = history is USER_HISTORY
+    if seeded:
+        history, own = None, False
+    elif own:
+        history = _open_history()
+    try:
+        try:
+            plan = plan_session(
+                history, config.mode, config.count, skills, concepts, now, zone, seed=config.seed
+            )
+        except sqlite3.DatabaseError:
+            plan = plan_session(
+                None, config.mode, config.count, skills, concepts, now, zone, seed=config.seed
+            )
+    finally:
+        if own and history is not None:
+            history.close()
+    if not plan.items:
+        raise NothingToPractise(_nothing(config.mode))
+    config.plan = plan.items
+    if not seeded:
+        config.retry_missed = True
+        if not fixed_level:
+            config.difficulties = plan.difficulties
+
+
+def _open_history():
+    """The user's history, or None (none yet, or refused: the recorder says why)."""
+    from drill.config import paths
+    from drill.store.history import History, HistoryError
+
+    path = paths.database_file()
+    if not path.exists():
+        return None
+    try:
+        return History.open(path)
+    except HistoryError:
+        return None
+
+
+def _nothing(mode: str) -> str:
+    return {
+        "review": "nothing is due for review today; try drill start (or --cram, --new)",
+        "mistakes": "no recent mistakes to practise; try drill start (or --cram)",
+        "new": "every item has been seen already; try drill start (or --cram)",
+        "cram": "no items to cram",
+        "slow": "no answers that were right but slow yet; try drill start",
+    }.get(mode, "nothing to practise")

@@ -1,0 +1,67 @@
+"""The placement profile (strong / shaky / not yet per skill group) and the daily challenge's
+shareable result, as plain lines: the line modes print them, the app shows them."""
+
+from __future__ import annotations
+
+from drill.i18n import STRINGS, tr
+
+VERDICT_KEYS = {"strong": "profile-strong", "shaky": "profile-shaky", "not-yet": "profile-not-yet"}
+SQUARES = {"correct": "🟩", "partial": "🟨", "wrong": "🟥"}
+
+
+def group_name(group: str, lang: str) -> str:
+    key = f"group-{group}"
+    return tr(key, lang) if key in STRINGS else group
+
+
+def profile_lines(groups, lang: str) -> list[str]:
+    """One screen: a line per group (verdict, placed level, right of asked), then what
+    happens next."""
+    if not groups:
+        return [tr("profile-none", lang)]
+    lines = [tr("profile-title", lang)]
+    for g in groups:
+        lines.append(
+            f"  {group_name(g.group, lang):<12} {tr(VERDICT_KEYS[g.verdict], lang):<10} "
+            + tr("profile-row", lang, level=g.placed_level, right=g.right, asked=len(g.answers))
+        )
+    for verdict in ("strong", "shaky", "not-yet"):
+        names = [group_name(g.group, lang) for g in groups if g.verdict == verdict]
+        if names:
+            lines.append(tr(f"profile-then-{verdict}", lang, groups=", ".join(names)))
+    return lines
+
+
+def daily_lines(day: str, marks: list[str], right: int, seconds: float, streak: int, lang: str):
+    """The shareable result: date, score and time, a square per question, the streak."""
+    minutes, secs = divmod(int(round(seconds)), 60)
+    return [
+        tr(
+            "daily-share",
+            lang,
+            day=day,
+            right=right,
+            total=len(marks),
+            time=f"{minutes}:{secs:02d}",
+        ),
+        "".join(SQUARES.get(m, SQUARES["wrong"]) for m in marks),
+        tr("daily-streak", lang, days=streak),
+    ]
+
+
+def locked_lines(locked: dict[str, tuple[str, ...]], lang: str) -> list[str]:
+    """What is locked and why: a line per skill naming the prerequisites still to make solid."""
+    from drill.content.skills.registry import SKILLS
+
+    def name(skill_id: str) -> str:
+        skill = SKILLS.get(skill_id)
+        return skill.name(lang) if skill is not None else skill_id
+
+    if not locked:
+        return []
+    lines = [tr("locked-title", lang)]
+    for skill_id, needs in locked.items():
+        needed = ", ".join(name(s) for s in needs)
+        lines.append(f"  {name(skill_id)}: {tr('locked-needs', lang, skills=needed)}")
+    lines.append(tr("locked-rule", lang))
+    return lines
