@@ -10,6 +10,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 # Dimensions a quantity can have.
 FLOP = "flop"
@@ -261,6 +262,7 @@ _SI_STEPS = [(1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3
 _SMALL_STEPS = [(1.0, ""), (1e-3, "m"), (1e-6, "µ"), (1e-9, "n")]
 
 
+@lru_cache(maxsize=8192)  # scenarios print the same card figures over and over
 def sig(value: float, digits: int = 4) -> str:
     """A number with ``digits`` significant figures, without exponent noise for normal sizes."""
     if value == 0 or not math.isfinite(value):
@@ -278,6 +280,7 @@ def sig(value: float, digits: int = 4) -> str:
     return text
 
 
+@lru_cache(maxsize=8192)
 def format_si(value: float, unit: str, digits: int = 4) -> str:
     """``format_si(1.9488e13, 'FLOP/s')`` -> ``'19.49 TFLOP/s'``."""
     if unit == "s":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from drill.core.units import format_si, sig
 from drill.i18n.text import Text
@@ -76,6 +77,7 @@ FORMULA_WORDS: tuple[Text, ...] = tuple(
 )
 
 
+@lru_cache(maxsize=4096)  # a few hundred distinct formulas, translated over and over
 def formula_zh(formula: str) -> str:
     for word in FORMULA_WORDS:
         formula = formula.replace(word.en, word.zh)
@@ -96,7 +98,7 @@ class Step:
     formula_zh: str = ""
 
     def label(self, lang: str) -> str:
-        return Text(self.en, self.zh)(lang)
+        return self.zh if lang == "zh" else self.en
 
     def formula_in(self, lang: str) -> str:
         if lang != "zh":
