@@ -149,4 +149,12 @@ PAIRS: dict[str, tuple[str, str]] = {
         "{count} result(s) could not be saved to the history, nor to a recovery file.",
         "有 {count} 条结果未能写入历史记录，也未能写入恢复文件。",
     ),
+    # -- the mock scorecard's columns (drill/ui/render/scorecard.py) --
+    "mock-col-stage": ("Stage", "阶段"),
+    "mock-col-question": ("Question", "题目"),
+    "mock-col-result": ("Result", "结果"),
+    "mock-col-score": ("Score", "得分"),
+    "mock-col-time": ("Time/limit", "用时/限时"),
+    "mock-col-hints": ("Hints", "提示"),
+    "mock-col-mistakes": ("Mistakes", "错误"),
 }

@@ -56,4 +56,13 @@ PAIRS: dict[str, tuple[str, str]] = {
     "mock-length-hint": ("Enter starts · Esc back", "回车开始 · Esc 返回"),
     "calc-measured-placeholder": ("optional, e.g. 200T", "可选，例如 200T"),
     "sorted-by": ("sorted by {column} {arrow}", "按 {column} 排序 {arrow}"),
+    # -- the home screen's line on locked skills (drill/ui/tui/screens/home.py) --
+    "home-unlock": (
+        "{count} skills unlock as you go: see drill stats",
+        "还有 {count} 个技能随练习逐步解锁：见 drill stats",
+    ),
+    "home-unlock-one": (
+        "1 skill unlocks as you go: see drill stats",
+        "还有 1 个技能随练习解锁：见 drill stats",
+    ),
 }

@@ -92,3 +92,45 @@ def test_too_small_notice_then_working_after_a_resize(drill_home):
         assert history.conn.execute("SELECT count(*) FROM attempts").fetchone()[0] == 0
     finally:
         history.close()
+
+
+@pytest.mark.parametrize("signal_name", ["TERM", "HUP"])
+def test_a_signal_ends_the_session_and_keeps_the_answer(drill_home, signal_name):
+    """kill (SIGTERM) or a closed terminal (SIGHUP) mid-session: the app exits, the answer
+    given is in the history and the session has its end time, as after leaving."""
+    import signal
+    import sqlite3
+
+    from drill.config import paths
+
+    name = f"drill-{uuid.uuid4().hex[:8]}"
+    command = (
+        f"DRILL_HOME={drill_home} exec {sys.executable} -m drill start --seed 4 --lang en "
+        "--skill ridge-point --count 3 --gpu rtx-3090"
+    )
+    started = tmux(name, "new-session", "-d", "-s", name, "-x", "100", "-y", "32", command)
+    assert started.returncode == 0, started.stderr
+    try:
+        tmux(name, "set-option", "-t", name, "remain-on-exit", "on")
+        wait_for(name, "Answer (FLOP/B)")
+        pid = int(tmux(name, "list-panes", "-t", name, "-F", "#{pane_pid}").stdout.split()[0])
+        tmux(name, "send-keys", "-t", name, "38.03", "Enter")
+        wait_for(name, "Question 1 of 3 · score 1.00 · streak 1")
+        os.kill(pid, getattr(signal, f"SIG{signal_name}"))
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            dead = tmux(name, "list-panes", "-t", name, "-F", "#{pane_dead}").stdout.strip()
+            if dead == "1":
+                break
+            time.sleep(0.1)
+        assert dead == "1", "the app did not exit"
+    finally:
+        tmux(name, "kill-server")
+    conn = sqlite3.connect(paths.database_file())
+    try:
+        sessions = conn.execute("SELECT id, ended_utc FROM sessions").fetchall()
+        attempts = conn.execute("SELECT skill, correct FROM attempts").fetchall()
+    finally:
+        conn.close()
+    assert len(sessions) == 1 and sessions[0][1]  # ended, with its end time
+    assert attempts == [("ridge-point", 1)]

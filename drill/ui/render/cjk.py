@@ -148,3 +148,20 @@ def wrap(text: Text | str, width: int) -> Text:
 def fit(text: str, width: int) -> list[str]:
     """Plain ``text`` as lines of at most ``width`` cells."""
     return wrap(Text(text), width).plain.split("\n")
+
+
+class Wrapped:
+    """Text broken to the width it is drawn at (``wrap``): usable in a table cell or a group,
+    where rich alone would break Chinese only at spaces."""
+
+    def __init__(self, text: Text | str) -> None:
+        self.text = Text(text) if isinstance(text, str) else text
+
+    def __rich_console__(self, console, options):
+        yield wrap(self.text, options.max_width)
+
+    def __rich_measure__(self, console, options):
+        from rich.measure import Measurement
+
+        longest = max((cell_len(line) for line in self.text.plain.split("\n")), default=0)
+        return Measurement(min(longest, 10), longest)

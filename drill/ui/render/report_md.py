@@ -84,9 +84,9 @@ def report(card: Scorecard, lang: str = "en", when: datetime | None = None) -> s
         f"{w('mistakes', lang)} |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for r in rows(card):
+    for r in rows(card, lang):
         lines.append(
-            f"| {r.id} | {w(r.stage, lang)} | {_cell(r.item)} | "
+            f"| {r.id} | {w(r.stage, lang)} | {_cell(r.name)} | "
             f"{w(r.status, lang)} | {r.score:.2f} | {r.time('—')} | {r.hints} | "
             f"{', '.join(r.mistakes)} |"
         )

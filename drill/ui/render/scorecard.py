@@ -15,7 +15,8 @@ class Row:
 
     id: str
     stage: str
-    item: str
+    item: str  # the skill's or bank question's id
+    name: str  # its human name in the row's language
     status: str
     score: float
     spent: str | None  # mm:ss, None when it was never answered
@@ -27,12 +28,15 @@ class Row:
         return f"{self.spent or missing} / {self.budget}"
 
 
-def rows(card: Scorecard) -> list[Row]:
+def rows(card: Scorecard, lang: str = "en") -> list[Row]:
+    from drill.ui.render.stats import skill_name
+
     return [
         Row(
             item.question.id,
             item.stage,
             item.question.item.id,
+            skill_name(item.question.item.id, lang, item.question.item.kind),
             item.status,
             item.score,
             clock_text(item.result.seconds) if item.answered else None,
@@ -73,10 +77,10 @@ def pad(text: str, width: int) -> str:
 def scorecard_text(card: Scorecard, lang: str) -> str:
     """The scorecard as lines of text, for the line mode."""
     lines = ["", f"== {tr('scorecard', lang)} =="]
-    for r in rows(card):
+    for r in rows(card, lang):
         mistakes = ", ".join(r.mistakes)
         lines.append(
-            f"{r.id:>3} {pad(tr('stage-' + r.stage, lang), 10)} {pad(r.item, 24)} "
+            f"{r.id:>3} {pad(tr('stage-' + r.stage, lang), 10)} {pad(r.name, 24)} "
             f"{pad(tr(r.status, lang), 10)} {r.score:.2f}  {r.time()}  "
             f"{tr('hint', lang)} {r.hints}{'  ' + mistakes if mistakes else ''}"
         )
@@ -94,29 +98,51 @@ def scorecard_text(card: Scorecard, lang: str) -> str:
 
 
 def scorecard_view(card: Scorecard, lang: str):
-    """The scorecard as rich renderables, for the app."""
+    """The scorecard as rich renderables, for the app: seven narrow columns that fit 80
+    cells in either language (the name wraps, never a time or a score), the mistakes below."""
+    from rich import box
     from rich.console import Group
+    from rich.padding import Padding
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=tr("scorecard", lang), title_justify="left")
-    for name in ("#", "stage", "item", "result", "score", "time / budget", "hints", "mistakes"):
-        table.add_column(name)
-    for r in rows(card):
+    from drill.runs.summary import mistake_label
+    from drill.ui.render.cjk import Wrapped
+
+    table = Table(
+        title=tr("scorecard", lang),
+        title_justify="left",
+        box=box.SIMPLE_HEAD,  # one space between columns: the name keeps the room
+        padding=(0, 0),
+        expand=True,
+    )
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column(tr("mock-col-stage", lang), no_wrap=True)
+    table.add_column(tr("mock-col-question", lang), ratio=1, overflow="fold")
+    table.add_column(tr("mock-col-result", lang), no_wrap=True)
+    table.add_column(tr("mock-col-score", lang), justify="right", no_wrap=True)
+    table.add_column(tr("mock-col-time", lang), no_wrap=True)
+    table.add_column(tr("mock-col-hints", lang), justify="right", no_wrap=True)
+    missed = []
+    for r in rows(card, lang):
         table.add_row(
             r.id,
             tr(f"stage-{r.stage}", lang),
-            r.item,
+            r.name,
             tr(r.status, lang),
             f"{r.score:.2f}",
-            r.time(),
+            r.time().replace(" / ", "/"),
             str(r.hints),
-            ", ".join(r.mistakes),
         )
+        if r.mistakes:
+            missed.append(f"{r.id}. {mistake_label('|'.join(r.mistakes), lang)}")
     style = {"ready": "bold green", "close": "bold yellow"}.get(card.band, "bold red")
     band = Text(f"{tr('score', lang)}: {card.score * 100:.0f} % — ", style="bold")
     band.append(card.band_text(lang), style=style)
-    parts = [table, band, Text(BAND_RULE[lang], style="dim")]
+    parts = [table]
+    if missed:
+        parts.append(Text(f"{tr('mock-col-mistakes', lang)}: " + "; ".join(missed)))
+    parts += [band, Wrapped(Text(BAND_RULE[lang], style="dim"))]
     change = change_line(card, lang)
     if change:
         parts.append(Text(change))
@@ -125,5 +151,5 @@ def scorecard_view(card: Scorecard, lang: str):
     parts.append(Text(f"\n{tr('solution', lang)}", style="bold"))
     for ident, expected, steps in solutions(card, lang):
         parts.append(Text(f"{ident}. {tr('expected', lang)}: {expected}", style="bold"))
-        parts += [Text(f"   {line}") for line in steps]
+        parts += [Padding(Wrapped(Text(line)), (0, 0, 0, 3)) for line in steps]
     return Group(*parts)

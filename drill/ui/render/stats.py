@@ -9,6 +9,7 @@ import math
 import re
 from datetime import date, timedelta
 
+from rich import box
 from rich.cells import cell_len, set_cell_size
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -17,6 +18,7 @@ from rich.text import Text
 from drill import i18n
 from drill.i18n import tr
 from drill.learning.stats.model import Stats, calendar_weeks
+from drill.ui.render.cjk import Wrapped
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -42,6 +44,10 @@ def _secs(value: float | None) -> str:
     return f"{value:.1f} s" if value < 100 else f"{value:.0f} s"
 
 
+# Items recorded under an id that is no registered skill: the mock interview's opening case.
+UNLISTED = {"interview-case": i18n.Text("Kernel case (mock interview)", "核函数案例（模拟面试）")}
+
+
 def skill_name(item: str, lang: str, kind: str = "skill") -> str:
     """A skill's name, or the start of a conceptual question's prompt (``kind`` "concept"),
     in the user's language."""
@@ -49,14 +55,17 @@ def skill_name(item: str, lang: str, kind: str = "skill") -> str:
         from drill.content.skills.registry import SKILLS
 
         skill = SKILLS.get(item)
-        return item if skill is None else skill.name(lang)
+        if skill is not None:
+            return skill.name(lang)
+        return UNLISTED[item](lang) if item in UNLISTED else item
     from drill.content.bank.cache import cached_bank  # loaded once, only for conceptual rows
 
     question = cached_bank().questions.get(item)
     if question is None:
         return item
     prompt = i18n.Text.of(question.prompt)(lang)
-    return prompt if len(prompt) <= 40 else prompt[:39].rstrip() + "…"
+    # cut by terminal cells: forty Chinese characters would take eighty
+    return prompt if cell_len(prompt) <= 40 else set_cell_size(prompt, 39).rstrip() + "…"
 
 
 def overview(stats: Stats, lang: str = "en") -> Table:
@@ -241,8 +250,15 @@ def mock_chart(
 def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Table:
     from drill.learning.stats.model import RECENT_ATTEMPTS
 
-    table = Table(title=tr("stats-skills", lang), title_justify="left")
-    table.add_column(tr("stats-skill", lang), style="bold")
+    # no outer frame and the name taking what the figures leave: 80 columns hold it
+    table = Table(
+        title=tr("stats-skills", lang),
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        expand=True,
+    )
+    table.add_column(tr("stats-skill", lang), style="bold", ratio=1)
     table.add_column(tr("stats-attempts", lang), justify="right")
     table.add_column(tr("stats-accuracy", lang), justify="right")
     table.add_column(tr("stats-recent", lang, n=RECENT_ATTEMPTS), justify="right")
@@ -251,7 +267,7 @@ def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Ta
     recall = any(s.retention is not None for s in rows)  # no column of dashes
     if recall:
         table.add_column(tr("stats-retention-col", lang), justify="right")
-    table.add_column(tr("stats-last", lang), justify="right", style="dim")
+    table.add_column(tr("stats-last", lang), justify="right", style="dim", max_width=10)
     for s in rows:
         style = (
             "red" if s.recent_accuracy < 0.5 else ("yellow" if s.recent_accuracy < 0.8 else "green")
@@ -314,7 +330,7 @@ def mistakes_table(stats: Stats, lang: str = "en") -> Table:
             _pct(m.recent_rate),
             _pct(m.earlier_rate),
             Text(tr(f"stats-{trend}", lang), style=styles.get(trend, "")) if trend else "—",
-            mistake_explanation(m.tag, lang),
+            Wrapped(mistake_explanation(m.tag, lang)),
         )
     return table
 

@@ -80,6 +80,29 @@ class DrillApp(App):
 
             self.push_screen(HomeScreen())
         self.call_after_refresh(self.check_size)
+        self._watch_signals()
+
+    ENDING_SIGNALS = ("SIGTERM", "SIGHUP")
+
+    def _watch_signals(self) -> None:
+        """SIGTERM (kill, a logout) and SIGHUP (the terminal closed) end the run as leaving
+        does, so its answers and its end time are kept."""
+        import asyncio
+        import contextlib
+        import signal
+
+        loop = asyncio.get_running_loop()
+        for name in self.ENDING_SIGNALS:
+            # no such signal here, or not the main thread's loop: nothing to watch
+            with contextlib.suppress(AttributeError, NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(getattr(signal, name), self.end_by_signal)
+
+    def end_by_signal(self) -> None:
+        for screen in self.screen_stack:
+            end = getattr(screen, "end_run", None)
+            if end is not None:
+                end()
+        self.exit()
 
     async def _on_resize(self, event) -> None:
         # App's own handler stops the event, so a public on_resize never runs here; check
@@ -107,9 +130,17 @@ class DrillApp(App):
             self.push_screen(TooSmallScreen())
 
     def on_unmount(self) -> None:
+        import asyncio
+        import contextlib
+        import signal
+
         from drill.runs.recording import flush
 
         flush()  # pending answers reach the database before exit
+        loop = asyncio.get_running_loop()
+        for name in self.ENDING_SIGNALS:
+            with contextlib.suppress(AttributeError, NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(getattr(signal, name))
 
     def practise(self, options: dict) -> None:
         """Replace the current screen with a practice session built from ``options``."""

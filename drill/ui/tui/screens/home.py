@@ -27,6 +27,31 @@ ITEMS = (
 )
 
 
+def locked_count() -> int:
+    """How many skills smart practice does not introduce yet (their prerequisites are not
+    solid); none before there is a history, or when it cannot be read."""
+    import sqlite3
+
+    from drill.config import paths
+
+    if not paths.database_file().exists():
+        return 0
+    from drill.content.skills.registry import SKILLS
+    from drill.learning.planner import locked_skills
+    from drill.store.history import History, HistoryError
+
+    try:
+        history = History.open()
+    except HistoryError:
+        return 0
+    try:
+        return len(locked_skills(history, list(SKILLS)))
+    except sqlite3.Error:
+        return 0
+    finally:
+        history.close()
+
+
 class HomeScreen(Screen):
     BINDINGS = [Binding(key, f"open('{item}')", item, show=False) for item, key, _ in ITEMS]
 
@@ -66,6 +91,10 @@ class HomeScreen(Screen):
                 if tomorrow
                 else tr("home-none-due", lang)
             )
+        locked = locked_count()
+        if locked:
+            key = "home-unlock-one" if locked == 1 else "home-unlock"
+            text += "\n" + tr(key, lang, count=locked)
         self.app.call_from_thread(self.query_one("#home-due", Static).update, text)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -274,6 +274,11 @@ class MockScreen(StatefulKeys, Screen):
             ScorecardScreen(card, self.options.get("report"), bool(self.options.get("force")))
         )
 
+    def end_run(self) -> None:
+        """The app is closing (a signal): the interview ends here; answers are kept."""
+        if self.interview is not None:
+            self.interview.finish()
+
 
 class ScorecardScreen(Screen):
     BINDINGS = [

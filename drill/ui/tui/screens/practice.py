@@ -395,5 +395,10 @@ class PracticeScreen(StatefulKeys, Screen):
             return
         self.app.switch_screen(SummaryScreen(self.session, self.options))
 
+    def end_run(self) -> None:
+        """The app is closing (a signal): the session ends as if left; answers are kept."""
+        if self.session is not None:
+            self.session.finish()
+
     def dismiss_to_home(self) -> None:
         self.app.go_home()

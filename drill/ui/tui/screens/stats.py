@@ -19,6 +19,13 @@ from drill.ui.tui.widgets.keybar import KeyBar
 class StatsScreen(Screen):
     BINDINGS = [Binding("escape,q", "back", "back", show=False)]
 
+    def __init__(self, now=None, zone=None) -> None:
+        """``now`` (an aware datetime) and ``zone`` fix "today" and the calendar's days;
+        by default the clock's and the system's."""
+        super().__init__()
+        self.now = now
+        self.zone = zone
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="stats-body"):
             yield Static(tr("loading-stats", self.app.lang), id="stats")
@@ -41,7 +48,7 @@ class StatsScreen(Screen):
             self.app.call_from_thread(self._show, Text(str(exc), style="bold yellow"))
             return
         try:
-            stats = compute(history)
+            stats = compute(history, zone=self.zone, now=self.now)
         except sqlite3.Error as exc:
             message = f"{tr('stats-failed', self.app.lang)}: {exc} (drill history check)"
             self.app.call_from_thread(self._show, Text(message, style="bold yellow"))
