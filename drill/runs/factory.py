@@ -13,8 +13,7 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
-from concurrent.futures import Future
+from collections.abc import Callable
 
 from drill.content.bank.cache import cached_bank
 from drill.errors import SetupError
@@ -102,39 +101,6 @@ class Relay:
             held, self._held, self._to = self._held, [], to
         for message in held:
             to(message)
-
-
-def prepare_practice(
-    options: dict,
-    lang: str,
-    *,
-    clock: Callable[[], float] = time.monotonic,
-    warm: Iterable[str] = (),
-) -> Future:
-    """``open_practice`` in a thread (for the app, while its UI starts). The future holds
-    (catalog, session, relay of warnings) or the error; ``warm`` names modules to import on
-    that thread as well."""
-    future: Future = Future()
-
-    def work() -> None:
-        try:
-            import importlib
-
-            for name in warm:
-                importlib.import_module(name)
-            from drill.content.catalog import load_catalog
-
-            catalog = load_catalog()
-            relay = Relay()
-            session = open_practice(
-                options, lang, catalog=catalog, clock=clock, background=True, on_warning=relay
-            )
-            future.set_result((catalog, session, relay))
-        except BaseException as exc:  # the screen shows it
-            future.set_exception(exc)
-
-    threading.Thread(target=work, daemon=True, name="prepare-session").start()
-    return future
 
 
 # -- the mock interview ---------------------------------------------------------------------

@@ -54,7 +54,7 @@ def run(args) -> int:
     prepared = None
     record = not getattr(args, "no_save", False)
     if options is not None and record:
-        from drill.runs.factory import prepare_practice
+        from drill.runs.prefetch import prepare_practice
 
         # The first session is built, and the plot modules imported, while Textual loads.
         prepared = prepare_practice(dict(options), lang, warm=("plotext", "rich.ansi"))

@@ -181,7 +181,7 @@ def make_app(
     if home is not None:
         os.environ["DRILL_HOME"] = str(home)
     if start is not None and prepared is None and record:
-        from drill.runs.factory import prepare_practice
+        from drill.runs.prefetch import prepare_practice
 
         prepared = prepare_practice(
             dict(start),

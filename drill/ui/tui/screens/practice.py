@@ -59,7 +59,7 @@ class PracticeScreen(StatefulKeys, Screen):
         super().__init__()
         self.options = options or {}
         self.record = record  # False for --no-save: nothing reaches the history
-        self.prepared = prepared  # a Future from drill.runs.factory.prepare_practice
+        self.prepared = prepared  # a Future from drill.runs.prefetch.prepare_practice
         self.session = None
         self.streak = 0
         self.feedback_for = None  # the Result on screen, in feedback state
