@@ -14,6 +14,7 @@ from textual.widgets import Checkbox, Input, Label, Select, Static
 from drill.core.engine.calc_ops import OPERATORS
 from drill.i18n import tr
 from drill.ui.tui.widgets.keybar import KeyBar
+from drill.ui.tui.widgets.paging import page
 from drill.ui.tui.widgets.plot import PlotView
 
 EXAMPLE = {
@@ -219,11 +220,7 @@ class CalculatorScreen(Screen):
     def action_scroll_page(self, pages: int) -> None:
         """PageUp / PageDown move through the results (or, stacked, the whole page)."""
         stacked = self.query_one("#calc").has_class("-stacked")
-        target = self.query_one("#calc" if stacked else "#calc-out")
-        if pages < 0:
-            target.scroll_page_up(animate=False)
-        else:
-            target.scroll_page_down(animate=False)
+        page(self.query_one("#calc" if stacked else "#calc-out"), pages)
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -18,6 +18,7 @@ from drill.runs.interview import clock_text
 from drill.ui.render.scorecard import scorecard_view
 from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.keybar import KeyBar, StatefulKeys
+from drill.ui.tui.widgets.paging import page
 from drill.ui.tui.widgets.prose import Prose, split_choices
 
 REMINDERS = (0.5, 300.0, 60.0)  # at half time, then with 5 and 1 minutes left
@@ -66,11 +67,7 @@ class MockScreen(StatefulKeys, Screen):
         return ["enter", "hint", "skip", "leave"]
 
     def action_scroll_body(self, pages: int) -> None:
-        body = self.query_one("#mock-body", VerticalScroll)
-        if pages < 0:
-            body.scroll_page_up(animate=False)
-        else:
-            body.scroll_page_down(animate=False)
+        page(self.query_one("#mock-body", VerticalScroll), pages)
 
     def on_mount(self) -> None:
         self.query_one("#answer-row").display = False

@@ -14,6 +14,7 @@ from textual.widgets import Label, Static
 from drill.i18n import tr
 from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.keybar import KeyBar, StatefulKeys
+from drill.ui.tui.widgets.paging import page
 from drill.ui.tui.widgets.plot import PlotView, figure_for
 from drill.ui.tui.widgets.prose import Prose, split_choices
 
@@ -331,11 +332,7 @@ class PracticeScreen(StatefulKeys, Screen):
 
     def action_scroll_body(self, pages: int) -> None:
         """PageUp / PageDown scroll the question and feedback, whichever widget has focus."""
-        body = self.query_one("#practice-body", VerticalScroll)
-        if pages < 0:
-            body.scroll_page_up(animate=False)
-        else:
-            body.scroll_page_down(animate=False)
+        page(self.query_one("#practice-body", VerticalScroll), pages)
 
     def action_toggle_plot(self) -> None:
         from drill.ui.render.plotpoints import plot_spec, why_no_plot
