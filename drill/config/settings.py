@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from drill.config import paths
+from drill.config.files import write_atomic
 
 
 @dataclass
@@ -89,13 +90,5 @@ def save(settings: Settings) -> None:
     """Write atomically (a crash never leaves a half-written file); raises OSError."""
     path = paths.settings_file()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as out:
-            out.write(json.dumps(asdict(settings), indent=2))
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    write_atomic(path, json.dumps(asdict(settings), indent=2).encode("utf-8"))
     _CACHE.clear()

@@ -7,12 +7,12 @@ peaks and bandwidth are measured, and its ``exceptions`` say so.
 from __future__ import annotations
 
 import math
-import os
 import platform
 import re
 from pathlib import Path
 
 from drill.config import paths
+from drill.config.files import write_atomic
 from drill.content.catalog import CARD_ID, CatalogError, load_catalog, validate_paths
 from drill.measure.errors import MeasureError
 from drill.measure.host import cpu_clock_mhz
@@ -255,7 +255,5 @@ def save_card(data: dict, path: Path | None = None) -> tuple[Path, list]:
         "# sustained figures, not datasheet values. Run it again to refresh.\n"
     )
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(header + text, encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomic(path, (header + text).encode("utf-8"))
     return path, validate_paths([path])

@@ -6,7 +6,6 @@ same file twice adds nothing.
 
 from __future__ import annotations
 
-import contextlib
 import sys
 from pathlib import Path
 
@@ -112,47 +111,18 @@ def export(fmt: str, file: str | None, lang: str) -> int:
 
 
 def write_atomic(target: Path, text: str) -> None:
-    """Write a whole file or nothing: a full disk or size limit leaves the old file as it was.
+    """Write a whole file or nothing: a full disk or size limit leaves the old file as it was."""
+    from drill.config.files import write_atomic as write
 
-    The text goes to a temporary file in the same folder, is flushed to the disk, and then
-    renamed over the target (a rename within a folder is atomic).
-    """
-    import os
-    import tempfile
-
-    data = text.encode("utf-8")
-    folder = target.parent
     if target.is_dir():
         raise UsageError(f"cannot write {target}: it is a folder")
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+        write(target, text.encode("utf-8"))
     except OSError as exc:
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if target.exists():  # keep the permissions of the file being replaced
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
         raise UsageError(
             f"cannot write {target}: {exc.strerror or exc}; "
             "an existing file there was left as it was"
         ) from None
-    with contextlib.suppress(OSError):  # make the rename itself durable
-        dir_fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
 
 
 # -- import -------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Iterable
 from dataclasses import asdict
 from functools import cache
@@ -19,6 +18,7 @@ import drill.content.catalog.interconnect as interconnect_module
 import drill.content.catalog.schema as schema_module
 from drill import __version__
 from drill.config import paths
+from drill.config.files import write_atomic
 from drill.content.catalog.card import Card, Catalog
 from drill.content.catalog.hierarchy import LevelFigure, OccupancyLimits
 from drill.content.catalog.schema import line_of, parse_card
@@ -65,9 +65,7 @@ def _write_cache(entries: dict) -> None:
     target = paths.card_cache_file()
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(entries), encoding="utf-8")
-        os.replace(tmp, target)
+        write_atomic(target, json.dumps(entries).encode("utf-8"))
     except OSError:
         pass
 

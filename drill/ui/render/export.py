@@ -9,15 +9,13 @@ and an existing file is replaced only with ``--force``.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
-import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from drill.config.files import write_atomic
 from drill.errors import UsageError
 
 if TYPE_CHECKING:
@@ -114,23 +112,10 @@ def _target(name: str | None, force: bool, flag: str) -> Path | None:
 
 
 def write_file(target: Path, text: str) -> None:
-    """The whole file or nothing: a temporary file in the same folder, renamed over it."""
+    """The whole file or nothing (drill.config.files.write_atomic), a failure in one line."""
     try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        write_atomic(target, text.encode("utf-8"))
     except OSError as exc:
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
         raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from datetime import datetime
 from pathlib import Path
+
+from drill.config.files import write_atomic
 
 
 class ReportRefused(ValueError):
@@ -47,7 +48,7 @@ def write_report(target: Path, text: str, force: bool = False) -> Path:
             out.write(data)
         return target
     if force:
-        _replace(target, data)
+        write_atomic(target, data)
         return target
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
@@ -64,20 +65,6 @@ def write_report(target: Path, text: str, force: bool = False) -> Path:
             target.unlink()
         raise
     return target
-
-
-def _replace(target: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def new_report_path(folder: Path, now: datetime | None = None) -> Path:
