@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 
 from drill.content.skills.model import Scenario
-from drill.runs.items import ItemRef, Question
+from drill.runs.items import Question
 from drill.runs.practice import Session, SessionConfig
 
 
@@ -27,16 +27,4 @@ class GivenSession(Session):
     def _build(self, index: int) -> list[Question]:
         scenario = self._given[index]
         number = index + 1
-        parts = len(scenario.asks)
-        return [
-            Question(
-                f"{number}{chr(97 + i)}" if parts > 1 else str(number),
-                number,
-                i + 1,
-                parts,
-                ItemRef.skill(scenario.skill),
-                scenario,
-                ask,
-            )
-            for i, ask in enumerate(scenario.asks)
-        ]
+        return Question.of_scenario(number, scenario.skill, scenario)

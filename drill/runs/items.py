@@ -62,6 +62,24 @@ class Question:
             self.group = str(self.number)
 
     @classmethod
+    def of_scenario(cls, number: int, skill_id: str, scenario) -> list[Question]:
+        """One question per ask of ``scenario`` at ``number`` ("3a", "3b", … when it has
+        several parts)."""
+        parts = len(scenario.asks)
+        return [
+            cls(
+                f"{number}{chr(97 + i)}" if parts > 1 else str(number),
+                number,
+                i + 1,
+                parts,
+                ItemRef.skill(skill_id),
+                scenario,
+                ask,
+            )
+            for i, ask in enumerate(scenario.asks)
+        ]
+
+    @classmethod
     def of_concept(cls, number: int, q, seed: int, slot=None, **kw) -> Question:
         """A bank question at ``number``, its options shuffled by ``seed`` (the run's seed and
         the position), so the same ``--seed`` shows the same order; ``slot`` balances the

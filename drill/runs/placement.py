@@ -23,7 +23,7 @@ from drill.content.skills import registry as skill_registry
 from drill.content.skills.prerequisites import GROUP_ORDER
 from drill.learning.srs import MAX_LEVEL, MIN_LEVEL, CardState, card_id, due_utc_of, load_state
 from drill.runs.base import RunBase
-from drill.runs.items import ItemRef, Question, Result
+from drill.runs.items import Question, Result
 from drill.runs.protocol import Event, RunFinished
 from drill.runs.summary import Summary, summarize
 
@@ -135,19 +135,7 @@ class Placement(RunBase):
         scenario = skill_registry.generate(
             skill_id, self.seed * 1000 + self._asked, group.level, self.catalog
         )
-        parts = len(scenario.asks)
-        return [
-            Question(
-                f"{number}{chr(97 + i)}" if parts > 1 else str(number),
-                number,
-                i + 1,
-                parts,
-                ItemRef.skill(skill_id),
-                scenario,
-                ask,
-            )
-            for i, ask in enumerate(scenario.asks)
-        ]
+        return Question.of_scenario(number, skill_id, scenario)
 
     def _next_question(self) -> None:
         if not self._queue and self._group < len(self.groups):

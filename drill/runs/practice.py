@@ -91,19 +91,7 @@ class Session(RunBase):
         scenario = skill_registry.generate(
             ident, self.seed * 1000 + index, difficulty, self.catalog, self.config.gpu
         )
-        parts = len(scenario.asks)
-        return [
-            Question(
-                f"{number}{chr(97 + i)}" if parts > 1 else str(number),
-                number,
-                i + 1,
-                parts,
-                ItemRef.skill(ident),
-                scenario,
-                ask,
-            )
-            for i, ask in enumerate(scenario.asks)
-        ]
+        return Question.of_scenario(number, ident, scenario)
 
     def _next_question(self) -> None:
         while not self._queue and self._position < len(self._plan):
