@@ -24,7 +24,6 @@ from drill.core.engine import operators as ops
 from drill.core.engine import roofline as rl
 from drill.core.engine.operators import dtype_bytes
 from drill.core.engine.steps import Step
-from drill.core.units import format_si
 
 # name, parameters, layers, kv heads, head dim, query heads
 MODELS = (
@@ -236,15 +235,7 @@ def critical_batch(ctx: Ctx) -> Scenario:
     value = rl.critical_batch(peak, bw, s)
     ridge = peak / bw
     steps = (
-        Step(
-            "ridge",
-            "Ridge point",
-            "拐点",
-            "peak / bandwidth",
-            f"{format_si(peak, 'FLOP/s')} / {format_si(bw, 'B/s')}",
-            ridge,
-            "FLOP/B",
-        ),
+        rl.ridge_step(peak, bw),
         Step(
             "critical-batch",
             "Critical batch",

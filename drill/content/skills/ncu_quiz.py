@@ -8,6 +8,7 @@ from drill.content.skills.context import AI, number_ask
 from drill.content.skills.model import CHOICE, Ask, Scenario
 from drill.content.skills.ncu_read import FIX_OPTIONS, bound_ask
 from drill.content.skills.ncu_truths import FIX_TEXT
+from drill.core.engine.roofline import intensity_step
 from drill.core.engine.steps import Step
 from drill.core.ncu.analysis import Placement
 from drill.core.units import format_si, sig
@@ -41,16 +42,7 @@ def kernel_scenario(p: Placement, card) -> Scenario | None:
         "FLOP",
         formula_zh="2·FMA + ADD + MUL（+ MMA × 2·m·n·k）",
     )
-    step = Step(
-        "intensity",
-        "Arithmetic intensity",
-        "算术强度",
-        "FLOPs / DRAM bytes",
-        f"{sig(k.flops)} / {sig(k.dram_bytes)}",
-        p.intensity,
-        "FLOP/B",
-        formula_zh="FLOPs / DRAM 字节数",
-    )
+    step = intensity_step(k.flops, k.dram_bytes, dram=True)
     asks: list[Ask] = [
         bound_ask(p.compute_pct, p.memory_pct, p.verdict),
         number_ask(

@@ -13,6 +13,7 @@ from drill.content.skills.model import CHOICE, Ask, Option, Scenario
 from drill.content.skills.ncu_excerpt import Figures, draw, render
 from drill.content.skills.ncu_truths import CAUSE_TEXT, FIX_TEXT, TRUTHS, Truth
 from drill.content.skills.skill import skill
+from drill.core.engine.roofline import intensity_step
 from drill.core.engine.steps import Step
 from drill.core.units import format_si, sig
 from drill.i18n.text import Text
@@ -239,16 +240,7 @@ def _number_ask(which: str, f: Figures, card) -> Ask:
             formula_zh="2·FMA 指令数 + 加法指令数",
         )
         value = f.flops / b
-        step = Step(
-            "intensity",
-            "Arithmetic intensity",
-            "算术强度",
-            "FLOPs / DRAM bytes",
-            f"{sig(f.flops)} / {sig(b)}",
-            value,
-            "FLOP/B",
-            formula_zh="FLOPs / 显存字节数",
-        )
+        step = intensity_step(f.flops, b, dram=True)
         mistakes = [("fma-factor", (f.ffma + f.fadd) / b), ("l1-as-dram", f.flops / f.l1_bytes)]
         return number_ask(
             "intensity",

@@ -176,6 +176,36 @@ def _finite(value: float) -> bool:
         return False
 
 
+def intensity_step(flops: float, nbytes: float, dram: bool = False) -> Step:
+    """FLOPs / bytes as a derivation line (``dram``: the bytes are a profile's DRAM bytes)."""
+    formula, formula_zh = (
+        ("FLOPs / DRAM bytes", "FLOPs / 显存字节数") if dram else ("FLOPs / bytes", "")
+    )
+    return Step(
+        "intensity",
+        "Arithmetic intensity",
+        "算术强度",
+        formula,
+        f"{sig(flops)} / {sig(nbytes)}",
+        flops / nbytes,
+        "FLOP/B",
+        formula_zh=formula_zh,
+    )
+
+
+def ridge_step(peak: float, bandwidth: float) -> Step:
+    """peak / bandwidth as a derivation line."""
+    return Step(
+        "ridge",
+        "Ridge point",
+        "拐点",
+        "peak / bandwidth",
+        f"{format_si(peak, 'FLOP/s')} / {format_si(bandwidth, 'B/s')}",
+        peak / bandwidth,
+        "FLOP/B",
+    )
+
+
 def analyze(
     cost: OpCost,
     peak: float,
@@ -199,28 +229,8 @@ def analyze(
     kind = bound(intensity, peak, bandwidth)
     t = min_time(cost.flops, cost.bytes, peak, bandwidth)
     steps = list(cost.steps)
-    steps.append(
-        Step(
-            "intensity",
-            "Arithmetic intensity",
-            "算术强度",
-            "FLOPs / bytes",
-            f"{sig(cost.flops)} / {sig(cost.bytes)}",
-            intensity,
-            "FLOP/B",
-        )
-    )
-    steps.append(
-        Step(
-            "ridge",
-            "Ridge point",
-            "拐点",
-            "peak / bandwidth",
-            f"{format_si(peak, 'FLOP/s')} / {format_si(bandwidth, 'B/s')}",
-            rid,
-            "FLOP/B",
-        )
-    )
+    steps.append(intensity_step(cost.flops, cost.bytes))
+    steps.append(ridge_step(peak, bandwidth))
     cmp = "<" if kind == MEMORY else "≥"
     steps.append(
         Step(

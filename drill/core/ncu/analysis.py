@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drill.core.engine import roofline as rl
+from drill.core.engine.roofline import intensity_step, ridge_step
 from drill.core.engine.steps import Step
 from drill.core.ncu.kernels import COLLECT, DEFAULT_MMA, FLOP_COUNTERS, Kernel
 from drill.core.units import format_si, sig
@@ -127,28 +128,8 @@ def place(
     bound = attainable = efficiency = None
     if k.flops is not None and k.dram_bytes:
         intensity = k.flops / k.dram_bytes
-        steps.append(
-            Step(
-                "intensity",
-                "Arithmetic intensity",
-                "算术强度",
-                "FLOPs / bytes",
-                f"{sig(k.flops)} / {sig(k.dram_bytes)}",
-                intensity,
-                "FLOP/B",
-            )
-        )
-        steps.append(
-            Step(
-                "ridge",
-                "Ridge point",
-                "拐点",
-                "peak / bandwidth",
-                f"{format_si(peak, 'FLOP/s')} / {format_si(bandwidth, 'B/s')}",
-                ridge,
-                "FLOP/B",
-            )
-        )
+        steps.append(intensity_step(k.flops, k.dram_bytes))
+        steps.append(ridge_step(peak, bandwidth))
         bound = rl.bound(intensity, peak, bandwidth)
         steps.append(
             Step(
