@@ -295,8 +295,9 @@ def kv_bound(ctx: Ctx) -> Scenario:
     )
     ask = number_ask(
         "kv-bound-batch",
-        "From what batch does the KV cache read per step exceed the weights read?",
-        "batch 多大时每步读取的 KV 缓存超过权重？",
+        "At what batch size does the KV cache read per step equal the weights read (the "
+        "break-even batch; a fraction is fine)? Above it the KV cache dominates.",
+        "batch 为多少时，每步读取的 KV 缓存与权重相等（临界 batch，可以是小数）？超过它 KV 缓存占主导。",
         value,
         PLAIN,
         steps,
