@@ -134,3 +134,41 @@ def test_a_signal_ends_the_session_and_keeps_the_answer(drill_home, signal_name)
         conn.close()
     assert len(sessions) == 1 and sessions[0][1]  # ended, with its end time
     assert attempts == [("ridge-point", 1)]
+
+
+def _exited(pid: int) -> bool:
+    """Gone, or a zombie nobody reaps (an orphan in a container whose init does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads process states from /proc")
+@pytest.mark.parametrize("screen", ["start", "home"])
+def test_closing_the_terminal_while_the_app_starts_ends_it(drill_home, screen):
+    """A terminal closed just as the first frame arrives (the hangup and SIGCONT land while
+    Textual is still writing): the app must not outlive its terminal. Before the fix about
+    half such closes left the process blocked for ever; three in a row must all exit."""
+    args = "start --seed 1 --skill ridge-point" if screen == "start" else ""
+    marker = "arithmetic intensity (FLOP/B)" if screen == "start" else "Calculator"
+    for _ in range(3):
+        name = f"drill-{uuid.uuid4().hex[:8]}"
+        command = f"DRILL_HOME={drill_home} DRILL_LANG=en exec {sys.executable} -m drill {args}"
+        started = tmux(name, "new-session", "-d", "-s", name, "-x", "120", "-y", "40", command)
+        assert started.returncode == 0, started.stderr
+        try:
+            pid = int(tmux(name, "list-panes", "-t", name, "-F", "#{pane_pid}").stdout.split()[0])
+            deadline = time.monotonic() + 20
+            while marker not in tmux(name, "capture-pane", "-p", "-t", name).stdout:
+                assert time.monotonic() < deadline, f"{marker!r} never appeared"
+                time.sleep(0.005)
+        finally:
+            tmux(name, "kill-server")  # the terminal goes away: SIGHUP, then SIGCONT
+        deadline = time.monotonic() + 10
+        while not _exited(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if not _exited(pid):
+            os.kill(pid, 9)
+            raise AssertionError("the app outlived its terminal")

@@ -14,6 +14,8 @@ from textual.binding import Binding
 from drill.config import settings as settings_mod
 from drill.i18n import tr
 
+SHUTDOWN_GRACE_S = 2.0  # after a signal, how long the app may take to restore the terminal
+
 
 class DrillApp(App):
     """roofline-drill. Screens read ``self.app.lang`` and the shared catalog."""
@@ -95,14 +97,26 @@ class DrillApp(App):
         for name in self.ENDING_SIGNALS:
             # no such signal here, or not the main thread's loop: nothing to watch
             with contextlib.suppress(AttributeError, NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(getattr(signal, name), self.end_by_signal)
+                signum = getattr(signal, name)
+                loop.add_signal_handler(signum, self.end_by_signal, signum)
 
-    def end_by_signal(self) -> None:
+    def end_by_signal(self, signum: int) -> None:
+        """End every run and write it down, then exit. Textual's shutdown writes to the
+        terminal, and after a hangup (the terminal is gone) that write can block for ever,
+        so the process ends by itself if the shutdown has not finished soon after."""
+        import threading
+
+        from drill.runs.recording import flush
+
         for screen in self.screen_stack:
             end = getattr(screen, "end_run", None)
             if end is not None:
                 end()
-        self.exit()
+        flush()  # the answers and the run's end are on disk before anything else can fail
+        watchdog = threading.Timer(SHUTDOWN_GRACE_S, os._exit, (128 + signum,))
+        watchdog.daemon = True
+        watchdog.start()
+        self.exit(return_code=128 + signum)
 
     async def _on_resize(self, event) -> None:
         # App's own handler stops the event, so a public on_resize never runs here; check
