@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from drill.grading.dispatch import grade_concept
 from drill.grading.numbers import AnswerError, Grade, grade, with_hints
 from drill.runs.items import Question, Result
 from drill.runs.protocol import Event, Listener, ResultRecorded, ResultUpdated, RunFinished
@@ -90,6 +89,8 @@ class RunBase:
         """Grade the answer to the current question; AnswerError leaves everything as it was."""
         question = self._check_open()
         if question.is_concept:  # the options in the order shown; rubric points by name
+            from drill.grading.dispatch import grade_concept  # the rubric grader: not at start-up
+
             result_grade, feedback = grade_concept(
                 question.concept, text, self.lang, question.shown
             )

@@ -14,13 +14,16 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from drill.content.bank.cache import cached_bank
 from drill.errors import SetupError
 from drill.learning.planner import SEEDED
-from drill.runs.interview import MockConfig, MockInterview, previous_mock_score
 from drill.runs.planning import USER_HISTORY, draw_seed, plan_config, session_config
 from drill.runs.practice import Session, SessionConfig
+
+if TYPE_CHECKING:
+    from drill.runs.interview import MockInterview
 
 
 def _warn(message: str) -> None:
@@ -118,6 +121,7 @@ def open_interview(
     """A mock interview for ``drill mock`` options (minutes, gpu, seed, feedback), recording
     into the user's history (mode "mock"); its scorecard compares with the previous mock."""
     from drill.content.catalog import CatalogError, load_catalog
+    from drill.runs.interview import MockConfig, MockInterview, previous_mock_score
 
     catalog = catalog if catalog is not None else load_catalog()
     gpu = options.get("gpu")
