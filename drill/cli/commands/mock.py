@@ -70,6 +70,9 @@ def run(args) -> int:
 
     exporter = Exporter.of(args)  # an existing --svg/--txt file is refused before the interview
     if not args.plain and not args.jsonl and sys.stdin.isatty() and sys.stdout.isatty():
+        from drill.ui.tui.startup import hold_collection
+
+        hold_collection()  # until the first frame (drill.ui.tui.startup says why)
         from drill.ui.tui.app import run_mock_app  # textual ~100 ms; only the app needs it
 
         return run_mock_app(args, lang, target)

@@ -50,6 +50,9 @@ def run(args) -> int:
         drive(session, sys.stdin, out)
         out.end(session)
         return 0
+    from drill.ui.tui.startup import hold_collection
+
+    hold_collection()  # until the first frame (drill.ui.tui.startup says why)
     options = None if getattr(args, "home", False) else options_of(args)
     prepared = None
     record = not getattr(args, "no_save", False)

@@ -13,6 +13,7 @@ from textual.binding import Binding
 
 from drill.config import settings as settings_mod
 from drill.i18n import tr
+from drill.ui.tui.startup import resume_collection
 
 SHUTDOWN_GRACE_S = 2.0  # after a signal, how long the app may take to restore the terminal
 
@@ -82,6 +83,7 @@ class DrillApp(App):
 
             self.push_screen(HomeScreen())
         self.call_after_refresh(self.check_size)
+        self.call_after_refresh(resume_collection)
         self._watch_signals()
 
     ENDING_SIGNALS = ("SIGTERM", "SIGHUP")
