@@ -67,7 +67,6 @@ class PracticeScreen(StatefulKeys, Screen):
         self.show_plot = True
         self._plotted: tuple | None = None  # which question and result the figure is for
         self._figure = None
-        self._first_plot_done = False
 
     def compose(self) -> ComposeResult:
         lang = self.app.lang
@@ -219,13 +218,6 @@ class PracticeScreen(StatefulKeys, Screen):
             self._plotted = key
             spec = plot_spec(question, result) if question is not None else None
             self._figure = figure_for(spec, self.app.catalog, self.app.lang) if spec else None
-            if self._figure is not None and not self._first_plot_done:
-                # The first question comes up without waiting for plotext: the plot follows
-                # one frame later.
-                self._first_plot_done = True
-                self.query_one("#plot", PlotView).display = False
-                self.call_after_refresh(self._draw_plot, result)
-                return
         plot = self.query_one("#plot", PlotView)
         big_enough = self.size.width >= 60 and self.size.height >= 20
         visible = self.show_plot and self._figure is not None and big_enough
