@@ -60,6 +60,10 @@ def card_cache_file() -> Path:
     return cache_dir() / "cards.json"
 
 
+def bank_cache_file() -> Path:
+    return cache_dir() / "questions.json"
+
+
 def builtin_dir(name: str) -> Path:
     """Shipped data folder: inside the wheel as ``drill/_data/NAME``, in a checkout at the root."""
     packaged = _PACKAGE / "_data" / name

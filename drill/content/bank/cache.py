@@ -1,30 +1,111 @@
-"""The question bank loaded once per process, reloaded when a pack file changes."""
+"""The question bank loaded once per process, and kept parsed on disk between runs.
+
+Reading the packs (YAML, checks, engine placeholders) costs about 80 ms; the parsed bank in
+JSON reads back in a few, so a session's first question does not wait for it. The file is
+keyed on everything the parse reads: the pack files, the built-in card files (placeholders
+use their figures), the code of ``drill.content`` and ``drill.core``, and the version. Any
+change re-parses; a missing, unreadable or odd file only costs that re-parse. Nothing in it
+is executed: it is JSON, turned back into the bank's dataclasses field by field.
+"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-_BANK: tuple[tuple, object] | None = None
+from drill import __version__
+from drill.config import paths
+from drill.config.files import write_atomic
+
+_BANK: tuple[list, object] | None = None
+_PACKAGE = Path(__file__).resolve().parents[2]  # drill/
 
 
 def cached_bank():
-    """The question bank, loaded once per process while its files are unchanged (~30 ms)."""
+    """The question bank, parsed once per process while its files are unchanged."""
     global _BANK
-    from drill.config import paths
-    from drill.content import bank as bank_mod
-
-    files = sorted(paths.builtin_questions_dir().glob("*.yaml"))
-    user = paths.user_questions_dir()
-    if user.is_dir():
-        files += sorted(user.glob("*.yaml"))
-    key = tuple((str(p), _mtime(p)) for p in files)
+    key = _key()
     if _BANK is None or _BANK[0] != key:
-        _BANK = (key, bank_mod.load_bank())
+        _BANK = (key, _stored(key) or _parse_and_store(key))
     return _BANK[1]
 
 
-def _mtime(path: Path) -> int:
+def _stamps(files) -> list:
+    out = []
+    for path in files:
+        try:
+            stat = path.stat()
+            out.append([str(path), stat.st_mtime_ns, stat.st_size])
+        except OSError:
+            out.append([str(path), 0, 0])
+    return out
+
+
+def _key() -> list:
+    questions = sorted(paths.builtin_questions_dir().glob("*.yaml"))
+    user = paths.user_questions_dir()
+    if user.is_dir():
+        questions += sorted(user.glob("*.yaml"))
+    code = sorted(p for part in ("content", "core") for p in (_PACKAGE / part).rglob("*.py"))
+    cards = sorted(paths.builtin_gpus_dir().glob("*.yaml"))
+    return [__version__, _stamps(questions), _stamps(cards), _stamps(code)]
+
+
+def _stored(key: list):
+    """The bank from the cache file if it was written for ``key``, else None."""
     try:
-        return path.stat().st_mtime_ns
-    except OSError:
-        return 0
+        data = json.loads(paths.bank_cache_file().read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("key") != key:
+            return None
+        return bank_from_json(data["bank"])
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def _parse_and_store(key: list):
+    from drill.content.bank.load import load_bank
+
+    bank = load_bank()
+    try:
+        text = json.dumps({"key": key, "bank": bank_to_json(bank)}, allow_nan=False)
+        target = paths.bank_cache_file()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, text.encode("utf-8"))
+    except (OSError, ValueError):
+        pass  # a read-only or full disk (or a figure JSON cannot hold) only costs a re-parse
+    return bank
+
+
+# -- the bank as JSON and back -------------------------------------------------------------
+def bank_to_json(bank) -> dict:
+    from dataclasses import asdict
+
+    return {
+        "questions": [asdict(q) for q in bank.questions.values()],
+        "problems": [[p.path, p.line, p.field, p.message] for p in bank.problems],
+    }
+
+
+def bank_from_json(data: dict):
+    from drill.content.bank.model import Bank, Choice, Computed, Question, RubricPoint
+    from drill.content.problems import Problem
+
+    questions = {}
+    for q in data["questions"]:
+        values = dict(q)
+        values["skills"] = tuple(q["skills"])
+        values["follow_ups"] = tuple(q["follow_ups"])
+        values["rubric"] = tuple(
+            RubricPoint(
+                label=dict(r["label"]),
+                phrases={lang: tuple(words) for lang, words in r["phrases"].items()},
+                optional=r["optional"],
+            )
+            for r in q["rubric"]
+        )
+        values["choices"] = tuple(Choice(**c) for c in q["choices"])
+        values["computed"] = tuple(Computed(**c) for c in q["computed"])
+        question = Question(**values)
+        questions[question.id] = question
+    problems = [Problem(*p) for p in data["problems"]]
+    return Bank(questions=questions, problems=problems)

@@ -10,9 +10,9 @@ validate`` recomputes every placeholder and compares hand-typed numbers against 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from drill.content.bank import calc_multigpu
+from drill.content.bank.model import Computed
 from drill.core import units as u
 from drill.core.engine import roofline as rl
 from drill.core.engine.calc_ops import OPERATORS, check_values
@@ -43,16 +43,6 @@ _FIXED_UNITS = {  # unit -> (scale, dimension)
 
 class PlaceholderError(ValueError):
     """A placeholder the engine cannot compute; the message names the key at fault."""
-
-
-@dataclass(frozen=True)
-class Computed:
-    """One placeholder: its source text, its value in base units and how it was shown."""
-
-    source: str
-    value: float
-    dim: str
-    text: str
 
 
 def parse(source: str) -> dict[str, str]:

@@ -57,6 +57,17 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class Computed:
+    """One engine placeholder (drill.content.bank.calc): its source text, its value in base
+    units and how it was shown."""
+
+    source: str
+    value: float
+    dim: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Question:
     """A validated question; prompt/answer (and every text) hold both languages."""
 
@@ -73,7 +84,7 @@ class Question:
     follow_ups: tuple[str, ...] = ()
     path: str = ""
     pack: str = ""
-    computed: tuple = ()  # engine placeholders in its texts (bank_calc.Computed), rendered
+    computed: tuple[Computed, ...] = ()  # engine placeholders in its texts, rendered
 
 
 @dataclass
