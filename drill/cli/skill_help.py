@@ -8,6 +8,6 @@ def skill_help(argv: list[str] | None) -> str:
     text = "only these skills"
     if argv is None or "start" not in argv or not {"-h", "--help"} & set(argv):
         return text
-    from drill.content.skills.registry import SKILLS  # ~30 ms: only for this help page
+    from drill.content.skills.registry import CURRICULUM
 
-    return f"{text}: {', '.join(SKILLS)}"
+    return f"{text}: {', '.join(CURRICULUM)}"

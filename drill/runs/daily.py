@@ -41,10 +41,10 @@ class Daily(Session):
     mode = "daily"
 
     def __init__(self, day: date, catalog, lang: str, clock: Callable[[], float] = time.monotonic):
-        from drill.content.skills.registry import SKILLS
+        from drill.content.skills.registry import CURRICULUM
 
         seed = seed_of(day)
-        plan = seeded_plan(seed, COUNT, list(SKILLS), [])
+        plan = seeded_plan(seed, COUNT, list(CURRICULUM), [])
         config = SessionConfig(
             count=COUNT,
             seed=seed,

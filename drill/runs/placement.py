@@ -106,7 +106,7 @@ class Placement(RunBase):
         self.seed = config.seed
         self.catalog = catalog
         self.groups: list[GroupResult] = []
-        for group, skills in skill_groups(list(config.skills or skill_registry.SKILLS)):
+        for group, skills in skill_groups(list(config.skills or skill_registry.CURRICULUM)):
             order = list(skills)
             random.Random(f"placement:{config.seed}:{group}").shuffle(order)
             self.groups.append(GroupResult(group, skills, tuple(order)))

@@ -94,7 +94,7 @@ def plan_config(
 ) -> None:
     """Fill the config's plan (a seeded one, or one read from the history); raise
     NothingToPractise for an empty one."""
-    from drill.content.skills.registry import SKILLS
+    from drill.content.skills.registry import CURRICULUM
     from drill.learning.planner import plan_session
 
     if config.seed is None:
@@ -106,7 +106,7 @@ def plan_config(
     skills: list[str] = []
     concepts: list[str] = []
     if config.topic != "concepts":
-        skills = list(config.skills or SKILLS)
+        skills = list(config.skills or CURRICULUM)
     if config.topic != "numeric":
         bank = bank if bank is not None else cached_bank()
         wanted = set(config.skills or ())

@@ -78,18 +78,18 @@ def run(args) -> int:
 
 def _locked(history) -> dict[str, tuple[str, ...]]:
     """Skills smart practice does not introduce yet, with the prerequisites still missing."""
-    from drill.content.skills.registry import SKILLS
+    from drill.content.skills.registry import CURRICULUM
     from drill.learning.planner import locked_skills
 
-    return locked_skills(history, list(SKILLS))
+    return locked_skills(history, list(CURRICULUM))
 
 
 def _check_skill(item: str) -> None:
     """An id that is neither a skill nor in the history is most likely a typo."""
-    from drill.content.skills.registry import SKILLS
+    from drill.content.skills.registry import CURRICULUM
 
-    if item not in SKILLS:
+    if item not in CURRICULUM:
         raise UsageError(
             f"no attempts recorded for {item!r}, and it is not a skill id "
-            f"(skills: {', '.join(SKILLS)})"
+            f"(skills: {', '.join(CURRICULUM)})"
         )

@@ -2,87 +2,68 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from dataclasses import replace
 
-import drill.content.skills.ncu_read  # noqa: F401  (registers the ncu-read skill family)
 from drill.content.catalog import Catalog
-
-# Importing the generator modules registers their skills, in this order.
-from drill.content.skills import (  # noqa: F401, I001
-    case,
-    diag,
-    hierarchy,
-    intensity,
-    latency,
-    llm,
-    llm_serving,
-    moves,
-    multigpu,
-    roofline,
-    serving_case,
-    specs,
-    tradeoffs,
-)
 from drill.content.skills.context import Ctx
 from drill.content.skills.model import Scenario
 from drill.content.skills.skill import REGISTERED, Skill
 
-# The order new skills are introduced in: the whole roofline case first (the interview's core
-# chain, one ask at a time), then the basics, each step before the ones that use it.
-CURRICULUM = (
-    "roofline-case",
-    "peak-from-specs",
-    "bandwidth-from-specs",
-    "gemm-intensity",
-    "gemv-intensity",
-    "elementwise-intensity",
-    "conv-intensity",
-    "attention-intensity",
-    "ridge-point",
-    "bound",
-    "attainable",
-    "efficiency",
-    "min-time",
-    "direction",
-    "dot-moves",
-    "sol-diagnosis",
-    "ncu-read",
-    "card-upgrade",
-    "precision-change",
-    "decode-latency",
-    "kv-cache",
-    "critical-batch",
-    "ops-per-element",
-    "wave-quantization",
-    "sustained-clock",
-    "spec-sheet",
-    # beyond one GPU: communication, parallelism and serving, after the LLM basics
-    "collective-time",
-    "comm-or-math",
-    "dp-batch",
-    "tp-degree",
-    "moe-batch",
-    "mbu",
-    "per-die-peak",
-    "spec-decode",
-    "kv-bound",
-    "sla-batch",
-    "serving-case",
-    # the memory hierarchy and latency, after the roofline basics
-    "tile-l2-intensity",
-    "hierarchy-bound",
-    "impossible-ordering",
-    "tile-fit",
-    "overhead-bound",
-    "littles-law",
-    "occupancy",
-)
-if set(CURRICULUM) != set(REGISTERED):
-    raise RuntimeError(
-        f"CURRICULUM and the registered skills differ: {sorted(set(CURRICULUM) ^ set(REGISTERED))}"
-    )
-SKILLS: dict[str, Skill] = {skill_id: REGISTERED[skill_id] for skill_id in CURRICULUM}
+# Every skill, in the order new skills are introduced, with the generator module (in
+# drill.content.skills) whose @skill registers it: the whole roofline case first (the
+# interview's core chain, one ask at a time), then the basics, each step before the ones that
+# use it; beyond one GPU after the LLM basics; the memory hierarchy and latency after the
+# roofline basics. A module is imported when one of its skills is first asked for, so a
+# session does not wait for generators it does not use.
+MODULES: dict[str, str] = {
+    "roofline-case": "case",
+    "peak-from-specs": "specs",
+    "bandwidth-from-specs": "specs",
+    "gemm-intensity": "intensity",
+    "gemv-intensity": "intensity",
+    "elementwise-intensity": "intensity",
+    "conv-intensity": "intensity",
+    "attention-intensity": "intensity",
+    "ridge-point": "roofline",
+    "bound": "roofline",
+    "attainable": "roofline",
+    "efficiency": "roofline",
+    "min-time": "roofline",
+    "direction": "diag",
+    "dot-moves": "moves",
+    "sol-diagnosis": "diag",
+    "ncu-read": "ncu_read",
+    "card-upgrade": "tradeoffs",
+    "precision-change": "tradeoffs",
+    "decode-latency": "llm",
+    "kv-cache": "llm",
+    "critical-batch": "llm",
+    "ops-per-element": "tradeoffs",
+    "wave-quantization": "tradeoffs",
+    "sustained-clock": "specs",
+    "spec-sheet": "specs",
+    "collective-time": "multigpu",
+    "comm-or-math": "multigpu",
+    "dp-batch": "multigpu",
+    "tp-degree": "multigpu",
+    "moe-batch": "llm_serving",
+    "mbu": "llm_serving",
+    "per-die-peak": "llm_serving",
+    "spec-decode": "llm_serving",
+    "kv-bound": "llm_serving",
+    "sla-batch": "llm_serving",
+    "serving-case": "serving_case",
+    "tile-l2-intensity": "hierarchy",
+    "hierarchy-bound": "hierarchy",
+    "impossible-ordering": "hierarchy",
+    "tile-fit": "hierarchy",
+    "overhead-bound": "latency",
+    "littles-law": "latency",
+    "occupancy": "latency",
+}
+CURRICULUM: tuple[str, ...] = tuple(MODULES)
 
 
 class SkillError(LookupError):
@@ -90,10 +71,24 @@ class SkillError(LookupError):
 
 
 def get(skill_id: str) -> Skill:
-    try:
-        return SKILLS[skill_id]
-    except KeyError:
-        raise SkillError(f"unknown skill {skill_id!r}; choose from: {', '.join(SKILLS)}") from None
+    module = MODULES.get(skill_id)
+    if module is None:
+        raise SkillError(f"unknown skill {skill_id!r}; choose from: {', '.join(CURRICULUM)}")
+    if skill_id not in REGISTERED:
+        importlib.import_module(f"{__package__}.{module}")
+    return REGISTERED[skill_id]
+
+
+def all_skills() -> dict[str, Skill]:
+    """Every skill by id, in curriculum order (imports every generator module)."""
+    return {skill_id: get(skill_id) for skill_id in CURRICULUM}
+
+
+def __getattr__(name: str):
+    if name == "SKILLS":  # the whole table, built on first use
+        value = globals()["SKILLS"] = all_skills()
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def generate(

@@ -36,7 +36,7 @@ def locked_count() -> int:
 
     if not paths.database_file().exists():
         return 0
-    from drill.content.skills.registry import SKILLS
+    from drill.content.skills.registry import CURRICULUM
     from drill.learning.planner import locked_skills
     from drill.store.history import History, HistoryError
 
@@ -45,7 +45,7 @@ def locked_count() -> int:
     except HistoryError:
         return 0
     try:
-        return len(locked_skills(history, list(SKILLS)))
+        return len(locked_skills(history, list(CURRICULUM)))
     except sqlite3.Error:
         return 0
     finally:
