@@ -20,7 +20,7 @@ print(json.dumps(sorted(sys.modules)))
 """
 
 
-def test_a_skill_session_loads_no_bank_rubric_or_interview(drill_home):
+def test_a_skill_session_loads_no_bank_rubric_interview_or_card_checks(drill_home):
     for _ in range(2):  # the first run parses the card files and writes the catalog's cache
         out = subprocess.run(
             [sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120
@@ -32,6 +32,8 @@ def test_a_skill_session_loads_no_bank_rubric_or_interview(drill_home):
     assert "drill.grading.rubric" not in loaded  # graded on the first free answer, if any
     assert "drill.runs.interview" not in loaded
     assert "textual" not in loaded
+    assert "drill.content.catalog.schema" not in loaded  # the catalog came from its cache
+    assert "drill.content.skills.llm_serving" not in loaded  # only the asked skill's module
 
 
 def test_the_bank_package_names_load_on_first_use():

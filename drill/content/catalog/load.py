@@ -6,22 +6,17 @@ the file, the line, the field and what is wrong.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import asdict
 from functools import cache
 from pathlib import Path
 
-import drill.content.catalog.card as card_module
-import drill.content.catalog.interconnect as interconnect_module
-import drill.content.catalog.schema as schema_module
 from drill import __version__
 from drill.config import paths
 from drill.config.files import write_atomic
 from drill.content.catalog.card import Card, Catalog
 from drill.content.catalog.hierarchy import LevelFigure, OccupancyLimits
-from drill.content.catalog.schema import line_of, parse_card
 from drill.content.problems import Problem
 
 
@@ -39,12 +34,14 @@ _TUPLE_FIELDS = ("aliases", "inferred", "notes", "sources")
 
 
 @cache
-def _code_key() -> str:
-    """The version and a hash of the model and schema code: a change to either re-parses."""
-    digest = hashlib.sha256(__version__.encode())
-    for module in (card_module, schema_module, interconnect_module):
-        digest.update(Path(module.__file__).read_bytes())
-    return digest.hexdigest()[:16]
+def _code_key() -> list:
+    """The version and the model and schema code's files (modification time and size): a
+    change to either re-parses. Stamps, not a hash, so a cache hit reads no code."""
+    key: list = [__version__]
+    for name in ("card.py", "schema.py", "interconnect.py", "hierarchy.py"):
+        stat = Path(__file__).with_name(name).stat()
+        key.append([name, stat.st_mtime_ns, stat.st_size])
+    return key
 
 
 def _file_key(path: Path) -> list:
@@ -72,6 +69,7 @@ def _write_cache(entries: dict) -> None:
 
 def _parse_file(path: Path, user: bool) -> tuple[Card | None, list[Problem], dict]:
     """Parse one card file; also return the lines of id and aliases for later messages."""
+    from drill.content.catalog.schema import line_of
     from drill.content.yamlio import YamlError, load_file  # the YAML parser only on a cache miss
 
     try:
@@ -89,6 +87,8 @@ def _parse_file(path: Path, user: bool) -> tuple[Card | None, list[Problem], dic
 
 def _card_of(data: object, path: Path, user: bool) -> tuple[Card | None, list[Problem]]:
     """parse_card, with any failure on an odd file reported as its problem, never raised."""
+    from drill.content.catalog.schema import parse_card
+
     try:
         card, found = parse_card(data, str(path), user)
         if card is not None:
