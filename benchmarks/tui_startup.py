@@ -22,7 +22,7 @@ import time
 import uuid
 from pathlib import Path
 
-RUNS = 7
+RUNS = 11
 MINIMAL = """
 from textual.app import App
 from textual.widgets import Footer, Header, Static
