@@ -122,6 +122,20 @@ def _tick_label(exp: int, scale: float = 1.0) -> str:
     return f"{value:g}"
 
 
+def _roof_corners(roof, x_lo: float, x_hi: float, y_lo: float) -> tuple[list, list]:
+    """The roof over [x_lo, x_hi] in log-log axes as its corners: where the slope enters the
+    plot (at its left edge or its floor), the ridge, the right edge. plotext joins them with
+    straight lines, as a roofline is straight between its corners."""
+    ridge = math.log10(roof.peak / roof.bandwidth)
+    top = math.log10(roof.peak)
+    start = max(x_lo, y_lo - math.log10(roof.bandwidth))  # the slope reaches the floor here
+    if start >= x_hi:
+        return [], []
+    xs = [start] + ([ridge] if start < ridge < x_hi else []) + [x_hi]
+    ys = [min(top, math.log10(roof.bandwidth) + x) for x in xs]
+    return xs, ys
+
+
 def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
     """The figure as ``height`` lines of text at most ``width`` wide ('' if too small)."""
     if width < MIN_WIDTH or height < MIN_HEIGHT or not figure.roofs:
@@ -153,16 +167,8 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
     plt.clear_figure()
     plt.plotsize(width, plot_height)
     plt.theme("pro" if color else "clear")
-    steps = 60
     for roof in sorted(figure.roofs, key=lambda r: r.main):
-        xs_line, ys_line = [], []
-        for i in range(steps + 1):
-            lx = x_lo + (x_hi - x_lo) * i / steps
-            rate = min(roof.peak, roof.bandwidth * 10.0**lx)
-            ly = math.log10(rate)
-            if ly >= y_lo:
-                xs_line.append(lx)
-                ys_line.append(ly)
+        xs_line, ys_line = _roof_corners(roof, x_lo, x_hi, y_lo)
         if xs_line:
             plt.plot(
                 xs_line,
