@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -46,6 +48,8 @@ class DrillApp(App):
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
         self._prepared = prepared  # the first practice session, built while the UI starts
+        self._before_signals: dict[int, object] = {}  # the handlers to put back on unmount
+        self._exit_timer: threading.Timer | None = None
 
     @property
     def catalog(self):
@@ -90,24 +94,42 @@ class DrillApp(App):
 
     def _watch_signals(self) -> None:
         """SIGTERM (kill, a logout) and SIGHUP (the terminal closed) end the run as leaving
-        does, so its answers and its end time are kept."""
+        does, so its answers and its end time are kept.
+
+        A plain signal handler, not the event loop's: after a hangup Textual may already be
+        stuck writing to the closed terminal (it then runs no more loop callbacks), so the
+        handler itself arms the exit that follows when the app has not closed in time."""
         import asyncio
-        import contextlib
         import signal
 
         loop = asyncio.get_running_loop()
+
+        def on_signal(signum: int, _frame) -> None:
+            self._arm_exit(128 + signum)
+            with contextlib.suppress(RuntimeError):  # the loop has closed already
+                loop.call_soon_threadsafe(self.end_by_signal, signum)
+
         for name in self.ENDING_SIGNALS:
-            # no such signal here, or not the main thread's loop: nothing to watch
-            with contextlib.suppress(AttributeError, NotImplementedError, RuntimeError, ValueError):
-                signum = getattr(signal, name)
-                loop.add_signal_handler(signum, self.end_by_signal, signum)
+            signum = getattr(signal, name, None)
+            if signum is None:
+                continue  # no such signal here
+            with contextlib.suppress(ValueError):  # not the main thread: nothing to watch
+                self._before_signals[signum] = signal.signal(signum, on_signal)
+
+    def _arm_exit(self, code: int) -> None:
+        """Exit the process with ``code`` in SHUTDOWN_GRACE_S unless run_app disarms it first."""
+        if self._exit_timer is None:
+            self._exit_timer = threading.Timer(SHUTDOWN_GRACE_S, os._exit, (code,))
+            self._exit_timer.daemon = True
+            self._exit_timer.start()
+
+    def disarm_exit(self) -> None:
+        """The app has closed: whatever the command does next may take its time."""
+        if self._exit_timer is not None:
+            self._exit_timer.cancel()
 
     def end_by_signal(self, signum: int) -> None:
-        """End every run and write it down, then exit. Textual's shutdown writes to the
-        terminal, and after a hangup (the terminal is gone) that write can block for ever,
-        so the process ends by itself if the shutdown has not finished soon after."""
-        import threading
-
+        """End every run and write it down, then exit."""
         from drill.runs.recording import flush
 
         for screen in self.screen_stack:
@@ -115,9 +137,6 @@ class DrillApp(App):
             if end is not None:
                 end()
         flush()  # the answers and the run's end are on disk before anything else can fail
-        watchdog = threading.Timer(SHUTDOWN_GRACE_S, os._exit, (128 + signum,))
-        watchdog.daemon = True
-        watchdog.start()
         self.exit(return_code=128 + signum)
 
     async def _on_resize(self, event) -> None:
@@ -146,17 +165,15 @@ class DrillApp(App):
             self.push_screen(TooSmallScreen())
 
     def on_unmount(self) -> None:
-        import asyncio
-        import contextlib
         import signal
 
         from drill.runs.recording import flush
 
         flush()  # pending answers reach the database before exit
-        loop = asyncio.get_running_loop()
-        for name in self.ENDING_SIGNALS:
-            with contextlib.suppress(AttributeError, NotImplementedError, RuntimeError, ValueError):
-                loop.remove_signal_handler(getattr(signal, name))
+        for signum, before in self._before_signals.items():
+            with contextlib.suppress(ValueError, TypeError):
+                signal.signal(signum, before)
+        self._before_signals.clear()
 
     def practise(self, options: dict) -> None:
         """Replace the current screen with a practice session built from ``options``."""
@@ -219,6 +236,7 @@ def run_app(
     """Run the app: a practice session for ``options``, or the home screen for None."""
     app = make_app(lang=lang, start=options, prepared=prepared, record=record)
     app.run()
+    app.disarm_exit()
     return app.return_code or 0
 
 
@@ -235,4 +253,5 @@ def run_mock_app(args, lang: str | None, report=None) -> int:
     }
     app = make_app(lang=lang, mock=options, record=not getattr(args, "no_save", False))
     app.run()
+    app.disarm_exit()
     return app.return_code or 0
