@@ -39,8 +39,10 @@ def first_frame(command: str, marker: str, timeout: float = 30) -> float:
     name = "bench-" + uuid.uuid4().hex[:8]
     start = time.perf_counter()
     subprocess.run(
-        ["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "40", command], check=True
+        ["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "40", command],
+        check=True,
     )
+    pid = _pane_pid(name)
     try:
         while time.perf_counter() - start < timeout:
             screen = subprocess.run(
@@ -52,6 +54,28 @@ def first_frame(command: str, marker: str, timeout: float = 30) -> float:
         raise SystemExit(f"{marker!r} never appeared for: {command}\n{screen}")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+        _wait_gone(pid)
+
+
+def _pane_pid(name: str) -> int | None:
+    out = subprocess.run(
+        ["tmux", "list-panes", "-t", name, "-F", "#{pane_pid}"], capture_output=True, text=True
+    ).stdout.split()
+    return int(out[0]) if out else None
+
+
+def _wait_gone(pid: int | None, limit: float = 5.0) -> None:
+    """The closed program has exited (or is a zombie) before the next one starts, so one
+    program's shutdown never overlaps the next one's start-up."""
+    deadline = time.perf_counter() + limit
+    while pid is not None and time.perf_counter() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return
+        except (FileNotFoundError, ProcessLookupError):
+            return
+        time.sleep(0.01)
 
 
 def main() -> None:
