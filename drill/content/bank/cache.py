@@ -1,7 +1,7 @@
 """The question bank loaded once per process, and kept parsed on disk between runs.
 
-Reading the packs (YAML, checks, engine placeholders) costs about 80 ms; the parsed bank in
-JSON reads back in a few, so a session's first question does not wait for it. The file is
+Reading the packs (YAML, checks, engine placeholders) costs about 85 ms; the parsed bank in
+JSON reads back in 5-15 ms, so a session's first question does not wait for the parse. The file is
 keyed on everything the parse reads: the pack files, the built-in card files (placeholders
 use their figures), the code of ``drill.content`` and ``drill.core``, and the version. Any
 change re-parses; a missing, unreadable or odd file only costs that re-parse. Nothing in it

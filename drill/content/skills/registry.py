@@ -12,12 +12,11 @@ from drill.content.skills.model import Scenario
 from drill.content.skills.skill import REGISTERED, Skill
 
 # Every skill, in the order new skills are introduced, with the generator module (in
-# drill.content.skills) whose @skill registers it: the whole roofline case first (the
-# interview's core chain, one ask at a time), then the basics, each step before the ones that
-# use it; beyond one GPU after the LLM basics; the memory hierarchy and latency after the
-# roofline basics. A module is imported when one of its skills is first asked for, so a
-# session does not wait for generators it does not use.
+# drill.content.skills) whose @skill registers it. A module is imported when one of its skills
+# is first asked for, so a session does not wait for generators it does not use.
 MODULES: dict[str, str] = {
+    # the whole roofline case first (the interview's core chain, one ask at a time), then the
+    # basics, each step before the ones that use it
     "roofline-case": "case",
     "peak-from-specs": "specs",
     "bandwidth-from-specs": "specs",
@@ -44,6 +43,7 @@ MODULES: dict[str, str] = {
     "wave-quantization": "tradeoffs",
     "sustained-clock": "specs",
     "spec-sheet": "specs",
+    # beyond one GPU: communication, parallelism and serving, after the LLM basics
     "collective-time": "multigpu",
     "comm-or-math": "multigpu",
     "dp-batch": "multigpu",
@@ -55,6 +55,7 @@ MODULES: dict[str, str] = {
     "kv-bound": "llm_serving",
     "sla-batch": "llm_serving",
     "serving-case": "serving_case",
+    # the memory hierarchy and latency, after the roofline basics
     "tile-l2-intensity": "hierarchy",
     "hierarchy-bound": "hierarchy",
     "impossible-ordering": "hierarchy",
