@@ -40,3 +40,16 @@ async def type_answer(pilot, text: str) -> None:
     box.value = text
     await pilot.press("enter")
     await pilot.pause()
+
+
+async def settle(pilot, selector: str = "#practice-body") -> None:
+    """Wait until a scrolled view stops moving: the feedback scrolls to the answer after a
+    refresh, which comes later on a loaded machine than one pause allows."""
+    view = pilot.app.screen.query_one(selector)
+    last, still = None, 0
+    for _ in range(100):
+        await pilot.pause(0.02)
+        still = still + 1 if view.scroll_y == last else 0
+        last = view.scroll_y
+        if still >= 3:
+            return

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from drill.ui.tui.app import make_app
-from tests.tui.helpers import START, frozen, text_of, type_answer, wait_for_question
+from tests.tui.helpers import START, frozen, settle, text_of, type_answer, wait_for_question
 
 SIZE = (100, 34)
 
@@ -41,7 +41,7 @@ def test_practice_question_zh(snap_compare, drill_home):
 async def _feedback(pilot) -> None:
     await wait_for_question(pilot)
     await type_answer(pilot, "12.5")
-    await pilot.pause()
+    await settle(pilot)
 
 
 def test_practice_feedback_en(snap_compare, drill_home):
