@@ -567,3 +567,22 @@ def test_a_rate_above_the_roof_is_flagged_and_comparisons_use_the_other_card():
         ).returncode
         == 2
     )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_paths_lists_every_location_under_drill_home(drill_home, lang):
+    out = run_drill("--lang", lang, "paths")
+    assert out.returncode == 0, out.stderr
+    shown = {line.split()[-1] for line in out.stdout.splitlines() if line.strip()}
+    for location in (
+        paths.config_dir(),
+        paths.user_gpus_dir(),
+        paths.user_questions_dir(),
+        paths.settings_file(),
+        paths.database_file(),
+        paths.cache_dir(),
+    ):
+        assert str(location) in shown
+        assert str(location).startswith(str(drill_home))
+    cache_line = next(line for line in out.stdout.splitlines() if str(paths.cache_dir()) in line)
+    assert cache_line.startswith("caches" if lang == "en" else "缓存")

@@ -21,6 +21,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     "paths-user-questions": ("your question packs", "你的题库"),
     "paths-settings": ("settings", "设置"),
     "paths-database": ("history database", "历史数据库"),
+    "paths-cache": ("caches", "缓存"),
     "paths-builtin-gpus": ("built-in cards", "内置显卡"),
     "paths-builtin-questions": ("built-in questions", "内置题库"),
     "paths-note": (

@@ -112,6 +112,7 @@ def show_paths(args=None) -> int:
         ("paths-user-questions", paths.user_questions_dir()),
         ("paths-settings", paths.settings_file()),
         ("paths-database", paths.database_file()),
+        ("paths-cache", paths.cache_dir()),
         ("paths-builtin-gpus", paths.builtin_gpus_dir()),
         ("paths-builtin-questions", paths.builtin_questions_dir()),
     ]
