@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
 
 import pytest
 
+from drill.cli.main import COMMANDS
+from drill.cli.parsers import build_parser
 from drill.config import paths
 from tests.helpers import FP32_ONLY_CARD, run_drill, run_json
 
@@ -586,3 +589,40 @@ def test_paths_lists_every_location_under_drill_home(drill_home, lang):
         assert str(location).startswith(str(drill_home))
     cache_line = next(line for line in out.stdout.splitlines() if str(paths.cache_dir()) in line)
     assert cache_line.startswith("caches" if lang == "en" else "缓存")
+
+
+def _commands_built(parser) -> set[str]:
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return set(sub.choices)
+
+
+def test_only_the_command_on_the_line_gets_its_parser_built():
+    every = set(COMMANDS)
+    assert _commands_built(build_parser(None)) == every
+    assert _commands_built(build_parser(["start", "--seed", "1"])) == {"start"}
+    assert _commands_built(build_parser(["--lang", "zh", "calc", "ridge"])) == {"calc"}
+    assert _commands_built(build_parser(["--lang=zh", "stats"])) == {"stats"}
+    assert _commands_built(build_parser([])) == {"start"}  # bare drill: the home screen
+    assert _commands_built(build_parser(["--help"])) == every  # the overview lists them all
+    assert _commands_built(build_parser(["strat"])) == every  # the error lists them all
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["start", "--seed", "3", "--skill", "ridge-point", "--slow"],
+        ["--lang", "zh", "mock", "--minutes", "20", "--case", "serving", "--svg", "x.svg"],
+        ["calc", "gemm", "-M", "8", "-N", "8", "-K", "8", "--plot", "--csv", "g.csv"],
+        ["plot", "--gpu", "h100", "--ai", "12", "--measured", "300T", "--csv", "p.csv"],
+        ["history", "export", "--format", "csv"],
+        ["daily", "--date", "2026-01-02", "--plain"],
+    ],
+)
+def test_the_one_command_parser_reads_a_line_as_the_full_one_does(argv):
+    assert vars(build_parser(argv).parse_args(argv)) == vars(build_parser(None).parse_args(argv))
+
+
+def test_a_mistyped_command_still_lists_every_command():
+    result = run_drill("strat")
+    assert result.returncode == 2
+    assert "invalid choice: 'strat'" in result.stderr and "placement" in result.stderr

@@ -1,5 +1,5 @@
-"""The argument parser: one sub-parser per command, the calc operators built only when
-``calc`` is on the command line."""
+"""The argument parser: one sub-parser per command, built only for the command on the command
+line (all of them for the overview), and the calc operators only when ``calc`` is there."""
 
 from __future__ import annotations
 
@@ -13,7 +13,26 @@ from drill.cli.parsers_calc import add_calc
 from drill.cli.skill_help import skill_help
 
 
+def command_of(argv: list[str] | None) -> str | None:
+    """The command on the command line, or None when every sub-parser is needed: the
+    overview (``--help``), or a word that is not a command (the error lists them).
+    A bare ``drill`` runs ``start`` (the home screen)."""
+    if argv is None:
+        return None
+    words = iter(argv)
+    for word in words:
+        if word in ("-h", "--help"):
+            return None
+        if word == "--lang":
+            next(words, None)
+        elif not word.startswith("-"):
+            return word if word in _BUILDERS else None
+    return "start"
+
+
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for ``argv``: only the sub-parser of the command it names is built (a
+    few ms each on the way to the app), all of them when ``command_of`` says so."""
     parser = argtypes.Parser(
         prog="drill",
         description="roofline-drill: practise GPU performance reasoning (roofline, intensity, "
@@ -22,7 +41,14 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"roofline-drill {__version__}")
     parser.add_argument("--lang", choices=("en", "zh"), help="language (default from locale)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=argtypes.Parser)
+    wanted = command_of(argv)
+    for name, add in _BUILDERS.items():
+        if wanted is None or wanted == name:
+            add(sub, argv)
+    return parser
 
+
+def _start(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
     start = sub.add_parser(
         "start",
         help="practice session (the app; --plain or --jsonl for lines)",
@@ -94,7 +120,10 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     start.add_argument(
         "--no-save", action="store_true", help="record nothing in your history (scripted runs)"
     )
+    parsers_adaptive.add_slow(modes)
 
+
+def _mock(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
     mock = sub.add_parser(
         "mock",
         help="a timed mock interview with a scorecard",
@@ -128,7 +157,10 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     mock.add_argument(
         "--no-save", action="store_true", help="record nothing in your history (scripted runs)"
     )
+    parsers_adaptive.export_flags(mock)
 
+
+def _stats(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
     stats = sub.add_parser("stats", help="your progress: accuracy, speed, skills, mistakes")
     stats.add_argument("--json", action="store_true", help="the same figures as JSON")
     stats.add_argument(
@@ -138,14 +170,21 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         "--skill", metavar="ID", type=argtypes.name, help="only this skill or question id"
     )
     _lang_flag(stats)
+    parsers_adaptive.export_flags(stats)
 
+
+def _calc(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
     add_calc(sub, full=argv is None or "calc" in argv)
 
+
+def _gpus(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
     gpus = sub.add_parser("gpus", help="the GPU catalog, or one card in full")
     gpus.add_argument("id", nargs="?", type=argtypes.name, help="card id or alias")
     gpus.add_argument("--json", action="store_true")
     _lang_flag(gpus)
 
+
+def _plot(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
     plot = sub.add_parser("plot", help="draw a card's roofline in the terminal")
     _card_flags(plot)
     plot.add_argument(
@@ -164,7 +203,10 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     )
     plot.add_argument("--width", type=argtypes.plot_size, help="columns (default: terminal width)")
     plot.add_argument("--height", type=argtypes.plot_size, help="rows (default: fits the terminal)")
+    parsers_adaptive.export_flags(plot, csv=True)
 
+
+def _measure(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
     measure = sub.add_parser(
         "measure",
         help="measure this machine's roofline and save it as a card",
@@ -194,7 +236,10 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     )
     measure.add_argument("--json", action="store_true", help="print the figures as JSON")
     _lang_flag(measure)
+    parsers_adaptive.export_flags(measure)
 
+
+def _validate(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
     validate = sub.add_parser("validate", help="check GPU cards and question packs")
     validate.add_argument(
         "paths",
@@ -203,10 +248,14 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         help="files or folders (default: built-in and yours)",
     )
 
+
+def _reference(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
     reference = sub.add_parser("reference", help="quick reference: symptom → bound → check → fix")
     reference.add_argument("--json", action="store_true")
     _lang_flag(reference)
 
+
+def _history(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
     history = sub.add_parser("history", help="export, import or check your answer history")
     hsub = history.add_subparsers(dest="action", metavar="ACTION", parser_class=argtypes.Parser)
     hsub.required = True
@@ -218,14 +267,36 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     imp = hsub.add_parser("import", help="merge an exported file; importing twice adds nothing")
     imp.add_argument("file", type=argtypes.name)
     hsub.add_parser("check", help="run an integrity check on the history database")
-    sub.add_parser("paths", help="where your cards, packs, settings and history live")
-    parsers_adaptive.extend(sub)  # placement, daily, serve, --slow, export flags
 
+
+def _paths(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
+    sub.add_parser("paths", help="where your cards, packs, settings and history live")
+
+
+def _ncu(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
     from drill.cli.parsers_ncu import add_ncu
 
     add_ncu(sub, _lang_flag)
 
-    return parser
+
+# Every command's sub-parser, in the order ``drill --help`` lists them.
+_BUILDERS = {
+    "start": _start,
+    "mock": _mock,
+    "stats": _stats,
+    "calc": _calc,
+    "gpus": _gpus,
+    "plot": _plot,
+    "measure": _measure,
+    "validate": _validate,
+    "reference": _reference,
+    "history": _history,
+    "paths": _paths,
+    "placement": parsers_adaptive.add_placement,
+    "daily": parsers_adaptive.add_daily,
+    "serve": parsers_adaptive.add_serve,
+    "ncu": _ncu,
+}
 
 
 _NUMBER_TYPES = {

@@ -1,14 +1,13 @@
 """Sub-parsers and flags for adaptive practice and sharing: ``drill placement``, ``drill
 daily``, ``drill serve``, ``drill start --slow`` and the export flags (``--svg``, ``--txt``,
-``--csv``) on the commands that draw something. Added to the parser drill.cli.parsers builds."""
+``--csv``) on the commands that draw something: plot, stats, measure, mock and every calc
+operator with --plot. drill.cli.parsers calls them as it builds each command."""
 
 from __future__ import annotations
 
 import argparse
 
 from drill.cli import argtypes
-
-EXPORTING = ("plot", "stats", "measure", "mock")  # and every calc operator with --plot
 
 
 def port(text: str) -> int:
@@ -56,28 +55,18 @@ def export_flags(parser: argparse.ArgumentParser, csv: bool = False) -> None:
         parser.add_argument("--force", action="store_true", help="replace files that already exist")
 
 
-def extend(sub: argparse._SubParsersAction) -> None:
-    """Add this module's commands and flags to the ``drill`` sub-parsers."""
-    start = sub.choices["start"]
-    for group in start._mutually_exclusive_groups:
-        if any("--cram" in a.option_strings for a in group._group_actions):
-            group.add_argument(
-                "--slow",
-                dest="mode",
-                action="store_const",
-                const="slow",
-                help="items you answered right but slowly (1.5 × your median or more)",
-            )
-    for name in EXPORTING:
-        if name in sub.choices:
-            export_flags(sub.choices[name], csv=name == "plot")
-    calc = sub.choices.get("calc")
-    for action in calc._actions if calc is not None else ():
-        if isinstance(action, argparse._SubParsersAction):
-            for op in action.choices.values():
-                if any("--plot" in a.option_strings for a in op._actions):
-                    export_flags(op, csv=True)
+def add_slow(modes: argparse._MutuallyExclusiveGroup) -> None:
+    """``drill start --slow``, one of start's plan modes."""
+    modes.add_argument(
+        "--slow",
+        dest="mode",
+        action="store_const",
+        const="slow",
+        help="items you answered right but slowly (1.5 × your median or more)",
+    )
 
+
+def add_placement(sub: argparse._SubParsersAction, argv: list[str] | None = None) -> None:
     placement = sub.add_parser(
         "placement",
         help="a 10-minute placement test that sets where practice starts",
@@ -89,6 +78,8 @@ def extend(sub: argparse._SubParsersAction) -> None:
     placement.add_argument("--seed", type=argtypes.seed, help="reproducible questions")
     _lang(placement)
 
+
+def add_daily(sub: argparse._SubParsersAction, argv: list[str] | None = None) -> None:
     daily = sub.add_parser(
         "daily",
         help="the daily challenge: the same 5 questions for everyone today",
@@ -101,6 +92,8 @@ def extend(sub: argparse._SubParsersAction) -> None:
     )
     _lang(daily)
 
+
+def add_serve(sub: argparse._SubParsersAction, argv: list[str] | None = None) -> None:
     serve = sub.add_parser(
         "serve",
         help="the app in a browser (needs the web extra)",

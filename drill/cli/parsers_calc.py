@@ -9,6 +9,7 @@ from drill.cli import argtypes, parsers_multigpu
 from drill.cli.flags import DTYPE_CHOICES
 from drill.cli.flags import card_flags as _card_flags
 from drill.cli.flags import lang_flag as _lang_flag
+from drill.cli.parsers_adaptive import export_flags
 
 
 def add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
@@ -137,3 +138,6 @@ def add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
     from drill.cli.parsers_hierarchy import add_hierarchy_ops
 
     add_hierarchy_ops(ops, DTYPE_CHOICES, _lang_flag)
+    for op in ops.choices.values():  # last, so --svg/--txt/--csv end each op's help
+        if any("--plot" in a.option_strings for a in op._actions):
+            export_flags(op, csv=True)
