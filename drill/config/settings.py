@@ -19,6 +19,8 @@ from drill.config.files import write_atomic
 
 @dataclass
 class Settings:
+    """The user's settings, as read from and written to settings.json."""
+
     language: str = ""
     """"en", "zh", or "" for the locale's language."""
     gpu: str = "a100"

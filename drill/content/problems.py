@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Problem:
+    """One problem in a data file, with the line it is on."""
+
     path: str
     line: int
     field: str

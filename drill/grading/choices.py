@@ -20,6 +20,8 @@ _SEPARATORS = str.maketrans({c: " " for c in ",;/、，；和与+."})
 
 @dataclass(frozen=True)
 class ChoiceResult:
+    """A graded choice answer: its score, the options picked and the right ones."""
+
     score: float
     selected: tuple[str, ...]  # option ids (pack letters), in option order
     correct_ids: tuple[str, ...]

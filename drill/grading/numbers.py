@@ -19,6 +19,8 @@ HINT_COSTS = (0.15, 0.15, 0.2)  # share of the question's credit each hint costs
 
 @dataclass(frozen=True)
 class Grade:
+    """The score of one answer, whether it counts as correct, and the mistake behind it."""
+
     score: float
     correct: bool
     mistakes: tuple[str, ...] = ()  # candidate tags of the mistake event (see ``event``)

@@ -63,6 +63,8 @@ Item = tuple[str, str]  # ("skill" | "concept", id)
 
 @dataclass
 class Plan:
+    """What a session asks, in order, at which level each skill starts, and why."""
+
     mode: str
     items: list[Item] = field(default_factory=list)
     difficulties: dict[str, int] = field(default_factory=dict)  # skill id -> level
@@ -72,6 +74,8 @@ class Plan:
 
 @dataclass
 class _Known:
+    """What the history says about each item: due date, level, memory and accuracy."""
+
     due: dict[Item, str] = field(default_factory=dict)  # next due, UTC text
     level: dict[Item, int] = field(default_factory=dict)
     memory: dict[Item, tuple[str, float]] = field(default_factory=dict)  # last review, stability

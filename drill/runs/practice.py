@@ -35,6 +35,8 @@ RETRY_GAP = 3  # a missed item comes back after this many other items (or at the
 
 @dataclass
 class SessionConfig:
+    """What a practice session was asked to be: its size, seed, items, levels, card and mode."""
+
     count: int = 10
     seed: int | None = None
     skills: list[str] | None = None

@@ -44,6 +44,8 @@ def questions_text(n: int, lang: str) -> str:
 
 @dataclass
 class Summary:
+    """A finished run's counts, score and time, per item and per mistake."""
+
     questions: int
     answered: int
     skipped: int

@@ -111,6 +111,8 @@ class Attempt:
 
 @dataclass
 class SessionRecord:
+    """A session as the history stores it."""
+
     mode: str
     started_utc: str
     ended_utc: str | None = None

@@ -45,6 +45,8 @@ def load_card(name: str | None):
 
 @dataclass(frozen=True)
 class Roof:
+    """The roof a command works with: a card's (or a custom) peak and bandwidth, named."""
+
     gpu: str
     name: str
     peak: float

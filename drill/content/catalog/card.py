@@ -22,6 +22,8 @@ class CatalogError(LookupError):
 
 @dataclass(frozen=True)
 class PeakChoice:
+    """The peak a question uses, and where in the card it comes from."""
+
     value: float  # FLOP/s
     path: str  # "tensor.fp16", "vector.fp32"
     clock_mhz: float
@@ -29,6 +31,8 @@ class PeakChoice:
 
 @dataclass(frozen=True)
 class Card:
+    """One GPU as its datasheet gives it: peaks per dtype, memory, caches and sources."""
+
     id: str
     name: str
     vendor: str
@@ -177,6 +181,8 @@ class Card:
 
 @dataclass
 class Catalog:
+    """The cards by id, their aliases, and the problems found while loading them."""
+
     cards: dict[str, Card]
     aliases: dict[str, str]
     problems: list[Problem]

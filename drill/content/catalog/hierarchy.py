@@ -71,6 +71,8 @@ class LevelFigure:
 
 @dataclass(frozen=True)
 class OccupancyLimits:
+    """How many warps and blocks one compute unit holds at once, with the source."""
+
     max_warps_per_unit: int
     max_blocks_per_unit: int
     source: str

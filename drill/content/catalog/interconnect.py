@@ -36,6 +36,8 @@ _PACKAGE = {"dies": (int, True), "devices": (int, True), "note": (str, True)}
 
 @dataclass(frozen=True)
 class Interconnect:
+    """A card's scale-up links, PCIe, node and network figures (per direction)."""
+
     scale_up: str
     pcie_gen: int
     pcie_lanes: int

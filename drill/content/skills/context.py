@@ -33,6 +33,8 @@ COLLIDE = 0.03  # a mistake this close to the answer cannot be told from it
 
 @dataclass
 class Ctx:
+    """What a skill template draws from: the random source, level, catalog and card."""
+
     rng: random.Random
     difficulty: int
     catalog: Catalog

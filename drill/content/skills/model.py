@@ -33,6 +33,8 @@ class Unit:
 
 @dataclass(frozen=True)
 class Option:
+    """One choice of a multiple-choice ask: the letter, its value, its text."""
+
     id: str  # the letter typed
     value: str  # the canonical answer ("memory", "fusion")
     en: str

@@ -14,6 +14,8 @@ LLM_LAYERS = ((4096, 11008), (11008, 4096), (4096, 4096), (8192, 28672), (5120, 
 
 @dataclass(frozen=True)
 class OpPick:
+    """An operator picked for a scenario, with its description in both languages."""
+
     cost: ops.OpCost
     en: str
     zh: str

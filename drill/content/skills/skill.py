@@ -15,6 +15,8 @@ Maker = Callable[["Ctx"], "Scenario"]
 
 @dataclass(frozen=True)
 class Skill:
+    """A skill: its id, topic, names in both languages and its scenario maker."""
+
     id: str
     topic: str
     en: str

@@ -29,6 +29,8 @@ class ShapeError(ValueError):
 
 @dataclass(frozen=True)
 class OpCost:
+    """An operator's FLOPs and bytes moved, with the parameters they came from."""
+
     op: str
     flops: float
     bytes: float

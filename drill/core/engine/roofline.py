@@ -102,6 +102,8 @@ def ops_per_element_to_compute(
 
 @dataclass(frozen=True)
 class Waves:
+    """How a grid of blocks fills the card: waves, and the share of the last one used."""
+
     blocks: int
     slots: int  # blocks that run at once: units × blocks per unit
     waves: int

@@ -21,6 +21,8 @@ MIN_HEIGHT = 10
 
 @dataclass(frozen=True)
 class RoofLine:
+    """One roof: a peak and the bandwidth slope that meets it."""
+
     label: str
     peak: float  # FLOP/s
     bandwidth: float  # B/s
@@ -33,6 +35,8 @@ class RoofLine:
 
 @dataclass(frozen=True)
 class Point:
+    """A marked point on the plot: intensity and rate, with its marker and colour."""
+
     label: str
     intensity: float  # FLOP/B
     rate: float  # FLOP/s
@@ -50,6 +54,8 @@ class Arrow:
 
 @dataclass
 class Figure:
+    """What a roofline plot shows: roofs, points, arrows, labels."""
+
     title: str
     roofs: list[RoofLine]
     points: list[Point] = field(default_factory=list)

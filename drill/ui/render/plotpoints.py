@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class PlotSpec:
+    """The roof and the points a question's plot shows."""
+
     gpu: str
     dtype: str
     peak: float
