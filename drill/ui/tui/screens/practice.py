@@ -34,6 +34,7 @@ class PracticeScreen(StatefulKeys, Screen):
     scroll area has the keyboard, and the letters n, p, ?, q, r, w work as well.
     """
 
+    AUTO_FOCUS = "#answer"  # not the scroll area first: each move of focus restyles the screen
     BINDINGS = [
         Binding("f1,h", "hint", "hint", show=False),
         Binding("f2,s", "skip", "skip", show=False),
