@@ -29,6 +29,7 @@ def test_a_skill_session_loads_no_bank_rubric_interview_or_card_checks(drill_hom
     loaded = set(json.loads(out.stdout))
     assert "yaml" not in loaded  # the question bank's YAML is not read for a skill session
     assert "drill.content.bank.load" not in loaded
+    assert "drill.content.bank.cache" not in loaded  # nor its stored parse
     assert "drill.grading.rubric" not in loaded  # graded on the first free answer, if any
     assert "drill.runs.interview" not in loaded
     assert "textual" not in loaded

@@ -6,10 +6,9 @@ from __future__ import annotations
 import argparse
 
 from drill import __version__
-from drill.cli import argtypes, parsers_adaptive, parsers_multigpu
+from drill.cli import argtypes, parsers_adaptive
 from drill.cli.flags import card_flags as _card_flags
 from drill.cli.flags import lang_flag as _lang_flag
-from drill.cli.parsers_calc import add_calc
 from drill.cli.skill_help import skill_help
 
 
@@ -149,7 +148,9 @@ def _mock(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
     mock.add_argument(
         "--force", action="store_true", help="let --report replace an existing file or link"
     )
-    parsers_multigpu.add_case_flag(mock)
+    from drill.cli.parsers_multigpu import add_case_flag
+
+    add_case_flag(mock)
     mock_lines = mock.add_mutually_exclusive_group()
     mock_lines.add_argument("--plain", action="store_true", help="line mode for any terminal")
     mock_lines.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")
@@ -174,6 +175,8 @@ def _stats(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
 
 
 def _calc(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
+    from drill.cli.parsers_calc import add_calc
+
     add_calc(sub, full=argv is None or "calc" in argv)
 
 

@@ -16,7 +16,6 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from drill.content.bank.cache import cached_bank
 from drill.errors import SetupError
 from drill.learning.planner import SEEDED
 from drill.runs.planning import USER_HISTORY, draw_seed, plan_config, session_config
@@ -36,6 +35,8 @@ def new_session(
     """A session without a recorder; planned here (seeded) if the config has no plan yet. The
     question bank is loaded only when concepts are part of it."""
     if config.topic != "numeric" and bank is None:
+        from drill.content.bank.cache import cached_bank  # a skill-only session never reads it
+
         bank = cached_bank()
     if config.plan is None:
         plan_config(config, None, bank=bank)
@@ -152,9 +153,11 @@ def open_interview(
             previous = previous_mock_score(history)
         except sqlite3.DatabaseError:
             previous = None
-    interview = MockInterview(
-        config, catalog, bank if bank is not None else cached_bank(), clock=clock, previous=previous
-    )
+    if bank is None:
+        from drill.content.bank.cache import cached_bank
+
+        bank = cached_bank()
+    interview = MockInterview(config, catalog, bank, clock=clock, previous=previous)
     if history is not None:
         _attach(interview, history, "mock", config, background, on_warning)
     return interview

@@ -7,7 +7,6 @@ import random
 import sqlite3
 from datetime import datetime
 
-from drill.content.bank.cache import cached_bank
 from drill.errors import NothingToPractise, SetupError
 from drill.learning.planner import MODES, SEEDED
 from drill.runs.named import named_plan, named_questions
@@ -63,6 +62,8 @@ def session_config(
         except LookupError as exc:
             raise SetupError(str(exc)) from None
     if options.get("questions") and bank is None:
+        from drill.content.bank.cache import cached_bank
+
         bank = cached_bank()
     questions = named_questions(options, bank)
     topic = options.get("topic") or ("numeric" if skills else "mixed")
@@ -108,6 +109,8 @@ def plan_config(
     if config.topic != "concepts":
         skills = list(config.skills or CURRICULUM)
     if config.topic != "numeric":
+        from drill.content.bank.cache import cached_bank  # a skill-only plan never reads it
+
         bank = bank if bank is not None else cached_bank()
         wanted = set(config.skills or ())
         if seeded:

@@ -1,8 +1,8 @@
 """The conceptual question bank: types (model), reading (reader), loading and checks (load),
 engine placeholders (calc).
 
-The names below load on first use (PEP 562), so importing ``drill.content.bank.cache``, which
-practice does before it knows whether concepts are wanted, costs no YAML parser.
+The names below load on first use (PEP 562), so importing ``drill.content.bank.cache`` (the
+stored parse, which a session with concepts reads first) costs no YAML parser.
 """
 
 from __future__ import annotations
