@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from rich.cells import cell_len
 
 from drill.i18n import tr
+from drill.ui.render.canvas import plotext_figure
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 MIN_WIDTH = 30
@@ -146,8 +147,6 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
     """The figure as ``height`` lines of text at most ``width`` wide ('' if too small)."""
     if width < MIN_WIDTH or height < MIN_HEIGHT or not figure.roofs:
         return ""
-    import plotext as plt  # ~15 ms import; only the plot needs it
-
     main = next((r for r in figure.roofs if r.main), figure.roofs[0])
     xs = [r.ridge for r in figure.roofs] + [p.intensity for p in figure.points]
     xs += [a.end[0] for a in figure.arrows] + [a.start[0] for a in figure.arrows]
@@ -170,56 +169,56 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
             entries.append((point.marker, point.color, point.label))
     legend_text = legend_lines(entries, width, color) if legend and entries else []
     plot_height = height - len(legend_text)
-    plt.clear_figure()
-    plt.plotsize(width, plot_height)
-    plt.theme("pro" if color else "clear")
-    for roof in sorted(figure.roofs, key=lambda r: r.main):
-        xs_line, ys_line = _roof_corners(roof, x_lo, x_hi, y_lo)
-        if xs_line:
-            plt.plot(
-                xs_line,
-                ys_line,
-                marker="braille",
-                color=("cyan" if roof.main else "gray") if color else "default",
+    with plotext_figure() as plt:
+        plt.plotsize(width, plot_height)
+        plt.theme("pro" if color else "clear")
+        for roof in sorted(figure.roofs, key=lambda r: r.main):
+            xs_line, ys_line = _roof_corners(roof, x_lo, x_hi, y_lo)
+            if xs_line:
+                plt.plot(
+                    xs_line,
+                    ys_line,
+                    marker="braille",
+                    color=("cyan" if roof.main else "gray") if color else "default",
+                )
+                plt.text(
+                    roof.label,
+                    x_hi - (x_hi - x_lo) * 0.02,
+                    math.log10(roof.peak),
+                    alignment="right",
+                    color=("cyan" if roof.main else "gray") if color else "default",
+                )
+        if ridge_shown:
+            plt.scatter(
+                [ridge_x],
+                [math.log10(main.peak)],
+                marker=RIDGE_MARKER[0],
+                color=RIDGE_MARKER[1] if color else "default",
             )
-            plt.text(
-                roof.label,
-                x_hi - (x_hi - x_lo) * 0.02,
-                math.log10(roof.peak),
-                alignment="right",
-                color=("cyan" if roof.main else "gray") if color else "default",
+        for point in figure.points:
+            if point.intensity <= 0 or point.rate <= 0:
+                continue
+            lx = min(max(math.log10(point.intensity), x_lo), x_hi)
+            ly = min(max(math.log10(point.rate), y_lo), y_hi)
+            plt.scatter(
+                [lx],
+                [ly],
+                marker=point.marker,
+                color=point.color if color else "default",
             )
-    if ridge_shown:
-        plt.scatter(
-            [ridge_x],
-            [math.log10(main.peak)],
-            marker=RIDGE_MARKER[0],
-            color=RIDGE_MARKER[1] if color else "default",
-        )
-    for point in figure.points:
-        if point.intensity <= 0 or point.rate <= 0:
-            continue
-        lx = min(max(math.log10(point.intensity), x_lo), x_hi)
-        ly = min(max(math.log10(point.rate), y_lo), y_hi)
-        plt.scatter(
-            [lx],
-            [ly],
-            marker=point.marker,
-            color=point.color if color else "default",
-        )
-    draw_arrows(plt, figure.arrows, (x_lo, x_hi, y_lo, y_hi), color)
-    x_ticks = list(range(x_lo, x_hi + 1))
-    if len(x_ticks) > max(2, width // 8):
-        x_ticks = x_ticks[:: math.ceil(len(x_ticks) / max(2, width // 8))]
-    plt.xticks(x_ticks, [_tick_label(e) for e in x_ticks])
-    y_ticks = list(range(y_lo, y_hi + 1))
-    plt.yticks(y_ticks, [_tick_label(e, 1e12) for e in y_ticks])
-    plt.xlim(x_lo, x_hi)
-    plt.ylim(y_lo, y_hi)
-    plt.xlabel(tr("plot-x", figure.lang))
-    plt.ylabel(figure.y_label)
-    plt.title(figure.title)
-    text = plt.build()
+        draw_arrows(plt, figure.arrows, (x_lo, x_hi, y_lo, y_hi), color)
+        x_ticks = list(range(x_lo, x_hi + 1))
+        if len(x_ticks) > max(2, width // 8):
+            x_ticks = x_ticks[:: math.ceil(len(x_ticks) / max(2, width // 8))]
+        plt.xticks(x_ticks, [_tick_label(e) for e in x_ticks])
+        y_ticks = list(range(y_lo, y_hi + 1))
+        plt.yticks(y_ticks, [_tick_label(e, 1e12) for e in y_ticks])
+        plt.xlim(x_lo, x_hi)
+        plt.ylim(y_lo, y_hi)
+        plt.xlabel(tr("plot-x", figure.lang))
+        plt.ylabel(figure.y_label)
+        plt.title(figure.title)
+        text = plt.build()
     lines = [_fit_line(line, width) for line in text.rstrip("\n").split("\n")] + legend_text
     text = "\n".join(lines)
     return text if color else _ANSI.sub("", text)

@@ -18,6 +18,7 @@ from rich.text import Text
 from drill import i18n
 from drill.i18n import tr
 from drill.learning.stats.model import Stats, calendar_weeks
+from drill.ui.render.canvas import plotext_figure
 from drill.ui.render.cjk import Wrapped
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -133,33 +134,31 @@ def _chart(
     y_range: tuple[float, float] | None = None,
     value_label: str | None = None,
 ) -> str:
-    import plotext as plt  # ~15 ms import; only the charts need it
-
-    plt.clear_figure()
-    plt.plotsize(width, height)
-    plt.theme("pro" if color else "clear")
-    if len(xs) == 1:
-        plt.scatter(xs, ys, marker="●", color="cyan" if color else "default")
-    else:
-        plt.plot(xs, ys, marker="braille", color="cyan" if color else "default")
-        if len(xs) <= width // 4:
-            plt.scatter(xs, ys, marker="•", color="cyan" if color else "default")
-    if value_label and len(xs) <= 6:
-        # A few points on a coarse grid of rows: say each one's value beside it, so 64 %
-        # does not read as the 50 row it lands nearest to.
-        span = max(xs) - min(xs) or 2
-        for x, y in zip(xs, ys, strict=True):
-            plt.text(value_label.format(y), x + span * 0.04, y, alignment="left")
-    ticks, labels = _date_ticks(xs, first, fmt, width)
-    plt.xticks(ticks, labels)
-    if len(xs) == 1:
-        plt.xlim(xs[0] - 1, xs[0] + 1)
-    if y_ticks:
-        plt.yticks(*y_ticks)
-    if y_range:
-        plt.ylim(*y_range)
-    plt.title(title)
-    text = plt.build()
+    with plotext_figure() as plt:
+        plt.plotsize(width, height)
+        plt.theme("pro" if color else "clear")
+        if len(xs) == 1:
+            plt.scatter(xs, ys, marker="●", color="cyan" if color else "default")
+        else:
+            plt.plot(xs, ys, marker="braille", color="cyan" if color else "default")
+            if len(xs) <= width // 4:
+                plt.scatter(xs, ys, marker="•", color="cyan" if color else "default")
+        if value_label and len(xs) <= 6:
+            # A few points on a coarse grid of rows: say each one's value beside it, so 64 %
+            # does not read as the 50 row it lands nearest to.
+            span = max(xs) - min(xs) or 2
+            for x, y in zip(xs, ys, strict=True):
+                plt.text(value_label.format(y), x + span * 0.04, y, alignment="left")
+        ticks, labels = _date_ticks(xs, first, fmt, width)
+        plt.xticks(ticks, labels)
+        if len(xs) == 1:
+            plt.xlim(xs[0] - 1, xs[0] + 1)
+        if y_ticks:
+            plt.yticks(*y_ticks)
+        if y_range:
+            plt.ylim(*y_range)
+        plt.title(title)
+        text = plt.build()
     return text if color else _ANSI.sub("", text)
 
 
