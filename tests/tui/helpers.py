@@ -29,10 +29,23 @@ async def wait_for_question(pilot) -> PracticeScreen:
     screen = pilot.app.screen
     for _ in range(200):
         if isinstance(screen, PracticeScreen) and screen.session is not None:
+            await plots_drawn(pilot)
             return screen
         await pilot.pause(0.02)
         screen = pilot.app.screen
     raise AssertionError("the first question never appeared")
+
+
+async def plots_drawn(pilot) -> None:
+    """Wait until every plot on the screen shows its newest drawing (drawn on a thread)."""
+    from drill.ui.tui.widgets.plot import PlotView
+
+    for _ in range(250):
+        if not any(plot.drawing for plot in pilot.app.screen.query(PlotView)):
+            await pilot.pause()
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("a plot never finished drawing")
 
 
 async def type_answer(pilot, text: str) -> None:
@@ -43,8 +56,9 @@ async def type_answer(pilot, text: str) -> None:
 
 
 async def settle(pilot, selector: str = "#practice-body") -> None:
-    """Wait until a scrolled view stops moving: the feedback scrolls to the answer after a
-    refresh, which comes later on a loaded machine than one pause allows."""
+    """Wait until the plots are drawn and a scrolled view stops moving: the feedback scrolls
+    to the answer after a refresh, which comes later on a loaded machine than one pause allows."""
+    await plots_drawn(pilot)
     view = pilot.app.screen.query_one(selector)
     last, still = None, 0
     for _ in range(100):

@@ -7,7 +7,7 @@ from drill.content.catalog import load_catalog
 from drill.content.skills import registry as skills
 from drill.grading.numbers import grade
 from drill.ui.tui.app import make_app
-from tests.tui.helpers import frozen, type_answer, wait_for_question
+from tests.tui.helpers import frozen, plots_drawn, type_answer, wait_for_question
 
 SIZE = (100, 44)
 START = {"seed": 7, "count": 1, "skills": ["dot-moves"], "difficulty": 1, "topic": "numeric"}
@@ -24,7 +24,7 @@ async def _answered(pilot) -> None:
     await wait_for_question(pilot)
     await pilot.pause()
     await type_answer(pilot, "b")
-    await pilot.pause(0.2)
+    await plots_drawn(pilot)
 
 
 def test_dot_moves_arrow_after_the_answer(snap_compare, drill_home):
@@ -36,11 +36,10 @@ async def test_arrow_only_after_the_answer(drill_home):
     app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_question(pilot)
-        await pilot.pause(0.2)
         before = _plot_text(app)
         assert not HEADS & set(before)  # the open question shows the roof alone
         await type_answer(pilot, "b")
-        await pilot.pause(0.2)
+        await plots_drawn(pilot)
         after = _plot_text(app)
         assert HEADS & set(after)
         assert "after" in after and "before" in after

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from drill.ui.tui.app import make_app
-from tests.tui.helpers import START, frozen, settle, text_of, type_answer, wait_for_question
+from tests.tui.helpers import (
+    START,
+    frozen,
+    plots_drawn,
+    settle,
+    text_of,
+    type_answer,
+    wait_for_question,
+)
 
 SIZE = (100, 34)
 
@@ -72,6 +80,7 @@ def test_summary(snap_compare, drill_home):
 async def _open(pilot, key: str) -> None:
     await pilot.press(key)
     await pilot.pause(0.2)
+    await plots_drawn(pilot)
 
 
 def test_calculator(snap_compare, drill_home):

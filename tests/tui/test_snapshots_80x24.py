@@ -24,7 +24,7 @@ from drill.store.history import History
 from drill.store.records import Attempt, SessionRecord
 from drill.store.timeutil import utc_iso
 from drill.ui.tui.app import make_app
-from tests.tui.helpers import frozen, type_answer, wait_for_question
+from tests.tui.helpers import frozen, plots_drawn, type_answer, wait_for_question
 
 SIZE = (80, 24)
 
@@ -103,7 +103,7 @@ async def _feedback_with_plot(pilot) -> None:
             break
         await pilot.press("pagedown")
         await pilot.pause()
-    await pilot.pause()
+    await plots_drawn(pilot)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -117,6 +117,7 @@ async def _calculator(pilot) -> None:
     await pilot.pause(0.2)
     await pilot.press("pagedown")
     await pilot.pause(0.1)
+    await plots_drawn(pilot)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -1,24 +1,45 @@
-"""A roofline drawn to fit the widget: plotext text rendered as rich Text."""
+"""A roofline drawn to fit the widget: plotext text rendered as rich Text, off the UI thread."""
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual import work
+from textual.message import Message
 from textual.widgets import Static
 
 from drill.ui.render.plot import Figure, render
 
 
 class PlotView(Static):
-    """Shows ``figure`` at the widget's size; renders nothing when too small."""
+    """Shows ``figure`` at the widget's size; renders nothing when too small.
+
+    Drawing (plotext, then parsing its ANSI text) takes ~10 ms, so it runs on a worker
+    thread: a screen that has just been filled waits for its next frame meanwhile, and the
+    plot is usually ready by then. Only the newest figure and size are ever shown.
+    """
 
     DEFAULT_CSS = """
     PlotView { height: 22; width: 1fr; }
     """
 
+    class Drawn(Message, bubble=False):
+        """A drawing is ready for the figure and size in ``key`` (figure, width, height)."""
+
+        def __init__(self, key: tuple, text: Text) -> None:
+            super().__init__()
+            self.key = key
+            self.text = text
+
     def __init__(self, figure: Figure | None = None, **kwargs) -> None:
         super().__init__("", **kwargs)
         self._figure = figure
-        self._drawn: tuple | None = None
+        self._drawn: tuple | None = None  # the figure and size shown, or on their way
+        self._shown: tuple | None = None  # the figure and size shown
+
+    @property
+    def drawing(self) -> bool:
+        """A drawing for the current figure and size is still on its way."""
+        return self._drawn is not None and self._drawn != self._shown
 
     def show(self, figure: Figure | None) -> None:
         if figure is not self._figure:
@@ -30,7 +51,7 @@ class PlotView(Static):
         self._draw()
 
     def _draw(self) -> None:
-        """Draw once per figure and size: plotting and ANSI parsing cost ~10 ms a time."""
+        """Draw once per figure and size."""
         width, height = self.size.width, self.size.height
         if not width and self._figure is not None:
             # Not laid out yet: draw at the size it will most likely get, so the plot is in
@@ -39,13 +60,26 @@ class PlotView(Static):
             height = self.styles.height.value if self.styles.height else 22
             height = int(height)
         if self._figure is None or not width:
+            self._drawn = self._shown = None  # a drawing on its way is not wanted any more
             self.update("")
             return
-        if self._drawn == (id(self._figure), width, height):
+        key = (self._figure, width, height)  # the figure itself: an id could be reused
+        if self._drawn == key:
             return
-        self._drawn = (id(self._figure), width, height)
-        text = render(self._figure, width, height, color=True)
-        self.update(Text.from_ansi(text) if text else Text(""))
+        self._drawn = key
+        self._draw_in_thread(self._figure, width, height, key)
+
+    @work(thread=True, group="plot")
+    def _draw_in_thread(self, figure: Figure, width: int, height: int, key: tuple) -> None:
+        text = render(figure, width, height, color=True)
+        # cropped, never wrapped: until a resize's drawing arrives the old one is too wide
+        drawn = Text.from_ansi(text, no_wrap=True, overflow="crop") if text else Text("")
+        self.post_message(self.Drawn(key, drawn))
+
+    def on_plot_view_drawn(self, message: Drawn) -> None:
+        if message.key == self._drawn:  # else a newer figure or size has been asked for
+            self._shown = message.key
+            self.update(message.text)
 
 
 def figure_for(spec, catalog, lang: str):
