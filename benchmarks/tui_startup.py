@@ -2,7 +2,8 @@
 screen, as ratios to a minimal Textual app (Header, Static, Footer) measured in the same run.
 
 Targets: home <= 1.3x, first question with its plot <= 1.6x. Uses tmux, like
-../shared/tools/tui_first_frame.py; medians of several runs, interleaved so drift hits all.
+../shared/tools/tui_first_frame.py; medians of 21 runs, interleaved so drift hits all
+(about two minutes).
 
 Every program runs with its bytecode cached, as after ``pip install`` (which compiles it):
 an environment with PYTHONDONTWRITEBYTECODE would otherwise recompile drill's modules, but
@@ -22,7 +23,7 @@ import time
 import uuid
 from pathlib import Path
 
-RUNS = 11
+RUNS = 21  # the host's noise moves an 11-run median ratio by ~0.1
 MINIMAL = """
 from textual.app import App
 from textual.widgets import Footer, Header, Static
