@@ -1,4 +1,5 @@
-"""The parsed question bank kept on disk: the same bank as parsing, and never a stale one."""
+"""The parsed question bank kept on disk: the same bank as parsing, and never a stale one;
+and its index (id, difficulty, skills), which planning reads instead of the whole bank."""
 
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ USER_PACK = textwrap.dedent(
 def fresh_process_cache(monkeypatch):
     """Each test starts as a new process would: nothing held in memory."""
     monkeypatch.setattr(bank_cache, "_BANK", None)
+    monkeypatch.setattr(bank_cache, "_INDEX", None)
 
 
 def test_the_stored_bank_is_the_parsed_bank():
@@ -119,3 +121,82 @@ def test_a_broken_entry_under_the_right_key_only_costs_a_parse():
     paths.bank_cache_file().write_text(json.dumps(stored), encoding="utf-8")
     bank_cache._BANK = None
     assert bank_cache.cached_bank().questions == load_bank().questions
+
+
+def _expected_index() -> list:
+    return [(q.id, q.difficulty, tuple(q.skills)) for q in load_bank().questions.values()]
+
+
+def test_the_index_lists_every_question_in_load_order():
+    first = bank_cache.concept_index()  # parses, writes the bank and its index
+    assert paths.bank_index_file().is_file()
+    bank_cache._INDEX = None
+    second = bank_cache.concept_index()  # read back from the index file
+    assert first == second == _expected_index()
+
+
+PLAN_THEN_ASK = """
+import json, sys
+from drill.runs.factory import open_practice
+session = open_practice({"seed": 3, "count": 10}, "en", record=False)
+first = session.current.item.kind
+loaded_at_start = "drill.content.bank.model" in sys.modules
+while session.current is not None and session.current.item.kind != "concept":
+    session.skip()
+asked = session.current.concept.id if session.current is not None else None
+print(json.dumps([first, loaded_at_start, asked, [i for k, i in session._plan if k == "concept"]]))
+"""
+
+
+def test_a_mixed_session_plans_from_the_index_and_reads_the_bank_when_it_asks():
+    for _ in range(2):  # the first run parses the packs and writes the files
+        out = subprocess.run(
+            [sys.executable, "-c", PLAN_THEN_ASK], capture_output=True, text=True, timeout=120
+        )
+        assert out.returncode == 0, out.stderr
+    first, loaded_at_start, asked, planned = json.loads(out.stdout)
+    assert first == "skill"  # seed 3 opens on a scenario
+    assert not loaded_at_start  # planned from the index alone
+    assert planned and asked == planned[0]  # the first concept is the one planned
+    assert asked in load_bank().questions
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"[]",
+        b'{"key": null, "index": []}',
+        b'{"index": [["x", 1, []]]}',
+        "KEY_WITH",  # the right key, then rows of the wrong shape
+    ],
+)
+def test_a_broken_or_foreign_index_falls_back_to_the_bank(content):
+    bank_cache.concept_index()
+    key = bank_cache._key()
+    bad_rows = [
+        [["a", "1", []]],
+        [["a", 1, "ridge-point"]],
+        [["a", 1]],
+        {"a": [1, []]},
+        [["a", True, []]],
+    ]
+    for rows in bad_rows if content == "KEY_WITH" else [None]:
+        if rows is None:
+            paths.bank_index_file().write_bytes(content)
+        else:
+            paths.bank_index_file().write_text(json.dumps({"key": key, "index": rows}))
+        bank_cache._INDEX = None
+        assert bank_cache.concept_index() == _expected_index()
+        rewritten = json.loads(paths.bank_index_file().read_text(encoding="utf-8"))
+        assert rewritten["key"] == key  # and the good index is written again
+
+
+def test_an_index_for_other_inputs_is_not_trusted():
+    bank_cache.concept_index()
+    stored = json.loads(paths.bank_index_file().read_text(encoding="utf-8"))
+    stored["index"] = [["only-this-one", 1, []]]
+    stored["key"][0] = "0.0.0-other-version"
+    paths.bank_index_file().write_text(json.dumps(stored), encoding="utf-8")
+    bank_cache._INDEX = None
+    assert bank_cache.concept_index() == _expected_index()

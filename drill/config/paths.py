@@ -64,6 +64,10 @@ def bank_cache_file() -> Path:
     return cache_dir() / "questions.json"
 
 
+def bank_index_file() -> Path:
+    return cache_dir() / "questions-index.json"
+
+
 def builtin_dir(name: str) -> Path:
     """Shipped data folder: inside the wheel as ``drill/_data/NAME``, in a checkout at the root."""
     packaged = _PACKAGE / "_data" / name

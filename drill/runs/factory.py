@@ -33,13 +33,13 @@ def new_session(
     config: SessionConfig, catalog, bank=None, clock: Callable[[], float] = time.monotonic
 ) -> Session:
     """A session without a recorder; planned here (seeded) if the config has no plan yet. The
-    question bank is loaded only when concepts are part of it."""
-    if config.topic != "numeric" and bank is None:
-        from drill.content.bank.cache import cached_bank  # a skill-only session never reads it
-
-        bank = cached_bank()
+    question bank is read only when a conceptual question is asked."""
     if config.plan is None:
         plan_config(config, None, bank=bank)
+    if config.topic != "numeric" and bank is None:
+        from drill.content.bank.cache import BankOnDemand
+
+        bank = BankOnDemand()  # read at the first conceptual question, if one comes
     return Session(config, catalog, bank if config.topic != "numeric" else None, clock=clock)
 
 

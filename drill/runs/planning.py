@@ -109,15 +109,16 @@ def plan_config(
     if config.topic != "concepts":
         skills = list(config.skills or CURRICULUM)
     if config.topic != "numeric":
-        from drill.content.bank.cache import cached_bank  # a skill-only plan never reads it
+        from drill.content.bank.cache import concept_index, index_of
 
-        bank = bank if bank is not None else cached_bank()
+        # ids, difficulties and skills: the questions themselves are read when asked
+        index = index_of(bank) if bank is not None else concept_index()
         wanted = set(config.skills or ())
         if seeded:
-            questions = sorted(bank.questions.values(), key=lambda q: q.id)
+            index = sorted(index, key=lambda row: row[0])
         else:
-            questions = sorted(bank.questions.values(), key=lambda q: q.difficulty)  # stable
-        concepts = [q.id for q in questions if not wanted or wanted & set(q.skills)]
+            index = sorted(index, key=lambda row: row[1])  # stable: load order within a level
+        concepts = [qid for qid, _, skills in index if not wanted or wanted & set(skills)]
     if config.topic == "concepts" and not concepts and seeded:
         raise SetupError("no conceptual questions are available (see drill validate)")
     own = history is USER_HISTORY

@@ -6,6 +6,10 @@ keyed on everything the parse reads: the pack files, the built-in card files (pl
 use their figures), the code of ``drill.content`` and ``drill.core``, and the version. Any
 change re-parses; a missing, unreadable or odd file only costs that re-parse. Nothing in it
 is executed: it is JSON, turned back into the bank's dataclasses field by field.
+
+Planning needs only each question's id, difficulty and skills: ``concept_index`` reads them
+from a small file beside the bank (under the same key), and a session reads the bank itself
+when it first asks a conceptual question (``BankOnDemand``), often never on its first screen.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from drill.config import paths
 from drill.config.files import write_atomic
 
 _BANK: tuple[list, object] | None = None
+_INDEX: tuple[list, list] | None = None
 _PACKAGE = Path(__file__).resolve().parents[2]  # drill/
 
 
@@ -28,6 +33,35 @@ def cached_bank():
     if _BANK is None or _BANK[0] != key:
         _BANK = (key, _stored(key) or _parse_and_store(key))
     return _BANK[1]
+
+
+def concept_index() -> list[tuple[str, int, tuple[str, ...]]]:
+    """Each question's (id, difficulty, skills), in load order: what planning reads."""
+    global _INDEX
+    key = _key()
+    if _INDEX is None or _INDEX[0] != key:
+        index = _stored_index(key)
+        if index is None:
+            index = index_of(cached_bank())
+            _store(paths.bank_index_file(), {"key": key, "index": index})
+        _INDEX = (key, index)
+    return _INDEX[1]
+
+
+def index_of(bank) -> list[tuple[str, int, tuple[str, ...]]]:
+    return [(q.id, q.difficulty, tuple(q.skills)) for q in bank.questions.values()]
+
+
+class BankOnDemand:
+    """The bank, read when a question is first asked from it."""
+
+    def __init__(self) -> None:
+        self._bank = None
+
+    def get(self, qid: str):
+        if self._bank is None:
+            self._bank = cached_bank()
+        return self._bank.get(qid)
 
 
 def _stamps(files) -> list:
@@ -62,18 +96,46 @@ def _stored(key: list):
         return None
 
 
+def _stored_index(key: list) -> list | None:
+    """The index from its file if it was written for ``key`` and reads as one, else None."""
+    try:
+        data = json.loads(paths.bank_index_file().read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("key") != key:
+            return None
+        rows = data["index"]
+        fine = isinstance(rows, list) and all(_index_row(row) for row in rows)
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    return [(qid, level, tuple(skills)) for qid, level, skills in rows] if fine else None
+
+
+def _index_row(row) -> bool:
+    return (
+        isinstance(row, list)
+        and len(row) == 3
+        and isinstance(row[0], str)
+        and type(row[1]) is int
+        and isinstance(row[2], list)
+        and all(isinstance(tag, str) for tag in row[2])
+    )
+
+
 def _parse_and_store(key: list):
     from drill.content.bank.load import load_bank
 
     bank = load_bank()
+    _store(paths.bank_cache_file(), {"key": key, "bank": bank_to_json(bank)})
+    _store(paths.bank_index_file(), {"key": key, "index": index_of(bank)})
+    return bank
+
+
+def _store(target: Path, data: dict) -> None:
     try:
-        text = json.dumps({"key": key, "bank": bank_to_json(bank)}, allow_nan=False)
-        target = paths.bank_cache_file()
+        text = json.dumps(data, allow_nan=False)
         target.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(target, text.encode("utf-8"))
     except (OSError, ValueError):
         pass  # a read-only or full disk (or a figure JSON cannot hold) only costs a re-parse
-    return bank
 
 
 # -- the bank as JSON and back -------------------------------------------------------------
