@@ -365,3 +365,30 @@ async def test_help_states_the_rating_rule(drill_home):
         await pilot.pause()
         shown = str(app.screen.query_one("#help Static").content)
         assert "Again" in shown and "Easy" in shown and "Grading" in shown
+
+
+async def test_each_feedback_opens_on_the_answer_row_and_then_stays_where_the_user_scrolls(
+    drill_home,
+):
+    from rich.text import Text
+
+    from tests.tui.helpers import settle
+
+    start = dict(START, skills=["ridge-point"], count=4)
+    app = make_app(home=drill_home, lang="en", start=start, clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_question(pilot)
+        body, row = screen.query_one("#practice-body"), screen.query_one("#answer-row")
+        for _ in range(3):
+            await type_answer(pilot, "12.5")
+            await settle(pilot)
+            assert body.scroll_y > 0
+            assert row.region.y - row.styles.margin.top == body.region.y  # the row leads
+            await pilot.press("pageup")  # the user scrolls; the content then changes
+            await settle(pilot)
+            where = body.scroll_y
+            screen.query_one("#message").show(Text("\n".join(["more"] * 8)))
+            await settle(pilot)
+            assert body.scroll_y == where
+            await pilot.press("enter")
+            await wait_for_question(pilot)

@@ -67,6 +67,7 @@ class PracticeScreen(StatefulKeys, Screen):
         self.feedback_for = None  # the Result on screen, in feedback state
         self.show_plot = True
         self._plotted: tuple | None = None  # which question and result the figure is for
+        self._answer_on_top = False  # the feedback keeps the answer row at the top for now
         self._figure = None
 
     def compose(self) -> ComposeResult:
@@ -99,6 +100,8 @@ class PracticeScreen(StatefulKeys, Screen):
         from drill.errors import SetupError
 
         self.set_interval(1.0, self._refresh_progress)
+        body = self.query_one("#practice-body")
+        self.watch(body, "virtual_size", self._keep_answer_on_top, init=False)
         future = self.prepared
         if future is not None and future.done():
             self.prepared = None
@@ -278,10 +281,19 @@ class PracticeScreen(StatefulKeys, Screen):
         self._draw_plot(result)
         body = self.query_one("#practice-body", VerticalScroll)
         body.focus()  # the keyboard goes to the feedback: PageDown, arrows, Enter
-        self.call_after_refresh(
-            body.scroll_to_widget, self.query_one("#answer-row"), top=True, animate=False
-        )
+        self._answer_on_top = True
+        self.call_after_refresh(self._keep_answer_on_top)
         self.refresh_keys()
+
+    def _keep_answer_on_top(self) -> None:
+        """The feedback opens with the answer row at the top. A scroll made before the feedback
+        is laid out stops short (the view is shorter then), so it is made again as the
+        content grows, until it can reach the row; after that the view is the user's."""
+        if self._answer_on_top and self.feedback_for is not None:
+            body = self.query_one("#practice-body", VerticalScroll)
+            row = self.query_one("#answer-row")
+            body.scroll_to_widget(row, top=True, animate=False)
+            self._answer_on_top = body.max_scroll_y < row.virtual_region_with_margin.y
 
     # -- actions ----------------------------------------------------------------------
     @on(AnswerInput.Submitted, "#answer")
