@@ -19,6 +19,15 @@ def lang_flag(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def lang_of(args) -> str:
+    """The language a command speaks: its --lang, else the user's setting (or locale)."""
+    if getattr(args, "lang", None):
+        return args.lang
+    from drill.config import settings
+
+    return settings.load().lang()
+
+
 def card_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--gpu",

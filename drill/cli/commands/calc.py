@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import shutil
 
-from drill.cli.commands.common import lang_of, load_card, print_json, roof_for, settle_dtype
+from drill.cli.commands.common import load_card, print_json, roof_for, settle_dtype
+from drill.cli.flags import lang_of
 from drill.core.engine import ShapeError, analyze
 from drill.core.engine import roofline as rl
 from drill.core.engine.calc_ops import OPERATORS, check_values

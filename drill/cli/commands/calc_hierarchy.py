@@ -4,7 +4,8 @@ hierarchy, latency and "which way does the dot move" on the command line."""
 from __future__ import annotations
 
 from drill.cli.commands.calc_move import emit
-from drill.cli.commands.common import lang_of, load_card
+from drill.cli.commands.common import load_card
+from drill.cli.flags import lang_of
 from drill.core.engine import ShapeError
 from drill.core.engine import hierarchy as hi
 from drill.core.engine import latency as lat

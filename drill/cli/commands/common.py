@@ -10,14 +10,6 @@ from dataclasses import dataclass
 from drill.errors import UsageError
 
 
-def lang_of(args) -> str:
-    if getattr(args, "lang", None):
-        return args.lang
-    from drill.config import settings
-
-    return settings.load().lang()
-
-
 def default_gpu() -> str:
     from drill.config import settings
 

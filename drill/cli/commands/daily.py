@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from drill.cli.commands.common import lang_of
+from drill.cli.flags import lang_of
 
 
 def run(args) -> int:

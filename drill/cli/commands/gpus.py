@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from drill.cli.commands.common import lang_of, load_card, print_json
+from drill.cli.commands.common import load_card, print_json
+from drill.cli.flags import lang_of
 from drill.i18n import tr
 
 

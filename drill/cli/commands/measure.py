@@ -5,7 +5,8 @@ from __future__ import annotations
 import shutil
 import sys
 
-from drill.cli.commands.common import lang_of, print_json
+from drill.cli.commands.common import print_json
+from drill.cli.flags import lang_of
 from drill.errors import UsageError
 from drill.i18n import tr
 

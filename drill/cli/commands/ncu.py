@@ -6,7 +6,8 @@ import re
 import sys
 from pathlib import Path
 
-from drill.cli.commands.common import lang_of, load_card, print_json
+from drill.cli.commands.common import load_card, print_json
+from drill.cli.flags import lang_of
 from drill.errors import UsageError
 from drill.i18n import tr
 

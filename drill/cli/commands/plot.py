@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import shutil
 
-from drill.cli.commands.common import lang_of, roof_for, settle_dtype
+from drill.cli.commands.common import roof_for, settle_dtype
+from drill.cli.flags import lang_of
 from drill.errors import UsageError
 from drill.i18n import tr
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from drill.cli.commands.common import lang_of, print_json
+from drill.cli.commands.common import print_json
+from drill.cli.flags import lang_of
 
 
 def run(args) -> int:

@@ -8,7 +8,7 @@ import ipaddress
 import shlex
 import sys
 
-from drill.cli.commands.common import lang_of
+from drill.cli.flags import lang_of
 from drill.errors import UsageError
 
 

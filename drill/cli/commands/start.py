@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from drill.cli.commands.common import lang_of
+from drill.cli.flags import lang_of
 from drill.errors import UsageError
 
 

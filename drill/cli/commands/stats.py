@@ -6,7 +6,8 @@ import sqlite3
 import sys
 from datetime import date
 
-from drill.cli.commands.common import lang_of, print_json
+from drill.cli.commands.common import print_json
+from drill.cli.flags import lang_of
 from drill.content.skills.prerequisites import prerequisites_of
 from drill.errors import UsageError
 

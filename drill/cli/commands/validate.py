@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from drill.cli.commands.common import lang_of
+from drill.cli.flags import lang_of
 from drill.config import paths
 from drill.i18n import tr
 
