@@ -61,7 +61,7 @@ class PlotView(Static):
             height = int(height)
         if self._figure is None or not width:
             self._drawn = self._shown = None  # a drawing on its way is not wanted any more
-            self.update("")
+            self.update("", layout=False)
             return
         key = (self._figure, width, height)  # the figure itself: an id could be reused
         if self._drawn == key:
@@ -79,7 +79,8 @@ class PlotView(Static):
     def on_plot_view_drawn(self, message: Drawn) -> None:
         if message.key == self._drawn:  # else a newer figure or size has been asked for
             self._shown = message.key
-            self.update(message.text)
+            # The size is the stylesheet's, never the drawing's: repaint without a layout pass.
+            self.update(message.text, layout=False)
 
 
 def figure_for(spec, catalog, lang: str):
