@@ -13,7 +13,7 @@ SCRIPT = """
 import json, sys
 from drill.runs.factory import open_practice
 session = open_practice(
-    {"seed": 1, "skills": ["ridge-point"], "count": 2}, "en", record=False
+    {"seed": 1, "skills": ["ridge-point"], "count": 2}, "en", background=True
 )
 assert session.current is not None
 print(json.dumps(sorted(sys.modules)))
@@ -32,6 +32,9 @@ def test_a_skill_session_loads_no_bank_rubric_interview_or_card_checks(drill_hom
     assert "drill.content.bank.cache" not in loaded  # nor its stored parse
     assert "drill.grading.rubric" not in loaded  # graded on the first free answer, if any
     assert "drill.runs.interview" not in loaded
+    for name in ("drill.grading.numbers", "drill.grading.choices", "drill.runs.protocol"):
+        assert name not in loaded  # the graders and the run's events come with the first answer
+    assert "drill.runs.summary" not in loaded  # with the session's end
     assert "textual" not in loaded
     assert "drill.content.catalog.schema" not in loaded  # the catalog came from its cache
     assert "drill.content.skills.llm_serving" not in loaded  # only the asked skill's module

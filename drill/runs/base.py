@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from drill.grading.numbers import AnswerError, Grade, grade, with_hints
 from drill.runs.items import Question, Result
-from drill.runs.protocol import Event, Listener, ResultRecorded, ResultUpdated, RunFinished
+
+if TYPE_CHECKING:
+    from drill.grading.numbers import Grade
+    from drill.runs.protocol import Event, Listener
+
+# The graders and the events load with the first answer, not on the way to the first question.
 
 
 class RunBase:
@@ -82,11 +87,15 @@ class RunBase:
     def _check_open(self) -> Question:
         question = self.current
         if question is None:
+            from drill.grading.numbers import AnswerError
+
             raise AnswerError(*self.OVER)
         return question
 
     def answer(self, text: str) -> Result:
         """Grade the answer to the current question; AnswerError leaves everything as it was."""
+        from drill.grading.numbers import grade, with_hints
+
         question = self._check_open()
         if question.is_concept:  # the options in the order shown; rubric points by name
             from drill.grading.dispatch import grade_concept  # the rubric grader: not at start-up
@@ -100,12 +109,16 @@ class RunBase:
         return self._record(question, text, with_hints(result_grade, len(self._hints)), *points)
 
     def skip(self) -> Result:
+        from drill.grading.numbers import Grade
+
         question = self._check_open()
         return self._record(question, "", Grade(0.0, False, skipped=True), (), ())
 
     def _record(
         self, question: Question, text: str, result_grade: Grade, hit, missed, also=()
     ) -> Result:
+        from drill.runs.protocol import ResultRecorded
+
         result = Result(
             question,
             text,
@@ -131,10 +144,14 @@ class RunBase:
         self._hints = []
 
     def _updated(self, result: Result) -> None:
+        from drill.runs.protocol import ResultUpdated
+
         self._emit(ResultUpdated(result))
 
     def _finished(self) -> None:
         """Tell listeners once that the run is over."""
         if not self._finished_sent:
+            from drill.runs.protocol import RunFinished
+
             self._finished_sent = True
             self._emit(RunFinished(self.mode))

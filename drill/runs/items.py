@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from drill.content.skills.model import Ask, Scenario
-from drill.grading.choices import Presentation, present
-from drill.grading.numbers import Grade, MistakeEvent, hint_penalty
 from drill.learning.srs.rating import AGAIN, is_correct, rating_of
+
+if TYPE_CHECKING:  # the graders load with the first answer or bank question
+    from drill.grading.choices import Presentation
+    from drill.grading.numbers import Grade, MistakeEvent
 
 _UIDS = itertools.count(1)
 
@@ -84,6 +86,8 @@ class Question:
         """A bank question at ``number``, its options shuffled by ``seed`` (the run's seed and
         the position), so the same ``--seed`` shows the same order; ``slot`` balances the
         right answer's letter over a run (drill.grading.choices.present)."""
+        from drill.grading.choices import present
+
         return cls(
             str(number),
             number,
@@ -278,6 +282,8 @@ class Result:
         """The score that counts: the rubric's, or full credit (less the hints' cost) when the
         user marked it right, nothing when they marked it wrong."""
         if self.marked:
+            from drill.grading.numbers import hint_penalty
+
             return round(1.0 - hint_penalty(self.hints_used), 4) if self.self_mark else 0.0
         return self.grade.score
 

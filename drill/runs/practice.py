@@ -10,12 +10,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from drill.content.catalog import Catalog
 from drill.content.skills import registry as skill_registry
 from drill.runs.base import RunBase
 from drill.runs.items import ItemRef, Question, Result
-from drill.runs.summary import Summary, mistake_key, mistake_line, summarize
+
+if TYPE_CHECKING:
+    from drill.runs.summary import Summary  # with the session's end, not its start
 
 __all__ = [
     "RETRY_GAP",
@@ -25,7 +28,6 @@ __all__ = [
     "Result",
     "Session",
     "SessionConfig",
-    "Summary",
     "mistake_lines",
 ]
 
@@ -156,10 +158,14 @@ class Session(RunBase):
         self._finished()
 
     def summary(self) -> Summary:
+        from drill.runs.summary import summarize
+
         return summarize(self.results, self.elapsed)
 
 
 def mistake_lines(result: Result, lang: str) -> list[str]:
     """The mistake behind a wrong answer, once ("one of: …" when several habits fit)."""
+    from drill.runs.summary import mistake_key, mistake_line
+
     key = mistake_key(result)
     return [] if key is None else [mistake_line(key, lang)]

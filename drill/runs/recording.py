@@ -22,13 +22,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, replace
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from drill.learning.srs import Reviewer
-from drill.runs.protocol import Event, Listener, ResultRecorded, ResultUpdated, RunFinished
-from drill.runs.summary import mistake_key
 from drill.store.history import History
 from drill.store.records import Attempt, SessionRecord
 from drill.store.timeutil import parse_utc, utc_iso
+
+if TYPE_CHECKING:
+    from drill.runs.protocol import Event, Listener
 
 
 def _warn(message: str) -> None:
@@ -68,6 +70,8 @@ def attempt_of(result, answered_utc: str) -> Attempt:
     """The stored form of a drill.runs.practice.Result: the score that counts (the user's
     self-mark applied) and, for a free answer, the rubric's own score beside it."""
     question = result.question
+    from drill.runs.summary import mistake_key  # with the first answer, not at start-up
+
     grade = result.grade
     key = mistake_key(result)
     return Attempt(
@@ -151,6 +155,8 @@ class Recorder:
 
     def handle(self, event: Event) -> None:
         """One event of the run this recorder follows."""
+        from drill.runs.protocol import ResultRecorded, ResultUpdated, RunFinished
+
         if isinstance(event, RunFinished):
             self.close()
         elif isinstance(event, ResultUpdated):
