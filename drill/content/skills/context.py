@@ -33,12 +33,14 @@ COLLIDE = 0.03  # a mistake this close to the answer cannot be told from it
 
 @dataclass
 class Ctx:
-    """What a skill template draws from: the random source, level, catalog and card."""
+    """What a skill template draws from: the random source, level, catalog and card, and the
+    seed the scenario records."""
 
     rng: random.Random
     difficulty: int
     catalog: Catalog
     gpu: str | None = None
+    seed: int = 0
 
     def card(self, need: str | None = None, nvidia: bool = False, specs: str = "") -> Card:
         """A card for the scenario: the user's choice, else a common one (famous at level 3).
@@ -128,23 +130,6 @@ def convention(dtype: str | None = None, matrices: bool = False) -> tuple[str, s
     return en + ".", zh + "。"
 
 
-def _hints(steps: tuple[Step, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Three rungs: the formula, the intermediate results, the numbers substituted."""
-    if not steps:
-        return (), ()
-    target = steps[-1]
-    before = steps[:-1]
-    en = [f"Formula: {target.formula}"]
-    zh = [f"公式：{target.formula_in('zh')}"]
-    if before:
-        en.append("; ".join(f"{s.label('en')} = {s.result('en')}" for s in before))
-        zh.append("；".join(f"{s.label('zh')} = {s.result('zh')}" for s in before))
-    if target.substitution:
-        en.append(f"{target.label('en')} = {target.substitution}")
-        zh.append(f"{target.label('zh')} = {target.substitution}")
-    return tuple(en), tuple(zh)
-
-
 def number_ask(
     key: str,
     en: str,
@@ -167,7 +152,6 @@ def number_ask(
         kept.append((tag, wrong))  # two habits giving the same number are both named
     unit_en = f" (in {unit.label})" if unit.label else ""
     unit_zh = f"（单位 {unit.label}）" if unit.label else ""
-    hints_en, hints_zh = _hints(steps)
     return Ask(
         key,
         NUMBER,
@@ -179,8 +163,7 @@ def number_ask(
         steps,
         explain_en=explain[0],
         explain_zh=explain[1],
-        hints_en=hints_en,
-        hints_zh=hints_zh,
+        ladder=True,
     )
 
 
@@ -192,7 +175,6 @@ BOUND_OPTIONS = (
 
 def bound_ask(en: str, zh: str, expected: str, steps: tuple[Step, ...]) -> Ask:
     other = "compute" if expected == "memory" else "memory"
-    hints_en, hints_zh = _hints(steps)
     return Ask(
         "bound",
         CHOICE,
@@ -203,8 +185,7 @@ def bound_ask(en: str, zh: str, expected: str, steps: tuple[Step, ...]) -> Ask:
         (("wrong-bound", other),),
         steps,
         BOUND_OPTIONS,
-        hints_en=hints_en,
-        hints_zh=hints_zh,
+        ladder=True,
     )
 
 

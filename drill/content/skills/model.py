@@ -7,6 +7,25 @@ from dataclasses import dataclass, field
 from drill.core.engine.steps import Step
 from drill.core.units import format_si, sig
 
+
+def ladder(steps: tuple[Step, ...], lang: str) -> tuple[str, ...]:
+    """Three rungs of hints: the formula, the intermediate results, the numbers substituted."""
+    if not steps:
+        return ()
+    target, before = steps[-1], steps[:-1]
+    if lang == "zh":
+        rungs = [f"公式：{target.formula_in('zh')}"]
+        if before:
+            rungs.append("；".join(f"{s.label('zh')} = {s.result('zh')}" for s in before))
+    else:
+        rungs = [f"Formula: {target.formula}"]
+        if before:
+            rungs.append("; ".join(f"{s.label('en')} = {s.result('en')}" for s in before))
+    if target.substitution:
+        rungs.append(f"{target.label(lang)} = {target.substitution}")
+    return tuple(rungs)
+
+
 # Kinds of answer an ask takes.
 NUMBER = "number"
 CHOICE = "choice"  # one letter / word
@@ -58,11 +77,14 @@ class Ask:
     explain_zh: str = ""
     hints_en: tuple[str, ...] = ()
     hints_zh: tuple[str, ...] = ()
+    ladder: bool = False  # the hints are the steps' ladder (see ``ladder``), written when asked
 
     def prompt(self, lang: str) -> str:
         return self.prompt_zh if lang == "zh" else self.prompt_en
 
     def hints(self, lang: str) -> tuple[str, ...]:
+        if self.ladder:
+            return ladder(self.steps, lang)
         return self.hints_zh if lang == "zh" and self.hints_zh else self.hints_en
 
     def expected_text(self, lang: str = "en") -> str:
