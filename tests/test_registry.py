@@ -43,3 +43,13 @@ def test_one_skill_loads_its_own_generators_only():
 def test_an_unknown_skill_names_the_known_ones():
     with pytest.raises(registry.SkillError, match="unknown skill 'ridge'.*ridge-point"):
         registry.get("ridge")
+
+
+def test_every_scenario_records_the_seed_it_was_drawn_with():
+    from drill.content.catalog import load_catalog
+
+    catalog = load_catalog(include_user=False)
+    for skill_id in registry.CURRICULUM:
+        for seed in (1, 7, 123456789):
+            scenario = registry.generate(skill_id, seed, 1 + seed % 3, catalog)
+            assert scenario.seed == seed, skill_id

@@ -195,7 +195,7 @@ def build_case(
     return Scenario(
         skill_id,
         ctx.difficulty,
-        0,
+        ctx.seed,
         intro_en,
         intro_zh,
         asks,

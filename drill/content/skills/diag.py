@@ -116,7 +116,7 @@ def sol_diagnosis(ctx: Ctx) -> Scenario:
     return Scenario(
         "sol-diagnosis",
         ctx.difficulty,
-        0,
+        ctx.seed,
         en,
         zh,
         (ask,),
@@ -167,7 +167,7 @@ def direction(ctx: Ctx) -> Scenario:
     return Scenario(
         "direction",
         ctx.difficulty,
-        0,
+        ctx.seed,
         case.en,
         case.zh,
         (direction_ask(set(case.picks), case.why("en"), case.why("zh")),),

@@ -80,7 +80,7 @@ def tile_l2_intensity(ctx: Ctx) -> Scenario:
     return Scenario(
         "tile-l2-intensity",
         ctx.difficulty,
-        0,
+        ctx.seed,
         f"A GEMM kernel computes {bm}×{bn} output tiles in {dtype}, walking K in steps.",
         f"一个 GEMM kernel 以 {dtype} 计算 {bm}×{bn} 的输出分块，沿 K 逐步推进。",
         tuple(asks),
@@ -127,7 +127,7 @@ def hierarchy_bound(ctx: Ctx) -> Scenario:
     return Scenario(
         "hierarchy-bound",
         ctx.difficulty,
-        0,
+        ctx.seed,
         f"An fp16 GEMM, M={m_dim}, N=K={size}, with {tile}×{tile} output tiles on {card.name}: "
         f"fp16 tensor-core peak (dense) {format_si(peak, 'FLOP/s')}; bandwidths {figures_en}.",
         f"{card.name} 上的 fp16 GEMM（M={m_dim}，N=K={size}），输出分块 {tile}×{tile}：fp16 Tensor "
@@ -195,7 +195,7 @@ def impossible_ordering(ctx: Ctx) -> Scenario:
     return Scenario(
         "impossible-ordering",
         ctx.difficulty,
-        0,
+        ctx.seed,
         "A hierarchical roofline (Nsight Compute style) places one kernel once per level.",
         "分层屋顶线（Nsight Compute 风格）把同一个 kernel 在每一级存储上各放一个点。",
         (ask,),
@@ -261,7 +261,7 @@ def tile_fit(ctx: Ctx) -> Scenario:
     return Scenario(
         "tile-fit",
         ctx.difficulty,
-        0,
+        ctx.seed,
         f"An fp16 GEMM kernel on {card.name} ({card.registers_per_unit} registers and "
         f"{card.shared_memory_per_unit_kib:g} KiB of shared memory per SM) uses {THREADS} "
         f"threads per block. A BM×BN tile needs BM·BN/{THREADS} + {OVERHEAD_REGS} registers per "

@@ -132,7 +132,7 @@ def _intensity_scenario(
     return Scenario(
         skill,
         ctx.difficulty,
-        0,
+        ctx.seed,
         f"Take {pick.en}, in {dtype}.",
         f"考虑{pick.zh}，精度 {dtype}。",
         tuple(asks),

@@ -80,7 +80,7 @@ def overhead_bound(ctx: Ctx) -> Scenario:
     return Scenario(
         "overhead-bound",
         ctx.difficulty,
-        0,
+        ctx.seed,
         f"A training step on {card.name} ({format_si(card.bandwidth, 'B/s')}) runs {kernels} "
         f"small element-wise fp16 kernels one after another, each reading {elements:,} elements "
         "and writing as many.",
@@ -150,7 +150,7 @@ def littles_law(ctx: Ctx) -> Scenario:
     return Scenario(
         "littles-law",
         ctx.difficulty,
-        0,
+        ctx.seed,
         f"{card.name}: memory bandwidth {format_si(card.bandwidth, 'B/s')}, {card.units} "
         f"{card.unit_kind}s; assume a DRAM latency of {latency * 1e9:g} ns under load.",
         f"{card.name}：显存带宽 {format_si(card.bandwidth, 'B/s')}，{card.units} 个 "
@@ -225,7 +225,7 @@ def occupancy(ctx: Ctx) -> Scenario:
     return Scenario(
         "occupancy",
         ctx.difficulty,
-        0,
+        ctx.seed,
         f"A kernel on {card.name} uses {regs} registers per thread, {threads} threads per block "
         f"and {smem_kib} KiB of shared memory per block. Per SM: {card.registers_per_unit} "
         f"registers, {card.shared_memory_per_unit_kib:g} KiB of shared memory, at most "

@@ -154,7 +154,7 @@ def decode_latency(ctx: Ctx) -> Scenario:
     return Scenario(
         "decode-latency",
         ctx.difficulty,
-        0,
+        ctx.seed,
         en,
         zh,
         (ask,),
@@ -209,7 +209,7 @@ def kv_cache(ctx: Ctx) -> Scenario:
     return Scenario(
         "kv-cache",
         ctx.difficulty,
-        0,
+        ctx.seed,
         en,
         zh,
         (ask,),
@@ -267,7 +267,7 @@ def critical_batch(ctx: Ctx) -> Scenario:
     return Scenario(
         "critical-batch",
         ctx.difficulty,
-        0,
+        ctx.seed,
         g_en,
         g_zh,
         (ask,),

@@ -120,7 +120,7 @@ def moe_batch(ctx: Ctx) -> Scenario:
     params = {"gpu": card.id, "dtype": dtype, "model": name, "experts": experts, "active": k,
               "gpus": gpus, "total_params": total, "card_in_question": False}  # fmt: skip
     asks_t = tuple(asks)
-    return Scenario("moe-batch", ctx.difficulty, 0, en, zh, asks_t, params, conv_en, conv_zh,
+    return Scenario("moe-batch", ctx.difficulty, ctx.seed, en, zh, asks_t, params, conv_en, conv_zh,
                     hide_collisions(params, asks_t))  # fmt: skip
 
 
@@ -194,7 +194,7 @@ def mbu(ctx: Ctx) -> Scenario:
     params = {"gpu": card.id, "dtype": dtype, "params": model[2], "batch": batch,
               "context": context, "tokens_per_s": tokens_per_s, "bandwidth": card.bandwidth,
               "card_in_question": False}  # fmt: skip
-    return Scenario("mbu", ctx.difficulty, 0, en, zh, (ask,), params, conv_en, conv_zh)
+    return Scenario("mbu", ctx.difficulty, ctx.seed, en, zh, (ask,), params, conv_en, conv_zh)
 
 
 @skill("per-die-peak", "specs", en="Per-die vs per-package peaks", zh="单芯粒与整封装的峰值")
@@ -228,7 +228,9 @@ def per_die_peak(ctx: Ctx) -> Scenario:
     conv_en, conv_zh = convention(dtype)
     params = {"gpu": card.id, "dtype": dtype, "dies": ic.dies, "devices": ic.devices,
               "card_in_question": False}  # fmt: skip
-    return Scenario("per-die-peak", ctx.difficulty, 0, en, zh, (ask,), params, conv_en, conv_zh)
+    return Scenario(
+        "per-die-peak", ctx.difficulty, ctx.seed, en, zh, (ask,), params, conv_en, conv_zh
+    )
 
 
 @skill("spec-decode", "llm", en="Speculative decoding intensity", zh="投机解码的算术强度")
@@ -266,7 +268,7 @@ def spec_decode(ctx: Ctx) -> Scenario:
     params = {"gpu": card.id, "dtype": dtype, "batch": batch, "draft": draft,
               "card_in_question": False}  # fmt: skip
     asks_t = tuple(asks)
-    return Scenario("spec-decode", ctx.difficulty, 0, en, zh, asks_t, params, conv_en, conv_zh,
+    return Scenario("spec-decode", ctx.difficulty, ctx.seed, en, zh, asks_t, params, conv_en, conv_zh,
                     hide_collisions(params, asks_t))  # fmt: skip
 
 
@@ -310,7 +312,7 @@ def kv_bound(ctx: Ctx) -> Scenario:
     params = {"dtype": dtype, "kv_dtype": kv_dtype, "params": model[2], "layers": model[3],
               "kv_heads": model[4], "head_dim": model[5], "heads": model[6], "context": context,
               "card_in_question": False}  # fmt: skip
-    return Scenario("kv-bound", ctx.difficulty, 0, en, zh, (ask,), params, conv_en, conv_zh,
+    return Scenario("kv-bound", ctx.difficulty, ctx.seed, en, zh, (ask,), params, conv_en, conv_zh,
                     hide_collisions(params, (ask,)))  # fmt: skip
 
 
@@ -357,5 +359,5 @@ def sla_batch(ctx: Ctx) -> Scenario:
     params = {"gpu": card.id, "dtype": dtype, "params": model[2], "context": context,
               "layers": model[3], "kv_heads": model[4], "head_dim": model[5], "heads": model[6],
               "tpot": tpot, "card_in_question": False}  # fmt: skip
-    return Scenario("sla-batch", ctx.difficulty, 0, en, zh, (ask,), params, conv_en, conv_zh,
+    return Scenario("sla-batch", ctx.difficulty, ctx.seed, en, zh, (ask,), params, conv_en, conv_zh,
                     hide_collisions(params, (ask,)))  # fmt: skip

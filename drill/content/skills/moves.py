@@ -188,7 +188,7 @@ def dot_moves(ctx: Ctx) -> Scenario:
     return Scenario(
         "dot-moves",
         ctx.difficulty,
-        0,
+        ctx.seed,
         intro_en,
         intro_zh,
         tuple(asks),

@@ -172,7 +172,7 @@ def collective_time(ctx: Ctx) -> Scenario:
         "card_in_question": False,
     }  # fmt: skip
     asks_t = tuple(asks)
-    return Scenario("collective-time", ctx.difficulty, 0, en, zh, asks_t, params, *NO_LATENCY,
+    return Scenario("collective-time", ctx.difficulty, ctx.seed, en, zh, asks_t, params, *NO_LATENCY,
                     hide_collisions(params, asks_t))  # fmt: skip
 
 
@@ -222,7 +222,9 @@ def comm_or_math(ctx: Ctx) -> Scenario:
               "hidden": hidden, "degree": degree, "card_in_question": False}  # fmt: skip
     conv_en = NO_LATENCY[0] + f" {dtype} = {dtype_bytes(dtype)} bytes per element."
     conv_zh = NO_LATENCY[1] + f" {dtype} 每元素 {dtype_bytes(dtype)} 字节。"
-    return Scenario("comm-or-math", ctx.difficulty, 0, en, zh, (ask,), params, conv_en, conv_zh)
+    return Scenario(
+        "comm-or-math", ctx.difficulty, ctx.seed, en, zh, (ask,), params, conv_en, conv_zh
+    )
 
 
 @skill("dp-batch", "multigpu", en="Data-parallel critical batch", zh="数据并行的临界 batch")
@@ -272,7 +274,7 @@ def dp_batch(ctx: Ctx) -> Scenario:
         prefix_mistake=False,
     )
     params = {"gpu": card.id, "dtype": dtype, "across_nodes": across, "card_in_question": False}
-    return Scenario("dp-batch", ctx.difficulty, 0, en, zh, (ask,), params, *NO_LATENCY)
+    return Scenario("dp-batch", ctx.difficulty, ctx.seed, en, zh, (ask,), params, *NO_LATENCY)
 
 
 @skill("tp-degree", "multigpu", en="Largest useful TP degree", zh="最大有效张量并行度")
@@ -342,5 +344,5 @@ def tp_degree(ctx: Ctx) -> Scenario:
     asks_t = tuple(asks)
     conv_en = NO_LATENCY[0] + f" {dtype} = {s} bytes per element."
     conv_zh = NO_LATENCY[1] + f" {dtype} 每元素 {s} 字节。"
-    return Scenario("tp-degree", ctx.difficulty, 0, en, zh, asks_t, params, conv_en, conv_zh,
+    return Scenario("tp-degree", ctx.difficulty, ctx.seed, en, zh, asks_t, params, conv_en, conv_zh,
                     hide_collisions(params, asks_t))  # fmt: skip

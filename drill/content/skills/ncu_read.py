@@ -367,7 +367,7 @@ def ncu_read(ctx: Ctx) -> Scenario:
     return Scenario(
         "ncu-read",
         ctx.difficulty,
-        0,
+        ctx.seed,
         f"{lead_en}\n{excerpt}",
         f"{lead_zh}\n{excerpt}",
         asks,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import random
-from dataclasses import replace
 
 from drill.content.catalog import Catalog
 from drill.content.skills.context import Ctx
@@ -98,5 +97,4 @@ def generate(
     """The same skill, seed, difficulty and catalog give the same scenario on every machine."""
     skill = get(skill_id)
     rng = random.Random(f"{skill_id}:{difficulty}:{seed}")
-    scenario = skill.make(Ctx(rng, difficulty, catalog, gpu))
-    return replace(scenario, seed=seed)
+    return skill.make(Ctx(rng, difficulty, catalog, gpu, seed))

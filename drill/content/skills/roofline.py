@@ -110,7 +110,7 @@ def ridge_point(ctx: Ctx) -> Scenario:
     return Scenario(
         "ridge-point",
         ctx.difficulty,
-        0,
+        ctx.seed,
         g_en + extra_en,
         g_zh + extra_zh,
         (ask,),
@@ -171,7 +171,7 @@ def bound(ctx: Ctx) -> Scenario:
     return Scenario(
         "bound",
         ctx.difficulty,
-        0,
+        ctx.seed,
         *intro,
         (ask,),
         _params(card, dtype, pick),
@@ -224,7 +224,7 @@ def attainable(ctx: Ctx) -> Scenario:
     return Scenario(
         "attainable",
         ctx.difficulty,
-        0,
+        ctx.seed,
         *_op_intro(ctx, card, dtype, pick, True),
         tuple(asks),
         _params(card, dtype, pick),
@@ -294,7 +294,7 @@ def efficiency(ctx: Ctx) -> Scenario:
     return Scenario(
         "efficiency",
         ctx.difficulty,
-        0,
+        ctx.seed,
         intro_en,
         intro_zh,
         tuple(asks),
@@ -338,7 +338,7 @@ def min_time(ctx: Ctx) -> Scenario:
     return Scenario(
         "min-time",
         ctx.difficulty,
-        0,
+        ctx.seed,
         *_op_intro(ctx, card, dtype, pick, False),
         (ask,),
         _params(card, dtype, pick),

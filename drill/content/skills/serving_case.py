@@ -166,5 +166,5 @@ def serving_case(ctx: Ctx) -> Scenario:
                   "node_gpus": ic.node_gpus, "batch": batch, "context": context,
                   "card_in_question": False}  # fmt: skip
     asks_t = tuple(asks)
-    return Scenario("serving-case", ctx.difficulty, 0, en, zh, asks_t, params_out, conv_en,
+    return Scenario("serving-case", ctx.difficulty, ctx.seed, en, zh, asks_t, params_out, conv_en,
                     conv_zh, hide_collisions(params_out, asks_t))  # fmt: skip

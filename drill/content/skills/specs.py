@@ -48,7 +48,7 @@ def peak_from_specs(ctx: Ctx) -> Scenario:
     return Scenario(
         "peak-from-specs",
         ctx.difficulty,
-        0,
+        ctx.seed,
         en,
         zh,
         (ask,),
@@ -104,7 +104,7 @@ def _tensor_peak(ctx: Ctx, card) -> Scenario:
     return Scenario(
         "peak-from-specs",
         ctx.difficulty,
-        0,
+        ctx.seed,
         en,
         zh,
         (ask,),
@@ -179,7 +179,7 @@ def bandwidth_from_specs(ctx: Ctx) -> Scenario:
     return Scenario(
         "bandwidth-from-specs",
         ctx.difficulty,
-        0,
+        ctx.seed,
         en,
         zh,
         (ask,),
@@ -227,7 +227,7 @@ def sustained_clock(ctx: Ctx) -> Scenario:
     return Scenario(
         "sustained-clock",
         ctx.difficulty,
-        0,
+        ctx.seed,
         en,
         zh,
         (ask,),
@@ -394,4 +394,4 @@ def spec_sheet(ctx: Ctx) -> Scenario:
     params["variant"] = kind
     # Which of the two printed peaks applies is the question: the event does not label them.
     hidden = ("vector", "tensor") if kind == "tensor" else ()
-    return Scenario("spec-sheet", ctx.difficulty, 0, en, zh, (ask,), params, *conv, hidden)
+    return Scenario("spec-sheet", ctx.difficulty, ctx.seed, en, zh, (ask,), params, *conv, hidden)

@@ -91,7 +91,7 @@ def card_upgrade(ctx: Ctx) -> Scenario:
     return Scenario(
         "card-upgrade",
         ctx.difficulty,
-        0,
+        ctx.seed,
         f"The operator is {pick.en}. First card: {g_old} Second card: {g_new}",
         f"算子是{pick.zh}。第一张卡：{g_old_zh} 第二张卡：{g_new_zh}",
         (ask,),
@@ -172,7 +172,7 @@ def precision_change(ctx: Ctx) -> Scenario:
     return Scenario(
         "precision-change",
         ctx.difficulty,
-        0,
+        ctx.seed,
         f"The operator is {pick32.en}. In fp32: {g_en} In {target}: {g16_en}",
         f"算子是{pick32.zh}。fp32：{g_zh} {target}：{g16_zh}",
         (ask,),
@@ -254,7 +254,7 @@ def ops_per_element(ctx: Ctx) -> Scenario:
     return Scenario(
         "ops-per-element",
         ctx.difficulty,
-        0,
+        ctx.seed,
         g_en,
         g_zh,
         (ask,),
@@ -380,7 +380,7 @@ def wave_quantization(ctx: Ctx) -> Scenario:
     return Scenario(
         "wave-quantization",
         ctx.difficulty,
-        0,
+        ctx.seed,
         en,
         zh,
         (ask,),
