@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from drill.content.catalog.hierarchy import LevelFigure, OccupancyLimits
 from drill.content.catalog.interconnect import Interconnect
@@ -83,10 +84,20 @@ class Card:
         figure = self.hierarchy.get(level)
         return figure.bandwidth if figure is not None else None
 
-    def dtypes(self) -> list[str]:
+    def dtypes(self) -> tuple[str, ...]:
         """Dtypes this card has a peak for, in catalog order."""
+        return self._dtypes
+
+    # A loaded card never changes: what scenarios ask of it thousands of times is worked out
+    # once (cached_property writes the instance's __dict__, which a frozen dataclass allows).
+    @cached_property
+    def _dtypes(self) -> tuple[str, ...]:
         order = ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8")
-        return [d for d in order if d in self.tensor or d in self.vector]
+        return tuple(d for d in order if d in self.tensor or d in self.vector)
+
+    @cached_property
+    def _op_peaks(self) -> dict[tuple[str, str | None], PeakChoice]:
+        return {}
 
     def peak(self, dtype: str, cuda_cores: bool = False) -> PeakChoice:
         """The dense peak the engine uses for ``dtype`` (the README states the conventions)."""
@@ -115,6 +126,12 @@ class Card:
         vector (non-tensor) peak of its precision for element-wise, reduction, softmax,
         layernorm, copy and GEMV kernels. Without a published vector rate for a 16-bit type,
         the math runs at the fp32 vector rate (the data is converted on load)."""
+        known = self._op_peaks.get((dtype, op))
+        if known is None:
+            known = self._op_peaks[(dtype, op)] = self._op_peak(dtype, op)
+        return known
+
+    def _op_peak(self, dtype: str, op: str | None) -> PeakChoice:
         if op is None or uses_tensor_cores(op):
             return self.peak(dtype)
         if dtype in self.vector:
