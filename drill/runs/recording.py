@@ -69,9 +69,9 @@ def flush() -> None:
 def attempt_of(result, answered_utc: str) -> Attempt:
     """The stored form of a drill.runs.practice.Result: the score that counts (the user's
     self-mark applied) and, for a free answer, the rubric's own score beside it."""
-    question = result.question
     from drill.runs.summary import mistake_key  # with the first answer, not at start-up
 
+    question = result.question
     grade = result.grade
     key = mistake_key(result)
     return Attempt(
