@@ -6,10 +6,9 @@ Targets: home <= 1.3x, first question with its plot <= 1.6x. Uses tmux, like
 program once, back to back.
 
 A ratio is paired by round: the median, over the rounds, of a program's time over the
-minimal app's time in the same round. This host's speed drifts by more than the targets'
-margins (the minimal app alone took 207-379 ms within one run), and what a round shares
-cancels in its ratio; a ratio of medians taken over runs from a fast and a slow spell read
-1.61 where each spell's own runs read 1.57 and 1.50.
+minimal app's time in the same round. A shared machine's speed drifts between rounds by
+more than the targets' margins; a round's programs share its speed, so it cancels in the
+round's ratio, where a ratio of medians would mix fast and slow spells.
 
 Every program runs with its bytecode cached, as after ``pip install`` (which compiles it):
 an environment with PYTHONDONTWRITEBYTECODE would otherwise recompile drill's modules, but
