@@ -187,17 +187,57 @@ def _check_nodes(root: yaml.Node, budget: int) -> None:
 
 
 def _check_depth(text: str) -> None:
-    """Walk the parser's events first: the composer recurses and crashes on deep nesting."""
-    depth = 0
-    for event in yaml.parse(text, Loader=_Loader):
-        if isinstance(event, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"nested deeper than {MAX_DEPTH} levels", event.start_mark
-                )
-        elif isinstance(event, yaml.CollectionEndEvent):
-            depth -= 1
+    """Walk the parser's events first: the composer recurses and crashes on deep nesting.
+
+    libyaml (0.2.6 on) has a nesting limit of its own, and its scanner reads a flow
+    collection's opening brackets ahead of the events, so it may refuse a deep document
+    before MAX_DEPTH levels are counted here. When it fails on text that could open enough
+    levels past the last event, the pure-Python parser, which has no limit of its own, walks
+    the text up to the failure again: a deep document gets drill's message whichever parser
+    refused first (and a malformed one the same message with either libyaml)."""
+    try:
+        _count_depth(text, _Loader)
+    except _Unfinished as stop:
+        mark = stop.error.problem_mark or stop.error.context_mark
+        failed_at = len(text) if mark is None else mark.index + 1
+        gap = text[stop.seen : failed_at]
+        if sum(gap.count(c) for c in "[{-:?\n") < MAX_DEPTH - stop.depth:
+            raise stop.error from None  # too little text past the events to be that deep
+        try:
+            _count_depth(text[:failed_at], yaml.SafeLoader)
+        except _Unfinished as again:
+            again_mark = again.error.problem_mark or again.error.context_mark
+            if again_mark is not None and again_mark.index < failed_at - 1:
+                raise again.error from None  # it failed first, on the text itself
+        raise stop.error from None
+
+
+class _Unfinished(Exception):
+    """A parser error with how deep the events had gone and where they stopped."""
+
+    def __init__(self, error: yaml.MarkedYAMLError, depth: int, seen: int) -> None:
+        super().__init__(str(error))
+        self.error, self.depth, self.seen = error, depth, seen
+
+
+def _count_depth(text: str, loader: type) -> None:
+    """Refuse more than MAX_DEPTH levels; a parser error comes back as _Unfinished."""
+    depth, seen = 0, 0
+    try:
+        for event in yaml.parse(text, Loader=loader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"nested deeper than {MAX_DEPTH} levels", event.start_mark
+                    )
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+            seen = event.end_mark.index
+    except yaml.constructor.ConstructorError:
+        raise
+    except yaml.MarkedYAMLError as exc:
+        raise _Unfinished(exc, depth, seen) from None
 
 
 def load_text(

@@ -75,11 +75,40 @@ def test_plain_values_keep_their_types_and_dates_stay_text():
     assert all(math.isfinite(v) for v in (data["a"], data["b"]))
 
 
-def test_deep_nesting_is_refused_without_crashing_the_parser():
-    with pytest.raises(YamlError, match="nested deeper"):
-        load_text("[" * 100_000)
-    with pytest.raises(YamlError, match="nested deeper"):
-        load_text("a: &a [*a]")  # a list that contains itself
+DEEP = {
+    "flow": lambda n: "[" * n,
+    "flow-closed": lambda n: "[" * n + "]" * n,
+    "flow-mapping": lambda n: "{a: " * n + "1" + "}" * n,
+    "block-mapping": lambda n: "".join(" " * i + "a:\n" for i in range(n)) + " " * n + "1\n",
+    "block-sequence": lambda n: "- " * n + "x\n",
+    "after-a-header": lambda n: "id: x\nitems:\n  - " + "[" * n,
+}
+
+
+@pytest.mark.parametrize("shape", DEEP)
+@pytest.mark.parametrize("levels", [yamlio.MAX_DEPTH + 1, 1_001, 3_000])
+def test_deep_nesting_is_refused_with_drills_message_whichever_parser_stops_first(shape, levels):
+    """The C parser (libyaml 0.2.6 on) has its own nesting limit and may refuse a deep flow
+    collection before drill counts its levels; the user sees one message either way."""
+    with pytest.raises(YamlError) as err:
+        load_text(DEEP[shape](levels), "deep.yaml")
+    assert err.value.message == f"nested deeper than {yamlio.MAX_DEPTH} levels"
+
+
+def test_nesting_up_to_the_limit_is_read():
+    value = load_text("[" * yamlio.MAX_DEPTH + "]" * yamlio.MAX_DEPTH)
+    levels = 0
+    while value is not None:
+        levels += 1
+        value = value[0] if value else None
+    assert levels == yamlio.MAX_DEPTH
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, "a: &a [*a]"], ids=["100k-brackets", "self"])
+def test_a_huge_or_self_containing_nest_is_refused_as_too_deep(text):
+    with pytest.raises(YamlError) as err:
+        load_text(text)
+    assert err.value.message == f"nested deeper than {yamlio.MAX_DEPTH} levels"
 
 
 def test_control_characters_are_stripped_and_noted():
