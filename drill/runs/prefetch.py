@@ -17,6 +17,7 @@ def prepare_practice(
     lang: str,
     *,
     clock: Callable[[], float] = time.monotonic,
+    record: bool = True,
     warm: Iterable[str] = (),
 ) -> Future:
     """``open_practice`` in a thread. The future holds (catalog, session, relay of warnings)
@@ -35,7 +36,13 @@ def prepare_practice(
             catalog = load_catalog()
             relay = Relay()
             session = open_practice(
-                options, lang, catalog=catalog, clock=clock, background=True, on_warning=relay
+                options,
+                lang,
+                catalog=catalog,
+                clock=clock,
+                record=record,
+                background=True,
+                on_warning=relay,
             )
             future.set_result((catalog, session, relay))
         except BaseException as exc:  # the screen shows it

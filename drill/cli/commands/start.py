@@ -56,11 +56,13 @@ def run(args) -> int:
     options = None if getattr(args, "home", False) else options_of(args)
     prepared = None
     record = not getattr(args, "no_save", False)
-    if options is not None and record:
+    if options is not None:
         from drill.runs.prefetch import prepare_practice
 
         # The first session is built, and the plot modules imported, while Textual loads.
-        prepared = prepare_practice(dict(options), lang, warm=("plotext", "rich.ansi"))
+        prepared = prepare_practice(
+            dict(options), lang, record=record, warm=("plotext", "rich.ansi")
+        )
     from drill.ui.tui.app import run_app  # textual ~100 ms; only the app needs it
 
     return run_app(options, lang=lang, prepared=prepared, record=record)

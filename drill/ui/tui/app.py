@@ -39,7 +39,7 @@ class DrillApp(App):
     ) -> None:
         super().__init__()
         self.mock_options = mock
-        self.record = record  # False for --no-save: the runs this app starts record nothing
+        self.record = record  # False for --no-save: every run this app starts reads it
         self.settings = settings_mod.load()
         self.lang = lang or self.settings.lang()
         self.start_options = start
@@ -79,9 +79,7 @@ class DrillApp(App):
             from drill.ui.tui.screens.practice import PracticeScreen
 
             prepared, self._prepared = self._prepared, None
-            self.push_screen(
-                PracticeScreen(self.start_options, prepared=prepared, record=self.record)
-            )
+            self.push_screen(PracticeScreen(self.start_options, prepared=prepared))
         else:
             from drill.ui.tui.screens.home import HomeScreen
 
@@ -179,7 +177,7 @@ class DrillApp(App):
         """Replace the current screen with a practice session built from ``options``."""
         from drill.ui.tui.screens.practice import PracticeScreen
 
-        self.switch_screen(PracticeScreen(options, record=self.record))
+        self.switch_screen(PracticeScreen(options))
 
     def go_home(self) -> None:
         """Back to the home screen, whether the app opened on it or on a session."""
@@ -213,13 +211,14 @@ def make_app(
     """The one app factory, for ``drill`` and for tests (``home`` becomes DRILL_HOME)."""
     if home is not None:
         os.environ["DRILL_HOME"] = str(home)
-    if start is not None and prepared is None and record:
+    if start is not None and prepared is None:
         from drill.runs.prefetch import prepare_practice
 
         prepared = prepare_practice(
             dict(start),
             lang or settings_mod.load().lang(),
             clock=clock,
+            record=record,
             warm=("plotext", "rich.ansi"),
         )
     return DrillApp(

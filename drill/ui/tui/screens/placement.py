@@ -30,6 +30,7 @@ class PlacementScreen(PracticeScreen):
                 {},
                 self.app.lang,
                 clock=self.app.clock,
+                record=self.app.record,
                 background=True,
                 on_warning=relay,
             )

@@ -57,10 +57,9 @@ class PracticeScreen(StatefulKeys, Screen):
         "mark": "mark-right",
     }
 
-    def __init__(self, options: dict | None = None, prepared=None, record: bool = True) -> None:
+    def __init__(self, options: dict | None = None, prepared=None) -> None:
         super().__init__()
         self.options = options or {}
-        self.record = record  # False for --no-save: nothing reaches the history
         self.prepared = prepared  # a Future from drill.runs.prefetch.prepare_practice
         self.session = None
         self.streak = 0
@@ -136,7 +135,7 @@ class PracticeScreen(StatefulKeys, Screen):
                     settings=self.app.settings,
                     catalog=self.app.catalog,
                     clock=self.app.clock,
-                    record=self.record,
+                    record=self.app.record,
                     background=True,
                     on_warning=relay,
                 )
