@@ -6,12 +6,31 @@ import json
 import os
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 from drill.content.skills.model import CHOICE, NUMBER, Ask
 from drill.core.units import sig
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def installed_tool(name: str) -> str:
+    """The path of a command from the test extra, installed beside this interpreter.
+
+    Looked up in the running environment's scripts folder, never on PATH, so the suite checks
+    with the tools it was installed with; a missing one fails the test with the install hint.
+    """
+    folders = [sysconfig.get_path("scripts"), str(Path(sys.executable).parent)]
+    for folder in dict.fromkeys(folders):
+        for suffix in ("", ".exe"):
+            path = Path(folder) / f"{name}{suffix}"
+            if path.is_file() and os.access(path, os.X_OK):
+                return str(path)
+    raise AssertionError(
+        f"{name} is not installed beside {sys.executable}: it is part of the test extra "
+        "(pip install -e '.[test]')"
+    )
 
 
 def run_drill(

@@ -4,13 +4,12 @@ contracts in pyproject.toml), no module imports one that imports it back, module
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import drill
-from tests.helpers import ROOT
+from tests.helpers import ROOT, installed_tool
 
 PACKAGE = Path(drill.__file__).parent
 UI = ("textual", "rich", "plotext")
@@ -61,9 +60,9 @@ def test_nothing_below_the_ui_loads_a_ui_library_at_run_time():
 def test_import_contracts_hold():
     """The layer and UI-library contracts in pyproject.toml, checked statically (every
     import, including the ones inside functions)."""
-    lint = shutil.which("lint-imports")
-    assert lint is not None, "import-linter is part of the test extra"
-    result = subprocess.run([lint, "--no-cache"], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(
+        [installed_tool("lint-imports"), "--no-cache"], cwd=ROOT, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
 
 

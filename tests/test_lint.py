@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 
-import pytest
-
-from tests.helpers import ROOT
+from tests.helpers import ROOT, installed_tool
 
 
-@pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is not installed")
 def test_ruff_is_clean():
     result = subprocess.run(
-        ["ruff", "check", "--output-format", "concise", "."],
+        [installed_tool("ruff"), "check", "--output-format", "concise", "."],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -21,9 +17,8 @@ def test_ruff_is_clean():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-@pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is not installed")
 def test_ruff_format_is_applied():
     result = subprocess.run(
-        ["ruff", "format", "--check", "."], cwd=ROOT, capture_output=True, text=True
+        [installed_tool("ruff"), "format", "--check", "."], cwd=ROOT, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stdout + result.stderr

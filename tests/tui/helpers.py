@@ -25,6 +25,16 @@ def text_of(app, selector: str) -> str:
     return console.export_text()
 
 
+async def until(pilot, condition, what: object = "", seconds: float = 10.0) -> None:
+    """Wait until ``condition()`` holds: what the screen shows after async work, however
+    loaded the machine, instead of a fixed pause."""
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"never happened: {what}")
+
+
 async def wait_for_question(pilot) -> PracticeScreen:
     screen = pilot.app.screen
     for _ in range(200):

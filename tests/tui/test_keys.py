@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 
+from drill.ui.render.plotpoints import plot_spec
 from drill.ui.tui.app import make_app
 from drill.ui.tui.screens.dialogs import ConfirmScreen, HelpScreen
 from drill.ui.tui.screens.practice import PracticeScreen
@@ -67,8 +68,11 @@ async def test_every_key_shown_works_and_types_nothing(drill_home, kind):
             if name == "hint":
                 assert text_of(app, "#message").strip()
             elif name == "plot":
-                message = text_of(app, "#message")
-                assert "Plot" in message or "No plot" in message
+                message = text_of(app, "#message").strip()
+                if plot_spec(question, None) is None:
+                    assert message.startswith("No plot"), message
+                else:
+                    assert message == "Plot hidden (F3 shows it).", message
             elif name == "help":
                 assert isinstance(app.screen, HelpScreen)
                 await pilot.press("escape")
@@ -107,9 +111,13 @@ async def test_every_key_shown_works_and_types_nothing(drill_home, kind):
         await pilot.pause()
         assert screen.feedback_for is result and len(screen.session.results) == number
         assert box.value == ""
+        last = number == screen.session.total
         await pilot.press("enter")  # next
         await pilot.pause()
-        assert screen.feedback_for is None or not isinstance(app.screen, PracticeScreen)
+        if last:
+            assert not isinstance(app.screen, PracticeScreen)  # the run ended: its summary
+        else:
+            assert app.screen is screen and screen.feedback_for is None
 
 
 async def test_feedback_is_reached_by_keyboard_at_80x24(drill_home):

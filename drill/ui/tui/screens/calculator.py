@@ -50,7 +50,8 @@ class CalculatorScreen(Screen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.op = "gemm"
+        self.op = "gemm"  # the operator chosen
+        self.shown_op: str | None = None  # the operator whose fields are mounted
 
     def compose(self) -> ComposeResult:
         lang = self.app.lang
@@ -108,6 +109,7 @@ class CalculatorScreen(Screen):
         the new are mounted: operators that share a parameter (gemm and gemv both have m)
         would otherwise collide on its id."""
         box = self.query_one("#calc-params", Vertical)
+        self.shown_op = None
         await box.remove_children()
         lang = self.app.lang
         widgets = []
@@ -122,6 +124,7 @@ class CalculatorScreen(Screen):
                 widgets.append(Label(f"{param.flags[0]}  {text}"))
                 widgets.append(Input(value=value, id=self._field(param.name)))
         await box.mount_all(widgets)
+        self.shown_op = self.op
         self.recalc()
 
     @staticmethod
