@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
 import sys
 import sysconfig
+import time
 from pathlib import Path
 
 from drill.content.skills.model import CHOICE, NUMBER, Ask
@@ -33,10 +36,77 @@ def installed_tool(name: str) -> str:
     )
 
 
+class _Output(io.TextIOWrapper):
+    """Standard output or error as a pipe gives it: UTF-8 text, not a terminal."""
+
+    def __init__(self) -> None:
+        super().__init__(io.BytesIO(), encoding="utf-8", newline="")
+
+    def text(self) -> str:
+        self.flush()
+        return self.buffer.getvalue().decode("utf-8", "replace")
+
+
+@contextlib.contextmanager
+def _environment(env: dict[str, str]):
+    """os.environ with ``env`` on top for the duration (TZ re-read both ways)."""
+    before = dict(os.environ)
+    os.environ.update(env)
+    if "TZ" in env:
+        time.tzset()
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(before)
+        if "TZ" in env:
+            time.tzset()
+
+
 def run_drill(
     *args: str, input: str | None = None, env: dict | None = None, timeout: float = 60
 ) -> subprocess.CompletedProcess:
-    """Run ``python -m drill`` as a user would, in a subprocess that inherits DRILL_HOME."""
+    """``drill ARGS`` as a pipe sees it (stdin, stdout and stderr are not terminals), run in
+    this process: the same entry point, arguments, environment and working folder as
+    ``run_drill_process``, without an interpreter start per call. A crash fails the test
+    with its traceback.
+
+    ``timeout`` is the subprocess's; in this process a hang is the test's own."""
+    from drill.cli.main import main
+
+    full_env = {"COLUMNS": os.environ.get("COLUMNS", "100"), **(env or {})}
+    # Without DRILL_HOME the command would write into the real user's folders.
+    assert full_env.get("DRILL_HOME") or os.environ.get("DRILL_HOME"), "run_drill needs DRILL_HOME"
+    stdin = io.TextIOWrapper(io.BytesIO((input or "").encode("utf-8")), encoding="utf-8")
+    out, err = _Output(), _Output()
+    saved = sys.stdin, sys.stdout, sys.stderr
+    here = os.getcwd()
+    with _environment({k: str(v) for k, v in full_env.items()}):
+        os.chdir(ROOT)
+        sys.stdin, sys.stdout, sys.stderr = stdin, out, err
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # argparse and commands that exit
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        finally:
+            _finish_writes()
+            sys.stdin, sys.stdout, sys.stderr = saved
+            os.chdir(here)
+    return subprocess.CompletedProcess(["drill", *args], code, out.text(), err.text())
+
+
+def _finish_writes() -> None:
+    """What the interpreter's exit does for a process: queued history writes land."""
+    recording = sys.modules.get("drill.runs.recording")
+    if recording is not None:
+        recording.flush()
+
+
+def run_drill_process(
+    *args: str, input: str | None = None, env: dict | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess:
+    """Run ``python -m drill`` as a user would, in a subprocess that inherits DRILL_HOME: for
+    what only a process shows (signals, encodings, exit codes of the interpreter)."""
     full_env = dict(os.environ)
     full_env.update(env or {})
     full_env.setdefault("COLUMNS", "100")
@@ -51,6 +121,14 @@ def run_drill(
         timeout=timeout,
         cwd=ROOT,
     )
+
+
+def examples(full: int) -> int:
+    """A property test's example count: ``full`` under ``--hypothesis-profile=full``, a fifth
+    of it (at least 2) in the default "ci" profile (tests/conftest.py)."""
+    from hypothesis import settings
+
+    return full if settings.get_current_profile_name() == "full" else max(2, full // 5)
 
 
 def run_json(*args: str) -> dict | list:

@@ -12,7 +12,7 @@ import pytest
 from drill.cli.main import COMMANDS
 from drill.cli.parsers import build_parser
 from drill.config import paths
-from tests.helpers import FP32_ONLY_CARD, run_drill, run_json
+from tests.helpers import FP32_ONLY_CARD, run_drill, run_drill_process, run_json
 
 
 def test_gemm_1024_fp32_json():
@@ -401,6 +401,14 @@ def test_errors_are_one_line_exit_2_no_traceback(args, expected):
     assert "Traceback" not in result.stderr
     if "unknown GPU" in expected:
         assert "a100-sxm4-40gb" in lines[0]  # names the valid choices
+
+
+def test_the_real_process_prints_the_same_one_line_error_and_exit_code():
+    """The cases above run the entry point in this process; the interpreter adds nothing."""
+    args = ("calc", "gemm", "-N", "2", "-K", "3")
+    here, there = run_drill(*args), run_drill_process(*args)
+    assert (there.returncode, there.stderr, there.stdout) == (2, here.stderr, here.stdout)
+    assert there.stderr.count("\n") == 1 and "needs -M" in there.stderr
 
 
 def test_gpus_lists_every_card_and_shows_one():

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import sys
 
-from drill.cli.main import main
+from tests.helpers import run_drill
 
 
-def drill(*argv: str) -> tuple[int, str, str]:
+def drill(*argv: str, input: str | None = None) -> tuple[int, str, str]:
     """(exit code, stdout, stderr) of ``drill ARGV`` run in this process."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as exc:  # argparse errors
-            code = exc.code if isinstance(exc.code, int) else 1
-    return code, out.getvalue(), err.getvalue()
+    result = run_drill(*argv, input=input)
+    return result.returncode, result.stdout, result.stderr
 
 
 def builtin_card_text(card_id: str = "a10") -> str:
