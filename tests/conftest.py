@@ -10,6 +10,8 @@ from pathlib import Path
 
 import platformdirs
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 APP = "roofline-drill"
 FOLDERS = ("user_config_dir", "user_data_dir", "user_cache_dir")
@@ -24,6 +26,18 @@ def _existing() -> set[str]:
             found.update(str(path) for path in (root, *root.rglob("*")))
     return found
 
+
+# Property tests: "ci" (the default) is derandomized, with fewer examples and no deadline, so a
+# run on a busy machine neither flakes nor drags; `pytest --hypothesis-profile=full` searches wider.
+_RELAXED = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+hypothesis_settings.register_profile(
+    "ci", derandomize=True, database=None, deadline=None, max_examples=25,
+    suppress_health_check=_RELAXED, print_blob=True,
+)  # fmt: skip
+hypothesis_settings.register_profile(
+    "full", deadline=None, max_examples=200, suppress_health_check=_RELAXED
+)
+hypothesis_settings.load_profile("ci")
 
 # Taken and set when pytest loads this file, before any test module is imported: module-level
 # code such as load_catalog() then already writes its cache into a throw-away folder.
@@ -82,4 +96,8 @@ def drill_home(tmp_path, monkeypatch) -> Path:
     home.mkdir()
     monkeypatch.setenv("DRILL_HOME", str(home))
     monkeypatch.setenv("DRILL_LANG", "en")
+    # The size of the terminal running pytest is not the tests' (pytest-xdist's workers and
+    # readline export COLUMNS=80, LINES=24): each test sets the size it means.
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
     return home

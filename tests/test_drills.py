@@ -14,7 +14,7 @@ from drill.content.skills import registry as skills
 from drill.content.skills.model import MULTI, NUMBER, Ask
 from drill.core.units import sig
 from drill.grading.numbers import AnswerError, grade
-from tests.helpers import FP32_ONLY_CARD, right_answer, typed
+from tests.helpers import FP32_ONLY_CARD, examples, right_answer, typed
 
 SEEDS = range(200)
 CATALOG = load_catalog(include_user=False)
@@ -118,7 +118,7 @@ def test_direction_partial_credit():
     assert ask.kind == MULTI
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.text(max_size=2000))
 def test_random_text_never_crashes_the_grader(text):
     for ask in (

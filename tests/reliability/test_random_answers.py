@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import json
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drill.content.bank.cache import cached_bank
@@ -16,6 +16,7 @@ from drill.store.records import capped_answer
 from drill.ui.lines.driver import MAX_LINE_BYTES
 from drill.ui.lines.jsonl import JsonlFormatter
 from drill.ui.lines.plain import PlainFormatter
+from tests.helpers import examples
 from tests.reliability.helpers import stored_sessions
 
 CATALOG = load_catalog(include_user=False)
@@ -67,21 +68,13 @@ def _check(kind: str, fmt: str, raw: bytes, seed: int) -> None:
     assert stored_answers[: len(graded)] == [capped_answer(r.answer) for r in graded]
 
 
-@settings(
-    max_examples=15,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@settings(max_examples=examples(15))
 @given(raw=INPUT, seed=st.integers(0, 50), fmt=st.sampled_from(["plain", "jsonl"]))
 def test_random_bytes_in_practice(raw, seed, fmt):
     _check("practice", fmt, raw, seed)
 
 
-@settings(
-    max_examples=10,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@settings(max_examples=examples(10))
 @given(raw=INPUT, seed=st.integers(0, 50), fmt=st.sampled_from(["plain", "jsonl"]))
 def test_random_bytes_in_the_mock(raw, seed, fmt):
     _check("mock", fmt, raw, seed)

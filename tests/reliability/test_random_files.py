@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 import shutil
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drill.config import paths
+from tests.helpers import examples
 from tests.reliability.helpers import builtin_card_text, drill
 
 _SCALARS = st.sampled_from(
@@ -97,11 +98,7 @@ def _yamlish(draw) -> str:
     return "\n".join(parts) + "\n"
 
 
-@settings(
-    max_examples=25,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@settings(max_examples=examples(25))
 @given(
     cards=st.lists(_yamlish(), min_size=1, max_size=3),
     packs=st.lists(_yamlish(), min_size=1, max_size=2),
