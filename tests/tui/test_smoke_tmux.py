@@ -11,7 +11,13 @@ import uuid
 
 import pytest
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+@pytest.fixture(autouse=True)
+def tmux_is_installed() -> None:
+    """A real terminal is part of the suite: without tmux these tests fail, never skip."""
+    assert shutil.which("tmux"), (
+        "tmux runs the real-terminal tests: install it (apt-get install tmux)"
+    )
 
 
 def tmux(name: str, *args: str) -> subprocess.CompletedProcess:
