@@ -66,6 +66,16 @@ for _name in FOLDERS:
     setattr(platformdirs, _name, _guarded(_name))
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked serial run one after another on one worker: they start real terminals,
+    send signals or wait on real deadlines, and should not compete with each other. They go
+    first, so the other workers share the rest while that one works through them."""
+    for item in items:
+        if item.get_closest_marker("serial") is not None:
+            item.add_marker(pytest.mark.xdist_group("serial"))
+    items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def real_user_folders_stay_untouched():
     """Fail the run loudly if a test looked up the real folders or created anything in them.

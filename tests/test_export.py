@@ -103,8 +103,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.serial
 def test_serve_shows_the_app_in_a_browser_page():
-    pytest.importorskip("textual_serve")
     port = free_port()
     child = subprocess.Popen(
         [sys.executable, "-m", "drill", "serve", "--port", str(port)],

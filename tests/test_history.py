@@ -356,6 +356,7 @@ def test_plain_and_jsonl_sessions_record_every_answer(drill_home):
     assert sessions[0].seed == 5 and sessions[0].mode == "practice"
 
 
+@pytest.mark.serial
 def test_two_processes_writing_at_once_keep_every_attempt(drill_home, tmp_path):
     go = tmp_path / "go"
     writer = textwrap.dedent(f"""
@@ -384,6 +385,7 @@ def test_two_processes_writing_at_once_keep_every_attempt(drill_home, tmp_path):
     assert {f"{n}-{i}" for n in "ab" for i in range(150)} == set(answers)
 
 
+@pytest.mark.serial
 def test_two_plain_sessions_at_once_both_record(drill_home):
     cmd = [sys.executable, "-m", "drill", "start", "--plain", "--count", "6", "--skill", "bound"]
     procs = [
@@ -426,6 +428,7 @@ class _Output:
                 self.data += chunk
 
 
+@pytest.mark.serial
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL and select on pipes are POSIX")
 def test_sigkill_after_three_answers_keeps_three_attempts(drill_home):
     proc = subprocess.Popen(

@@ -15,6 +15,9 @@ import yaml
 
 from tests.helpers import ROOT
 
+# One worker builds the wheel once for both tests (two builds at once share ROOT's build/).
+pytestmark = [pytest.mark.xdist_group("wheel"), pytest.mark.slow]
+
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:

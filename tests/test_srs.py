@@ -388,6 +388,7 @@ def test_planning_never_imports_fsrs(drill_home):
 
 
 # -- weeks of practice, simulated -----------------------------------------------------------
+@pytest.mark.slow
 def test_simulated_weeks(drill_home, no_unlocking):
     """Eight weeks of one session a day: the skill always answered right is shown less and less
     often, the one always missed comes back every day (and once more inside each session),

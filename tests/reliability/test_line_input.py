@@ -3,11 +3,13 @@ an interview left empty, and stop signals."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -64,14 +66,21 @@ def test_an_overlong_line_is_cut_and_the_next_line_still_read():
     assert lines.read() is None
 
 
-@pytest.mark.parametrize("fmt", ["--plain", "--jsonl"])
-def test_mock_time_limit_ends_the_wait_for_input(fmt):
+def _unanswered_mock_is_stored() -> None:
+    (session,) = stored_sessions()
+    assert session.mode == "mock" and session.ended_utc is not None
+    assert len(session.attempts) >= 6 and all(a.skipped for a in session.attempts)
+
+
+@pytest.mark.slow
+@pytest.mark.serial
+def test_mock_time_limit_ends_the_wait_for_input_of_the_real_process():
     """--minutes 0.1 is 6 s; nothing is typed and input stays open: the scorecard comes anyway
     and every item is saved as unanswered."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="100")
     started = time.monotonic()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "drill", "mock", fmt, "--minutes", "0.1", "--seed", "2"],
+        [sys.executable, "-m", "drill", "mock", "--plain", "--minutes", "0.1", "--seed", "2"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT,
     )  # fmt: skip
     try:
@@ -82,17 +91,45 @@ def test_mock_time_limit_ends_the_wait_for_input(fmt):
         proc.stdin.close()
     assert proc.returncode == 0, err.decode()
     assert time.monotonic() - started < 25
-    if fmt == "--jsonl":
-        summary = _events(out)[-1]
-        assert summary["type"] == "summary" and summary["timed_out"] is True
-        statuses = {q["status"] for q in summary["questions"]}
-        assert statuses == {"unanswered"}
-    else:
-        assert "Time is up: the questions left count as unanswered." in out.decode()
-        assert "== Scorecard ==" in out.decode()
-    (session,) = stored_sessions()
-    assert session.mode == "mock" and session.ended_utc is not None
-    assert len(session.attempts) >= 6 and all(a.skipped for a in session.attempts)
+    assert "Time is up: the questions left count as unanswered." in out.decode()
+    assert "== Scorecard ==" in out.decode()
+    _unanswered_mock_is_stored()
+
+
+def test_mock_time_limit_ends_the_wait_for_jsonl_input():
+    """The same deadline in --jsonl, driven in this process: the interview's clock has moved
+    5.8 of its 6 s on before the first question, so the wait on an input that never ends is
+    the last 0.2 s."""
+    from drill.runs.factory import open_interview
+    from drill.runs.recording import flush
+    from drill.ui.lines.driver import drive
+    from drill.ui.lines.jsonl import JsonlFormatter
+
+    moved = [0.0]
+    started = time.monotonic()
+    interview = open_interview(
+        {"minutes": 0.1, "seed": 2}, "en", clock=lambda: time.monotonic() + moved[0]
+    )
+    moved[0] = 5.8
+    read_end, write_end = os.pipe()  # held open: no end of input, only the deadline
+    stdin = os.fdopen(read_end, "r", encoding="utf-8")
+    out = io.StringIO()
+    formatter = JsonlFormatter(out, "en")
+    driver = threading.Thread(target=drive, args=(interview, stdin, formatter), daemon=True)
+    try:
+        driver.start()
+        driver.join(10)
+        assert not driver.is_alive(), "the deadline did not end the wait for input"
+        formatter.end(interview)
+    finally:
+        os.close(write_end)  # the reader thread sees the end of input, then the file closes
+        stdin.close()
+    flush()
+    assert time.monotonic() - started < 5
+    summary = _events(out.getvalue().encode())[-1]
+    assert summary["type"] == "summary" and summary["timed_out"] is True
+    assert {q["status"] for q in summary["questions"]} == {"unanswered"}
+    _unanswered_mock_is_stored()
 
 
 def test_mock_with_no_input_at_all_records_nothing():
@@ -107,6 +144,7 @@ def test_mock_with_no_input_at_all_records_nothing():
     assert session.mode == "mock" and len(session.attempts) >= 6
 
 
+@pytest.mark.serial
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 @pytest.mark.parametrize("command", ["start", "mock"])
 def test_stop_signals_end_the_session_and_keep_the_answers(signum, command):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -103,6 +104,7 @@ def _yamlish(draw) -> str:
     cards=st.lists(_yamlish(), min_size=1, max_size=3),
     packs=st.lists(_yamlish(), min_size=1, max_size=2),
 )
+@pytest.mark.slow
 def test_random_user_files_never_break_other_commands(cards, packs):
     for folder in (paths.user_gpus_dir(), paths.user_questions_dir(), paths.cache_dir()):
         shutil.rmtree(folder, ignore_errors=True)

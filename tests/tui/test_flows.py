@@ -99,6 +99,7 @@ async def test_hint_skip_and_leave_with_confirmation(drill_home):
         assert isinstance(app.screen, SummaryScreen)
 
 
+@pytest.mark.slow
 async def test_calculator_updates_when_a_shape_changes(drill_home):
     app = make_app(home=drill_home, lang="en", clock=frozen)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -296,6 +297,7 @@ async def visible_cells(pilot, selector: str) -> int:
     return cells
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (60, 18)])
 async def test_every_screen_shows_its_content_on_small_terminals(drill_home, size):
     from drill.ui.tui.screens.reference import ReferenceScreen
@@ -367,6 +369,7 @@ async def test_help_states_the_rating_rule(drill_home):
         assert "Again" in shown and "Easy" in shown and "Grading" in shown
 
 
+@pytest.mark.slow
 async def test_each_feedback_opens_on_the_answer_row_and_then_stays_where_the_user_scrolls(
     drill_home,
 ):

@@ -39,6 +39,7 @@ async def reach(pilot, number: int) -> PracticeScreen:
     return screen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", list(KINDS))
 async def test_every_key_shown_works_and_types_nothing(drill_home, kind):
     options, number = KINDS[kind]

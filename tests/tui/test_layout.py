@@ -14,6 +14,7 @@ from drill.ui.tui.screens.mock import MockScreen
 from tests.tui.helpers import frozen, text_of, until
 
 
+@pytest.mark.slow
 async def test_calculator_switches_between_every_pair_that_shares_a_field(drill_home):
     """Operators that share a parameter (gemm and gemv both have m) would collide on its
     field's id if the old fields were not gone before the new ones mount."""
@@ -64,6 +65,7 @@ def sharing_pairs_tour(names: list[str]) -> list[str]:
     return walk
 
 
+@pytest.mark.slow
 async def test_calculator_stacks_under_100_columns_and_keeps_numbers_whole(drill_home):
     app = make_app(home=drill_home, lang="en", clock=frozen)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -83,6 +85,7 @@ async def test_calculator_stacks_under_100_columns_and_keeps_numbers_whole(drill
         assert not screen.query_one("#calc").has_class("-stacked")
 
 
+@pytest.mark.slow
 async def test_too_small_notice_comes_and_goes(drill_home):
     app = make_app(home=drill_home, lang="en", clock=frozen)
     async with app.run_test(size=(40, 12)) as pilot:

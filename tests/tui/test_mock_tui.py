@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input
 
 from drill.ui.tui.app import make_app
@@ -27,6 +28,7 @@ async def answer(pilot, text: str) -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_a_perfect_interview_reaches_the_top_band(drill_home):
     clock = FakeClock()
     app = make_app(home=drill_home, lang="en", clock=clock, mock={"seed": 5, "minutes": 30})

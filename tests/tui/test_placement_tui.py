@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from drill.config import paths
 from drill.learning import srs
 from drill.store.history import History
@@ -14,6 +16,7 @@ from tests.tui.helpers import frozen, text_of, type_answer, wait_for_question
 SIZE = (100, 34)
 
 
+@pytest.mark.slow
 async def test_placement_from_home_ends_with_the_profile(drill_home):
     app = make_app(home=drill_home, lang="en", clock=frozen)
     async with app.run_test(size=SIZE) as pilot:

@@ -11,6 +11,8 @@ import uuid
 
 import pytest
 
+pytestmark = [pytest.mark.serial, pytest.mark.slow]
+
 
 @pytest.fixture(autouse=True)
 def tmux_is_installed() -> None:
