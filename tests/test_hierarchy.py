@@ -57,11 +57,6 @@ def test_the_slowest_level_binds():
     assert big.binding == hi.COMPUTE
 
 
-def test_l2_resident_working_set():
-    assert hi.l2_resident_dram_bytes(30e6, 10, 40e6) == 30e6
-    assert hi.l2_resident_dram_bytes(60e6, 10, 40e6) == 600e6
-
-
 def test_occupancy_names_the_limiter():
     occ = lat.occupancy(128, 256, 0, 65536, 228 * 1024, 64, 32)
     assert (occ.blocks_per_unit, occ.resident_warps, occ.occupancy) == (2, 16, 0.25)
@@ -83,8 +78,11 @@ def test_littles_law_h100():
 
 
 def test_launch_overhead_floors_each_kernel():
-    assert lat.overhead_time([1e-6] * 100) == pytest.approx(100 * lat.LAUNCH_OVERHEAD_S)
-    assert lat.overhead_time([20e-6, 1e-6]) == pytest.approx(25e-6)
+    short = {s.key: s.value for s in lat.overhead_steps(100, 1e-6, lat.LAUNCH_OVERHEAD_S)}
+    assert short["step-time"] == pytest.approx(100 * 5e-6)  # the launches, not the work
+    assert short["gpu-busy"] == pytest.approx(0.2)
+    long = {s.key: s.value for s in lat.overhead_steps(10, 20e-6, 5e-6)}
+    assert long["step-time"] == pytest.approx(200e-6) and long["gpu-busy"] == 1.0
 
 
 def test_moves_worked_by_hand():

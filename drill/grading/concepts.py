@@ -121,8 +121,3 @@ def asserted(name: str, toks: list[str]) -> bool:
             if not negated(toks, found.start):
                 return True
     return False
-
-
-def mentioned(name: str, toks: list[str]) -> bool:
-    """Whether the concept appears at all, asserted or denied (for the validator)."""
-    return any(find_all(toks, list(p)) for p in _phrase_tokens(name))

@@ -6,10 +6,8 @@ from dataclasses import dataclass
 
 from drill.errors import AnswerError
 from drill.grading.choices import Presentation, grade_choice
-from drill.grading.numbers import Grade, grade
+from drill.grading.numbers import Grade
 from drill.grading.rubric import grade_free
-
-ALSO_WORTH = {"en": "also worth saying: ", "zh": "还值得一提："}
 
 
 @dataclass(frozen=True)
@@ -44,15 +42,3 @@ def grade_concept(
     return Grade(
         round(choice.score, 4), choice.score >= 0.999, parsed=tuple(choice.selected)
     ), Feedback()
-
-
-def grade_question(
-    question, text: str, lang: str, shown: Presentation | None = None
-) -> tuple[Grade, tuple[str, ...], tuple[str, ...]]:
-    """The grade, and for free answers the points covered and missed (as labels); optional
-    points not said follow the missed ones, marked "also worth saying"."""
-    if not question.is_concept:
-        return grade(question.ask, text), (), ()
-    result, feedback = grade_concept(question.concept, text, lang, shown)
-    prefix = ALSO_WORTH.get(lang, ALSO_WORTH["en"])
-    return result, feedback.found, feedback.missed + tuple(prefix + a for a in feedback.also)

@@ -35,10 +35,6 @@ class ItemRef:
     def concept(cls, ident: str) -> ItemRef:
         return cls("concept", ident)
 
-    @property
-    def is_skill(self) -> bool:
-        return self.kind == "skill"
-
     def as_tuple(self) -> tuple[str, str]:
         """The planner's and the history's form: (kind, id)."""
         return self.kind, self.id

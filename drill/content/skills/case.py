@@ -72,7 +72,7 @@ WHY = {
         "S×S 中间结果主导访存：flash attention 从不存下它们。",
     ),
 }
-SLOW, FAST = 0.5, 0.6  # efficiencies below SLOW: fix the kernel; above FAST: change the roof
+SLOW = 0.5  # below this share of the roof, fix the kernel before changing the roof
 
 
 def case_directions(cost, dtype: str, bound: str, share: float, library: bool) -> set[str]:

@@ -280,4 +280,3 @@ TRUTHS: tuple[Truth, ...] = (
         l2_hit=(0, 5),
     ),
 )
-BY_CAUSE = {t.cause: t for t in TRUTHS}

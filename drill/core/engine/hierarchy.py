@@ -213,14 +213,3 @@ def tile(bm: int, bn: int, dtype: str, peak: float, bandwidths: dict[str, float]
         st for st in placed.steps if not st.key.startswith("intensity-")
     )
     return Hierarchical(placed.flops, peak, placed.levels, placed.binding, steps)
-
-
-def l2_resident_dram_bytes(buffer_bytes: float, passes: int, l2_bytes: float) -> float:
-    """Repeated passes over a buffer: DRAM sees it once if it fits L2, every pass otherwise.
-
-    A simple model of an L2-resident working set: LRU-like caches thrash on a cyclic sweep
-    that does not fit, so a buffer larger than L2 is fetched again on every pass.
-    """
-    if buffer_bytes <= 0 or passes <= 0 or l2_bytes <= 0:
-        raise ShapeError("buffer, passes and L2 size must be positive")
-    return buffer_bytes if buffer_bytes <= l2_bytes else buffer_bytes * passes

@@ -21,11 +21,9 @@ from drill.core.engine.operators import ShapeError
 from drill.core.engine.steps import Step, num
 from drill.core.units import format_si
 
+# A convention: ~2-5 µs per kernel launched from Python / eager frameworks (PyTorch blog,
+# "Accelerating PyTorch with CUDA Graphs", 2021); the engine uses 5 µs.
 LAUNCH_OVERHEAD_S = 5e-6
-LAUNCH_SOURCE = (
-    "convention: ~2-5 µs per kernel launched from Python / eager frameworks "
-    "(PyTorch blog, Accelerating PyTorch with CUDA Graphs, 2021); the engine uses 5 µs"
-)
 WARP = 32
 REG_GRANULE = 256  # registers are allocated per warp in units of 256
 MAX_REGS_PER_THREAD = 255
@@ -172,13 +170,6 @@ def bytes_in_flight(bandwidth: float, latency_s: float, units: int | None = None
             )
         )
     return InFlight(value, per_unit, tuple(steps))
-
-
-def overhead_time(kernel_times: list[float], overhead: float = LAUNCH_OVERHEAD_S) -> float:
-    """A step of kernels launched back to back: each costs at least the launch overhead."""
-    if overhead <= 0 or any(t <= 0 for t in kernel_times):
-        raise ShapeError("kernel times and the overhead must be positive")
-    return sum(max(t, overhead) for t in kernel_times)
 
 
 def overhead_steps(kernels: int, kernel_time: float, overhead: float) -> tuple[Step, ...]:

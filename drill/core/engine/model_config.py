@@ -56,10 +56,6 @@ class ModelShape:
         per_layer = self.attention_params() + self.active * self.expert_params()
         return self.layers * per_layer + self.embedding_params()
 
-    def kv_bytes_per_token(self, kv_bytes: int) -> int:
-        """2 (K and V) · layers · KV heads · head dim · bytes per element."""
-        return 2 * self.layers * self.kv_heads * self.head_dim * kv_bytes
-
     def to_json(self) -> dict:
         return {
             "layers": self.layers,

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 
 from drill.core.ncu.values import ValueProblem, decimal_comma, number, scale
 
-ID_COLUMNS = ("ID", "Kernel Name")  # every ncu CSV header has these
 LONG_COLUMNS = ("Section Name", "Metric Name", "Metric Unit", "Metric Value")
 # Raw-page columns that describe the launch rather than measure it.
 DESCRIPTIVE = (

@@ -147,11 +147,6 @@ class Lines:
             return TIMEOUT
 
 
-def read_line(stream: TextIO) -> str | None:
-    """One line without its newline, or None at the end of input."""
-    return Lines(stream).read()
-
-
 # -- signals ----------------------------------------------------------------------------------
 class _Stop:
     """SIGTERM and SIGHUP end the run: at once while it waits for input, else after the step
