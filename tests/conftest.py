@@ -66,6 +66,14 @@ for _name in FOLDERS:
     setattr(platformdirs, _name, _guarded(_name))
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-screens",
+        action="store_true",
+        help="write the screens the app shows now as the expected ones (tests/tui/__screens__)",
+    )
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests marked serial run one after another on one worker: they start real terminals,
     send signals or wait on real deadlines, and should not compete with each other. They go

@@ -1,5 +1,5 @@
 """A dot-moves question: after the answer the plot draws the arrow from the old point to the
-new one (snapshot), and the speed-up grades against the engine."""
+new one (a stored screen), and the speed-up grades against the engine."""
 
 from __future__ import annotations
 
@@ -27,9 +27,9 @@ async def _answered(pilot) -> None:
     await plots_drawn(pilot)
 
 
-def test_dot_moves_arrow_after_the_answer(snap_compare, drill_home):
+def test_dot_moves_arrow_after_the_answer(screen_compare, drill_home):
     app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
-    assert snap_compare(app, terminal_size=SIZE, run_before=_answered)
+    assert screen_compare(app, terminal_size=SIZE, run_before=_answered)
 
 
 async def test_arrow_only_after_the_answer(drill_home):

@@ -1,4 +1,4 @@
-"""Snapshots of the main screens (SVG under __snapshots__; update with --snapshot-update)."""
+"""The main screens as text (tests/tui/__screens__; pytest --update-screens rewrites them)."""
 
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ async def _home(pilot) -> None:
         await pilot.pause(0.02)
 
 
-def test_home(snap_compare, drill_home):
-    assert snap_compare(app_for(drill_home, "en"), terminal_size=SIZE, run_before=_home)
+def test_home(screen_compare, drill_home):
+    assert screen_compare(app_for(drill_home, "en"), terminal_size=SIZE, run_before=_home)
 
 
 async def _question(pilot) -> None:
@@ -36,14 +36,18 @@ async def _question(pilot) -> None:
     await pilot.pause()
 
 
-def test_practice_question_en(snap_compare, drill_home):
+def test_practice_question_en(screen_compare, drill_home):
     start = dict(START, skills=["ridge-point"])
-    assert snap_compare(app_for(drill_home, "en", start), terminal_size=SIZE, run_before=_question)
+    assert screen_compare(
+        app_for(drill_home, "en", start), terminal_size=SIZE, run_before=_question
+    )
 
 
-def test_practice_question_zh(snap_compare, drill_home):
+def test_practice_question_zh(screen_compare, drill_home):
     start = dict(START, skills=["ridge-point"])
-    assert snap_compare(app_for(drill_home, "zh", start), terminal_size=SIZE, run_before=_question)
+    assert screen_compare(
+        app_for(drill_home, "zh", start), terminal_size=SIZE, run_before=_question
+    )
 
 
 async def _feedback(pilot) -> None:
@@ -52,14 +56,18 @@ async def _feedback(pilot) -> None:
     await settle(pilot)
 
 
-def test_practice_feedback_en(snap_compare, drill_home):
+def test_practice_feedback_en(screen_compare, drill_home):
     start = dict(START, skills=["ridge-point"])
-    assert snap_compare(app_for(drill_home, "en", start), terminal_size=SIZE, run_before=_feedback)
+    assert screen_compare(
+        app_for(drill_home, "en", start), terminal_size=SIZE, run_before=_feedback
+    )
 
 
-def test_practice_feedback_zh(snap_compare, drill_home):
+def test_practice_feedback_zh(screen_compare, drill_home):
     start = dict(START, skills=["ridge-point"])
-    assert snap_compare(app_for(drill_home, "zh", start), terminal_size=SIZE, run_before=_feedback)
+    assert screen_compare(
+        app_for(drill_home, "zh", start), terminal_size=SIZE, run_before=_feedback
+    )
 
 
 async def _summary(pilot) -> None:
@@ -71,8 +79,8 @@ async def _summary(pilot) -> None:
         await pilot.pause()
 
 
-def test_summary(snap_compare, drill_home):
-    assert snap_compare(
+def test_summary(screen_compare, drill_home):
+    assert screen_compare(
         app_for(drill_home, "en", dict(START)), terminal_size=SIZE, run_before=_summary
     )
 
@@ -83,15 +91,15 @@ async def _open(pilot, key: str) -> None:
     await plots_drawn(pilot)
 
 
-def test_calculator(snap_compare, drill_home):
+def test_calculator(screen_compare, drill_home):
     async def run_before(pilot):
         await _open(pilot, "c")
 
-    assert snap_compare(app_for(drill_home, "en"), terminal_size=(120, 40), run_before=run_before)
+    assert screen_compare(app_for(drill_home, "en"), terminal_size=(120, 40), run_before=run_before)
 
 
-def test_catalog(snap_compare, drill_home):
+def test_catalog(screen_compare, drill_home):
     async def run_before(pilot):
         await _open(pilot, "g")
 
-    assert snap_compare(app_for(drill_home, "en"), terminal_size=(100, 30), run_before=run_before)
+    assert screen_compare(app_for(drill_home, "en"), terminal_size=(100, 30), run_before=run_before)

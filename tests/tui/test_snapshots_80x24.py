@@ -107,9 +107,9 @@ async def _feedback_with_plot(pilot) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_practice_feedback_with_plot(snap_compare, drill_home, lang):
+def test_practice_feedback_with_plot(screen_compare, drill_home, lang):
     app = fixture_app(drill_home, lang)
-    assert snap_compare(app, terminal_size=SIZE, run_before=_feedback_with_plot)
+    assert screen_compare(app, terminal_size=SIZE, run_before=_feedback_with_plot)
 
 
 async def _calculator(pilot) -> None:
@@ -121,9 +121,9 @@ async def _calculator(pilot) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_calculator(snap_compare, drill_home, lang):
+def test_calculator(screen_compare, drill_home, lang):
     app = make_app(home=drill_home, lang=lang, clock=frozen)
-    assert snap_compare(app, terminal_size=SIZE, run_before=_calculator)
+    assert screen_compare(app, terminal_size=SIZE, run_before=_calculator)
 
 
 def fixture_scorecard() -> Scorecard:
@@ -163,9 +163,9 @@ async def _scorecard(pilot) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_mock_scorecard(snap_compare, drill_home, lang):
+def test_mock_scorecard(screen_compare, drill_home, lang):
     app = make_app(home=drill_home, lang=lang, clock=frozen)
-    assert snap_compare(app, terminal_size=SIZE, run_before=_scorecard)
+    assert screen_compare(app, terminal_size=SIZE, run_before=_scorecard)
 
 
 CONCEPT = "peak-flops-formula"
@@ -228,10 +228,10 @@ async def _stats(pilot) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_stats(snap_compare, drill_home, lang):
+def test_stats(screen_compare, drill_home, lang):
     fixture_history()
     app = make_app(home=drill_home, lang=lang, clock=frozen)
-    assert snap_compare(app, terminal_size=SIZE, run_before=_stats)
+    assert screen_compare(app, terminal_size=SIZE, run_before=_stats)
 
 
 def _lines(renderable, width: int = 76) -> list[str]:
