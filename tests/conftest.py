@@ -66,6 +66,13 @@ for _name in FOLDERS:
     setattr(platformdirs, _name, _guarded(_name))
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: a worker per core, and one more for the serial tests, which mostly wait
+    (on a terminal, a deadline, a child process) while the others compute."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 1
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-screens",
