@@ -73,6 +73,24 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return (cores or 1) + 1
 
 
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"hypothesis profile: {hypothesis_settings.get_current_profile_name()}"
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """After --update-screens: which stored screens were rewritten (from every worker)."""
+    written = sorted(
+        value
+        for report in terminalreporter.stats.get("passed", [])
+        for name, value in getattr(report, "user_properties", ())
+        if name == "screen-written"
+    )
+    if written:
+        terminalreporter.write_line(f"--update-screens rewrote {len(written)} stored screen(s):")
+        for path in written:
+            terminalreporter.write_line(f"  {path}")
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-screens",

@@ -61,8 +61,10 @@ def screen_compare(request) -> Callable[..., bool]:
 
         shown = asyncio.run(take())
         if update:
-            stored.parent.mkdir(parents=True, exist_ok=True)
-            stored.write_text(shown, encoding="utf-8")
+            if not stored.exists() or stored.read_text(encoding="utf-8") != shown:
+                stored.parent.mkdir(parents=True, exist_ok=True)
+                stored.write_text(shown, encoding="utf-8")
+                request.node.user_properties.append(("screen-written", str(stored)))
             return True
         assert stored.exists(), f"no stored screen {stored}: run pytest --update-screens"
         expected = stored.read_text(encoding="utf-8")
