@@ -284,6 +284,7 @@ ALLOWED_WORDS = UNITS | {
     "cuBLAS",
     "Nsight",
     "deviceQuery",
+    "nvidia-smi",
     "totalGlobalMem",
     "Llama",
     "batch",

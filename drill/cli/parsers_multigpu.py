@@ -87,9 +87,32 @@ def add_multigpu_ops(ops, lang_flag) -> None:
         )
         _common(p, lang_flag, dtype=False)
 
-    p = ops.add_parser("dp-batch", help="tokens per GPU for data parallelism to hide the "
-                       "gradient all-reduce (≈ peak / per-direction link bandwidth in bf16)")  # fmt: skip
-    p.add_argument("--across-nodes", action="store_true", help="the network is the slowest link")
+    p = ops.add_parser(
+        "dp-batch",
+        help="tokens per GPU for data parallelism to hide the gradient all-reduce "
+        "(≈ peak / per-direction link bandwidth in bf16)",
+        description="In a node: T = s·peak / (2·W). Across nodes the all-reduce is "
+        "hierarchical, so the node's N NICs carry the gradient together: T = s·peak / "
+        "(2·N·W_nic), times (X-1)/X with --nodes X. --experts/--active multiply by E/k.",
+    )
+    p.add_argument(
+        "--across-nodes",
+        action="store_true",
+        help="the node's network ports are the slowest link (one NIC per GPU)",
+    )
+    p.add_argument(
+        "--nodes", type=argtypes.count, metavar="X", help="nodes, for the (X-1)/X of the ring"
+    )
+    p.add_argument(
+        "--link",
+        type=argtypes.byte_rate,
+        metavar="RATE",
+        help="per-direction bandwidth per GPU (its NIC with --across-nodes) instead of the card's",
+    )
+    p.add_argument(
+        "--peak", type=argtypes.flop_rate, metavar="RATE", help="peak instead of the card's"
+    )
+    add_moe_flags(p)
     _common(p, lang_flag)
 
     p = ops.add_parser("tp-degree", help="largest tensor-parallel degree an MLP's math covers")

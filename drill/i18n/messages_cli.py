@@ -59,10 +59,15 @@ PAIRS: dict[str, tuple[str, str]] = {
     "multigpu-conventions": (
         'Link and network figures are per direction (NVLink "900 GB/s" is 450 GB/s each '
         "way; 400 Gb/s = 50 GB/s); decimal SI units; a ring moves (N-1)/N of the buffer per "
-        "pass and an all-reduce makes two passes.",
+        "pass and an all-reduce makes two passes. Times are lower bounds at the links' peak: "
+        "measured NCCL reaches roughly 80 % of it (about 370 of 450 GB/s bus bandwidth on "
+        "8 H100s).",
         "链路和网络带宽都按单向计（NVLink 的 “900 GB/s” 是每个方向 450 GB/s；400 Gb/s = "
-        "50 GB/s）；十进制 SI 单位；环形算法每一轮传 (N-1)/N 的数据，all-reduce 需要两轮。",
+        "50 GB/s）；十进制 SI 单位；环形算法每一轮传 (N-1)/N 的数据，all-reduce 需要两轮。"
+        "时间是按链路峰值算的下界：实测 NCCL 约达到其 80 %（8 块 H100 上总线带宽约 370 GB/s，"
+        "峰值 450 GB/s）。",
     ),
+    "multigpu-given-link": ("the link given (--link)", "给定的链路（--link）"),
     "multigpu-moe-config": (
         "MoE model: {experts} experts, {active} per token; --params counts all of them "
         "({total}), a token uses {used}.",

@@ -24,6 +24,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "cards-id": ("id", "id"),
     "cards-name": ("name", "名称"),
     "cards-memory": ("memory", "显存"),
+    "cards-memory-value": (
+        "{label} GB {kind} on the datasheet; {tool} reports {mib} MiB = {gib} GiB = {gb}",
+        "数据手册标 {label} GB {kind}；{tool} 显示 {mib} MiB = {gib} GiB = {gb}",
+    ),
     "cards-bandwidth": ("bandwidth", "带宽"),
     "cards-peak": ("peak TFLOP/s", "峰值 TFLOP/s"),
     "cards-ridge": ("ridge FLOP/B", "拐点 FLOP/B"),
@@ -51,9 +55,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "cards-inferred": ("Inferred (not published)", "推算值（未公开）"),
     "cards-exceptions": ("Documented exceptions", "已说明的例外"),
     "cards-caption": (
-        "dense peaks in TFLOP/s (int8: TOPS), tensor cores where the card has them; ridge in "
-        "FLOP/B",
-        "稠密峰值，单位 TFLOP/s（int8 为 TOPS），有 Tensor Core 时用其峰值；拐点单位 FLOP/B",
+        "per device (one GCD of an MI250X); memory in GiB as tools report it; dense peaks in "
+        "TFLOP/s (int8: TOPS), tensor cores where the card has them; ridge in FLOP/B",
+        "按单个设备（MI250X 为一个 GCD）；显存按工具报告的 GiB；稠密峰值，单位 TFLOP/s（int8 为 "
+        "TOPS），有 Tensor Core 时用其峰值；拐点单位 FLOP/B",
     ),
     # The roofline plot.
     "plot-x": ("arithmetic intensity (FLOP/B)", "算术强度 (FLOP/B)"),
@@ -82,6 +87,22 @@ PAIRS: dict[str, tuple[str, str]] = {
         "{peers} GPUs reach each other over it",
         "{fabric}：{links} 条链路 × {link} = 每个方向 {total}（双向合计 {both}），"
         "{peers} 块 GPU 之间互通",
+    ),
+    "cards-scale-up-mesh": (
+        "{fabric}: {links} links × {link} per direction, one to each of the other {others} "
+        "GPUs (full mesh, no switch): {pair} between two GPUs, (k-1) × {pair} per GPU for "
+        "k GPUs, {total} only when a GPU talks to all {others} at once",
+        "{fabric}：{links} 条链路 × 每个方向 {link}，分别连到其余 {others} 块 GPU（全互连，"
+        "无交换芯片）：两块 GPU 之间 {pair}；k 块 GPU 时每块 (k-1) × {pair}；"
+        "只有同时与其余 {others} 块通信时才是 {total}",
+    ),
+    "cards-scale-up-partial": (
+        "{fabric}: {links} links × {link} per direction per GPU, not every pair linked "
+        "the same way: a collective over all {peers} GPUs gets {total} per GPU; for a smaller "
+        "group it depends on which GPUs, and drill counts one link ({pair})",
+        "{fabric}：每块 GPU {links} 条链路 × 每个方向 {link}，各对 GPU 之间的链路数不同："
+        "覆盖全部 {peers} 块 GPU 的集合通信每块可用 {total}；更小的组取决于选了哪几块，"
+        "drill 按一条链路（{pair}）计",
     ),
     "cards-pcie": (
         "PCIe Gen{gen} x{lanes}: {bw} per direction",

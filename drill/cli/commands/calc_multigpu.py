@@ -181,11 +181,7 @@ def serving_op(args, lang: str) -> int:
 def _serving(args, lang, shape, card, dtype, peak, base) -> int:
     op, note = args.op, config_note(shape, lang)
     if op == "dp-batch":
-        link, path = _node_link(card, args.across_nodes)
-        value, steps = parallel.dp_critical_batch(peak, link, dtype)
-        data = {**base, "link": path, "link_bandwidth": link, "peak_flops": peak,
-                "tokens_per_gpu": value}  # fmt: skip
-        return emit(args, lang, list(steps), data)
+        return _dp_batch(args, lang, card, dtype, peak, base)
     if op == "tp-degree":
         require(args, "hidden")
         link, path = _node_link(card)
@@ -219,10 +215,38 @@ def _serving(args, lang, shape, card, dtype, peak, base) -> int:
         data = {**base, "kv_bytes_per_sequence": kv, "kv_bound_batch": value}
         return emit(args, lang, list(steps), data, note)
     value, steps = serving.sla_batch(
-        args.params, dtype, kv, peak, card.bandwidth, args.tpot, card.capacity_gb * 1e9
+        args.params, dtype, kv, peak, card.bandwidth, args.tpot, card.capacity
     )
     data = {**base, "kv_bytes_per_sequence": kv, "tpot_s": args.tpot, "batch": value}
     return emit(args, lang, list(steps), data, note)
+
+
+def _dp_batch(args, lang, card, dtype, peak, base) -> int:
+    across = args.across_nodes or args.nodes is not None
+    if args.nodes is not None and args.nodes < 2:
+        raise UsageError("dp-batch: --nodes needs at least 2 (one node: leave it out)")
+    if (args.experts is None) != (args.active is None):
+        raise UsageError("dp-batch: give both --experts and --active (experts per token)")
+    peak = args.peak or peak
+    ic = card.interconnect
+    if args.link:
+        link, path = args.link, tr("multigpu-given-link", lang)
+    else:
+        link, path = _node_link(card, across)
+    nics = 0
+    if across:
+        if ic is None and args.link is None:
+            raise UsageError(f"{card.id} has no typical node in the catalog; give --link")
+        nics = ic.node_gpus if ic is not None else 1
+    value, steps = parallel.dp_critical_batch(
+        peak, link, dtype, nics=nics, nodes=args.nodes,
+        experts=args.experts or 1, active=args.active or 1,
+    )  # fmt: skip
+    data = {**base, "link": path, "link_bandwidth": link, "peak_flops": peak,
+            "across_nodes": across, "nics_per_node": nics, "nodes": args.nodes,
+            "experts": args.experts, "experts_per_token": args.active,
+            "tokens_per_gpu": value}  # fmt: skip
+    return emit(args, lang, list(steps), data)
 
 
 def run(args, lang: str) -> int:

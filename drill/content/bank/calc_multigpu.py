@@ -58,8 +58,11 @@ def compute(spec: dict[str, str], card_of: Callable, number: Callable) -> float:
     peak = card.peak(dtype).value
     if calc == "dp-batch":
         ic = card.interconnect
-        link = ic.network_bandwidth if spec.get("across") == "true" else ic.scale_up_gbs * 1e9
-        return parallel.dp_critical_batch(peak, link or ic.pcie_gbs * 1e9, dtype)[0]
+        if spec.get("across") == "true":
+            return parallel.dp_critical_batch(peak, ic.network_bandwidth, dtype, nics=ic.node_gpus)[
+                0
+            ]
+        return parallel.dp_critical_batch(peak, ic.in_node_bandwidth(ic.node_gpus), dtype)[0]
     if calc == "mfu":
         return parallel.mfu(number(spec, "params"), number(spec, "tokens_per_s"), peak)[0]
     if calc == "mbu":

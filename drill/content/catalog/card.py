@@ -44,7 +44,7 @@ class Card:
     lanes: int
     boost_clock_mhz: float
     memory_type: str
-    capacity_gb: float
+    capacity_gb: float  # the datasheet's label ("80 GB")
     bus_width_bits: float
     data_rate_gbps: float
     bandwidth_gbs: float
@@ -69,6 +69,7 @@ class Card:
     path: str = ""
     user: bool = False
     interconnect: Interconnect | None = None  # links to other GPUs, node, network
+    capacity_mib: float | None = None  # the total a tool reports for one device
 
     def __post_init__(self) -> None:
         if isinstance(self.interconnect, dict):  # read back from the parse cache
@@ -78,6 +79,18 @@ class Card:
     def bandwidth(self) -> float:
         """Bytes per second."""
         return self.bandwidth_gbs * 1e9
+
+    @property
+    def capacity(self) -> float:
+        """Bytes of memory one device has, as a tool reports it (nvidia-smi, rocm-smi): the
+        binary MiB total where the catalog has it, else the label in decimal GB."""
+        if self.capacity_mib is not None:
+            return self.capacity_mib * 2**20
+        return self.capacity_gb * 1e9
+
+    @property
+    def capacity_gib(self) -> float:
+        return self.capacity / 2**30
 
     def level_bandwidth(self, level: str) -> float | None:
         """B/s of an on-chip level ("l2", "shared_memory"); None where the catalog has none."""
@@ -172,6 +185,9 @@ class Card:
             "memory": {
                 "type": self.memory_type,
                 "capacity_gb": self.capacity_gb,
+                "capacity_bytes": self.capacity,
+                "capacity_gib": self.capacity_gib,
+                "capacity_reported_mib": self.capacity_mib,
                 "bus_width_bits": self.bus_width_bits,
                 "data_rate_gbps": self.data_rate_gbps,
             },

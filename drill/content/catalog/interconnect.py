@@ -2,6 +2,12 @@
 
 Every bandwidth here is per direction (NVLink "900 GB/s" on an H100 is both directions:
 450 GB/s each way); network rates are in Gb/s as sold (400 Gb/s = 50 GB/s).
+
+How a group of GPUs in one node shares the fabric follows its topology: through a switch
+(NVSwitch, or a bridge between two cards) every GPU gets its whole scale-up bandwidth; in a
+full mesh of point-to-point links (MI300X) each pair has its own link, so k GPUs get k-1 of
+them; in a partial mesh (V100 SXM2's hybrid cube-mesh, MI250X's GCDs) only a collective
+over the whole node is laid out over every link, and a smaller group is sure of one link.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ _TOP = {
     "link_gbs": ((int, float), False),  # per link, per direction
     "scale_up_gbs": ((int, float), False),  # per GPU, per direction, all links together
     "scale_up_peers": (int, False),  # GPUs reachable over the scale-up fabric, itself included
+    "topology": (str, False),  # "switch" (the default), "mesh" or "partial"
     "pcie": (dict, True),
     "node": (dict, False),
     "package": (dict, False),
@@ -32,6 +39,7 @@ _NODE = {
     "sharp": (str, False),
 }
 _PACKAGE = {"dies": (int, True), "devices": (int, True), "note": (str, True)}
+TOPOLOGIES = ("switch", "mesh", "partial")
 
 
 @dataclass(frozen=True)
@@ -46,6 +54,7 @@ class Interconnect:
     link_gbs: float = 0.0
     scale_up_gbs: float = 0.0  # 0: no scale-up fabric, PCIe carries GPU-to-GPU traffic
     scale_up_peers: int = 1
+    topology: str = "switch"
     node_gpus: int = 1
     switch: str = ""
     network: str = ""
@@ -70,12 +79,32 @@ class Interconnect:
         """Per-GPU scale-out bandwidth in B/s (Gb/s / 8)."""
         return self.network_gbps * 1e9 / 8
 
+    @property
+    def pair_gbs(self) -> float:
+        """GB/s per direction between two GPUs: a switch gives the whole fabric, a full mesh
+        its share of links per peer, a partial mesh one link for sure."""
+        if self.topology == "mesh":
+            per_peer = max(1, self.links // max(1, self.scale_up_peers - 1))
+            return min(self.scale_up_gbs, per_peer * self.link_gbs)
+        if self.topology == "partial":
+            return self.link_gbs or self.scale_up_gbs
+        return self.scale_up_gbs
+
+    def on_fabric(self, gpus: int) -> bool:
+        """Whether ``gpus`` GPUs of one node talk over the scale-up fabric (else PCIe)."""
+        return bool(self.scale_up_gbs) and 2 <= gpus <= self.scale_up_peers
+
     def in_node_bandwidth(self, gpus: int) -> float:
-        """Per-direction B/s of the slowest link for a collective over ``gpus`` in one node:
-        the scale-up fabric when all of them are its peers, else PCIe."""
-        if self.scale_up_gbs and gpus <= self.scale_up_peers:
-            return self.scale_up_gbs * 1e9
-        return self.pcie_gbs * 1e9
+        """Per-direction B/s each GPU can send in a collective over ``gpus`` GPUs of one node:
+        the whole fabric through a switch, (k-1) pair links in a full mesh, all links only
+        for the whole node of a partial mesh (one link for a smaller group), else PCIe."""
+        if not self.on_fabric(gpus):
+            return self.pcie_gbs * 1e9
+        if self.topology == "mesh":
+            return min(self.scale_up_gbs, (gpus - 1) * self.pair_gbs) * 1e9
+        if self.topology == "partial" and gpus < self.scale_up_peers:
+            return self.pair_gbs * 1e9
+        return self.scale_up_gbs * 1e9
 
     def to_json(self) -> dict:
         return {
@@ -84,6 +113,8 @@ class Interconnect:
             "link_bandwidth_per_direction": self.link_gbs * 1e9,
             "scale_up_bandwidth_per_direction": self.scale_up_gbs * 1e9,
             "scale_up_peers": self.scale_up_peers,
+            "topology": self.topology,
+            "pair_bandwidth_per_direction": self.pair_gbs * 1e9,
             "pcie": {
                 "gen": self.pcie_gen,
                 "lanes": self.pcie_lanes,
@@ -160,6 +191,17 @@ def parse_interconnect(data: object, path: str) -> tuple[Interconnect | None, li
     if isinstance(sources, list) and not sources:
         problems.append(Problem(path, _line(data, "sources"), f"{where}sources", "list a source"))
         ok = False
+    topology = data.get("topology", "switch")
+    if isinstance(topology, str) and topology not in TOPOLOGIES:
+        problems.append(
+            Problem(
+                path,
+                _line(data, "topology"),
+                f"{where}topology",
+                f"must be one of {', '.join(TOPOLOGIES)}, got {topology!r}",
+            )
+        )
+        ok = False
     if ok and data.get("scale_up_gbs") and data.get("links") and data.get("link_gbs"):
         total = data["links"] * data["link_gbs"]
         if total < data["scale_up_gbs"] * 0.99:
@@ -186,6 +228,7 @@ def parse_interconnect(data: object, path: str) -> tuple[Interconnect | None, li
         scale_up_peers=int(
             data.get("scale_up_peers") or (1 if not data.get("scale_up_gbs") else 2)
         ),
+        topology=str(topology),
         node_gpus=int(node.get("gpus") or 1),
         switch=str(node.get("switch") or ""),
         network=str(node.get("network") or ""),

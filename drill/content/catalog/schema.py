@@ -60,6 +60,9 @@ _MEMORY = {
     "data_rate_gbps": (int, float),
     "bandwidth_gbs": (int, float),
 }
+# The total a tool reports for one device (nvidia-smi's memory.total, rocm-smi's VRAM total),
+# in MiB; without it the capacity is the label's capacity_gb in decimal GB.
+_MEMORY_OPTIONAL = {"capacity_mib": (int, float)}
 
 
 def line_of(data: object, key: str) -> int:
@@ -144,6 +147,27 @@ def _peaks(
     return result
 
 
+def _check_capacity(memory: LineDict, path: str, problems: list[Problem]) -> bool:
+    """A reported total within 12 % below to 5 % above the label: HBM and GDDR come in binary
+    sizes a little above the decimal label, and ECC or the driver's reserve takes some back
+    (a 16 GB T4 with ECC reports 15,360 MiB)."""
+    mib, label = memory.get("capacity_mib"), memory.get("capacity_gb")
+    if not _is_number(mib) or not _is_number(label) or label <= 0:
+        return True
+    ratio = mib * 2**20 / (label * 2**30)
+    if 0.88 <= ratio <= 1.05:
+        return True
+    problems.append(
+        Problem(
+            path,
+            line_of(memory, "capacity_mib"),
+            "memory.capacity_mib",
+            f"{mib:g} MiB is {ratio:.0%} of {label:g} GiB: check the label and the tool's total",
+        )
+    )
+    return False
+
+
 def parse_card(data: object, path: str, user: bool = False) -> tuple[Card | None, list[Problem]]:
     """Build a card from parsed YAML, returning every problem found (None if unusable)."""
     problems: list[Problem] = []
@@ -158,6 +182,8 @@ def parse_card(data: object, path: str, user: bool = False) -> tuple[Card | None
     memory = data.get("memory")
     if isinstance(memory, dict):
         ok = _check_fields(memory, _MEMORY, "memory.", path, True, problems) and ok
+        ok = _check_fields(memory, _MEMORY_OPTIONAL, "memory.", path, False, problems) and ok
+        ok = _check_capacity(memory, path, problems) and ok
     if "drills" in data and data["drills"] not in DRILLS:
         problems.append(
             Problem(
@@ -218,6 +244,7 @@ def parse_card(data: object, path: str, user: bool = False) -> tuple[Card | None
         boost_clock_mhz=float(data["boost_clock_mhz"]),
         memory_type=memory["type"],
         capacity_gb=float(memory["capacity_gb"]),
+        capacity_mib=float(memory["capacity_mib"]) if "capacity_mib" in memory else None,
         bus_width_bits=float(memory["bus_width_bits"]),
         data_rate_gbps=float(memory["data_rate_gbps"]),
         bandwidth_gbs=float(memory["bandwidth_gbs"]),

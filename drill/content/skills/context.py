@@ -95,6 +95,19 @@ def peak_words(card: Card, dtype: str, op: str | None = None) -> tuple[str, str]
     return f"{dtype} on the non-tensor units", f"{dtype}，非 Tensor 单元"
 
 
+def memory_words(card: Card) -> tuple[str, str]:
+    """One device's memory as its tool reports it, with the decimal GB the answers use:
+    "nvidia-smi reports 81,559 MiB (85.52 GB)"; a card without a reported total gives
+    its label ("24 GB")."""
+    if card.capacity_mib is None:
+        text = format_si(card.capacity, "B")
+        return text, text
+    tool = "rocm-smi" if card.vendor.upper() == "AMD" else "nvidia-smi"
+    gb = format_si(card.capacity, "B")
+    mib = f"{card.capacity_mib:,.0f} MiB"
+    return f"{tool} reports {mib} ({gb})", f"{tool} 显示 {mib}（{gb}）"
+
+
 def figures_hidden(ctx: Ctx, card: Card) -> bool:
     """Difficulty 3 names a famous card without its figures: they are part of the answer."""
     return ctx.difficulty >= 3 and card.drills == "famous" and not ctx.gpu

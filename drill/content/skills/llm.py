@@ -62,7 +62,7 @@ def _workload(ctx: Ctx, card, dtype: str):
     ctx.rng.shuffle(combos)
     for model, batch, context in combos:
         need = model[2] * dtype_bytes(dtype) + _kv(model, kv_dtype, batch, context)
-        if need <= 0.9 * card.capacity_gb * 1e9:
+        if need <= 0.9 * card.capacity:
             return model, batch, context, kv_dtype
     return None
 
@@ -74,7 +74,7 @@ def decode_latency(ctx: Ctx) -> Scenario:
     found = _workload(ctx, card, dtype)
     while found is None:  # a small card at a wide precision: a bigger card holds the model
         card = ctx.rng.choice(
-            [c for c in ctx.catalog.drawn("common") if dtype in c.dtypes() and c.capacity_gb >= 40]
+            [c for c in ctx.catalog.drawn("common") if dtype in c.dtypes() and c.capacity >= 40e9]
         )
         found = _workload(ctx, card, dtype)
     model, batch, context, kv_dtype = found

@@ -16,6 +16,7 @@ from drill.content.skills.context import (
     bound_ask,
     convention,
     givens,
+    memory_words,
     number_ask,
 )
 from drill.content.skills.llm import MODELS
@@ -53,7 +54,7 @@ def _model_words(model) -> tuple[str, str]:
 def _gpus_for(weights: float, card) -> int:
     """The fewest GPUs (a power of two up to 8) whose memory holds the weights at 90 %."""
     n = 1
-    while weights > 0.9 * n * card.capacity_gb * 1e9 and n < 8:
+    while weights > 0.9 * n * card.capacity and n < 8:
         n *= 2
     return n
 
@@ -64,7 +65,7 @@ def moe_batch(ctx: Ctx) -> Scenario:
     card = ctx.card("bf16")
     dtype = ctx.dtype(card, ("bf16", "fp16", "fp8"))
     s = dtype_bytes(dtype)
-    while _gpus_for(total * s, card) * card.capacity_gb * 0.9e9 < total * s:
+    while _gpus_for(total * s, card) * 0.9 * card.capacity < total * s:
         card = ctx.rng.choice([c for c in ctx.catalog.drawn("common") if dtype in c.dtypes()])
     gpus = _gpus_for(total * s, card)
     peak, bw = card.peak(dtype).value, card.bandwidth
@@ -129,7 +130,7 @@ def _fitting(ctx: Ctx, card, dtype: str, contexts, batches):
     ctx.rng.shuffle(combos)
     for model, context, batch in combos:
         need = model[2] * dtype_bytes(dtype) + batch * kv_per_seq(model, context, dtype)
-        if need <= 0.9 * card.capacity_gb * 1e9:
+        if need <= 0.9 * card.capacity:
             return model, context, batch
     return None
 
@@ -139,7 +140,7 @@ def _card_holding(ctx: Ctx, dtype: str, contexts, batches):
     found = _fitting(ctx, card, dtype, contexts, batches)
     while found is None:
         card = ctx.rng.choice(
-            [c for c in ctx.catalog.drawn("common") if dtype in c.dtypes() and c.capacity_gb >= 40]
+            [c for c in ctx.catalog.drawn("common") if dtype in c.dtypes() and c.capacity >= 40e9]
         )
         found = _fitting(ctx, card, dtype, contexts, batches)
     return card, found
@@ -324,7 +325,7 @@ def sla_batch(ctx: Ctx) -> Scenario:
     kv = kv_per_seq(model, context, dtype)
     weights = model[2] * dtype_bytes(dtype)
     peak, bw = card.peak(dtype).value, card.bandwidth
-    capacity = card.capacity_gb * 1e9
+    capacity = card.capacity
     most = (capacity - weights) / kv
     aim = max(1, int(most * ctx.rng.uniform(0.2, 0.8)))
     step_time = max(2 * model[2] * aim / peak, (weights + aim * kv) / bw)
@@ -340,13 +341,14 @@ def sla_batch(ctx: Ctx) -> Scenario:
         mistakes.append(("query-heads-for-kv", slip(kv_per_seq(model, context, dtype, 6))))
     g_en, g_zh = givens(ctx, card, dtype)
     words_en, words_zh = _model_words(model)
+    mem_en, mem_zh = memory_words(card)
     en = (
-        f"{g_en} Memory: {card.capacity_gb:g} GB. It serves {words_en} with {dtype} weights "
+        f"{g_en} Memory: {mem_en}. It serves {words_en} with {dtype} weights "
         f"and KV cache; every sequence holds {context} tokens. The service promises at most "
         f"{tpot * 1e3:g} ms per output token (one decode step)."
     )
     zh = (
-        f"{g_zh} 显存 {card.capacity_gb:g} GB。用它服务{words_zh}，权重和 KV 缓存都是 {dtype}；"
+        f"{g_zh} 显存：{mem_zh}。用它服务{words_zh}，权重和 KV 缓存都是 {dtype}；"
         f"每条序列有 {context} 个 token。服务承诺每个输出 token（一个解码步）不超过 {tpot * 1e3:g} ms。"
     )
     ask = number_ask("sla-batch", "What is the largest batch that meets that promise?",

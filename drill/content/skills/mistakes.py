@@ -151,6 +151,12 @@ MISTAKES: dict[str, Text] = {
         "混淆了算法带宽（字节 / 时间）和总线带宽（all-reduce 时为 algbw × 2(N-1)/N），"
         "nccl-tests 拿后者和链路带宽比较。",
     ),
+    "one-nic-per-node": Text(
+        "Sent the whole gradient through one network port; in a hierarchical all-reduce each "
+        "GPU of the node carries 1/N of it over its own NIC, so the node's N ports share it.",
+        "让整份梯度只走一个网口；分层 all-reduce 中节点内每块 GPU 通过自己的网卡承担 1/N，"
+        "节点的 N 个网口一起分担。",
+    ),
     "gbit-gbyte": Text(
         "Read a network rate in Gb/s as GB/s; divide by 8 (400 Gb/s = 50 GB/s).",
         "把以 Gb/s 计的网络速率当成了 GB/s；要除以 8（400 Gb/s = 50 GB/s）。",

@@ -21,7 +21,7 @@ def _cards(ctx: Ctx, fits) -> list[Card]:
 
 
 def _fits_memory(card: Card, nbytes: float) -> bool:
-    return nbytes <= card.capacity_gb * 1e9
+    return nbytes <= card.capacity
 
 
 # Each builder returns (move, intro en, intro zh, shape, card, dtype, new card, mistakes) or

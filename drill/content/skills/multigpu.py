@@ -86,8 +86,10 @@ def hide_collisions(params: dict, asks: tuple[Ask, ...]) -> tuple[str, ...]:
 
 NO_LATENCY = (
     "Decimal SI units; link figures per direction unless said otherwise; the message is large: "
-    "ignore per-step latency.",
-    "十进制 SI 单位；除非另有说明，链路带宽按单向计；消息很大：忽略每步延迟。",
+    "ignore per-step latency. Times are bounds at the links' peak (measured NCCL reaches about "
+    "80 % of it).",
+    "十进制 SI 单位；除非另有说明，链路带宽按单向计；消息很大：忽略每步延迟。时间是按链路峰值"
+    "算的下界（实测 NCCL 约达到其 80 %）。",
 )
 
 
@@ -237,31 +239,41 @@ def dp_batch(ctx: Ctx) -> Scenario:
     dtype = ctx.dtype(card, ("bf16", "fp16"))
     peak = card.peak(dtype).value
     s = dtype_bytes(dtype)
+    nics = 0
     if across:
-        w = ic.network_bandwidth
+        w, nics = ic.network_bandwidth, ic.node_gpus
         en_link = (
-            f"each GPU's own {ic.network_gbps:g} Gb/s network port (data parallel across nodes)"
+            f"the network between nodes: each node has {nics} GPUs, each with its own "
+            f"{ic.network_gbps:g} Gb/s port, and the all-reduce is hierarchical (a "
+            "reduce-scatter inside the node, then each GPU all-reduces its 1/N of the gradient "
+            "over its own port; the faster in-node steps are not the limit)"
         )
-        zh_link = f"每块 GPU 自己的 {ic.network_gbps:g} Gb/s 网口（跨节点数据并行）"
+        zh_link = (
+            f"节点之间的网络：每个节点 {nics} 块 GPU，每块有自己的 {ic.network_gbps:g} Gb/s 网口，"
+            "all-reduce 采用分层方式（先在节点内 reduce-scatter，再由每块 GPU 通过自己的网口对"
+            "它那 1/N 的梯度做 all-reduce；更快的节点内步骤不是瓶颈）"
+        )
     else:
         en_link, zh_link, w = link_words(card, ic.node_gpus, total=ctx.difficulty >= 2)
-    value, steps = parallel.dp_critical_batch(peak, w, dtype)
+    value, steps = parallel.dp_critical_batch(peak, w, dtype, nics=nics)
     mistakes = [("dtype-bytes", value * {1: 2, 2: 4, 4: 2, 8: 4}[s] / s)]
     if ctx.difficulty >= 2 and not across:
         mistakes.append(("bidirectional-bw", value / 2))
     if across:
         mistakes.append(("gbit-gbyte", value / 8))
+        mistakes.append(("one-nic-per-node", value * nics))
     mistakes.append(("allreduce-factor", value / 2))
     g_en, g_zh = givens(ctx, card, dtype)
     en = (
         f"{g_en} A model is trained with data parallelism; the gradient all-reduce ({dtype} "
         f"gradients) runs over {en_link} and overlaps the backward pass, which does 4·P "
-        "FLOPs per token. Count a ring all-reduce as 2·s·P bytes per direction (many GPUs)."
+        "FLOPs per token. Count a ring all-reduce as 2·s·(bytes it spans) per direction "
+        "(many GPUs or nodes)."
     )
     zh = (
         f"{g_zh} 用数据并行训练一个模型；梯度 all-reduce（{dtype} 梯度）走 {zh_link}，与反向"
-        "传播重叠，反向传播每个 token 做 4·P 次运算。环形 all-reduce 按每个方向 2·s·P 字节计"
-        "（GPU 很多）。"
+        "传播重叠，反向传播每个 token 做 4·P 次运算。环形 all-reduce 按每个方向 2·s·（它覆盖的"
+        "参数数）字节计（GPU 或节点很多）。"
     )
     ask = number_ask(
         "dp-batch",
@@ -274,6 +286,8 @@ def dp_batch(ctx: Ctx) -> Scenario:
         prefix_mistake=False,
     )
     params = {"gpu": card.id, "dtype": dtype, "across_nodes": across, "card_in_question": False}
+    if across:
+        params["node_gpus"] = nics
     return Scenario("dp-batch", ctx.difficulty, ctx.seed, en, zh, (ask,), params, *NO_LATENCY)
 
 

@@ -10,7 +10,15 @@ from __future__ import annotations
 import random
 
 from drill.content.skills.context import MS as MILLIS
-from drill.content.skills.context import PLAIN, US, WRONG_BYTES, Ctx, convention, number_ask
+from drill.content.skills.context import (
+    PLAIN,
+    US,
+    WRONG_BYTES,
+    Ctx,
+    convention,
+    memory_words,
+    number_ask,
+)
 from drill.content.skills.model import Scenario
 from drill.content.skills.multigpu import hide_collisions, linked_cards
 from drill.content.skills.skill import skill
@@ -69,15 +77,13 @@ def _fewest_gpus(weights: float, capacity: float, most: int) -> int:
 def serving_case(ctx: Ctx) -> Scenario:
     cards = linked_cards(ctx, nvlink=True, nvidia=True, dtype="fp16")
     need = 2 * MODEL[2]  # 16-bit weights
-    cards = [
-        c for c in cards if _fewest_gpus(need, c.capacity_gb * 1e9, 64) < c.interconnect.node_gpus
-    ]
+    cards = [c for c in cards if _fewest_gpus(need, c.capacity, 64) < c.interconnect.node_gpus]
     card = next((c for c in cards if c.id == ctx.gpu), None) or ctx.rng.choice(cards)
     ic = card.interconnect
     dtype = "bf16" if "bf16" in card.tensor else "fp16"
     s = dtype_bytes(dtype)
     name_en, name_zh, params, layers, kv_heads, head_dim, heads, width = MODEL
-    capacity = card.capacity_gb * 1e9
+    capacity = card.capacity
     weights = params * s
     tp = _fewest_gpus(weights, capacity, ic.node_gpus)
     asks = []
@@ -142,17 +148,18 @@ def serving_case(ctx: Ctx) -> Scenario:
                            [("allreduce-factor", slip("allgather")),
                             ("bidirectional-bw", slip(link=2 * ic.in_node_bandwidth(gpus)))]))  # fmt: skip
     link = f"{ic.scale_up}, {format_si(ic.scale_up_gbs * 1e9, 'B/s')} per direction"
+    mem_en, mem_zh = memory_words(card)
     en = (
         f"Case: serve {name_en}: {layers} layers, width {width}, {heads} query heads and "
         f"{kv_heads} KV heads of dim {head_dim}; {dtype} weights and KV cache. The node has "
-        f"{ic.node_gpus} {card.name} GPUs ({card.capacity_gb:g} GB, "
+        f"{ic.node_gpus} {card.name} GPUs ({mem_en}, "
         f"{format_si(card.bandwidth, 'B/s')}, {format_si(card.peak(dtype).value, 'FLOP/s')} "
         f"dense {dtype} on tensor cores each) linked by {link}."
     )
     zh = (
         f"案例：服务{name_zh}：{layers} 层，宽度 {width}，{heads} 个 query 头、{kv_heads} 个 KV 头，"
         f"每头 {head_dim} 维；权重与 KV 缓存均为 {dtype}。节点有 {ic.node_gpus} 块 {card.name}"
-        f"（每块 {card.capacity_gb:g} GB、{format_si(card.bandwidth, 'B/s')}、Tensor Core 稠密 {dtype} "
+        f"（每块 {mem_zh}、{format_si(card.bandwidth, 'B/s')}、Tensor Core 稠密 {dtype} "
         f"{format_si(card.peak(dtype).value, 'FLOP/s')}），通过 {ic.scale_up}（每个方向 "
         f"{format_si(ic.scale_up_gbs * 1e9, 'B/s')}）互联。"
     )

@@ -211,7 +211,7 @@ def resident_bytes(cost: ops.OpCost, dtype: str) -> float:
 
 
 def fits(card, cost: ops.OpCost, dtype: str) -> bool:
-    return resident_bytes(cost, dtype) <= MEMORY_SHARE * card.capacity_gb * 1e9
+    return resident_bytes(cost, dtype) <= MEMORY_SHARE * card.capacity
 
 
 def lower_bound_time(card, cost: ops.OpCost, dtype: str) -> float:

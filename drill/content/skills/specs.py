@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from drill.content.skills.context import GBPS, GIB, GIB_PER_GB, TFLOPS, Ctx, convention, number_ask
+from drill.content.skills.context import (
+    GB,
+    GBPS,
+    GIB,
+    GIB_PER_GB,
+    TFLOPS,
+    Ctx,
+    convention,
+    number_ask,
+)
 from drill.content.skills.model import Scenario
 from drill.content.skills.skill import skill
 from drill.core.engine import roofline as rl
@@ -297,24 +306,22 @@ def spec_sheet(ctx: Ctx) -> Scenario:
         )
         params = {"gpu": card.id, "dtype": dtype, "sparse": sparse}
     elif kind == "gib":
-        # HBM and GDDR come in binary sizes: an "80 GB" card holds 80 GiB, and the tool
-        # reports a little less (ECC and the driver's reserve).
+        # Tools report memory in binary units: nvidia-smi in MiB, rocm-smi in bytes; the
+        # datasheet's "80 GB" label is neither (an H100 reports 81,559 MiB).
+        total = card.capacity
         amd = card.vendor.upper() == "AMD"
-        # A two-die card (MI250X) shows each die as its own device with half the memory.
-        dies = 2 if "two GCDs" in " ".join(card.notes) else 1
-        total = card.capacity_gb / dies * 2**30 * ctx.choice((0.97, 0.98, 0.99))
-        total = float(int(total) // (2 << 20) * (2 << 20))
-        gib = total / 2**30
-        step = Step(
-            "gib",
-            "Capacity in GiB",
-            "以 GiB 计的容量",
-            "bytes / 2^30",
-            f"{int(total):,} / 1,073,741,824",
-            gib,
-            "GiB",
-        )
         if amd:
+            gib = total / 2**30
+            step = Step(
+                "gib",
+                "Capacity in GiB",
+                "以 GiB 计的容量",
+                "bytes / 2^30",
+                f"{int(total):,} / 1,073,741,824",
+                gib,
+                "GiB",
+            )
+            dies = card.interconnect.devices if card.interconnect else 1
             die_en = " for GPU[0], one of its two GCDs," if dies == 2 else ""
             die_zh = "（GPU[0]，两个 GCD 之一）" if dies == 2 else ""
             en = (
@@ -325,18 +332,40 @@ def spec_sheet(ctx: Ctx) -> Scenario:
                 f"在 {card.name} 上，`rocm-smi --showmeminfo vram` 显示{die_zh} VRAM Total "
                 f"Memory (B)：{int(total)}。"
             )
+            ask = number_ask(
+                "gib",
+                "How much memory is that in GiB?",
+                "这是多少 GiB？",
+                total,
+                GIB,
+                (step,),
+                [("gib-gb", total / GIB_PER_GB)],
+            )
         else:
-            en = f"On a {card.name}, deviceQuery reports totalGlobalMem = {int(total):,} bytes."
-            zh = f"在 {card.name} 上，deviceQuery 显示 totalGlobalMem = {int(total):,} 字节。"
-        ask = number_ask(
-            "gib",
-            "How much memory is that in GiB?",
-            "这是多少 GiB？",
-            total,
-            GIB,
-            (step,),
-            [("gib-gb", total / GIB_PER_GB)],
-        )
+            mib = card.capacity_mib or round(total / 2**20)
+            step = Step(
+                "gb",
+                "Capacity in decimal GB",
+                "以十进制 GB 计的容量",
+                "MiB · 2^20 / 10^9",
+                f"{mib:,.0f} · 1,048,576 / 1e9",
+                total,
+                "B",
+            )
+            en = (
+                f"On a {card.name}, `nvidia-smi --query-gpu=memory.total --format=csv` prints "
+                f"{mib:,.0f} MiB."
+            )
+            zh = f"在 {card.name} 上，nvidia-smi 显示总显存为 {mib:,.0f} MiB。"
+            ask = number_ask(
+                "gb",
+                "How much memory is that in decimal GB (1 GB = 10^9 bytes)?",
+                "这是多少十进制 GB（1 GB = 10^9 字节）？",
+                total,
+                GB,
+                (step,),
+                [("gib-gb", total / GIB_PER_GB), ("gib-gb", mib * 1e6)],
+            )
         params = {"gpu": card.id, "bytes": total}
     elif kind == "tensor":
         dtype = next(

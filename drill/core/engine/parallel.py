@@ -26,21 +26,80 @@ def _positive(**values: float) -> None:
             raise ShapeError(f"{name} must be positive (got {value})")
 
 
-def dp_critical_batch(peak: float, link: float, dtype: str) -> tuple[float, tuple[Step, ...]]:
-    """Tokens per GPU above which the gradient all-reduce hides behind the backward pass."""
-    _positive(peak=peak, link=link)
+def dp_critical_batch(
+    peak: float,
+    link: float,
+    dtype: str,
+    *,
+    nics: int = 0,
+    nodes: int | None = None,
+    experts: int = 1,
+    active: int = 1,
+) -> tuple[float, tuple[Step, ...]]:
+    """Tokens per GPU above which the gradient all-reduce hides behind the backward pass.
+
+    In a node, ``link`` is each GPU's per-direction fabric bandwidth: T = s·C / (2·W).
+    Across nodes (``nics`` > 0) the all-reduce is hierarchical: a reduce-scatter in the node
+    leaves each of its ``nics`` GPUs 1/N of the gradient to all-reduce over its own NIC of
+    ``link`` B/s, so the node's N NICs carry it together: T = s·C / (2·N·W), times
+    (X-1)/X for ``nodes`` X (dropped for many nodes). A mixture of experts does 4·P_active
+    FLOPs per token against all P of its gradient: about E/k more tokens."""
+    _positive(peak=peak, link=link, experts=experts, active=active)
+    if active > experts:
+        raise ShapeError(f"experts per token ({active}) cannot exceed experts ({experts})")
+    if nodes is not None and nodes < 2:
+        raise ShapeError("across nodes needs at least 2 nodes")
     s = dtype_bytes(dtype)
-    value = s * peak / (2.0 * link)
-    step = Step(
-        "dp-batch",
-        "Tokens per GPU for data parallelism to hide the gradient all-reduce",
-        "数据并行中梯度 all-reduce 能被计算掩盖所需的每 GPU token 数",
-        "4·P·T / C ≥ 2·s·P / W  →  T = s·C / (2·W)",
-        f"{s} · {format_si(peak, 'FLOP/s')} / (2 · {format_si(link, 'B/s')})",
-        value,
-        formula_zh="4·P·T / C ≥ 2·s·P / W  →  T = s·C / (2·W)",
-    )
-    return value, (step,)
+    if not nics:
+        value = s * peak / (2.0 * link)
+        steps = [
+            Step(
+                "dp-batch",
+                "Tokens per GPU for data parallelism to hide the gradient all-reduce",
+                "数据并行中梯度 all-reduce 能被计算掩盖所需的每 GPU token 数",
+                "4·P·T / C ≥ 2·s·P / W  →  T = s·C / (2·W)",
+                f"{s} · {format_si(peak, 'FLOP/s')} / (2 · {format_si(link, 'B/s')})",
+                value,
+                formula_zh="4·P·T / C ≥ 2·s·P / W  →  T = s·C / (2·W)",
+            )
+        ]
+    else:
+        share = (nodes - 1) / nodes if nodes else 1.0
+        value = s * peak * share / (2.0 * nics * link)
+        factor = f" · {nodes - 1}/{nodes}" if nodes else ""
+        steps = [
+            Step(
+                "dp-batch",
+                "Tokens per GPU for data parallelism across nodes to hide the gradient "
+                "all-reduce (each GPU's NIC carries 1/N of the gradient)",
+                "跨节点数据并行中梯度 all-reduce 能被计算掩盖所需的每 GPU token 数"
+                "（每块 GPU 的网卡承担 1/N 的梯度）",
+                "4·P·T / C ≥ 2·s·P·(X-1)/X / (N·W_nic)  →  T = s·C·(X-1)/X / (2·N·W_nic)"
+                if nodes
+                else "4·P·T / C ≥ 2·s·P / (N·W_nic)  →  T = s·C / (2·N·W_nic)",
+                f"{s} · {format_si(peak, 'FLOP/s')}{factor} / (2 · {nics} · "
+                f"{format_si(link, 'B/s')})",
+                value,
+                formula_zh="4·P·T / C ≥ 2·s·P·(X-1)/X / (N·W_网卡)  →  "
+                "T = s·C·(X-1)/X / (2·N·W_网卡)"
+                if nodes
+                else "4·P·T / C ≥ 2·s·P / (N·W_网卡)  →  T = s·C / (2·N·W_网卡)",
+            )
+        ]
+    if experts > 1:
+        dense = value
+        value = dense * experts / active
+        steps.append(
+            Step(
+                "moe-dp-batch",
+                "Mixture of experts: each expert's weights see k/E of the tokens",
+                "混合专家：每个专家的权重只处理 k/E 的 token",
+                "T · E / k",
+                f"{sig(dense, 4)} · {experts} / {active}",
+                value,
+            )
+        )
+    return value, tuple(steps)
 
 
 def tp_degree_limit(

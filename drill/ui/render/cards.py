@@ -23,7 +23,7 @@ def catalog_table(cards: list, lang: str = "en", wide: bool = False) -> Table:
     table.add_column(tr("cards-id", lang), style="bold cyan", no_wrap=True)
     if wide:
         table.add_column(tr("cards-name", lang), no_wrap=True)
-    table.add_column("GB", justify="right", no_wrap=True)
+    table.add_column("GiB", justify="right", no_wrap=True)
     table.add_column("TB/s", justify="right", no_wrap=True)
     for dtype in dtypes:
         table.add_column(dtype, justify="right", no_wrap=True)
@@ -39,7 +39,7 @@ def catalog_table(cards: list, lang: str = "en", wide: bool = False) -> Table:
         table.add_row(
             card.id,
             *name,
-            f"{card.capacity_gb:g}",
+            f"{card.capacity_gib:.0f}",
             sig(card.bandwidth / 1e12, 3),
             *peaks,
             sig(ridges["fp32"], 3),
@@ -60,7 +60,20 @@ def card_panel(card, lang: str = "en") -> Panel:
     facts.add_row(tr("cards-clock", lang), f"{card.boost_clock_mhz:g} MHz")
     if card.tensor_clock_mhz and card.tensor_clock_mhz != card.boost_clock_mhz:
         facts.add_row(tr("cards-tensor-clock", lang), f"{card.tensor_clock_mhz:g} MHz")
-    facts.add_row(tr("cards-memory", lang), f"{card.capacity_gb:g} GB {card.memory_type}")
+    if card.capacity_mib is None:
+        memory = f"{card.capacity_gb:g} GB {card.memory_type}"
+    else:
+        memory = tr(
+            "cards-memory-value",
+            lang,
+            label=f"{card.capacity_gb:g}",
+            kind=card.memory_type,
+            tool="rocm-smi" if card.vendor.upper() == "AMD" else "nvidia-smi",
+            mib=f"{card.capacity_mib:,.0f}",
+            gib=sig(card.capacity_gib, 4),
+            gb=format_si(card.capacity, "B"),
+        )
+    facts.add_row(tr("cards-memory", lang), memory)
     facts.add_row(
         tr("cards-bus", lang), f"{card.bus_width_bits:g} bit × {card.data_rate_gbps:g} Gb/s"
     )

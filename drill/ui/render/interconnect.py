@@ -15,21 +15,22 @@ def interconnect_parts(card, lang: str = "en") -> list[Text]:
         return []
     lines = [Text("\n" + tr("cards-interconnect", lang), style="bold")]
     if ic.scale_up_gbs:
-        lines.append(
-            Text(
-                "• "
-                + tr(
-                    "cards-scale-up",
-                    lang,
-                    fabric=ic.scale_up,
-                    links=ic.links or "?",
-                    link=format_si(ic.link_gbs * 1e9, "B/s") if ic.link_gbs else "?",
-                    total=format_si(ic.scale_up_gbs * 1e9, "B/s"),
-                    both=format_si(2 * ic.scale_up_gbs * 1e9, "B/s"),
-                    peers=ic.scale_up_peers,
-                )
-            )
+        key = {"mesh": "cards-scale-up-mesh", "partial": "cards-scale-up-partial"}.get(
+            ic.topology, "cards-scale-up"
         )
+        text = tr(
+            key,
+            lang,
+            fabric=ic.scale_up,
+            links=ic.links or "?",
+            link=format_si(ic.link_gbs * 1e9, "B/s") if ic.link_gbs else "?",
+            total=format_si(ic.scale_up_gbs * 1e9, "B/s"),
+            both=format_si(2 * ic.scale_up_gbs * 1e9, "B/s"),
+            pair=format_si(ic.pair_gbs * 1e9, "B/s"),
+            peers=ic.scale_up_peers,
+            others=ic.scale_up_peers - 1,
+        )
+        lines.append(Text("• " + text))
     pcie = format_si(ic.pcie_gbs * 1e9, "B/s")
     lines.append(Text("• " + tr("cards-pcie", lang, gen=ic.pcie_gen, lanes=ic.pcie_lanes, bw=pcie)))
     if ic.network_gbps:

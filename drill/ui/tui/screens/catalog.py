@@ -14,7 +14,7 @@ from drill.i18n import tr
 from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.plot import PlotView
 
-COLUMNS = ("id", "GB", "TB/s", "fp32", "tf32", "fp16", "fp8", "int8", "ridge fp16")
+COLUMNS = ("id", "GiB", "TB/s", "fp32", "tf32", "fp16", "fp8", "int8", "ridge fp16")
 
 
 MISSING = "—"  # as the CLI shows a precision the card lacks
@@ -38,7 +38,7 @@ def row(card) -> tuple:
     ridges = card.ridges()
     return (
         card.id,
-        figure(card.capacity_gb),
+        figure(card.capacity_gib),
         figure(card.bandwidth / 1e12),
         peak("fp32"),
         peak("tf32"),
