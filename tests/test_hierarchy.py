@@ -14,6 +14,7 @@ from drill.core.engine import hierarchy as hi
 from drill.core.engine import latency as lat
 from drill.core.engine import moves as mv
 from drill.core.engine.operators import ShapeError
+from drill.grading.numbers import grade
 from tests.helpers import GOOD_CARD, run_drill, run_json
 
 CATALOG = load_catalog(include_user=False)
@@ -55,6 +56,36 @@ def test_the_slowest_level_binds():
         2 * 4096**3, hi.gemm_level_bytes(4096, 4096, 4096, "fp16", 128, 128), 312e12, bws
     )
     assert big.binding == hi.COMPUTE
+
+
+def test_occupancy_matches_cudas_occupancy_calculator():
+    """Published problems, as cudaOccupancyMaxActiveBlocksPerMultiprocessor counts them."""
+    v100 = CATALOG.get("v100-sxm2-32gb").occupancy(37, 320, 0)
+    # 37 × 32 = 1184 → 1280 registers per warp; 16,384 per sub-partition hold 12 warps, ×4 = 48
+    assert (v100.blocks_per_unit, v100.occupancy) == (4, 0.625)  # not 5 blocks, 78.1 %
+    a100 = CATALOG.get("a100-sxm4-40gb").occupancy(32, 256, 32 * 1024)
+    assert a100.blocks_per_unit == 4  # 32 KiB + the 1 KiB reserve: 164 KiB holds 4, not 5
+    h100 = CATALOG.get("h100-pcie-80gb").occupancy(32, 128, 32 * 1024)
+    assert h100.blocks_per_unit == 6 and h100.occupancy == pytest.approx(0.375)
+    t4 = CATALOG.get("t4").occupancy(32, 256, 32 * 1024)  # no reserve before sm_80
+    assert t4.per_limit["shared_memory"] == 2
+    with pytest.raises(ShapeError, match="227 KiB"):
+        CATALOG.get("h100").occupancy(32, 256, 228 * 1024)  # over the per-block limit
+
+
+def test_an_occupancy_tie_names_every_limiter_and_grades_each_right():
+    occ = CATALOG.get("a100").occupancy(32, 128, 0)  # registers and warps both allow 16
+    assert occ.blocks_per_unit == 16 and set(occ.limiters) == {"registers", "warps"}
+    sc = next(
+        s
+        for seed in range(400)
+        if len((s := skills.generate("occupancy", seed, 2, CATALOG)).asks) > 1
+        and s.asks[1].accepted
+    )
+    limiter = sc.asks[1]
+    for value in (limiter.expected, *limiter.accepted):
+        letter = next(o.id for o in limiter.options if o.value == value)
+        assert grade(limiter, letter).correct, value
 
 
 def test_occupancy_names_the_limiter():

@@ -285,6 +285,8 @@ ALLOWED_WORDS = UNITS | {
     "Nsight",
     "deviceQuery",
     "nvidia-smi",
+    "SwiGLU",
+    "cuda",
     "totalGlobalMem",
     "Llama",
     "batch",

@@ -17,6 +17,7 @@ from drill.core.engine import collectives as coll
 from drill.core.engine import parallel, serving
 from drill.core.engine.model_config import shape_from_config
 from drill.core.engine.operators import ShapeError
+from drill.core.units import format_si
 from drill.grading.numbers import grade
 from drill.runs.factory import open_interview
 from tests.helpers import ROOT, right_answer, run_drill, run_json, typed
@@ -296,13 +297,16 @@ def test_total_vs_active_params_is_named():
     assert "total-vs-active-params" in _named(dense, float(dense.expected) / 4)
 
 
-@pytest.mark.parametrize(("gpu", "wrong"), [("mi250x", 1.0), ("b200", 0.5), ("mi300x", 0.125)])
-def test_per_die_vs_package_is_named(gpu, wrong):
+# An MI250X card is one GCD (its package, two); a B200 (2 dies) and an MI300X (8 XCDs) are one
+# device each, and their slip is the peak divided by the dies.
+@pytest.mark.parametrize(("gpu", "devices", "wrong"), [("mi250x", 2, 2.0), ("b200", 1, 0.5),
+                                                       ("mi300x", 1, 0.125)])  # fmt: skip
+def test_per_die_vs_package_is_named(gpu, devices, wrong):
     sc = skills.generate("per-die-peak", 0, 2, CATALOG, gpu=gpu)
-    card = CATALOG.get(gpu)
-    package = card.peak(sc.params["dtype"]).value
-    assert float(sc.asks[0].expected) == pytest.approx(package / card.interconnect.devices)
-    assert "per-die-vs-package" in _named(sc.asks[0], package * wrong)
+    device = CATALOG.get(gpu).peak(sc.params["dtype"]).value
+    assert float(sc.asks[0].expected) == pytest.approx(device)
+    assert format_si(device * devices, "FLOP/s") in sc.intro_en  # the package's figure
+    assert "per-die-vs-package" in _named(sc.asks[0], device * wrong)
 
 
 def test_which_binds_depends_on_the_link_and_the_width():

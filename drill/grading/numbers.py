@@ -222,7 +222,7 @@ def grade(ask: Ask, text: str) -> Grade:
         raise AnswerError("answer too long", "答案太长")
     if ask.kind == CHOICE:
         value = parse_choice(ask, text)
-        if value == ask.expected:
+        if value == ask.expected or value in ask.accepted:
             return Grade(1.0, True, parsed=value)
         tags = tuple(tag for tag, wrong in ask.mistakes if wrong == value)
         return Grade(0.0, False, tags, parsed=value)

@@ -99,18 +99,9 @@ def gemm_levels(args, analysis, card) -> tuple[dict, list[Step]]:
 
 def _occupancy(args, lang: str) -> int:
     card = load_card(args.gpu)
-    limits = card.occupancy_limits
-    if limits is None or not card.registers_per_unit or not card.shared_memory_per_unit_kib:
+    if card.occupancy_limits is None or not card.registers_per_unit:
         raise UsageError(f"{card.id} has no occupancy limits in the catalog; try an NVIDIA card")
-    occ = lat.occupancy(
-        args.regs,
-        args.threads,
-        args.smem_kib * 1024,
-        card.registers_per_unit,
-        card.shared_memory_per_unit_kib * 1024,
-        limits.max_warps_per_unit,
-        limits.max_blocks_per_unit,
-    )
+    occ = card.occupancy(args.regs, args.threads, args.smem_kib * 1024)
     data = {"gpu": card.id, "regs_per_thread": args.regs, "threads_per_block": args.threads}
     data["smem_per_block"] = args.smem_kib * 1024
     data.update(occ.to_json())

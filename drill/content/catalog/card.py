@@ -89,6 +89,11 @@ class Card:
         return self.capacity_gb * 1e9
 
     @property
+    def warp_size(self) -> int:
+        """Threads that execute together: a warp of 32 on NVIDIA, a wavefront of 64 on AMD."""
+        return 64 if self.vendor.upper() == "AMD" else 32
+
+    @property
     def capacity_gib(self) -> float:
         return self.capacity / 2**30
 
@@ -96,6 +101,28 @@ class Card:
         """B/s of an on-chip level ("l2", "shared_memory"); None where the catalog has none."""
         figure = self.hierarchy.get(level)
         return figure.bandwidth if figure is not None else None
+
+    def occupancy(self, regs_per_thread: int, threads_per_block: int, smem_per_block: float):
+        """CUDA's occupancy of a kernel on one SM of this card (drill.core.engine.latency);
+        CatalogError for a card without the limits."""
+        from drill.core.engine.latency import occupancy
+
+        limits = self.occupancy_limits
+        if limits is None or not self.registers_per_unit or not self.shared_memory_per_unit_kib:
+            raise CatalogError(f"{self.id} has no occupancy limits in the catalog")
+        block = limits.max_shared_memory_per_block_kib
+        return occupancy(
+            regs_per_thread,
+            threads_per_block,
+            smem_per_block,
+            self.registers_per_unit,
+            self.shared_memory_per_unit_kib * 1024,
+            limits.max_warps_per_unit,
+            limits.max_blocks_per_unit,
+            smem_block_max=None if block is None else block * 1024,
+            smem_reserved=limits.reserved_shared_memory_per_block_kib * 1024,
+            smem_granularity=limits.shared_memory_granularity,
+        )
 
     def dtypes(self) -> tuple[str, ...]:
         """Dtypes this card has a peak for, in catalog order."""
@@ -207,6 +234,8 @@ class Card:
             "sources": [dict(s) for s in self.sources],
             "measured": dict(self.measured),
             "memory_hierarchy": {k: v.to_json() for k, v in self.hierarchy.items()},
+            "occupancy_limits": self.occupancy_limits.to_json() if self.occupancy_limits else None,
+            "warp_size": self.warp_size,
             "user": self.user,
             "interconnect": self.interconnect.to_json() if self.interconnect else None,
         }

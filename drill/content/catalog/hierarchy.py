@@ -25,6 +25,12 @@ _LEVEL_FIELDS = {
     "note",
 }
 _LIMITS = ("max_warps_per_unit", "max_blocks_per_unit", "source")
+# Optional, from the same table: what one block may ask for, and how CUDA allocates it.
+_LIMITS_OPTIONAL = (
+    "max_shared_memory_per_block_kib",
+    "reserved_shared_memory_per_block_kib",
+    "shared_memory_granularity",
+)
 
 
 @dataclass(frozen=True)
@@ -71,11 +77,27 @@ class LevelFigure:
 
 @dataclass(frozen=True)
 class OccupancyLimits:
-    """How many warps and blocks one compute unit holds at once, with the source."""
+    """How many warps and blocks one compute unit holds at once, what one block may use, and
+    how CUDA allocates shared memory (cuda_occupancy.h), with the source."""
 
     max_warps_per_unit: int
     max_blocks_per_unit: int
     source: str
+    max_shared_memory_per_block_kib: float | None = None  # None: the SM's whole shared memory
+    reserved_shared_memory_per_block_kib: float = 0.0  # 1 KB from compute capability 8.0 on
+    shared_memory_granularity: int = 128  # bytes; 256 before compute capability 8.0
+
+    def to_json(self) -> dict:
+        return {
+            "max_warps_per_unit": self.max_warps_per_unit,
+            "max_blocks_per_unit": self.max_blocks_per_unit,
+            "max_shared_memory_per_block": None
+            if self.max_shared_memory_per_block_kib is None
+            else self.max_shared_memory_per_block_kib * 1024,
+            "reserved_shared_memory_per_block": self.reserved_shared_memory_per_block_kib * 1024,
+            "shared_memory_granularity": self.shared_memory_granularity,
+            "source": self.source,
+        }
 
 
 def _number(value: object) -> bool:
@@ -159,8 +181,12 @@ def parse_limits(section: object, path: str) -> tuple[OccupancyLimits | None, li
     problems = [
         Problem(path, _line(section, key), f"{where}.{key}", "unknown field")
         for key in section
-        if key not in _LIMITS
+        if key not in _LIMITS and key not in _LIMITS_OPTIONAL
     ]
+    for key in _LIMITS_OPTIONAL:
+        value = section.get(key)
+        if key in section and (not _number(value) and value != 0 or isinstance(value, bool)):
+            problems.append(Problem(path, _line(section, key), f"{where}.{key}", "a number ≥ 0"))
     for key in _LIMITS[:2]:
         value = section.get(key)
         if not _number(value) or not float(value).is_integer():
@@ -169,8 +195,14 @@ def parse_limits(section: object, path: str) -> tuple[OccupancyLimits | None, li
         problems.append(Problem(path, 0, f"{where}.source", "missing required field"))
     if problems:
         return None, problems
+    block = section.get("max_shared_memory_per_block_kib")
     return OccupancyLimits(
-        int(section["max_warps_per_unit"]), int(section["max_blocks_per_unit"]), section["source"]
+        int(section["max_warps_per_unit"]),
+        int(section["max_blocks_per_unit"]),
+        section["source"],
+        float(block) if block is not None else None,
+        float(section.get("reserved_shared_memory_per_block_kib") or 0),
+        int(section.get("shared_memory_granularity") or 128),
     ), []
 
 

@@ -38,7 +38,7 @@ _NODE = {
     "network_gbps": ((int, float), True),  # per GPU
     "sharp": (str, False),
 }
-_PACKAGE = {"dies": (int, True), "devices": (int, True), "note": (str, True)}
+_PACKAGE = {"dies": (int, True), "devices": (int, True), "note": (str, True), "name": (str, False)}
 TOPOLOGIES = ("switch", "mesh", "partial")
 
 
@@ -63,6 +63,7 @@ class Interconnect:
     dies: int = 1
     devices: int = 1  # devices the software sees per package
     package_note: str = ""
+    package_name: str = ""  # the product as sold, where a card is one of its devices
     inferred: tuple[str, ...] = ()
     sources: tuple[dict, ...] = field(default_factory=tuple)
 
@@ -128,7 +129,12 @@ class Interconnect:
                 "network_per_direction": self.network_bandwidth,
                 "sharp": self.sharp,
             },
-            "package": {"dies": self.dies, "devices": self.devices, "note": self.package_note},
+            "package": {
+                "dies": self.dies,
+                "devices": self.devices,
+                "note": self.package_note,
+                "name": self.package_name,
+            },
             "inferred": list(self.inferred),
             "sources": [dict(s) for s in self.sources],
         }
@@ -237,6 +243,7 @@ def parse_interconnect(data: object, path: str) -> tuple[Interconnect | None, li
         dies=int(package.get("dies") or 1),
         devices=int(package.get("devices") or 1),
         package_note=str(package.get("note") or ""),
+        package_name=str(package.get("name") or ""),
         inferred=tuple(str(i) for i in data.get("inferred") or ()),
         sources=tuple(dict(s) if isinstance(s, dict) else {"title": str(s)} for s in sources),
     ), problems

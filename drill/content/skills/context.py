@@ -95,6 +95,44 @@ def peak_words(card: Card, dtype: str, op: str | None = None) -> tuple[str, str]
     return f"{dtype} on the non-tensor units", f"{dtype}，非 Tensor 单元"
 
 
+def article(word: str) -> str:
+    """ "a" or "an" as the word is spoken: an 8B model, an 8192×8192 GEMM, an 11B, a 70B."""
+    head = word.lstrip("(")
+    digits = len(head) - len(head.lstrip("0123456789"))
+    if digits:
+        if head.startswith("8"):
+            return "an"
+        eleven = head.startswith(("11", "18"))
+        return "an" if eleven and digits in (2, 5, 8) else "a"
+    return "an" if head[:1].lower() in "aeio" else "a"
+
+
+def occupancy_rule(card: Card) -> tuple[str, str]:
+    """How CUDA counts what fits on one SM of ``card``, as a question states it."""
+    limits = card.occupancy_limits
+    reserve = limits.reserved_shared_memory_per_block_kib if limits else 0
+    step = limits.shared_memory_granularity if limits else 128
+    block = limits.max_shared_memory_per_block_kib if limits else None
+    en = (
+        "As CUDA's occupancy calculator counts: registers are allocated per warp in units of "
+        "256 and the SM's register file is four sub-partitions that each hold whole warps; "
+        "threads round up to whole warps of 32; each block's shared memory is rounded up to "
+        f"{step} B"
+    )
+    zh = (
+        "按 CUDA 占用率计算器的算法：寄存器按 warp 以 256 为单位分配，SM 的寄存器文件分成 4 个"
+        "子分区，每个只放整数个 warp；线程数向上取整到 32 的整数倍（整 warp）；每个 block 的共享"
+        f"内存向上取整到 {step} B"
+    )
+    if reserve:
+        en += f" after the {reserve:g} KiB CUDA reserves per block"
+        zh += f"（先加上 CUDA 为每个 block 保留的 {reserve:g} KiB）"
+    if block:
+        en += f", and one block may use at most {block:g} KiB"
+        zh += f"，一个 block 最多用 {block:g} KiB"
+    return en + ".", zh + "。"
+
+
 def memory_words(card: Card) -> tuple[str, str]:
     """One device's memory as its tool reports it, with the decimal GB the answers use:
     "nvidia-smi reports 81,559 MiB (85.52 GB)"; a card without a reported total gives

@@ -4,10 +4,11 @@ ordering, and the largest tile that fits shared memory and registers."""
 from __future__ import annotations
 
 from drill.content.catalog import Card
-from drill.content.skills.context import AI, Ctx, number_ask
+from drill.content.skills.context import AI, Ctx, number_ask, occupancy_rule
 from drill.content.skills.model import CHOICE, Ask, Option, Scenario
 from drill.content.skills.skill import skill
 from drill.core.engine import hierarchy as hi
+from drill.core.engine.operators import ShapeError
 from drill.core.engine.steps import Step
 from drill.core.units import format_si
 
@@ -220,14 +221,20 @@ def tile_needs(bm: int, bn: int, stages: int, s: int = 2) -> tuple[int, int]:
 @skill("tile-fit", "hierarchy", en="Largest tile that fits", zh="放得下的最大分块")
 def tile_fit(ctx: Ctx) -> Scenario:
     card = _pick(ctx, lambda c: c.occupancy_limits is not None and c.registers_per_unit)
-    smem = card.shared_memory_per_unit_kib * 1024
     for _ in range(50):
         blocks, stages = ctx.choice((1, 2, 3, 4)), ctx.choice((2, 3, 4))
 
         def fits(t, smem_only=False, blocks=blocks, stages=stages):
+            """As CUDA's occupancy rule counts (the card's per-block limits, reserve and
+            register sub-partitions); ``smem_only`` forgets the registers."""
             regs, sm = tile_needs(*t, stages)
-            reg_ok = regs <= 255 and blocks * regs * THREADS <= card.registers_per_unit
-            return blocks * sm <= smem and (smem_only or reg_ok)
+            try:
+                occ = card.occupancy(min(regs, 255), THREADS, sm)
+            except ShapeError:
+                return False
+            if smem_only:
+                return occ.per_limit["shared_memory"] >= blocks
+            return regs <= 255 and occ.blocks_per_unit >= blocks
 
         good = [t for t in TILES if fits(t)]
         if good:
@@ -239,14 +246,16 @@ def tile_fit(ctx: Ctx) -> Scenario:
         for i, t in enumerate(TILES)
     )
     regs, sm = tile_needs(*answer, stages)
+    rule_en, rule_zh = occupancy_rule(card)
     step = Step(
         "tile-fit",
         "Largest tile that fits",
         "放得下的最大分块",
-        "blocks × regs × 256 ≤ register file, regs ≤ 255, blocks × smem ≤ shared memory",
-        f"{blocks} × {regs} × 256 ≤ {card.registers_per_unit}; {blocks} × {sm} B ≤ {smem:g} B",
+        "blocks ≤ the blocks CUDA's occupancy rule lets registers and shared memory hold",
+        f"{regs} registers × {THREADS} threads, {sm} B shared: "
+        f"{card.occupancy(regs, THREADS, sm).blocks_per_unit} block(s) ≥ {blocks}",
         f"{answer[0]}x{answer[1]}",
-        formula_zh="block 数 × 寄存器数 × 256 ≤ 寄存器文件，寄存器数 ≤ 255，block 数 × 共享内存 ≤ 共享内存容量",
+        formula_zh="block 数 ≤ 按 CUDA 占用率规则寄存器与共享内存能容纳的 block 数",
     )
     mistakes = [("tile-smem-only", f"{smem_only[0]}x{smem_only[1]}")] if smem_only != answer else []
     ask = _choice(
@@ -273,6 +282,6 @@ def tile_fit(ctx: Ctx) -> Scenario:
         f"共享内存 {stages} 级流水，每级 2·{BK}·(BM + BN) 字节。",
         (ask,),
         {"gpu": card.id, "blocks_per_sm": blocks, "stages": stages, "card_in_question": False},
-        CONV_EN,
-        CONV_ZH,
+        CONV_EN + " " + rule_en,
+        CONV_ZH + rule_zh,
     )

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from drill.content.catalog import Card
-from drill.content.skills.context import MB, PCT, US, Ctx, number_ask
+from drill.content.skills.context import MB, PCT, US, Ctx, number_ask, occupancy_rule
 from drill.content.skills.model import CHOICE, Ask, Option, Scenario, Unit
 from drill.content.skills.skill import skill
 from drill.core import units as u
 from drill.core.engine import latency as lat
+from drill.core.engine.operators import ShapeError
 from drill.core.engine.steps import Step
 from drill.core.units import format_si
 
@@ -175,26 +176,31 @@ def occupancy(ctx: Ctx) -> Scenario:
     card = _pick(ctx, lambda c: c.occupancy_limits is not None and c.registers_per_unit)
     limits = card.occupancy_limits
     smem_unit = card.shared_memory_per_unit_kib * 1024
-    for _ in range(50):
-        regs = ctx.choice((32, 40, 64, 96, 128, 168, 255))
-        threads = ctx.choice((64, 128, 256, 512))
+    occ = None
+    while occ is None:  # a block that cannot launch is drawn again
+        regs = ctx.choice((32, 37, 40, 64, 96, 128, 168, 255))
+        threads = ctx.choice((64, 128, 256, 320, 512))
         smem_kib = ctx.choice((0, 8, 16, 32, 48))
         if smem_kib * 1024 > smem_unit:
             smem_kib = 0
-        regs_per_warp = -(-regs * 32 // lat.REG_GRANULE) * lat.REG_GRANULE
-        if regs_per_warp * threads // 32 <= card.registers_per_unit:
-            break
-    occ = lat.occupancy(
-        regs,
-        threads,
-        smem_kib * 1024,
-        card.registers_per_unit,
-        smem_unit,
-        limits.max_warps_per_unit,
-        limits.max_blocks_per_unit,
-    )
+        try:
+            occ = card.occupancy(regs, threads, smem_kib * 1024)
+        except ShapeError:
+            continue
     no_regs = min(v for k, v in occ.per_limit.items() if k != "registers")
     wrong = no_regs * occ.warps_per_block / limits.max_warps_per_unit
+    # The same count without CUDA's allocation rules: registers as one pool, no reserve.
+    regs_per_warp = -(-regs * 32 // lat.REG_GRANULE) * lat.REG_GRANULE
+    pooled = {
+        "registers": card.registers_per_unit // (regs_per_warp * occ.warps_per_block),
+        "shared_memory": int(smem_unit // (smem_kib * 1024)) if smem_kib else 10**6,
+        "warps": occ.per_limit["warps"],
+        "blocks": occ.per_limit["blocks"],
+    }
+    naive = min(pooled.values()) * occ.warps_per_block / limits.max_warps_per_unit
+    slips = [("occupancy-ignores-registers", min(wrong, 1.0))]
+    if abs(naive - occ.occupancy) > 1e-9:
+        slips.append(("occupancy-allocation", min(naive, 1.0)))
     asks = [
         number_ask(
             "occupancy",
@@ -203,23 +209,26 @@ def occupancy(ctx: Ctx) -> Scenario:
             occ.occupancy,
             PCT,
             occ.steps,
-            [("occupancy-ignores-registers", min(wrong, 1.0))],
+            slips,
             prefix_mistake=False,
         )
     ]
     if ctx.difficulty >= 2:
-        others = [o.value for o in LIMITER_OPTIONS if o.value != occ.limiter]
+        others = [o.value for o in LIMITER_OPTIONS if o.value not in occ.limiters]
         asks.append(
             Ask(
                 "limiter",
                 CHOICE,
-                "What limits it? " + "  ".join(f"{o.id}) {o.en}" for o in LIMITER_OPTIONS),
-                "是什么限制了它？ " + "  ".join(f"{o.id}) {o.zh}" for o in LIMITER_OPTIONS),
+                "What limits it? (if two allow the same count, either is right) "
+                + "  ".join(f"{o.id}) {o.en}" for o in LIMITER_OPTIONS),
+                "是什么限制了它？（若两种资源允许的 block 数相同，答哪一个都对） "
+                + "  ".join(f"{o.id}) {o.zh}" for o in LIMITER_OPTIONS),
                 occ.limiter,
                 None,
                 tuple(("occupancy-limiter", v) for v in others),
-                occ.steps[:3],
+                tuple(s for s in occ.steps if s.key != "occupancy"),
                 LIMITER_OPTIONS,
+                accepted=occ.limiters[1:],
             )
         )
     return Scenario(
@@ -236,6 +245,5 @@ def occupancy(ctx: Ctx) -> Scenario:
         f"warp、{limits.max_blocks_per_unit} 个 block。",
         tuple(asks),
         {"gpu": card.id, "regs": regs, "threads": threads, "smem_kib": smem_kib},
-        "Registers are allocated per warp in units of 256; threads round up to whole warps of 32.",
-        "寄存器按 warp 以 256 为单位分配；线程数向上取整到 32 的整数倍（整 warp）。",
+        *occupancy_rule(card),
     )

@@ -8,6 +8,7 @@ import math
 from drill.content.skills.context import AI as INTENSITY
 from drill.content.skills.context import (
     GB,
+    GBPS,
     PCT,
     PLAIN,
     TFLOPS,
@@ -205,32 +206,51 @@ def per_die_peak(ctx: Ctx) -> Scenario:
         card = ctx.catalog.get(ctx.choice(MULTI_DIE))
     ic = card.interconnect
     dtype = ctx.dtype(card, ("bf16", "fp16"))
-    package = card.peak(dtype).value
-    value = package / ic.devices
+    value, bw = card.peak(dtype).value, card.bandwidth  # a card is one device
+    package, package_bw = value * ic.devices, bw * ic.devices
+    name = ic.package_name or card.name
     wrong = package if ic.devices > 1 else package / ic.dies
     step = Step("device-peak", "Peak of one device", "单个设备的峰值", "package peak / devices",
                 f"{format_si(package, 'FLOP/s')} / {ic.devices}", value, "FLOP/s",
                 formula_zh="整封装峰值 / 设备数")  # fmt: skip
-    seen = "devices" if ic.devices > 1 else "device"
+    if ctx.difficulty == 1:  # told how the driver shows it; later, known by heart
+        seen = "devices" if ic.devices > 1 else "device"
+        shown_en = f" The driver lists {ic.devices} {seen} per package, and"
+        shown_zh = f"驱动为每个封装列出 {ic.devices} 个设备，"
+    else:
+        shown_en, shown_zh = "", ""
     en = (
-        f"{card.name}: the datasheet gives {format_si(package, 'FLOP/s')} dense {dtype} on "
-        f"the matrix units and {format_si(card.bandwidth, 'B/s')} for the package, which "
-        f"holds {ic.dies} compute dies. The driver lists {ic.devices} {seen} per package, and "
-        f"PyTorch runs a single-device GEMM on one of them."
+        f"{name}: the datasheet gives {format_si(package, 'FLOP/s')} dense {dtype} on "
+        f"the matrix units and {format_si(package_bw, 'B/s')} for the package, which "
+        f"holds {ic.dies} compute dies.{shown_en} "
+        + (
+            "PyTorch runs a single-device GEMM on one device (cuda:0)."
+            if not shown_en
+            else "PyTorch runs a single-device GEMM on one of them."
+        )
     )
     zh = (
-        f"{card.name}：数据手册给出整个封装的稠密 {dtype} 矩阵算力 {format_si(package, 'FLOP/s')}、"
-        f"带宽 {format_si(card.bandwidth, 'B/s')}，封装内有 {ic.dies} 个计算芯粒。驱动为每个封装"
-        f"列出 {ic.devices} 个设备，PyTorch 在其中一个设备上跑单卡 GEMM。"
+        f"{name}：数据手册给出整个封装的稠密 {dtype} 矩阵算力 {format_si(package, 'FLOP/s')}、"
+        f"带宽 {format_si(package_bw, 'B/s')}，封装内有 {ic.dies} 个计算芯粒。{shown_zh}"
+        "PyTorch 在一个设备（cuda:0）上跑单卡 GEMM。"
     )
-    ask = number_ask("device-peak", "What peak should that GEMM's roofline use?",
-                     "这个 GEMM 的 Roofline 应该用多大的峰值？", value, TFLOPS, (step,),
-                     [("per-die-vs-package", wrong)])  # fmt: skip
+    asks = [number_ask("device-peak", "What peak should that GEMM's roofline use?",
+                       "这个 GEMM 的 Roofline 应该用多大的峰值？", value, TFLOPS, (step,),
+                       [("per-die-vs-package", wrong)])]  # fmt: skip
+    if ctx.difficulty == 3:
+        bw_step = Step("device-bandwidth", "Bandwidth of one device", "单个设备的带宽",
+                       "package bandwidth / devices",
+                       f"{format_si(package_bw, 'B/s')} / {ic.devices}", bw, "B/s",
+                       formula_zh="整封装带宽 / 设备数")  # fmt: skip
+        wrong_bw = package_bw if ic.devices > 1 else package_bw / ic.dies
+        asks.append(number_ask("device-bandwidth", "And the memory bandwidth of its roof?",
+                               "它的屋顶用多大的显存带宽？", bw, GBPS, (bw_step,),
+                               [("per-die-vs-package", wrong_bw)]))  # fmt: skip
     conv_en, conv_zh = convention(dtype)
     params = {"gpu": card.id, "dtype": dtype, "dies": ic.dies, "devices": ic.devices,
               "card_in_question": False}  # fmt: skip
     return Scenario(
-        "per-die-peak", ctx.difficulty, ctx.seed, en, zh, (ask,), params, conv_en, conv_zh
+        "per-die-peak", ctx.difficulty, ctx.seed, en, zh, tuple(asks), params, conv_en, conv_zh
     )
 
 

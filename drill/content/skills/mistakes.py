@@ -225,6 +225,13 @@ MISTAKES: dict[str, Text] = {
         "fit an SM, often before the warp limit does.",
         "忽略了寄存器文件：每线程寄存器数 × 线程数决定一个 SM 放得下几个 block，往往先于 warp 上限。",
     ),
+    "occupancy-allocation": Text(
+        "Counted registers as one pool and shared memory without CUDA's reserve: the register "
+        "file is four sub-partitions that each hold whole warps, and from compute capability "
+        "8.0 on each block also takes 1 KB of shared memory.",
+        "把寄存器当成一个整体、共享内存没算 CUDA 的保留量：寄存器文件分成 4 个子分区，各放整数个 "
+        "warp；从计算能力 8.0 起每个 block 还要多占 1 KB 共享内存。",
+    ),
     "occupancy-limiter": Text(
         "Named the wrong limiter: compute the blocks each resource allows; the smallest wins.",
         "限制因素判断错了：算出每种资源允许的 block 数，最少的那个起作用。",

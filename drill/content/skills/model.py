@@ -78,6 +78,7 @@ class Ask:
     hints_en: tuple[str, ...] = ()
     hints_zh: tuple[str, ...] = ()
     ladder: bool = False  # the hints are the steps' ladder (see ``ladder``), written when asked
+    accepted: tuple[str, ...] = ()  # other choice values that are as right (a tie)
 
     def prompt(self, lang: str) -> str:
         return self.prompt_zh if lang == "zh" else self.prompt_en
@@ -91,9 +92,11 @@ class Ask:
         if self.kind == NUMBER and self.unit is not None:
             return self.unit.show(float(self.expected))
         if self.kind == CHOICE:
-            for option in self.options:
-                if option.value == self.expected:
-                    return f"{option.id}) {option.zh if lang == 'zh' else option.en}"
+            right = [o for o in self.options if o.value == self.expected]
+            right += [o for o in self.options if o.value in self.accepted]
+            if right:
+                joiner = " 或 " if lang == "zh" else " or "
+                return joiner.join(f"{o.id}) {o.zh if lang == 'zh' else o.en}" for o in right)
         if self.kind == MULTI:
             chosen = [o for o in self.options if o.value in self.expected]
             return ", ".join(f"{o.id}) {o.zh if lang == 'zh' else o.en}" for o in chosen)

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 import math
 
-from drill.content.skills.context import PLAIN, US, Ctx, Unit, fmt, givens, number_ask
+from drill.content.skills.context import (
+    PLAIN,
+    US,
+    Ctx,
+    Unit,
+    article,
+    fmt,
+    givens,
+    number_ask,
+)
 from drill.content.skills.model import CHOICE, Ask, Option, Scenario
 from drill.content.skills.skill import skill
 from drill.core import units as u
@@ -29,12 +38,25 @@ OP_WORDS = {
 WIDTHS = ((4096, 11008, "7B"), (4096, 14336, "8B"), (8192, 28672, "70B"), (16384, 53248, "405B"))
 
 
-def linked_cards(ctx: Ctx, nvlink: bool = False, nvidia: bool = False, dtype: str = "") -> list:
-    """Drilled cards whose catalog entry has a node of 4+ GPUs (and a scale-up fabric)."""
+ANY_TOPOLOGY = ("switch", "mesh", "partial")
+
+
+def linked_cards(
+    ctx: Ctx,
+    nvlink: bool = False,
+    nvidia: bool = False,
+    dtype: str = "",
+    topologies: tuple[str, ...] = ANY_TOPOLOGY,
+) -> list:
+    """Drilled cards whose catalog entry has a node of 4+ GPUs (and a scale-up fabric).
+    A question about a group smaller than the node leaves out partial meshes, where the
+    group's bandwidth depends on which GPUs it holds."""
     cards = []
     for card in ctx.catalog.drawn("common"):
         ic = card.interconnect
         if ic is None or ic.node_gpus < 4 or nvlink and ic.scale_up_peers < 4:
+            continue
+        if ic.topology not in topologies:
             continue
         if nvidia and card.vendor.upper() != "NVIDIA" or dtype and dtype not in card.tensor:
             continue
@@ -56,8 +78,32 @@ def link_words(card, gpus: int, total: bool) -> tuple[str, str, float]:
     """How the in-node link is quoted, and its per-direction bandwidth in B/s."""
     ic = card.interconnect
     w = ic.in_node_bandwidth(gpus)
-    name = ic.scale_up if w == ic.scale_up_gbs * 1e9 else f"PCIe Gen{ic.pcie_gen} x{ic.pcie_lanes}"
+    fabric = ic.on_fabric(gpus)
+    name = ic.scale_up if fabric else f"PCIe Gen{ic.pcie_gen} x{ic.pcie_lanes}"
     name_zh = name.replace(" bridge (pairs of cards)", " 桥接（两卡一对）")
+    if fabric and ic.topology == "mesh":
+        pair = ic.pair_gbs * 1e9
+        quoted = (
+            f"quoted on the datasheet as {format_si(2 * pair, 'B/s')} per link (both "
+            "directions added together)"
+            if total
+            else f"{format_si(pair, 'B/s')} per direction"
+        )
+        quoted_zh = (
+            f"数据手册标称每条链路 {format_si(2 * pair, 'B/s')}（两个方向相加）"
+            if total
+            else f"每个方向 {format_si(pair, 'B/s')}"
+        )
+        return (
+            f"{name}: one link between each pair of GPUs (full mesh, no switch), {quoted}; "
+            f"each GPU drives its links to the other {gpus - 1} at once",
+            f"{name_zh}：每两块 GPU 之间一条链路（全互连，无交换芯片），{quoted_zh}；"
+            f"每块 GPU 同时使用通往其余 {gpus - 1} 块的链路",
+            w,
+        )
+    if fabric and ic.topology == "partial":
+        name = f"{name} (a partial mesh whose every link a collective over all {gpus} GPUs uses)"
+        name_zh = f"{name_zh}（部分互连；覆盖全部 {gpus} 块 GPU 的集合通信用上每条链路）"
     if total:
         both = format_si(2 * w, "B/s")
         return (
@@ -180,7 +226,7 @@ def collective_time(ctx: Ctx) -> Scenario:
 
 @skill("comm-or-math", "multigpu", en="Math or communication: which binds", zh="计算还是通信")
 def comm_or_math(ctx: Ctx) -> Scenario:
-    card = pick_card(ctx)
+    card = pick_card(ctx, topologies=("switch", "mesh"))
     ic = card.interconnect
     dtype = ctx.dtype(card, ("bf16", "fp16"))
     peak = card.peak(dtype).value
@@ -188,7 +234,7 @@ def comm_or_math(ctx: Ctx) -> Scenario:
     degree = ctx.choice([d for d in (2, 4, 8) if d <= ic.node_gpus])
     tokens = ctx.choice((4096, 8192, 16384))
     en_link, zh_link, w = link_words(card, degree, total=ctx.difficulty >= 2)
-    split = parallel.tp_mlp_layer(tokens, width, hidden, degree, peak, w, dtype)
+    split = parallel.tp_mlp_layer(tokens, width, hidden, degree, peak, w, dtype, matrices=3)
     wrong = "communication" if split.binds == "math" else "math"
     slips = []
     for tag, comm in (
@@ -206,15 +252,17 @@ def comm_or_math(ctx: Ctx) -> Scenario:
     )
     g_en, g_zh = givens(ctx, card, dtype)
     en = (
-        f"{g_en} A {name}-class MLP (width D = {width}, hidden F = {hidden}) is split with "
-        f"Megatron tensor parallelism over {degree} GPUs linked by {en_link}. A batch of "
-        f"{tokens} tokens passes through it: each GPU does 4·B·D·F / Y FLOPs, and the "
-        "activations are all-gathered before and reduce-scattered after it (ring)."
+        f"{g_en} {article(name).capitalize()} {name}-class SwiGLU MLP (width D = {width}, "
+        f"hidden F = {hidden}; three D×F matrices) is split with Megatron tensor parallelism "
+        f"over {degree} GPUs linked by {en_link}. A batch of {tokens} tokens passes through "
+        "it: each GPU does 6·B·D·F / Y FLOPs, and the activations are all-gathered before "
+        "and reduce-scattered after it (ring)."
     )
     zh = (
-        f"{g_zh} 一个 {name} 级别的 MLP（宽度 D = {width}，隐藏层 F = {hidden}）用 Megatron "
-        f"张量并行切到 {degree} 块 GPU 上，互联为 {zh_link}。一批 {tokens} 个 token 通过它："
-        "每块 GPU 做 4·B·D·F / Y 次运算，激活值在前面做 all-gather、后面做 reduce-scatter（环形）。"
+        f"{g_zh} 一个 {name} 级别的 SwiGLU MLP（宽度 D = {width}，隐藏层 F = {hidden}；三个 D×F "
+        f"矩阵）用 Megatron 张量并行切到 {degree} 块 GPU 上，互联为 {zh_link}。一批 {tokens} 个 "
+        "token 通过它：每块 GPU 做 6·B·D·F / Y 次运算，激活值在前面做 all-gather、后面做 "
+        "reduce-scatter（环形）。"
     )
     prompt_en = "Without overlap, which takes longer: a) the math  b) the communication?"
     prompt_zh = "不做重叠时，哪个更耗时：a) 计算  b) 通信？"
@@ -293,29 +341,32 @@ def dp_batch(ctx: Ctx) -> Scenario:
 
 @skill("tp-degree", "multigpu", en="Largest useful TP degree", zh="最大有效张量并行度")
 def tp_degree(ctx: Ctx) -> Scenario:
-    card = pick_card(ctx, nvlink=True)
+    # Through a switch the link stays W whatever Y; in a full mesh both the math and the
+    # communication shrink as 1/Y, so no degree changes the verdict: switched nodes only.
+    card = pick_card(ctx, nvlink=True, topologies=("switch",))
     ic = card.interconnect
     dtype = ctx.dtype(card, ("bf16", "fp16"))
     peak = card.peak(dtype).value
     width, hidden, name = ctx.choice(WIDTHS)
     en_link, zh_link, w = link_words(card, ic.node_gpus, total=ctx.difficulty >= 2)
-    bound, _, steps = parallel.tp_degree_limit(hidden, peak, w, dtype)
+    bound, _, steps = parallel.tp_degree_limit(hidden, peak, w, dtype, matrices=3)
     s = dtype_bytes(dtype)
     mistakes = [("dtype-bytes", bound * s / {1: 2, 2: 4, 4: 2, 8: 4}[s])]
     if ctx.difficulty >= 2:
         mistakes.append(("bidirectional-bw", bound * 2))
     g_en, g_zh = givens(ctx, card, dtype)
     en = (
-        f"{g_en} A {name}-class model's MLP (hidden width F = {hidden}) is split with tensor "
-        f"parallelism of degree Y over GPUs linked by {en_link}; its {ic.node_gpus}-GPU node "
-        "has that link between every pair. Per GPU the math is 4·B·D·F / Y FLOPs and the "
+        f"{g_en} {article(name).capitalize()} {name}-class model's SwiGLU MLP (hidden width "
+        f"F = {hidden}; three D×F matrices) is split with tensor parallelism of degree Y over "
+        f"GPUs linked by {en_link}; in its {ic.node_gpus}-GPU node a switch gives every GPU "
+        "that bandwidth whatever the group. Per GPU the math is 6·B·D·F / Y FLOPs and the "
         "communication about 2·B·D·s bytes (an all-gather in, a reduce-scatter out)."
     )
     zh = (
         f"{g_zh} 一个 {name} 级别模型的 MLP（隐藏层宽度 F = {hidden}）以并行度 Y 做张量并行，"
-        f"GPU 之间通过 {zh_link} 互联；它的 {ic.node_gpus} 卡节点中任意两卡之间都是这种链路。"
-        "每块 GPU 的计算是 4·B·D·F / Y 次运算，通信约 2·B·D·s 字节（进来一次 all-gather，"
-        "出去一次 reduce-scatter）。"
+        f"GPU 之间通过 {zh_link} 互联；它的 {ic.node_gpus} 卡节点通过交换芯片，无论怎样分组每块 GPU "
+        "都有这个带宽。每块 GPU 的计算是 6·B·D·F / Y 次运算（SwiGLU，三个 D×F 矩阵），通信约 "
+        "2·B·D·s 字节（进来一次 all-gather，出去一次 reduce-scatter）。"
     )
     asks = [
         number_ask(

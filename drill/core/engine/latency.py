@@ -25,7 +25,9 @@ from drill.core.units import format_si
 # "Accelerating PyTorch with CUDA Graphs", 2021); the engine uses 5 µs.
 LAUNCH_OVERHEAD_S = 5e-6
 WARP = 32
-REG_GRANULE = 256  # registers are allocated per warp in units of 256
+REG_GRANULE = 256  # registers are allocated per warp in units of 256 (cuda_occupancy.h)
+SUB_PARTITIONS = 4  # an SM's register file is split in four; each holds whole warps
+REGS_PER_BLOCK = 65536
 MAX_REGS_PER_THREAD = 255
 MAX_THREADS_PER_BLOCK = 1024
 LIMITERS = ("registers", "shared_memory", "warps", "blocks")
@@ -38,7 +40,8 @@ class Occupancy:
     resident_warps: int
     max_warps: int
     occupancy: float
-    limiter: str  # one of LIMITERS
+    limiter: str  # the first of LIMITERS that allows the fewest blocks
+    limiters: tuple[str, ...]  # every resource that allows that few: each is a right answer
     per_limit: dict  # blocks each resource allows
     steps: tuple[Step, ...]
 
@@ -50,6 +53,7 @@ class Occupancy:
             "max_warps_per_unit": self.max_warps,
             "occupancy": self.occupancy,
             "limiter": self.limiter,
+            "limiters": list(self.limiters),
             "blocks_allowed_by": dict(self.per_limit),
             "steps": [s.to_json() for s in self.steps],
         }
@@ -63,48 +67,109 @@ def occupancy(
     smem_per_unit: float,
     max_warps: int,
     max_blocks: int,
+    *,
+    smem_block_max: float | None = None,
+    smem_reserved: float = 0.0,
+    smem_granularity: int = 1,
 ) -> Occupancy:
-    """Resident warps per SM over the most it can hold, and the resource that limits them."""
+    """Resident blocks per SM as CUDA computes them (cudaOccupancyMaxActiveBlocksPerMultiprocessor
+    in cuda_occupancy.h), the occupancy, and every resource that limits them.
+
+    Registers: a warp's registers (per thread × 32) round up to 256 and go to one of the SM's
+    four sub-partitions, each of which holds whole warps, so the warps the file allows round
+    down to a multiple of four. Shared memory: each block also takes the reserve CUDA keeps
+    (1 KB from compute capability 8.0 on), rounded up to the allocation step; a block over the
+    per-block limit cannot launch."""
     if not 1 <= regs_per_thread <= MAX_REGS_PER_THREAD:
         raise ShapeError(f"registers per thread must be 1 to {MAX_REGS_PER_THREAD}")
     if not 1 <= threads_per_block <= MAX_THREADS_PER_BLOCK:
         raise ShapeError(f"threads per block must be 1 to {MAX_THREADS_PER_BLOCK}")
-    if smem_per_block < 0 or smem_per_block > smem_per_unit:
+    block_max = smem_per_unit - smem_reserved if smem_block_max is None else smem_block_max
+    if smem_per_block < 0 or smem_per_block > block_max:
         raise ShapeError(
-            f"shared memory per block must be 0 to {smem_per_unit / 1024:g} KiB on this card"
+            f"shared memory per block must be 0 to {block_max / 1024:g} KiB on this card "
+            "(its per-block limit)"
         )
     warps = math.ceil(threads_per_block / WARP)
     regs_per_warp = math.ceil(regs_per_thread * WARP / REG_GRANULE) * REG_GRANULE
+    if regs_per_warp * math.ceil(warps / SUB_PARTITIONS) * SUB_PARTITIONS > REGS_PER_BLOCK:
+        raise ShapeError(
+            f"one block needs more than {REGS_PER_BLOCK:,} registers: fewer registers or threads"
+        )
+    warps_by_regs = (regs_per_unit // SUB_PARTITIONS) // regs_per_warp * SUB_PARTITIONS
+    smem_taken = 0.0
+    if smem_per_block:
+        step = max(1, smem_granularity)
+        smem_taken = math.ceil((smem_per_block + smem_reserved) / step) * step
     per = {
-        "registers": regs_per_unit // (regs_per_warp * warps),
-        "shared_memory": int(smem_per_unit // smem_per_block) if smem_per_block else max_blocks,
+        "registers": warps_by_regs // warps,
+        "shared_memory": int(smem_per_unit // smem_taken) if smem_taken else max_blocks,
         "warps": max_warps // warps,
         "blocks": max_blocks,
     }
     blocks = min(per.values())
     if blocks == 0:
         raise ShapeError("one block does not fit the SM: fewer registers or threads")
-    limiter = next(name for name in LIMITERS if per[name] == blocks)
+    limiters = tuple(name for name in LIMITERS if per[name] == blocks)
     resident = blocks * warps
     occ = resident / max_warps
-    steps = (
+    steps = [
         Step(
-            "regs-per-block",
-            "Registers per block",
-            "每个 block 的寄存器数",
-            "ceil(regs × 32 / 256) × 256 × warps per block",
-            f"ceil({regs_per_thread} × 32 / 256) × 256 × {warps}",
-            float(regs_per_warp * warps),
-            formula_zh="ceil(寄存器数 × 32 / 256) × 256 × 每 block 的 warp 数",
+            "regs-per-warp",
+            "Registers per warp",
+            "每个 warp 的寄存器数",
+            "ceil(regs × 32 / 256) × 256",
+            f"ceil({regs_per_thread} × 32 / 256) × 256",
+            float(regs_per_warp),
+            formula_zh="ceil(寄存器数 × 32 / 256) × 256",
         ),
+        Step(
+            "warps-by-registers",
+            "Warps the register file holds (4 sub-partitions of whole warps)",
+            "寄存器文件能放下的 warp 数（4 个子分区，各放整数个 warp）",
+            "⌊regs per SM / 4 / regs per warp⌋ × 4",
+            f"⌊{regs_per_unit:,} / 4 / {regs_per_warp}⌋ × 4",
+            float(warps_by_regs),
+            formula_zh="⌊每 SM 寄存器数 / 4 / 每 warp 寄存器数⌋ × 4",
+        ),
+    ]
+    if smem_per_block:
+        steps.append(
+            Step(
+                "smem-per-block",
+                "Shared memory a block takes (with CUDA's reserve, rounded up)",
+                "每个 block 实际占用的共享内存（含 CUDA 保留量，向上取整）",
+                f"ceil((shared + {smem_reserved:g} B) / {smem_granularity}) × {smem_granularity}",
+                f"ceil(({smem_per_block:g} + {smem_reserved:g}) / {smem_granularity}) × "
+                f"{smem_granularity}",
+                smem_taken,
+                "B",
+                formula_zh=f"ceil((共享内存 + {smem_reserved:g} B) / {smem_granularity}) × "
+                f"{smem_granularity}",
+            )
+        )
+    steps += [
         Step(
             "blocks-per-unit",
             "Resident blocks per SM",
             "每个 SM 驻留的 block 数",
-            "min(by registers, by shared memory, by warps, block limit)",
+            "min(warps by registers / warps per block, shared / per block, "
+            "warps / warps per block, block limit)",
             f"min({per['registers']}, {per['shared_memory']}, {per['warps']}, {per['blocks']})",
             float(blocks),
             formula_zh="min(寄存器允许, 共享内存允许, warp 上限允许, block 上限)",
+        ),
+        *(
+            Step(
+                "also-limiting",
+                "Equally limiting (a tie)",
+                "同样起限制作用（并列）",
+                "allows the same fewest blocks",
+                "",
+                name,
+                formula_zh="允许的 block 数同样最少",
+            )
+            for name in limiters[1:]
         ),
         Step(
             "limiter",
@@ -112,7 +177,7 @@ def occupancy(
             "限制因素",
             "the resource that allows the fewest blocks",
             "",
-            limiter,
+            limiters[0],
             formula_zh="允许 block 数最少的那种资源",
         ),
         Step(
@@ -125,8 +190,10 @@ def occupancy(
             "%",
             formula_zh="block 数 × 每 block 的 warp 数 / 每 SM 最多 warp 数",
         ),
+    ]
+    return Occupancy(
+        blocks, warps, resident, max_warps, occ, limiters[0], limiters, per, tuple(steps)
     )
-    return Occupancy(blocks, warps, resident, max_warps, occ, limiter, per, steps)
 
 
 @dataclass(frozen=True)

@@ -103,21 +103,24 @@ def dp_critical_batch(
 
 
 def tp_degree_limit(
-    hidden: int, peak: float, link: float, dtype: str
+    hidden: int, peak: float, link: float, dtype: str, matrices: int = 2
 ) -> tuple[float, int, tuple[Step, ...]]:
     """The largest tensor-parallel degree at which an MLP's math still covers its
-    communication: the bound 2·F·W / (s·peak), and the largest power of two under it."""
+    communication: the bound 2·F·W / (s·peak) for a two-matrix MLP (3·F·W / (s·peak) for a
+    gated one, SwiGLU's three matrices), and the largest power of two under it."""
     _positive(hidden=hidden, peak=peak, link=link)
     s = dtype_bytes(dtype)
-    bound = 2.0 * hidden * link / (s * peak)
+    bound = matrices * hidden * link / (s * peak)
     degree = 2 ** int(math.floor(math.log2(bound))) if bound >= 1 else 1
+    flops = f"{2 * matrices}·B·D·F"
     steps = (
         Step(
             "tp-bound",
             "Tensor-parallel degree where math and communication take equal time",
-            "数学与通信耗时相等时的张量并行度",
-            "4·B·D·F / (Y·C) = 2·B·D·s / W  →  Y = 2·F·W / (s·C)",
-            f"2 · {num(hidden)} · {format_si(link, 'B/s')} / ({s} · {format_si(peak, 'FLOP/s')})",
+            "计算与通信耗时相等时的张量并行度",
+            f"{flops} / (Y·C) = 2·B·D·s / W  →  Y = {matrices}·F·W / (s·C)",
+            f"{matrices} · {num(hidden)} · {format_si(link, 'B/s')} / ({s} · "
+            f"{format_si(peak, 'FLOP/s')})",
             bound,
         ),
         Step(
@@ -143,15 +146,23 @@ class LayerSplit:
 
 
 def tp_mlp_layer(
-    tokens: int, width: int, hidden: int, degree: int, peak: float, link: float, dtype: str
+    tokens: int,
+    width: int,
+    hidden: int,
+    degree: int,
+    peak: float,
+    link: float,
+    dtype: str,
+    matrices: int = 2,
 ) -> LayerSplit:
-    """Math 4·B·D·F/Y FLOPs per GPU against a ring all-gather plus reduce-scatter of the
-    B×D activations: 2·(Y-1)/Y·B·D·s bytes per direction."""
+    """Math 2·m·B·D·F/Y FLOPs per GPU for an MLP of m matrices (4·B·D·F for two, 6·B·D·F for
+    SwiGLU's three) against a ring all-gather plus reduce-scatter of the B×D activations:
+    2·(Y-1)/Y·B·D·s bytes per direction."""
     _positive(tokens=tokens, width=width, hidden=hidden, degree=degree, peak=peak, link=link)
     if degree < 2:
         raise ShapeError("tensor parallelism needs a degree of at least 2")
     s = dtype_bytes(dtype)
-    flops = 4.0 * tokens * width * hidden / degree
+    flops = 2.0 * matrices * tokens * width * hidden / degree
     math_time = flops / peak
     nbytes = 2.0 * (degree - 1) / degree * tokens * width * s
     comm_time = nbytes / link
@@ -161,8 +172,8 @@ def tp_mlp_layer(
             "math-time",
             "Math per GPU",
             "每 GPU 的计算时间",
-            "4·B·D·F / (Y·C)",
-            f"4·{num(tokens)}·{num(width)}·{num(hidden)} / ({degree} · "
+            f"{2 * matrices}·B·D·F / (Y·C)",
+            f"{2 * matrices}·{num(tokens)}·{num(width)}·{num(hidden)} / ({degree} · "
             f"{format_si(peak, 'FLOP/s')})",
             math_time,
             "s",
