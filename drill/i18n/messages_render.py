@@ -80,6 +80,32 @@ PAIRS: dict[str, tuple[str, str]] = {
     "reference-bound": ("Likely bound", "可能的瓶颈"),
     "reference-check": ("Check first", "先检查"),
     "reference-fix": ("Fix", "怎么改"),
+    # -- the on-chip section of a card page --
+    "cards-on-chip": ("on chip (per device)", "片上（单个设备）"),
+    "cards-level": ("{level}: {bw}, {kind} ({how})", "{level}：{bw}，{kind}（{how}）"),
+    "cards-level-derived": (
+        "derived, a theoretical peak that kernels approach but rarely reach",
+        "推算值，是理论峰值，kernel 只能接近",
+    ),
+    "cards-level-measured": ("measured", "实测值"),
+    "cards-level-l2": ("L2", "L2"),
+    "cards-level-shared_memory": ("shared memory (all SMs)", "共享内存（全部 SM）"),
+    "cards-registers": (
+        "{registers:,} 32-bit registers and {shared:g} KiB of shared memory per {unit}",
+        "每个 {unit} {registers:,} 个 32 位寄存器、{shared:g} KiB 共享内存",
+    ),
+    "cards-occupancy": (
+        "resident per {unit}: at most {warps} warps of {width} threads and {blocks} blocks",
+        "每个 {unit} 最多驻留 {warps} 个 warp（每个 {width} 线程）、{blocks} 个 block",
+    ),
+    "cards-block-limit": (
+        "one block: at most {block:g} KiB of shared memory, plus {reserve:g} KiB CUDA reserves",
+        "单个 block：最多 {block:g} KiB 共享内存，另有 CUDA 保留的 {reserve:g} KiB",
+    ),
+    "cards-wavefront": (
+        "threads run in wavefronts of {width} ({unit})",
+        "线程以 {width} 个为一组（wavefront）在 {unit} 上执行",
+    ),
     # -- the interconnect section of a card page (every figure per direction) --
     "cards-interconnect": ("interconnect (per direction)", "互联（按单向计）"),
     "cards-scale-up": (

@@ -68,7 +68,7 @@ def _tile(args, lang: str) -> int:
     data["l2_intensity"] = hi.tile_l2_intensity(args.bm, args.bn, _s(dtype))
     data["shared_memory_intensity"] = hi.tile_shared_intensity(args.bm, args.bn, _s(dtype))
     data["sources"] = {k: v.to_json() for k, v in card.hierarchy.items()}
-    return emit(args, lang, list(placed.steps), data, card)
+    return emit(args, lang, list(placed.steps), data, card, levels=True)
 
 
 def _s(dtype: str) -> int:

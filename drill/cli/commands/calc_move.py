@@ -105,7 +105,9 @@ def run_move(args, lang: str) -> int:
     return emit(args, lang, list(m.steps()) + [moves], data, card)
 
 
-def emit(args, lang: str, steps: list[Step], data: dict, card=None) -> int:
+def emit(args, lang: str, steps: list[Step], data: dict, card=None, levels: bool = False) -> int:
+    """The steps as a table (or JSON); ``levels`` adds the card's on-chip bandwidths, each
+    with its kind (derived or measured) and how it is worked out."""
     if args.json:
         data.setdefault("steps", [s.to_json() for s in steps])
         print_json(data)
@@ -116,5 +118,10 @@ def emit(args, lang: str, steps: list[Step], data: dict, card=None) -> int:
 
     console = console_for_output()
     console.print(steps_table(steps, lang, card.name if card is not None else ""))
+    if levels and card is not None:
+        from drill.ui.render.cards import level_lines
+
+        for line in level_lines(card, lang):
+            console.print(line, style="dim")
     console.print(tr("conventions", lang), style="dim")
     return 0

@@ -117,7 +117,13 @@ def card_panel(card, lang: str = "en") -> Panel:
                 sig(value * 1e12 / card.bandwidth, 4),
                 "",
             )
-    parts: list = [facts, Text(""), peaks, *interconnect_parts(card, lang)]
+    parts: list = [
+        facts,
+        Text(""),
+        peaks,
+        *on_chip_parts(card, lang),
+        *interconnect_parts(card, lang),
+    ]
     for key, items in (
         ("notes", card.notes),
         ("inferred", card.inferred),
@@ -134,3 +140,66 @@ def card_panel(card, lang: str = "en") -> Panel:
     title = f"{card.name}  ({card.id}{', ' + ', '.join(card.aliases) if card.aliases else ''})"
     # A Text title: a card name's brackets are shown, never read as markup.
     return Panel(Group(*parts), title=Text(title), title_align="left", expand=False)
+
+
+def level_lines(card, lang: str = "en") -> list[str]:
+    """Each on-chip bandwidth with its kind and how it is worked out (a source for measured)."""
+    lines = []
+    for name, figure in card.hierarchy.items():
+        derived = figure.kind == "derived"
+        how = figure.formula(card.units, card.boost_clock_mhz) if derived else figure.source
+        lines.append(
+            tr(
+                "cards-level",
+                lang,
+                level=tr(f"cards-level-{name}", lang),
+                bw=format_si(figure.bandwidth, "B/s"),
+                kind=tr(f"cards-level-{figure.kind}", lang),
+                how=how,
+            )
+        )
+    return lines
+
+
+def on_chip_parts(card, lang: str = "en") -> list[Text]:
+    """Registers, shared memory, occupancy limits and on-chip bandwidths for a card page."""
+    lines: list[str] = []
+    if card.registers_per_unit and card.shared_memory_per_unit_kib:
+        lines.append(
+            tr(
+                "cards-registers",
+                lang,
+                registers=card.registers_per_unit,
+                shared=card.shared_memory_per_unit_kib,
+                unit=card.unit_kind,
+            )
+        )
+    limits = card.occupancy_limits
+    if limits is not None:
+        lines.append(
+            tr(
+                "cards-occupancy",
+                lang,
+                unit=card.unit_kind,
+                warps=limits.max_warps_per_unit,
+                width=card.warp_size,
+                blocks=limits.max_blocks_per_unit,
+            )
+        )
+        if limits.max_shared_memory_per_block_kib:
+            lines.append(
+                tr(
+                    "cards-block-limit",
+                    lang,
+                    block=limits.max_shared_memory_per_block_kib,
+                    reserve=limits.reserved_shared_memory_per_block_kib,
+                )
+            )
+    elif card.warp_size != 32:
+        lines.append(tr("cards-wavefront", lang, width=card.warp_size, unit=card.unit_kind))
+    lines += level_lines(card, lang)
+    if not lines:
+        return []
+    return [Text("\n" + tr("cards-on-chip", lang), style="bold")] + [
+        Text(f"• {line}") for line in lines
+    ]
