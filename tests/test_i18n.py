@@ -286,6 +286,7 @@ ALLOWED_WORDS = UNITS | {
     "deviceQuery",
     "nvidia-smi",
     "SwiGLU",
+    "wavefront",
     "cuda",
     "totalGlobalMem",
     "Llama",

@@ -121,7 +121,7 @@ def _in_flight(args, lang: str) -> int:
     if not 1e-9 <= latency <= 1e-3:
         raise UsageError("--latency must be from 1 ns to 1 ms")
     card = load_card(args.gpu)
-    flight = lat.bytes_in_flight(card.bandwidth, latency, card.units)
+    flight = lat.bytes_in_flight(card.bandwidth, latency, card.units, card.unit_kind)
     data = {
         "gpu": card.id,
         "bandwidth": card.bandwidth,

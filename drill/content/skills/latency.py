@@ -99,7 +99,7 @@ def overhead_bound(ctx: Ctx) -> Scenario:
 def littles_law(ctx: Ctx) -> Scenario:
     card = _pick(ctx, lambda c: True)
     latency = ctx.choice((400e-9, 500e-9, 600e-9, 800e-9))
-    flight = lat.bytes_in_flight(card.bandwidth, latency, card.units)
+    flight = lat.bytes_in_flight(card.bandwidth, latency, card.units, card.unit_kind)
     asks = [
         number_ask(
             "bytes-in-flight",
@@ -124,27 +124,33 @@ def littles_law(ctx: Ctx) -> Scenario:
         )
     if ctx.difficulty >= 3:
         per_thread = ctx.choice((16, 32, 64))
-        warps = flight.per_unit / (32 * per_thread)
+        width, unit = card.warp_size, card.unit_kind
+        group, group_zh = ("wavefronts", "wavefront") if width == 64 else ("warps", "warp")
+        warps = flight.per_unit / (width * per_thread)
         step = Step(
             "warps",
-            "Warps per SM that keep it in flight",
-            "每个 SM 需要的 warp 数",
-            "bytes per SM / (32 threads × bytes per thread in flight)",
-            f"{format_si(flight.per_unit, 'B')} / (32 × {per_thread})",
+            f"{group.capitalize()} per {unit} that keep it in flight",
+            f"每个 {unit} 需要的 {group_zh} 数",
+            f"bytes per {unit} / ({width} threads × bytes per thread in flight)",
+            f"{format_si(flight.per_unit, 'B')} / ({width} × {per_thread})",
             warps,
             "",
-            formula_zh="每 SM 在途字节 / (32 线程 × 每线程在途字节)",
+            formula_zh=f"每 {unit} 在途字节 / ({width} 线程 × 每线程在途字节)",
         )
+        slips = [("per-sm-forgotten", flight.bytes / (width * per_thread))]
+        if width != 32:
+            slips.append(("warp-width", flight.per_unit / (32 * per_thread)))
         asks.append(
             number_ask(
                 "warps",
-                f"If each thread keeps {per_thread} bytes of loads in flight, how many warps "
-                f"per {card.unit_kind} does that take?",
-                f"若每个线程保持 {per_thread} 字节的加载在途，每个 {card.unit_kind} 需要多少个 warp？",
+                f"If each thread keeps {per_thread} bytes of loads in flight, how many {group} "
+                f"({width} threads each) per {unit} does that take?",
+                f"若每个线程保持 {per_thread} 字节的加载在途，每个 {unit} 需要多少个 {group_zh}"
+                f"（每个 {width} 个线程）？",
                 warps,
                 Unit("", u.RATIO, 1.0),
                 flight.steps + (step,),
-                [("per-sm-forgotten", flight.bytes / (32 * per_thread))],
+                slips,
                 prefix_mistake=False,
             )
         )

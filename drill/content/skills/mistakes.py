@@ -225,6 +225,10 @@ MISTAKES: dict[str, Text] = {
         "fit an SM, often before the warp limit does.",
         "忽略了寄存器文件：每线程寄存器数 × 线程数决定一个 SM 放得下几个 block，往往先于 warp 上限。",
     ),
+    "warp-width": Text(
+        "Counted 32 threads per group on an AMD GPU: a CDNA wavefront is 64 threads wide.",
+        "在 AMD GPU 上按每组 32 个线程算了；CDNA 的 wavefront 是 64 个线程。",
+    ),
     "occupancy-allocation": Text(
         "Counted registers as one pool and shared memory without CUDA's reserve: the register "
         "file is four sub-partitions that each hold whole warps, and from compute capability "

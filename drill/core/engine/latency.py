@@ -203,7 +203,9 @@ class InFlight:
     steps: tuple[Step, ...]
 
 
-def bytes_in_flight(bandwidth: float, latency_s: float, units: int | None = None) -> InFlight:
+def bytes_in_flight(
+    bandwidth: float, latency_s: float, units: int | None = None, unit_kind: str = "SM"
+) -> InFlight:
     """Little's law: to keep ``bandwidth`` busy with ``latency`` per request, this many bytes
     must be requested and not yet returned at every moment."""
     if bandwidth <= 0 or latency_s <= 0:
@@ -227,13 +229,13 @@ def bytes_in_flight(bandwidth: float, latency_s: float, units: int | None = None
         steps.append(
             Step(
                 "per-unit",
-                "Per SM",
-                "每个 SM",
-                "bytes in flight / SMs",
+                f"Per {unit_kind}",
+                f"每个 {unit_kind}",
+                f"bytes in flight / {unit_kind}s",
                 f"{format_si(value, 'B')} / {num(units)}",
                 per_unit,
                 "B",
-                formula_zh="在途字节数 / SM 数",
+                formula_zh=f"在途字节数 / {unit_kind} 数",
             )
         )
     return InFlight(value, per_unit, tuple(steps))
