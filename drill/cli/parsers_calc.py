@@ -81,7 +81,12 @@ def add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
     kv.add_argument("--head-dim", type=argtypes.count, metavar="D")
     kv.add_argument("--tokens", type=argtypes.count, metavar="T")
     kv.add_argument("--batch", type=argtypes.count, default=1, metavar="B")
-    kv.add_argument("--dtype", choices=DTYPE_CHOICES, default="fp16")
+    kv.add_argument(
+        "--dtype",
+        choices=DTYPE_CHOICES,
+        default=None,
+        help="element size (default: the config's torch_dtype, else fp16)",
+    )
     kv.add_argument(
         "--gpu", metavar="ID", type=argtypes.name, help="also show the time to read it once"
     )

@@ -68,10 +68,44 @@ PAIRS: dict[str, tuple[str, str]] = {
         "峰值 450 GB/s）。",
     ),
     "multigpu-given-link": ("the link given (--link)", "给定的链路（--link）"),
-    "multigpu-moe-config": (
-        "MoE model: {experts} experts, {active} per token; --params counts all of them "
-        "({total}), a token uses {used}.",
-        "MoE 模型：{experts} 个专家，每个 token 用 {active} 个；--params 计入全部参数"
-        "（{total}），每个 token 实际用到 {used}。",
+    "config-read": (
+        "config.json ({kind}): {layers} layers, width {hidden}, {heads} query heads; {attention}; "
+        "{mlp}; vocabulary {vocab}, {head}.",
+        "config.json（{kind}）：{layers} 层，宽度 {hidden}，{heads} 个 query 头；{attention}；"
+        "{mlp}；词表 {vocab}，{head}。",
     ),
+    "config-attention": (
+        "{kind} attention, {kv_heads} KV heads of dim {head_dim}",
+        "{kind} 注意力，{kv_heads} 个 KV 头，每头 {head_dim} 维",
+    ),
+    "config-mla": (
+        "MLA attention: the cache holds a {rank}-wide latent plus a {rope}-wide rotary key",
+        "MLA 注意力：缓存保存 {rank} 维的潜向量加 {rope} 维的旋转位置键",
+    ),
+    "config-window": (
+        "{layers} of the layers keep a sliding window of {window} tokens",
+        "其中 {layers} 层只保留 {window} 个 token 的滑动窗口",
+    ),
+    "config-dense-mlp": ("{kind} MLP of width {ffn}", "宽度 {ffn} 的{kind} MLP"),
+    "config-moe": (
+        "{kind}-MLP experts: {experts} of width {width}, {active} per token{shared}{dense}",
+        "{kind} MLP 专家：{experts} 个，宽度 {width}，每个 token 用 {active} 个{shared}{dense}",
+    ),
+    "config-moe-shared": (", shared experts of total width {width}", "，共享专家总宽度 {width}"),
+    "config-moe-dense": (", the first {layers} layers dense", "，前 {layers} 层为稠密层"),
+    "config-gated": ("gated", "门控"),
+    "config-plain": ("plain", "普通（两矩阵）"),
+    "config-tied": ("head tied to the embedding", "输出头与词嵌入共享"),
+    "config-untied": ("separate output head", "输出头独立"),
+    "config-tie-assumed": (
+        " (the config does not say; {family}'s default)",
+        "（配置未写明；按 {family} 的默认值）",
+    ),
+    "config-params": (
+        "Parameters: {total} in all, {active} per token (FLOPs use these); KV cache {kv} per "
+        "token in {dtype}{dtype_source}.",
+        "参数：共 {total}，每个 token 用 {active}（FLOPs 按它算）；KV 缓存每 token {kv}（{dtype}"
+        "{dtype_source}）。",
+    ),
+    "config-dtype-source": (", the config's torch_dtype", "，来自配置的 torch_dtype"),
 }

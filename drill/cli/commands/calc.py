@@ -86,14 +86,32 @@ def _with_gpu(args, gpu, own_figures: bool = False):
     return args if gpu is None and not own_figures else _GpuArgs(args, gpu, own_figures)
 
 
+def _config_values(args, values: dict) -> dict:
+    """What a config adds to decode and prefill: the active parameters (FLOPs), the weights a
+    batch touches and the KV cache the attention kind and window keep (bytes)."""
+    shape = getattr(args, "config_shape", None)
+    if shape is None or values.get("params") != shape.total_params():
+        return values  # no config, or --params given on the line
+    extra = {"active": float(shape.active_params())}
+    if args.op == "decode":
+        extra["read"] = shape.weights_read(values["batch"])
+        if values.get("context") and values.get("kv_heads") == shape.kv_heads:
+            extra["kv_elements"] = float(shape.kv_elements(values["context"]))
+    return {**values, **extra}
+
+
 def _operator(args, lang: str) -> int:
     spec = OPERATORS[args.op]
     try:
         values = check_values(spec, {p.name: getattr(args, p.name) for p in spec.params})
     except ShapeError as exc:
         raise UsageError(str(exc)) from None
+    values = _config_values(args, values)
     analysis, roof = _analysis(spec, values, args.dtype, args)
     data = analysis.to_json()
+    shape = getattr(args, "config_shape", None)
+    if shape is not None:
+        data["config"] = shape.to_json()
     extra_steps: list[Step] = []
     if args.compare_gpu:
         other, other_roof = _analysis(
@@ -155,6 +173,9 @@ def _operator(args, lang: str) -> int:
         f"{spec.name} · {name} · {args.dtype} ({analysis.peak_label}, "
         f"{format_si(roof.peak, 'FLOP/s')}, {format_si(roof.bandwidth, 'B/s')})"
     )
+    described = _config_line(args, lang)
+    if described:
+        console.print(described)
     console.print(steps_table(list(analysis.steps) + extra_steps, lang, title))
     console.print(verdict(analysis, lang))
     note = spec_note(analysis, lang)
@@ -235,7 +256,7 @@ def _plot_size(args) -> tuple[int, int]:
     return width, height
 
 
-def _emit_steps(args, lang: str, steps: list[Step], data: dict) -> int:
+def _emit_steps(args, lang: str, steps: list[Step], data: dict, note: str = "") -> int:
     if args.json:
         data["steps"] = [s.to_json() for s in steps]
         print_json(data)
@@ -244,17 +265,38 @@ def _emit_steps(args, lang: str, steps: list[Step], data: dict) -> int:
     from drill.ui.render.tables import steps_table
 
     console = console_for_output()
+    if note:
+        console.print(note)
     console.print(steps_table(steps, lang))
     console.print(tr("conventions", lang), style="dim")
     return 0
 
 
 def _kv_cache(args, lang: str) -> int:
-    value, step = kv_cache_bytes(
-        args.layers, args.kv_heads, args.head_dim, args.tokens, args.batch, args.dtype
-    )
+    args.dtype = args.dtype or "fp16"
+    shape = getattr(args, "config_shape", None)
+    if shape is not None and (args.layers, args.kv_heads) == (shape.layers, shape.kv_heads):
+        elements = shape.kv_elements(args.tokens) * args.batch  # MLA and windows as configured
+        s = dtype_bytes(args.dtype)
+        value = float(elements * s)
+        step = Step(
+            "kv-cache",
+            "KV cache size",
+            "KV 缓存大小",
+            "elements per sequence (from the config) · B·s",
+            f"{num(shape.kv_elements(args.tokens))}·{num(args.batch)}·{s}",
+            value,
+            "B",
+            formula_zh="每条序列的缓存元素数（来自配置）· B·s",
+        )
+    else:
+        value, step = kv_cache_bytes(
+            args.layers, args.kv_heads, args.head_dim, args.tokens, args.batch, args.dtype
+        )
     steps = [step]
     data = {"bytes": value, "dtype": args.dtype}
+    if shape is not None:
+        data["config"] = shape.to_json()
     if args.gpu:
         card = load_card(args.gpu)
         seconds = value / card.bandwidth
@@ -270,7 +312,13 @@ def _kv_cache(args, lang: str) -> int:
                 "s",
             )
         )
-    return _emit_steps(args, lang, steps, data)
+    return _emit_steps(args, lang, steps, data, _config_line(args, lang))
+
+
+def _config_line(args, lang: str) -> str:
+    from drill.cli.commands.calc_multigpu import config_note
+
+    return config_note(getattr(args, "config_shape", None), lang, args)
 
 
 def _waves(args, lang: str) -> int:

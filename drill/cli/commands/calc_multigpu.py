@@ -11,7 +11,6 @@ from drill.core.engine import parallel, serving
 from drill.core.engine.model_config import ModelShape, shape_from_config
 from drill.core.engine.operators import ShapeError, dtype_bytes
 from drill.core.engine.steps import Step
-from drill.core.units import format_si
 from drill.errors import UsageError
 from drill.i18n import tr
 
@@ -33,9 +32,9 @@ def emit(args, lang: str, steps: list[Step], data: dict, note: str = "") -> int:
     from drill.ui.render.tables import steps_table
 
     console = console_for_output()
-    console.print(steps_table(steps, lang))
     if note:
-        console.print(note, style="dim")
+        console.print(note)
+    console.print(steps_table(steps, lang))
     console.print(tr("multigpu-conventions", lang), style="dim")
     return 0
 
@@ -63,8 +62,12 @@ def read_config(path: str) -> ModelShape:
 
 
 def apply_config(args) -> ModelShape | None:
-    """Fill the model flags a command left out from ``--config``; flags given win."""
+    """Fill the model flags a command left out from ``--config``; flags given win. The
+    shape stays on ``args.config_shape`` for the active parameters, the weights a batch
+    touches and the KV cache the attention kind and window keep, and the config's dtype is
+    the default dtype (``args.dtype_from_config``)."""
     path = getattr(args, "config", None)
+    args.config_shape, args.dtype_from_config = None, False
     if not path:
         return None
     shape = read_config(path)
@@ -79,21 +82,25 @@ def apply_config(args) -> ModelShape | None:
     for name, value in fill.items():
         if hasattr(args, name) and getattr(args, name) is None:
             setattr(args, name, value)
+    if hasattr(args, "dtype") and args.dtype is None and shape.dtype:
+        args.dtype, args.dtype_from_config = shape.dtype, True
     if args.op == "kv-cache" and args.tokens is None:
         args.tokens = 1  # a config alone asks for the bytes per token
+    args.config_shape = shape
     return shape
 
 
-def config_note(shape: ModelShape | None, lang: str) -> str:
-    if shape is None or shape.experts == 1:
+def config_note(shape: ModelShape | None, lang: str, args=None) -> str:
+    """What the command read from the config, in one paragraph."""
+    if shape is None:
         return ""
-    return tr(
-        "multigpu-moe-config",
+    from drill.ui.render.model_config import describe
+
+    return describe(
+        shape,
         lang,
-        experts=shape.experts,
-        active=shape.active,
-        total=format_si(shape.total_params(), ""),
-        used=format_si(shape.active_params(), ""),
+        dtype=getattr(args, "dtype", None) or "",
+        dtype_from_config=getattr(args, "dtype_from_config", False),
     )
 
 
@@ -163,8 +170,11 @@ def _node_link(card, across: bool = False) -> tuple[float, str]:
 def _kv_per_seq(args, dtype: str) -> float:
     if not args.context:
         return 0.0
-    require(args, "layers", "kv_heads", "head_dim")
     s = dtype_bytes(args.kv_dtype or dtype)
+    shape = getattr(args, "config_shape", None)
+    if shape is not None and args.layers == shape.layers and args.kv_heads == shape.kv_heads:
+        return float(shape.kv_elements(args.context) * s)  # MLA and windows as the config says
+    require(args, "layers", "kv_heads", "head_dim")
     return 2.0 * args.layers * args.kv_heads * args.head_dim * args.context * s
 
 
@@ -179,7 +189,9 @@ def serving_op(args, lang: str) -> int:
 
 
 def _serving(args, lang, shape, card, dtype, peak, base) -> int:
-    op, note = args.op, config_note(shape, lang)
+    op, note = args.op, config_note(shape, lang, args)
+    if shape is not None:
+        base["config"] = shape.to_json()
     if op == "dp-batch":
         return _dp_batch(args, lang, card, dtype, peak, base)
     if op == "tp-degree":
@@ -192,8 +204,10 @@ def _serving(args, lang, shape, card, dtype, peak, base) -> int:
         return emit(args, lang, list(steps), data, note)
     if op == "mfu":
         require(args, "params")
-        value, steps = parallel.mfu(args.params, args.tokens_per_s, peak)
-        return emit(args, lang, list(steps), {**base, "peak_flops": peak, "mfu": value})
+        used = _active(args, shape)
+        value, steps = parallel.mfu(used, args.tokens_per_s, peak)
+        data = {**base, "peak_flops": peak, "active_params": used, "mfu": value}
+        return emit(args, lang, list(steps), data, note)
     if op == "spec-decode":
         value, steps = serving.speculative_intensity(args.batch, args.draft, dtype)
         ridge = peak / card.bandwidth
@@ -205,7 +219,10 @@ def _serving(args, lang, shape, card, dtype, peak, base) -> int:
     require(args, "params")
     kv = _kv_per_seq(args, dtype)
     if op == "mbu":
-        value, steps = serving.mbu(args.params, dtype, args.tokens_per_s, card.bandwidth,
+        read = args.params
+        if _from_config(args, shape):
+            read = shape.weights_read(args.batch)  # the experts this batch touches
+        value, steps = serving.mbu(read, dtype, args.tokens_per_s, card.bandwidth,
                                    args.batch, kv)  # fmt: skip
         data = {**base, "bandwidth": card.bandwidth, "kv_bytes_per_sequence": kv, "mbu": value}
         return emit(args, lang, list(steps), data, note)
@@ -215,8 +232,9 @@ def _serving(args, lang, shape, card, dtype, peak, base) -> int:
         data = {**base, "kv_bytes_per_sequence": kv, "kv_bound_batch": value}
         return emit(args, lang, list(steps), data, note)
     value, steps = serving.sla_batch(
-        args.params, dtype, kv, peak, card.bandwidth, args.tpot, card.capacity
-    )
+        args.params, dtype, kv, peak, card.bandwidth, args.tpot, card.capacity,
+        active=_active(args, shape),
+    )  # fmt: skip
     data = {**base, "kv_bytes_per_sequence": kv, "tpot_s": args.tpot, "batch": value}
     return emit(args, lang, list(steps), data, note)
 
@@ -247,6 +265,16 @@ def _dp_batch(args, lang, card, dtype, peak, base) -> int:
             "experts": args.experts, "experts_per_token": args.active,
             "tokens_per_gpu": value}  # fmt: skip
     return emit(args, lang, list(steps), data)
+
+
+def _from_config(args, shape: ModelShape | None) -> bool:
+    """Whether --params is the config's own total (a flag given on the line wins)."""
+    return shape is not None and args.params == shape.total_params()
+
+
+def _active(args, shape: ModelShape | None) -> float:
+    """The parameters one token uses: the config's active count, else --params."""
+    return shape.active_params() if _from_config(args, shape) else args.params
 
 
 def run(args, lang: str) -> int:

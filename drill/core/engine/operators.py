@@ -354,31 +354,58 @@ def decode(
     head_dim: int = 0,
     heads: int = 0,
     kv_dtype: str | None = None,
+    active: float = 0.0,
+    read: float = 0.0,
+    kv_elements: float = 0.0,
 ) -> OpCost:
     """One decode step for a batch: every weight is read once and used once per sequence.
 
     Activations are ignored. With a context, the KV cache of every sequence is read too,
     and attention adds 4·B·L·H·D·T FLOPs (H query heads, equal to the KV heads unless given).
     The KV cache is stored in ``kv_dtype`` (the weights' dtype unless given).
+
+    A mixture of experts (from a config) gives ``active``, the parameters one token uses
+    (the FLOPs), and ``read``, those the batch's routings touch (the bytes); ``kv_elements``
+    is a sequence's cached elements when the attention kind or a window sets them.
     """
     _positive(params=params, batch=batch)
     s = dtype_bytes(dtype)
-    flops = 2.0 * params * batch
-    nbytes = float(s * params)
-    flop_formula, flop_sub = "2·P·B", f"2·{num(params)}·{num(batch)}"
-    byte_formula, byte_sub = "s·P (weights once)", f"{s}·{num(params)}"
+    used, touched = active or params, read or params
+    flops = 2.0 * used * batch
+    nbytes = float(s * touched)
+    flop_formula, flop_sub = "2·P·B", f"2·{num(used)}·{num(batch)}"
+    byte_formula, byte_sub = "s·P (weights once)", f"{s}·{num(touched)}"
+    if active and active != params:
+        flop_formula = "2·P_active·B"
+        byte_formula = "s·P_read (the weights the batch touches)"
     steps: list[Step] = []
-    if context:
+    if context and kv_elements:
+        q_heads = heads or kv_heads
+        kv = float(kv_elements * batch * dtype_bytes(kv_dtype or dtype))
+        steps.append(
+            Step(
+                "kv-cache",
+                "KV cache size",
+                "KV 缓存大小",
+                "elements per sequence (from the config) · B·s",
+                f"{num(kv_elements)}·{num(batch)}·{dtype_bytes(kv_dtype or dtype)}",
+                kv,
+                "B",
+                formula_zh="每条序列的缓存元素数（来自配置）· B·s",
+            )
+        )
+    elif context:
         _positive(layers=layers, kv_heads=kv_heads, head_dim=head_dim)
         q_heads = heads or kv_heads
         kv, kv_step = kv_cache_bytes(layers, kv_heads, head_dim, context, batch, kv_dtype or dtype)
         steps.append(kv_step)
+    if context:
         attn = 4.0 * batch * layers * q_heads * head_dim * context
         flops += attn
         nbytes += kv
         flop_formula += " + 4·B·L·H·D·T"
         flop_sub += f" + 4·{num(batch)}·{num(layers)}·{num(q_heads)}·{num(head_dim)}·{num(context)}"
-        byte_formula = "s·P + KV cache"
+        byte_formula = byte_formula.split(" (")[0] + " + KV cache"
         byte_sub += f" + {num(kv)}"
     steps.insert(0, _flops_step(flop_formula, flop_sub, flops))
     steps.insert(1, _bytes_step(byte_formula, byte_sub, nbytes))
@@ -388,6 +415,8 @@ def decode(
         nbytes,
         {
             "params": params,
+            "active_params": used,
+            "weights_read": touched,
             "batch": batch,
             "context": context,
             "layers": layers,
@@ -402,14 +431,20 @@ def decode(
     )
 
 
-def prefill(params: float, tokens: int, dtype: str) -> OpCost:
-    """Prefill of T tokens: 2·P FLOPs per token, weights read once (activations ignored)."""
+def prefill(params: float, tokens: int, dtype: str, active: float = 0.0) -> OpCost:
+    """Prefill of T tokens: 2·P FLOPs per token, weights read once (activations ignored); a
+    mixture of experts does 2·P_active per token and reads all its weights."""
     _positive(params=params, tokens=tokens)
     s = dtype_bytes(dtype)
-    flops = 2.0 * params * tokens
+    used = active or params
+    flops = 2.0 * used * tokens
     nbytes = float(s * params)
     steps = (
-        _flops_step("2·P·T", f"2·{num(params)}·{num(tokens)}", flops),
+        _flops_step(
+            "2·P_active·T" if active and active != params else "2·P·T",
+            f"2·{num(used)}·{num(tokens)}",
+            flops,
+        ),
         _bytes_step("s·P (weights once)", f"{s}·{num(params)}", nbytes),
     )
     return OpCost(

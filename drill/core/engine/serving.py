@@ -136,14 +136,17 @@ def sla_batch(
     bandwidth: float,
     tpot: float,
     capacity: float,
+    active: float = 0.0,
 ) -> tuple[int, tuple[Step, ...]]:
     """The largest batch whose decode step (max of math and bytes) meets a time per output
-    token, and whose weights and KV cache fit ``capacity`` bytes."""
+    token, and whose weights and KV cache fit ``capacity`` bytes. A mixture of experts gives
+    ``active``, the parameters a token uses; a large batch reads all of them."""
     _positive(params=params, kv_per_seq=kv_per_seq, peak=peak, bandwidth=bandwidth, tpot=tpot)
     s = dtype_bytes(dtype)
     weights = params * s
+    used = active or params
     by_bytes = (tpot * bandwidth - weights) / kv_per_seq
-    by_math = tpot * peak / (2.0 * params)
+    by_math = tpot * peak / (2.0 * used)
     by_memory = (capacity - weights) / kv_per_seq
     value = math.floor(min(by_bytes, by_math, by_memory))
     if value < 1:
@@ -153,7 +156,7 @@ def sla_batch(
              f"({format_si(tpot, 's')} · {format_si(bandwidth, 'B/s')} - {format_si(weights, 'B')})"
              f" / {format_si(kv_per_seq, 'B')}", by_bytes),
         Step("sla-math", "Batch the math allows", "算力允许的 batch", "t·C / (2·P)",
-             f"{format_si(tpot, 's')} · {format_si(peak, 'FLOP/s')} / (2·{num(params)})", by_math),
+             f"{format_si(tpot, 's')} · {format_si(peak, 'FLOP/s')} / (2·{num(used)})", by_math),
         Step("sla-memory", "Batch the memory holds", "显存容得下的 batch", "(M - s·P) / KV_seq",
              f"({format_si(capacity, 'B')} - {format_si(weights, 'B')}) / "
              f"{format_si(kv_per_seq, 'B')}", by_memory),
