@@ -7,12 +7,14 @@ not by calling the generators' own helpers, so a generator that breaks a rule fa
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
 from drill.content.catalog import load_catalog
 from drill.content.skills import registry as skills
 from drill.content.skills.model import CHOICE, DERIVED, NUMBER
+from drill.core.units import format_si
 
 CATALOG = load_catalog(include_user=False)
 SEEDS = range(200)
@@ -270,6 +272,18 @@ def _numbers(value, key=""):
         yield key, float(value)
 
 
+def printed(value: float, text: str) -> bool:
+    """Whether a number is written in the question: a given that happens to equal an answer
+    (an 8-GPU node and a TP degree of 8) is no leak, and the givens are never dropped."""
+    forms = (
+        {f"{value:g}", f"{value:,.0f}", f"{int(value)}"}
+        if float(value).is_integer()
+        else {f"{value:g}"}
+    )
+    forms.add(format_si(value, "").strip())  # "46.7 G" parameters
+    return any(re.search(rf"(?<![\d.]){re.escape(form)}(?![\d])", text) for form in forms)
+
+
 def test_published_params_never_reveal_the_asked_value():
     for sc in SCENARIOS:
         for ask in sc.asks:
@@ -283,7 +297,9 @@ def test_published_params_never_reveal_the_asked_value():
                 leaks = [
                     k
                     for k, v in _numbers(given)
-                    if near(v, target, 0.005) and not (k in STATED and k not in sc.hidden)
+                    if near(v, target, 0.005)
+                    and not (k in STATED and k not in sc.hidden)
+                    and not printed(v, sc.intro_en)
                 ]
                 assert not leaks, (sc.skill, sc.seed, ask.key, leaks)
             if ask.kind == CHOICE:
@@ -466,3 +482,17 @@ def test_collectives_use_the_catalogs_per_direction_link():
     for sc in (s for s in SCENARIOS if s.skill in ("tp-degree", "comm-or-math")):
         ic = CATALOG.get(sc.params["gpu"]).interconnect
         assert sc.params.get("degree", 1) <= ic.node_gpus
+
+
+FIGURES = {"peak", "bandwidth", "peak_new", "bandwidth_new"}  # hidden when recalled by heart
+
+
+def test_a_given_is_never_dropped_for_its_value():
+    """What a question publishes depends on the skill and difficulty, never on whether a
+    given happens to equal an answer (a client could read the answer off the missing key)."""
+    design: dict[tuple, set] = {}
+    for sc in SCENARIOS:
+        recalled = bool(set(sc.hidden) & FIGURES)
+        key = (sc.skill, sc.difficulty, recalled)
+        kept = set(sc.hidden) - FIGURES
+        assert design.setdefault(key, kept) == kept, (sc.skill, sc.seed, kept, design[key])

@@ -22,7 +22,6 @@ from drill.content.skills.context import (
 )
 from drill.content.skills.llm import MODELS
 from drill.content.skills.model import Scenario
-from drill.content.skills.multigpu import hide_collisions
 from drill.content.skills.skill import skill
 from drill.core.engine import serving
 from drill.core.engine.operators import dtype_bytes
@@ -122,8 +121,7 @@ def moe_batch(ctx: Ctx) -> Scenario:
     params = {"gpu": card.id, "dtype": dtype, "model": name, "experts": experts, "active": k,
               "gpus": gpus, "total_params": total, "card_in_question": False}  # fmt: skip
     asks_t = tuple(asks)
-    return Scenario("moe-batch", ctx.difficulty, ctx.seed, en, zh, asks_t, params, conv_en, conv_zh,
-                    hide_collisions(params, asks_t))  # fmt: skip
+    return Scenario("moe-batch", ctx.difficulty, ctx.seed, en, zh, asks_t, params, conv_en, conv_zh)  # fmt: skip
 
 
 def _fitting(ctx: Ctx, card, dtype: str, contexts, batches):
@@ -289,8 +287,7 @@ def spec_decode(ctx: Ctx) -> Scenario:
     params = {"gpu": card.id, "dtype": dtype, "batch": batch, "draft": draft,
               "card_in_question": False}  # fmt: skip
     asks_t = tuple(asks)
-    return Scenario("spec-decode", ctx.difficulty, ctx.seed, en, zh, asks_t, params, conv_en, conv_zh,
-                    hide_collisions(params, asks_t))  # fmt: skip
+    return Scenario("spec-decode", ctx.difficulty, ctx.seed, en, zh, asks_t, params, conv_en, conv_zh)  # fmt: skip
 
 
 @skill("kv-bound", "llm", en="KV-bound regime", zh="KV 缓存主导区间")
@@ -333,8 +330,7 @@ def kv_bound(ctx: Ctx) -> Scenario:
     params = {"dtype": dtype, "kv_dtype": kv_dtype, "params": model[2], "layers": model[3],
               "kv_heads": model[4], "head_dim": model[5], "heads": model[6], "context": context,
               "card_in_question": False}  # fmt: skip
-    return Scenario("kv-bound", ctx.difficulty, ctx.seed, en, zh, (ask,), params, conv_en, conv_zh,
-                    hide_collisions(params, (ask,)))  # fmt: skip
+    return Scenario("kv-bound", ctx.difficulty, ctx.seed, en, zh, (ask,), params, conv_en, conv_zh)  # fmt: skip
 
 
 @skill("sla-batch", "llm", en="Largest batch for a latency target", zh="满足延迟目标的最大 batch")
@@ -381,5 +377,4 @@ def sla_batch(ctx: Ctx) -> Scenario:
     params = {"gpu": card.id, "dtype": dtype, "params": model[2], "context": context,
               "layers": model[3], "kv_heads": model[4], "head_dim": model[5], "heads": model[6],
               "tpot": tpot, "card_in_question": False}  # fmt: skip
-    return Scenario("sla-batch", ctx.difficulty, ctx.seed, en, zh, (ask,), params, conv_en, conv_zh,
-                    hide_collisions(params, (ask,)))  # fmt: skip
+    return Scenario("sla-batch", ctx.difficulty, ctx.seed, en, zh, (ask,), params, conv_en, conv_zh)  # fmt: skip

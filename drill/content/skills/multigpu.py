@@ -115,21 +115,6 @@ def link_words(card, gpus: int, total: bool) -> tuple[str, str, float]:
     return f"{name}, {one} per direction", f"{name_zh}，每个方向 {one}", w
 
 
-def hide_collisions(params: dict, asks: tuple[Ask, ...]) -> tuple[str, ...]:
-    """Givens that happen to equal an asked number (8 GPUs, a TP degree of 8) stay out of
-    the question's published params; the text still states them."""
-    hidden = []
-    for ask in asks:
-        if ask.kind != "number":
-            continue
-        target = float(ask.expected)
-        for key, value in params.items():
-            number = isinstance(value, (int, float)) and not isinstance(value, bool)
-            if number and abs(value - target) <= 0.01 * abs(target):
-                hidden.append(key)
-    return tuple(dict.fromkeys(hidden))
-
-
 NO_LATENCY = (
     "Decimal SI units; link figures per direction unless said otherwise; the message is large: "
     "ignore per-step latency. Times are bounds at the links' peak (measured NCCL reaches about "
@@ -220,8 +205,11 @@ def collective_time(ctx: Ctx) -> Scenario:
         "card_in_question": False,
     }  # fmt: skip
     asks_t = tuple(asks)
-    return Scenario("collective-time", ctx.difficulty, ctx.seed, en, zh, asks_t, params, *NO_LATENCY,
-                    hide_collisions(params, asks_t))  # fmt: skip
+    # From difficulty 2 the link is quoted both ways added: its per-direction figure is the
+    # learner's work (and a ring at the link's peak has exactly that bus bandwidth).
+    hidden = ("link_per_direction",) if ctx.difficulty >= 2 else ()
+    return Scenario("collective-time", ctx.difficulty, ctx.seed, en, zh, asks_t, params,
+                    *NO_LATENCY, hidden)  # fmt: skip
 
 
 @skill("comm-or-math", "multigpu", en="Math or communication: which binds", zh="计算还是通信")
@@ -409,5 +397,4 @@ def tp_degree(ctx: Ctx) -> Scenario:
     asks_t = tuple(asks)
     conv_en = NO_LATENCY[0] + f" {dtype} = {s} bytes per element."
     conv_zh = NO_LATENCY[1] + f" {dtype} 每元素 {s} 字节。"
-    return Scenario("tp-degree", ctx.difficulty, ctx.seed, en, zh, asks_t, params, conv_en, conv_zh,
-                    hide_collisions(params, asks_t))  # fmt: skip
+    return Scenario("tp-degree", ctx.difficulty, ctx.seed, en, zh, asks_t, params, conv_en, conv_zh)  # fmt: skip

@@ -20,7 +20,7 @@ from drill.content.skills.context import (
     number_ask,
 )
 from drill.content.skills.model import Scenario
-from drill.content.skills.multigpu import hide_collisions, linked_cards
+from drill.content.skills.multigpu import linked_cards
 from drill.content.skills.skill import skill
 from drill.core.engine import collectives as coll
 from drill.core.engine.operators import dtype_bytes
@@ -174,4 +174,4 @@ def serving_case(ctx: Ctx) -> Scenario:
                   "card_in_question": False}  # fmt: skip
     asks_t = tuple(asks)
     return Scenario("serving-case", ctx.difficulty, ctx.seed, en, zh, asks_t, params_out, conv_en,
-                    conv_zh, hide_collisions(params_out, asks_t))  # fmt: skip
+                    conv_zh)  # fmt: skip
