@@ -493,6 +493,6 @@ def test_a_given_is_never_dropped_for_its_value():
     design: dict[tuple, set] = {}
     for sc in SCENARIOS:
         recalled = bool(set(sc.hidden) & FIGURES)
-        key = (sc.skill, sc.difficulty, recalled)
+        key = (sc.skill, sc.difficulty, sc.params.get("variant"), recalled)
         kept = set(sc.hidden) - FIGURES
         assert design.setdefault(key, kept) == kept, (sc.skill, sc.seed, kept, design[key])
