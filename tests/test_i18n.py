@@ -287,6 +287,8 @@ ALLOWED_WORDS = UNITS | {
     "nvidia-smi",
     "SwiGLU",
     "wavefront",
+    "TMA",
+    "TEX",
     "cuda",
     "totalGlobalMem",
     "Llama",

@@ -496,3 +496,19 @@ def test_a_given_is_never_dropped_for_its_value():
         key = (sc.skill, sc.difficulty, sc.params.get("variant"), recalled)
         kept = set(sc.hidden) - FIGURES
         assert design.setdefault(key, kept) == kept, (sc.skill, sc.seed, kept, design[key])
+
+
+def test_every_option_parses_as_shown_in_either_language():
+    """An answer typed as the option is displayed is that option: ``b)``, ``(b)``, ``选b``,
+    its text in English or Chinese (``the L2 roof``, ``128×128``, ``共享内存``)."""
+    from drill.grading.numbers import parse_choice
+
+    for sc in SCENARIOS:
+        for ask in sc.asks:
+            if ask.kind != CHOICE:
+                continue
+            texts = [(o.en, o.zh) for o in ask.options]
+            assert len(set(texts)) == len(texts), (sc.skill, sc.seed, "two options read alike")
+            for o in ask.options:
+                for typed in (f"{o.id})", f"({o.id})", f"选{o.id}", f"{o.id}) {o.en}", o.en, o.zh):
+                    assert parse_choice(ask, typed) == o.value, (sc.skill, sc.seed, typed)

@@ -195,14 +195,32 @@ def _lookup_word(word: str) -> tuple[frozenset[str], bool] | None:
     return None
 
 
+_TIMES = re.compile(r"\s*[×x*·]\s*(?=[\d.])")
+
+
+def _product(text: str) -> tuple[float, str]:
+    """A number, or a product typed as one (``2×32×128``, ``2 * 32 * 128``, ``2x32``), and
+    what follows it. A lone ``x`` after a number stays a ratio (``3x``)."""
+    value, rest = _split_number(text)
+    while True:
+        times = _TIMES.match(rest)
+        if times is None:
+            return value, rest
+        factor, rest = _split_number(rest[times.end() :])
+        value *= factor
+        if not math.isfinite(value):
+            raise UnitError("number out of range")
+
+
 def parse_quantity(text: str) -> Quantity:
-    """Parse what a person types: ``1555 GB/s``, ``312T``, ``8.6µs``, ``170 flop/byte``, ``64%``."""
+    """Parse what a person types: ``1555 GB/s``, ``312T``, ``8.6µs``, ``170 flop/byte``, ``64%``,
+    and products of numbers (``2×32×128 B``)."""
     if text is None:
         raise UnitError("empty answer")
     cleaned = clean(text)
     if not cleaned:
         raise UnitError("empty answer")
-    value, rest = _split_number(cleaned)
+    value, rest = _product(cleaned)
     if not rest:
         return Quantity(value)
     if rest in ("%", "percent", "pct"):

@@ -125,19 +125,63 @@ def _normal(text: str) -> str:
     return unicodedata.normalize("NFKC", text).strip().lower()
 
 
+_LETTER = re.compile(
+    r"^(?:选项?|选择|答案是?|答|option|answer|choice)?\s*[(（\[]?\s*([a-z])\s*"
+    r"(?:[)）\].:：、,，]|$)"
+)
+_NOT = re.compile(r"^(?:not|no[, ]|不是|并非|非)")
+
+
+def _folded(text: str) -> str:
+    """Text for matching an option: lower case, × as x, no spaces or punctuation."""
+    text = _normal(text).replace("×", "x").replace("·", "")
+    return "".join(ch for ch in text if ch.isalnum())
+
+
+def _cores(option) -> set[str]:
+    """An option's words as a person might type them: its whole text, the part before a
+    parenthesis, and its value, in either language."""
+    found = {_folded(option.value)}
+    for text in (option.en, option.zh):
+        found.add(_folded(text))
+        found.add(_folded(re.split(r"[(（]", text)[0]))
+    return {f for f in found if f}
+
+
 def parse_choice(ask: Ask, text: str) -> str:
-    """A letter, or a word such as memory / mem / 带宽 / compute / 算力 / latency."""
+    """The option a person means: its letter as shown (``b``, ``b)``, ``(b)``, ``选b``), its
+    value or words in either language (``the L2 roof``, ``128×128``, ``共享内存``), or a
+    word such as memory / mem / 带宽 / compute / 算力 / latency. Text that fits several
+    options, or none, is asked again."""
     value = _normal(text).rstrip(".。!！")
     if not value:
         raise AnswerError("empty answer: type a letter", "答案为空：请输入选项字母")
+    letters = {o.id: o.value for o in ask.options}
     for option in ask.options:  # letters first: "c" is option c, not "compute"
         if value == option.id or value == option.value:
             return option.value
+    shown = _LETTER.match(value)
+    if shown and shown.group(1) in letters:
+        return letters[shown.group(1)]
     for option in ask.options:
         if value in WORDS.get(option.value, ()):
             return option.value
-    letters = ", ".join(f"{o.id} ({o.value})" for o in ask.options)
-    raise AnswerError(f"choose one of: {letters}", f"请从以下选项中选择：{letters}")
+    typed = _folded(value)
+    exact = [o for o in ask.options if typed and typed in _cores(o)]
+    if len(exact) == 1:
+        return exact[0].value
+    if typed and not _NOT.match(value):  # "not the L2 roof" names no option
+        cjk = any("\u4e00" <= ch <= "\u9fff" for ch in typed)
+        if len(typed) >= (1 if cjk else 3):
+            near = [
+                o
+                for o in ask.options
+                if any(typed in core or (len(core) >= 3 and core in typed) for core in _cores(o))
+            ]
+            if len(near) == 1:
+                return near[0].value
+    choices = ", ".join(f"{o.id} ({o.value})" for o in ask.options)
+    raise AnswerError(f"choose one of: {choices}", f"请从以下选项中选择：{choices}")
 
 
 _SPLIT = re.compile(r"[\s,;、/+和与]+")
@@ -168,9 +212,16 @@ def parse_multi(ask: Ask, text: str) -> tuple[str, ...]:
     return tuple(chosen)
 
 
+_BARE_BYTES = re.compile(r"(.*\d)\s*B")
+
+
 def parse_number(ask: Ask, text: str) -> tuple[list[float], u.Quantity]:
     """Candidate values in base units; a bare number is read in the asked unit."""
     unit = ask.unit
+    if unit is not None and unit.dim == u.BYTES:
+        bare_bytes = _BARE_BYTES.fullmatch(u.clean(text))
+        if bare_bytes:  # "9132 B" asked in bytes is bytes, not billions
+            text = bare_bytes.group(1) + " byte"
     try:
         quantity = u.parse_quantity(text)
     except u.UnitError as exc:

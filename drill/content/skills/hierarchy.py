@@ -144,13 +144,14 @@ PROFILE_IDS = ("a", "b", "c")
 
 
 def _profile(ctx: Ctx, broken: bool) -> tuple[float, float, float]:
-    """(shared, L2, DRAM) intensities of one kernel; a real one keeps shared ≤ L2 ≤ DRAM."""
-    shared = ctx.choice((2, 4, 8, 16, 32))
-    l2 = shared * ctx.choice((2, 3, 4))
+    """(L1, L2, DRAM) intensities of one kernel; a real one keeps L1 ≤ L2 ≤ DRAM under the
+    question's premises (every load through L1/TEX, no DRAM over-fetch)."""
+    l1 = ctx.choice((2, 4, 8, 16, 32))
+    l2 = l1 * ctx.choice((2, 3, 4))
     dram = l2 * ctx.choice((2, 5, 10))
     if broken:
-        return (shared, dram, l2) if ctx.rng.random() < 0.5 else (l2, shared, dram)
-    return shared, l2, dram
+        return (l1, dram, l2) if ctx.rng.random() < 0.5 else (l2, l1, dram)
+    return l1, l2, dram
 
 
 @skill(
@@ -161,33 +162,40 @@ def _profile(ctx: Ctx, broken: bool) -> tuple[float, float, float]:
 )
 def impossible_ordering(ctx: Ctx) -> Scenario:
     bad = ctx.choice(PROFILE_IDS)
-    profiles = {pid: _profile(ctx, pid == bad) for pid in PROFILE_IDS}
+    profiles: dict[str, tuple[float, float, float]] = {}
+    for pid in PROFILE_IDS:  # three profiles that read differently
+        profile = _profile(ctx, pid == bad)
+        while profile in profiles.values():
+            profile = _profile(ctx, pid == bad)
+        profiles[pid] = profile
     # the reversed habit picks the real profile whose intensities rise fastest inwards
     decoy = min((p for p in PROFILE_IDS if p != bad), key=lambda p: profiles[p][0] / profiles[p][2])
     options = tuple(
         Option(
             pid,
             pid,
-            f"shared {v[0]:g}, L2 {v[1]:g}, DRAM {v[2]:g} FLOP/B",
-            f"共享内存 {v[0]:g}，L2 {v[1]:g}，显存 {v[2]:g} FLOP/B",
+            f"L1 {v[0]:g}, L2 {v[1]:g}, DRAM {v[2]:g} FLOP/B",
+            f"L1 {v[0]:g}，L2 {v[1]:g}，显存 {v[2]:g} FLOP/B",
         )
         for pid, v in profiles.items()
     )
     v = profiles[bad]
     step = Step(
         "ordering",
-        "The profile that breaks shared ≤ L2 ≤ DRAM",
-        "违反 共享内存 ≤ L2 ≤ 显存 的剖析",
-        "every DRAM byte crosses L2 and every operand reaches the SM: intensity inner ≤ outer",
+        "The profile that breaks L1 ≤ L2 ≤ DRAM",
+        "违反 L1 ≤ L2 ≤ 显存 的剖析",
+        "every load passes L1/TEX and every DRAM byte is an L2 request: bytes shrink outwards, "
+        "so intensity inner ≤ outer",
         f"{v[0]:g}, {v[1]:g}, {v[2]:g}",
         bad,
-        formula_zh="每个显存字节都经过 L2，每个操作数都到达 SM：内层强度 ≤ 外层强度",
+        formula_zh="每次加载都经过 L1/TEX，每个显存字节都是一次 L2 请求：字节数由内向外递减，"
+        "所以内层强度 ≤ 外层强度",
     )
     ask = _choice(
         "impossible",
-        "Three profiles of one kernel each give its intensity against shared memory, L2 and "
-        "DRAM. Which one cannot be real?",
-        "同一个 kernel 的三份剖析给出了相对共享内存、L2 和显存的强度。哪一份不可能是真的？",
+        "Three profiles of one kernel each give its intensity against L1, L2 and DRAM. Which "
+        "one cannot be real?",
+        "同一个 kernel 的三份剖析给出了相对 L1、L2 和显存的强度。哪一份不可能是真的？",
         options,
         bad,
         (step,),
@@ -197,8 +205,12 @@ def impossible_ordering(ctx: Ctx) -> Scenario:
         "impossible-ordering",
         ctx.difficulty,
         ctx.seed,
-        "A hierarchical roofline (Nsight Compute style) places one kernel once per level.",
-        "分层屋顶线（Nsight Compute 风格）把同一个 kernel 在每一级存储上各放一个点。",
+        "A hierarchical roofline (Nsight Compute style) places one kernel once per level. The "
+        "kernel reads and writes global memory through L1/TEX (no TMA or bulk copies that "
+        "bypass it), and DRAM moves no more bytes than L2 requests (no sector over-fetch).",
+        "分层屋顶线（Nsight Compute 风格）把同一个 kernel 在每一级存储上各放一个点。这个 kernel "
+        "的全局内存读写都经过 L1/TEX（没有绕过它的 TMA 或批量拷贝），显存搬运的字节不多于 L2 "
+        "的请求（没有扇区过取）。",
         (ask,),
         {"card_in_question": False},
         CONV_EN,

@@ -202,9 +202,11 @@ MISTAKES: dict[str, Text] = {
         "把 KV 缓存当成像权重一样被 batch 分摊；每条序列读自己的 KV 缓存，这部分字节随 batch 增长。",
     ),
     "hierarchy-order-reversed": Text(
-        "Reversed the hierarchy: every DRAM byte also crosses L2 and reaches the SM, so the "
-        "intensity against an inner level is never higher than against an outer one.",
-        "把层级顺序弄反了：每个经过显存的字节也经过 L2 并到达 SM，所以相对内层的强度不会高于外层。",
+        "Reversed the hierarchy: with every load through L1/TEX and no DRAM over-fetch, each "
+        "level moves at least the bytes of the one outside it, so the intensity against an "
+        "inner level is never higher than against an outer one.",
+        "把层级顺序弄反了：所有加载都经过 L1/TEX、显存没有过取时，每一级搬运的字节都不少于它外面"
+        "那一级，所以相对内层的强度不会高于外层。",
     ),
     "tile-smem-only": Text(
         "Checked shared memory only; the fp32 accumulators of the tile must also fit the "
