@@ -80,7 +80,8 @@ def test_tolerance_and_partial_credit():
     ask = _ridge_ask()
     value = float(ask.expected)
     assert grade(ask, sig(value * 1.015, 4)).score == 1.0
-    assert 0 < grade(ask, sig(value * 1.07, 4)).score < 1
+    assert 0 < grade(ask, sig(value * 1.045, 4)).score < 1  # 7.4 % off is the GiB slip
+    assert grade(ask, sig(value * 2**30 / 1e9, 4)).mistakes == ("gib-gb",)
     assert grade(ask, sig(value * 3.3, 4)).score == 0
 
 

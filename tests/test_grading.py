@@ -13,7 +13,7 @@ import pytest
 from drill.content import yamlio
 from drill.content.bank import LANGS, Bank, RubricPoint, load_bank
 from drill.content.bank import validate_paths as schema_problems
-from drill.content.skills.context import PCT
+from drill.content.skills.context import PCT, PLAIN
 from drill.content.skills.model import NUMBER, Ask
 from drill.errors import AnswerError
 from drill.grading import checks, numbers
@@ -183,6 +183,20 @@ def test_bare_number_is_read_in_percent(text: str, correct: bool, tags: tuple) -
     result = numbers.grade(_percent_ask(0.64), text)
     assert result.correct is correct
     assert result.mistakes == tags
+
+
+def test_a_share_for_a_percentage_earns_half_and_says_so() -> None:
+    result = numbers.grade(_percent_ask(0.83), "0.83")
+    assert (result.score, result.correct, result.mistakes) == (0.5, False, ("fraction-for-percent",))
+
+
+def test_a_largest_batch_is_exact_and_nothing_above_it_counts() -> None:
+    ask = Ask("sla", NUMBER, "Largest batch?", "最大 batch？", 519.0, PLAIN, at_most=True)
+    assert numbers.grade(ask, "519").correct
+    over = numbers.grade(ask, "520")
+    assert (over.score, over.mistakes) == (0.0, ("past-the-limit",))
+    under = numbers.grade(ask, "500")  # within 5 %: an estimate below the limit, some credit
+    assert 0 < under.score < 1 and not under.correct
 
 
 def test_fraction_for_percent_is_explained_in_both_languages() -> None:

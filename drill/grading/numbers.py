@@ -267,6 +267,19 @@ def _rel(value: float, target: float) -> float:
     return abs(value - target) / abs(target)
 
 
+def _slips(ask: Ask, target: float) -> list[tuple[str, float]]:
+    """The numeric mistakes of an ask; binary and decimal units mixed up either way (GiB read
+    as GB, or GB as GiB) are one slip, so each gib-gb value brings its mirror."""
+    found = []
+    for tag, wrong in ask.mistakes:
+        if isinstance(wrong, str):
+            continue
+        found.append((tag, float(wrong)))
+        if tag == "gib-gb" and wrong:
+            found.append((tag, target * target / float(wrong)))
+    return found
+
+
 def grade(ask: Ask, text: str) -> Grade:
     """Grade ``text``; raises AnswerError when it cannot be read (nothing is recorded)."""
     if text is None or len(text) > 10_000:
@@ -290,16 +303,20 @@ def grade(ask: Ask, text: str) -> Grade:
     target = float(ask.expected)
     best = min(candidates, key=lambda v: _rel(v, target))
     error = _rel(best, target)
-    if error <= FULL:
+    if ask.at_most:  # a largest whole number: exact, and nothing above it
+        if round(best) == round(target) and abs(best - round(best)) < 1e-6:
+            return Grade(1.0, True, parsed=best, relative_error=error)
+        if best > target:
+            named = tuple(t for t, w in _slips(ask, target) if _rel(best, w) <= MISTAKE_MATCH)
+            tags = tuple(dict.fromkeys(named)) or ("past-the-limit",)
+            return Grade(0.0, False, tags, parsed=best, relative_error=error)
+    elif error <= FULL:
         return Grade(1.0, True, parsed=best, relative_error=error)
-    if _fraction_for_percent(ask, text, quantity):
-        return Grade(0.0, False, ("fraction-for-percent",), parsed=best, relative_error=error)
+    if _fraction_for_percent(ask, text, quantity):  # 0.83 for 83 %: right, written as a share
+        return Grade(0.5, False, ("fraction-for-percent",), parsed=best, relative_error=error)
+    slips = _slips(ask, target)
     for value in candidates:
-        tags = tuple(
-            tag
-            for tag, wrong in ask.mistakes
-            if not isinstance(wrong, str) and _rel(value, float(wrong)) <= MISTAKE_MATCH
-        )
+        tags = tuple(tag for tag, wrong in slips if _rel(value, wrong) <= MISTAKE_MATCH)
         if tags:  # one number from several habits: one event with every candidate tag
             return Grade(
                 0.0,

@@ -191,8 +191,10 @@ def number_ask(
     mistakes: list[tuple[str, float]] = (),
     explain: tuple[str, str] = ("", ""),
     prefix_mistake: bool = True,
+    at_most: bool = False,
 ) -> Ask:
-    """A numeric sub-question; mistakes too close to the answer to tell apart are dropped."""
+    """A numeric sub-question; mistakes too close to the answer to tell apart are dropped.
+    ``at_most``: the answer is the largest whole number meeting a limit (exact, none above)."""
     kept: list[tuple[str, float]] = []
     candidates = list(mistakes)
     if prefix_mistake:
@@ -215,6 +217,7 @@ def number_ask(
         explain_en=explain[0],
         explain_zh=explain[1],
         ladder=True,
+        at_most=at_most,
     )
 
 

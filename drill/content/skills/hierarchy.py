@@ -51,6 +51,8 @@ def tile_l2_intensity(ctx: Ctx) -> Scenario:
     dtype = ctx.choice(("fp16", "bf16", "fp32", "fp8"))
     bm = ctx.choice((32, 64, 128, 256))
     bn = ctx.choice((32, 64, 128, 256)) if ctx.difficulty >= 2 else bm
+    if bm * bn > 256 * 128:  # a 256×256 tile's accumulators alone overflow 255 registers
+        bn = 128
     s = 4 if dtype == "fp32" else 1 if dtype == "fp8" else 2
     value = hi.tile_l2_intensity(bm, bn, s)
     steps = hi.tile_steps(bm, bn, s)[:1]
@@ -75,7 +77,11 @@ def tile_l2_intensity(ctx: Ctx) -> Scenario:
                 shared,
                 AI,
                 hi.tile_steps(bm, bn, s),
-                [("hierarchy-order-reversed", value * 2)],
+                [
+                    ("hierarchy-order-reversed", value * 2),
+                    ("fma-factor", shared / 2),
+                    ("dtype-bytes", shared * s / (2 if s != 2 else 4)),
+                ],
             )
         )
     return Scenario(

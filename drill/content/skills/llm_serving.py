@@ -344,8 +344,14 @@ def sla_batch(ctx: Ctx) -> Scenario:
     capacity = card.capacity
     most = (capacity - weights) / kv
     aim = max(1, int(most * ctx.rng.uniform(0.2, 0.8)))
-    step_time = max(2 * model[2] * aim / peak, (weights + aim * kv) / bw)
-    tpot = math.ceil(step_time * 1e4) / 1e4  # a target in tenths of a millisecond
+    # A target in tenths of a millisecond whose bytes-allowed batch sits well inside an
+    # integer step (not within 0.15 of one), so rounding a figure cannot flip the floor.
+    tpot = 0.0
+    for half in (0.5, 0.35, 0.65, 0.25, 0.75):
+        tpot = round((weights + (aim + half) * kv) / bw * 1e4) / 1e4
+        allowed = (tpot * bw - weights) / kv
+        if 0.15 <= allowed - math.floor(allowed) <= 0.85 and tpot * peak > 2 * model[2] * aim:
+            break
     value, steps = serving.sla_batch(model[2], dtype, kv, peak, bw, tpot, capacity)
 
     def slip(per_seq: float) -> float:
@@ -369,7 +375,7 @@ def sla_batch(ctx: Ctx) -> Scenario:
     )
     ask = number_ask("sla-batch", "What is the largest batch that meets that promise?",
                      "满足这个承诺的最大 batch 是多少？", float(value), PLAIN, steps, mistakes,
-                     prefix_mistake=False)  # fmt: skip
+                     prefix_mistake=False, at_most=True)  # fmt: skip
     conv_en, conv_zh = convention(dtype)
     conv_en += (" Step time = max(math, bytes): weights once plus each sequence's KV cache; "
                 "memory in GB = 1e9 B; ignore activations.")  # fmt: skip

@@ -92,9 +92,15 @@ MISTAKES: dict[str, Text] = {
         "直接用了 boost 频率下的峰值；持续负载下频率下降，峰值按比例下降。",
     ),
     "fraction-for-percent": Text(
-        "Typed a share (0.64) where a percentage was asked: a bare number is read in the "
-        "unit asked for, so write 64 (or 64 %).",
-        "题目要百分比，你填的是小数比例（0.64）：不带单位的数字按题目要求的单位读，应写 64（或 64 %）。",
+        "Typed a share (0.64) where a percentage was asked: the number is right, so half "
+        "credit; a bare number is read in the unit asked for, so write 64 (or 64 %).",
+        "题目要百分比，你填的是小数比例（0.64）：数值对，给一半分；不带单位的数字按题目要求的单位读，"
+        "应写 64（或 64 %）。",
+    ),
+    "past-the-limit": Text(
+        "Went past the limit: the largest value that meets it is the floor, and anything "
+        "above breaks the promise (one more sequence misses the latency target).",
+        "超过了上限：满足条件的最大值要向下取整，再多一点就违背了承诺（多一条序列就达不到延迟目标）。",
     ),
     "query-heads-for-kv": Text(
         "Sized the KV cache with the query heads; with grouped-query attention only the KV "

@@ -79,6 +79,7 @@ class Ask:
     hints_zh: tuple[str, ...] = ()
     ladder: bool = False  # the hints are the steps' ladder (see ``ladder``), written when asked
     accepted: tuple[str, ...] = ()  # other choice values that are as right (a tie)
+    at_most: bool = False  # the largest whole number that meets a limit: above it is wrong
 
     def prompt(self, lang: str) -> str:
         return self.prompt_zh if lang == "zh" else self.prompt_en

@@ -146,9 +146,8 @@ def collective_time(ctx: Ctx) -> Scenario:
                 value += coll.passes(kind) * nbytes / gpus / network
         return value
 
-    mistakes = [("ring-factor", t(ring=False))]
-    if ctx.difficulty >= 2:
-        mistakes.append(("bidirectional-bw", t(link=2 * w)))
+    # Both directions added: "900 GB/s" used for the 450 a ring sends each way.
+    mistakes = [("ring-factor", t(ring=False)), ("bidirectional-bw", t(link=2 * w))]
     if op == "allreduce":
         mistakes.append(("allreduce-factor", t(kind="allgather")))
     if nodes > 1:
