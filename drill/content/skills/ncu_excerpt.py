@@ -75,8 +75,8 @@ def draw(rng, truth: Truth, card: Card) -> Figures:
     dram_bytes = _round_bytes(rng.uniform(*truth.dram) / 100 * card.bandwidth * t)
     dram_pct = round(dram_bytes / t / card.bandwidth * 100, 2)
     share = rng.uniform(*truth.flop_share)
-    flops = share * fp32 * t
-    ffma, fadd = round(flops * 0.45), round(flops * 0.1)
+    flops = share * fp32 * t if truth.flops_per_byte is None else dram_bytes * truth.flops_per_byte
+    ffma, fadd = round(flops * truth.mix[0]), round(flops * truth.mix[1])
     flop_pct = (2 * ffma + fadd) / t / fp32 * 100
     sm_pct = round(max(rng.uniform(*truth.sm), flop_pct + 2), 2)
     l1_pct, l2_pct = _pct(rng, truth.l1), _pct(rng, truth.l2)

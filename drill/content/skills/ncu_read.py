@@ -311,7 +311,8 @@ def _coincides(f: Figures, which: str) -> bool:
 def ncu_read(ctx: Ctx) -> Scenario:
     card = pick_card(ctx)
     truth = ctx.choice(TRUTHS)
-    which = ctx.choice(NUMBER_ASKS)
+    # A kernel that does no FP math has no FLOP/B to ask for.
+    which = ctx.choice(NUMBER_ASKS if any(truth.mix) else ("bandwidth", "waves"))
     for _ in range(20):  # a given that happens to equal the asked number would reveal it
         f = draw(ctx.rng, truth, card)
         if not _coincides(f, which):

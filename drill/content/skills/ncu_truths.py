@@ -110,6 +110,10 @@ class Truth:
     smem_wavefronts: tuple[float, float] = (1.0, 1.1)  # shared wavefronts per request (ideal 1)
     l2_hit: tuple[float, float] = (30.0, 60.0)
     tensor: bool = False  # an fp16 matrix product (the tensor-core pipe is the fitting roof)
+    # The FP instructions the kernel's math is: FFMA and FADD instructions per FLOP (the
+    # FLOPs are 2·FFMA + FADD). A copy, a transpose or a gather does no FP math at all.
+    mix: tuple[float, float] = (0.45, 0.1)
+    flops_per_byte: float | None = None  # FLOPs fixed by the DRAM bytes (a + b: 1 per 12 B)
 
 
 TRUTHS: tuple[Truth, ...] = (
@@ -131,6 +135,7 @@ TRUTHS: tuple[Truth, ...] = (
         "Stall LG Throttle",
         sectors=(14.0, 30.0),
         l2_hit=(15, 45),
+        mix=(0.0, 0.0),
     ),
     Truth(
         "tail-wave",
@@ -154,7 +159,11 @@ TRUTHS: tuple[Truth, ...] = (
         "register-limited",
         "latency",
         "occupancy",
-        "fused_attention_fwd(const half *, const half *, half *, int)",
+        # An fp32 row-wise kernel that unrolls a whole row into registers: memory latency is
+        # hidden only by other warps, and the registers leave room for few of them. (A fused
+        # fp16 attention kernel runs at low occupancy by design; its first problem would be
+        # tensor cores left unused, not registers.)
+        "softmax_rows_unrolled_fp32(const float *, float *, int, int)",
         (20, 45),
         (22, 48),
         (25, 50),
@@ -223,6 +232,7 @@ TRUTHS: tuple[Truth, ...] = (
         "Stall MIO Throttle",
         smem_wavefronts=(8.0, 32.0),
         l2_hit=(30, 60),
+        mix=(0.0, 0.0),
     ),
     Truth(
         "launch-overhead",
@@ -278,5 +288,7 @@ TRUTHS: tuple[Truth, ...] = (
         (0.85, 0.95),
         "Stall Long Scoreboard",
         l2_hit=(0, 5),
+        mix=(0.0, 1.0),
+        flops_per_byte=1 / 12,
     ),
 )
