@@ -245,3 +245,37 @@ def test_every_numeric_ask_has_a_unit_and_a_last_step():
             for ask in sc.asks:
                 if ask.kind == NUMBER:
                     assert ask.unit is not None and ask.steps
+
+
+def _direction(sc):
+    return next(a for a in sc.asks if a.key == "direction")
+
+
+def test_a_memory_bound_convolution_is_fused_never_batched():
+    """A convolution's intensity does not grow with the batch; the expert answer is fusion
+    and lower precision, and it scores full."""
+    seen = 0
+    for sc in scenarios("roofline-case"):
+        ask = _direction(sc)
+        if sc.params["op"] != "conv2d" or "fusion" not in ask.expected:
+            continue
+        seen += 1
+        assert "larger-batch" not in ask.expected
+        letters = ",".join(dirs.letter(d) for d in ("fusion", "lower-precision"))
+        assert grade(ask, letters).score == 1.0
+    assert seen
+
+
+def test_tensor_cores_on_an_fp32_roof_come_second_and_cost_nothing():
+    seen = 0
+    for sc in scenarios("roofline-case"):
+        ask = _direction(sc)
+        if "tensor-cores" not in ask.accepted:
+            continue
+        seen += 1
+        assert sc.params["dtype"] == "fp32" and "tensor-cores" not in ask.expected
+        first = ",".join(dirs.letter(d) for d in sorted(ask.expected))
+        both = first + "," + dirs.letter("tensor-cores")
+        assert grade(ask, both).score == grade(ask, first).score == 1.0
+        assert "Later, not first" in ask.steps[-1].formula
+    assert seen

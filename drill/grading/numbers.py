@@ -294,7 +294,7 @@ def grade(ask: Ask, text: str) -> Grade:
         chosen = parse_multi(ask, text)
         expected = ask.expected
         right = sum(1 for c in chosen if c in expected)
-        wrong = len(chosen) - right
+        wrong = sum(1 for c in chosen if c not in expected and c not in ask.accepted)
         score = max(0.0, (right - wrong) / len(expected))
         return Grade(round(score, 4), set(chosen) == set(expected), parsed=chosen)
     if ask.kind != NUMBER:

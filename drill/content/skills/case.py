@@ -75,28 +75,58 @@ WHY = {
 SLOW = 0.5  # below this share of the roof, fix the kernel before changing the roof
 
 
-def case_directions(cost, dtype: str, bound: str, share: float, library: bool) -> set[str]:
-    """The first directions for this operator, bound and efficiency."""
+def case_directions(
+    cost, dtype: str, bound: str, share: float, library: bool
+) -> tuple[set[str], set[str]]:
+    """(the first directions, defensible ones that come second) for this operator, bound and
+    efficiency. A second-order pick earns nothing and costs nothing; the solution says why
+    it comes later."""
     if cost.op == "attention" and not cost.params["fused"]:
-        return {"change-algorithm", "fusion", "tiling"}
+        return {"change-algorithm", "fusion", "tiling"}, {"lower-precision"}
     if bound == "compute":
+        # On fp32 the roof is the non-tensor one: tensor cores (TF32) change the roof, which
+        # comes after the kernel reaches the roof it has.
+        later = {"tensor-cores"} if dtype == "fp32" and uses_tensor_cores(cost.op) else set()
         if share < SLOW and library:  # a tuned kernel held back by its grid: waves
-            return {"parallelism", "tensor-cores"} if dtype == "fp32" else {"parallelism"}
+            return {"parallelism"}, later
         if share < SLOW:
-            return {"tiling", "tensor-cores"} if uses_tensor_cores(cost.op) else {"tiling"}
-        return {"lower-precision", "tensor-cores"} if dtype == "fp32" else {"lower-precision"}
+            first = {"tiling", "tensor-cores"} if uses_tensor_cores(cost.op) else {"tiling"}
+            return first - later, later
+        return {"lower-precision"} | later, set()
     if share < SLOW:
-        return {"vectorize", "occupancy"}
-    if cost.op in ("elementwise", "softmax", "layernorm"):
-        return {"fusion", "lower-precision"}
-    return {"larger-batch", "lower-precision"}
+        return {"vectorize", "occupancy"}, {"fusion"}
+    if cost.op in ("elementwise", "softmax", "layernorm", "conv2d"):
+        # A convolution's activations are the traffic, and its intensity does not grow with
+        # the batch (a 1×1 conv stays near 2·Cin·Cout / (s·(Cin + Cout))): fuse instead.
+        return {"fusion", "lower-precision"}, set()
+    return {"larger-batch", "lower-precision"}, {"fusion"}
 
 
-def _why(picks: set[str], lang: str) -> str:
+LATER = {
+    "tensor-cores": (
+        "tensor cores change the roof to TF32; first reach the fp32 roof the kernel has.",
+        "Tensor Core（TF32）会换一个屋顶；先让 kernel 达到现有的 fp32 屋顶。",
+    ),
+    "fusion": (
+        "fusing saves traffic, but the first gap is how the bytes are fetched.",
+        "融合能省访存，但首要差距在于字节是怎么取的。",
+    ),
+    "lower-precision": (
+        "fewer bytes help later; first stop storing the S×S intermediates.",
+        "减少字节是后一步；先别再存 S×S 的中间结果。",
+    ),
+}
+
+
+def _why(picks: set[str], later: set[str], lang: str) -> str:
     i = 1 if lang == "zh" else 0
     from drill.content.skills.directions import letter, text
 
-    return " ".join(f"{letter(d)}) {text(d, lang)}: {WHY[d][i]}" for d in sorted(picks))
+    first = " ".join(f"{letter(d)}) {text(d, lang)}: {WHY[d][i]}" for d in sorted(picks))
+    if not later:
+        return first
+    second = " ".join(f"{letter(d)}) {text(d, lang)}: {LATER[d][i]}" for d in sorted(later))
+    return first + (" 之后再考虑：" if lang == "zh" else " Later, not first: ") + second
 
 
 def build_case(
@@ -139,7 +169,7 @@ def build_case(
     if a.bound == "memory":
         att_mistakes.append(("gib-gb", a.attainable * GIB_PER_GB))
         eff_mistakes.append(("gib-gb", a.efficiency / GIB_PER_GB))
-    picks = case_directions(cost, dtype, a.bound, a.efficiency, not slow)
+    picks, later = case_directions(cost, dtype, a.bound, a.efficiency, not slow)
     roof_en = "tensor-core" if choice.path.startswith("tensor") else "non-tensor"
     roof_zh = "Tensor Core" if choice.path.startswith("tensor") else "非 Tensor"
     asks = (
@@ -186,7 +216,9 @@ def build_case(
             eff_mistakes,
             prefix_mistake=False,
         ),
-        direction_ask(picks, _why(picks, "en"), _why(picks, "zh")),
+        direction_ask(
+            picks, _why(picks, later, "en"), _why(picks, later, "zh"), later=frozenset(later)
+        ),
     )
     conv_en, conv_zh = convention(dtype, matrices=True)
     if not uses_tensor_cores(op):

@@ -126,8 +126,11 @@ def sol_diagnosis(ctx: Ctx) -> Scenario:
     )
 
 
-def direction_ask(correct: set[str], why_en: str, why_zh: str) -> Ask:
-    """Choose the directions that come first from the fixed list; partial credit per pick."""
+def direction_ask(
+    correct: set[str], why_en: str, why_zh: str, later: frozenset[str] = frozenset()
+) -> Ask:
+    """Choose the directions that come first from the fixed list; partial credit per pick.
+    ``later``: defensible picks that come second: they neither earn nor cost credit."""
     options = tuple(Option(dirs.letter(d), d, e, z) for d, e, z in dirs.DIRECTIONS)
     listing_en = "  ".join(f"{o.id}) {o.en}" for o in options)
     listing_zh = "  ".join(f"{o.id}) {o.zh}" for o in options)
@@ -157,6 +160,7 @@ def direction_ask(correct: set[str], why_en: str, why_zh: str) -> Ask:
             "远低于算力屋顶：数据复用和合适的指令；远低于带宽屋顶：访存模式。",
             f"应选 {len(correct)} 项。",
         ),
+        accepted=tuple(sorted(later)),
     )
 
 

@@ -78,7 +78,9 @@ class Ask:
     hints_en: tuple[str, ...] = ()
     hints_zh: tuple[str, ...] = ()
     ladder: bool = False  # the hints are the steps' ladder (see ``ladder``), written when asked
-    accepted: tuple[str, ...] = ()  # other choice values that are as right (a tie)
+    # choice: other values as right (a tie); multi: defensible picks that come second
+    # (neither earn nor cost credit)
+    accepted: tuple[str, ...] = ()
     at_most: bool = False  # the largest whole number that meets a limit: above it is wrong
 
     def prompt(self, lang: str) -> str:
