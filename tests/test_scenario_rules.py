@@ -512,3 +512,29 @@ def test_every_option_parses_as_shown_in_either_language():
             for o in ask.options:
                 for typed in (f"{o.id})", f"({o.id})", f"选{o.id}", f"{o.id}) {o.en}", o.en, o.zh):
                     assert parse_choice(ask, typed) == o.value, (sc.skill, sc.seed, typed)
+
+
+def test_a_sequence_never_outgrows_the_named_model():
+    """Llama-2 shapes hold 4,096 tokens; long contexts come with a Llama-3.1 shape."""
+    for sc in SCENARIOS:
+        context = sc.params.get("context") or 0
+        if context > 4096 and "Llama" in sc.intro_en:
+            assert "Llama-2" not in sc.intro_en, (sc.skill, sc.seed, context)
+
+
+def test_library_efficiencies_follow_the_vendor():
+    """A tuned library kernel stays under what its vendor's libraries reach (AMD's well below
+    NVIDIA's on matrix peaks), and no library runs a fused attention in fp32."""
+    seen = amd = 0
+    for sc in SCENARIOS:
+        p = sc.params
+        library = ("tuned library kernel", "the vendor library runs")
+        if not any(w in sc.intro_en.lower() for w in library) or "measured" not in p:
+            continue
+        seen += 1
+        card = CATALOG.get(p["gpu"])
+        if card.vendor == "AMD":
+            amd += 1
+            assert p["measured"] / p["attainable"] <= 0.61, (sc.skill, sc.seed)
+        assert not (p.get("op") == "attention" and p.get("dtype") == "fp32"), (sc.skill, sc.seed)
+    assert seen and amd

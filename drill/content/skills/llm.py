@@ -26,18 +26,39 @@ from drill.core.engine.operators import dtype_bytes
 from drill.core.engine.steps import Step
 
 # name, parameters, layers, kv heads, head dim, query heads
+# (name, 中文名, parameters, layers, KV heads, head dim, query heads, longest context): a
+# question never holds more tokens per sequence than the named model was trained for.
 MODELS = (
-    ("a 7B model (Llama-2-7B shape)", "7B 模型（Llama-2-7B 结构）", 7e9, 32, 32, 128, 32),
-    ("an 8B model (Llama-3-8B shape, GQA)", "8B 模型（Llama-3-8B 结构，GQA）", 8e9, 32, 8, 128, 32),
-    ("a 13B model (Llama-2-13B shape)", "13B 模型（Llama-2-13B 结构）", 13e9, 40, 40, 128, 40),
+    ("a 7B model of Llama-2-7B's shape", "Llama-2-7B 结构的 7B 模型", 7e9, 32, 32, 128, 32, 4096),
     (
-        "a 70B model (Llama-2-70B shape, GQA)",
-        "70B 模型（Llama-2-70B 结构，GQA）",
+        "an 8B model of Llama-3.1-8B's shape, GQA",
+        "Llama-3.1-8B 结构的 8B GQA 模型",
+        8e9,
+        32,
+        8,
+        128,
+        32,
+        131072,
+    ),
+    (
+        "a 13B model of Llama-2-13B's shape",
+        "Llama-2-13B 结构的 13B 模型",
+        13e9,
+        40,
+        40,
+        128,
+        40,
+        4096,
+    ),
+    (
+        "a 70B model of Llama-3.1-70B's shape, GQA",
+        "Llama-3.1-70B 结构的 70B GQA 模型",
         70e9,
         80,
         8,
         128,
         64,
+        131072,
     ),
 )
 
@@ -58,7 +79,7 @@ def _workload(ctx: Ctx, card, dtype: str):
     batches = (1,) if ctx.difficulty < 3 else (1, 4, 8)
     contexts = (0,) if ctx.difficulty == 1 else (2048, 4096, 8192)
     kv_dtype = KV_DTYPE.get(dtype, dtype)
-    combos = [(m, b, c) for m in MODELS for b in batches for c in contexts]
+    combos = [(m, b, c) for m in MODELS for b in batches for c in contexts if c <= m[7]]
     ctx.rng.shuffle(combos)
     for model, batch, context in combos:
         need = model[2] * dtype_bytes(dtype) + _kv(model, kv_dtype, batch, context)
@@ -78,7 +99,7 @@ def decode_latency(ctx: Ctx) -> Scenario:
         )
         found = _workload(ctx, card, dtype)
     model, batch, context, kv_dtype = found
-    name_en, name_zh, params, layers, kv_heads, head_dim, heads = model
+    name_en, name_zh, params, layers, kv_heads, head_dim, heads, _ = model
     s = dtype_bytes(dtype)
     cost = ops.decode(
         params,
@@ -180,7 +201,7 @@ def decode_latency(ctx: Ctx) -> Scenario:
 
 @skill("kv-cache", "llm", en="KV cache size", zh="KV 缓存大小")
 def kv_cache(ctx: Ctx) -> Scenario:
-    name_en, name_zh, params, layers, kv_heads, head_dim, heads = ctx.choice(MODELS)
+    name_en, name_zh, params, layers, kv_heads, head_dim, heads, _ = ctx.choice(MODELS)
     dtype = ctx.choice(("fp16", "bf16", "fp8"))
     tokens = ctx.choice((2048, 4096, 8192, 32768))
     batch = ctx.choice((1, 4, 8, 16, 32))

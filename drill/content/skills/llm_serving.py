@@ -44,7 +44,7 @@ def kv_per_seq(model, context: int, kv_dtype: str, heads_key: int = 4) -> float:
 
 
 def _model_words(model) -> tuple[str, str]:
-    name_en, name_zh, _, layers, kv_heads, head_dim, heads = model
+    name_en, name_zh, _, layers, kv_heads, head_dim, heads, _ = model
     return (
         f"{name_en} ({layers} layers, {heads} query heads, {kv_heads} KV heads of dim {head_dim})",
         f"{name_zh}（{layers} 层，{heads} 个 query 头，{kv_heads} 个 KV 头，每头 {head_dim} 维）",
@@ -125,7 +125,7 @@ def moe_batch(ctx: Ctx) -> Scenario:
 
 
 def _fitting(ctx: Ctx, card, dtype: str, contexts, batches):
-    combos = [(m, c, b) for m in MODELS for c in contexts for b in batches]
+    combos = [(m, c, b) for m in MODELS for c in contexts for b in batches if c <= m[7]]
     ctx.rng.shuffle(combos)
     for model, context, batch in combos:
         need = model[2] * dtype_bytes(dtype) + batch * kv_per_seq(model, context, dtype)
@@ -295,7 +295,7 @@ def kv_bound(ctx: Ctx) -> Scenario:
     model = ctx.choice(MODELS)
     dtype = ctx.choice(("fp16", "bf16"))
     kv_dtype = ctx.choice((dtype, "fp8")) if ctx.difficulty >= 2 else dtype
-    context = ctx.choice((4096, 8192, 32768, 131072 if model[4] < model[6] else 16384))
+    context = ctx.choice([c for c in (4096, 8192, 32768, 131072) if c <= model[7]])
     kv = kv_per_seq(model, context, kv_dtype)
     value, steps = serving.kv_bound_batch(model[2], dtype, kv)
     mistakes = [

@@ -237,8 +237,11 @@ def attainable(ctx: Ctx) -> Scenario:
 def measured_rate(
     ctx: Ctx, card, pick, dtype: str, attainable_rate: float
 ) -> tuple[float, str, str]:
-    """A measured throughput: a naive kernel, or a library at a share its problem allows."""
-    if ctx.rng.random() < 0.25:
+    """A measured throughput: a naive kernel, or a library at a share its problem allows.
+    No library runs a fused attention in fp32 (flash attention kernels are 16-bit): there
+    the kernel is the user's own."""
+    no_library = pick.cost.op == "attention" and dtype in ("fp32", "tf32", "fp64")
+    if no_library or ctx.rng.random() < 0.25:
         value = float(fmt(attainable_rate * naive_efficiency(ctx), 2))
         return value, "a naive kernel", "一个朴素实现的 kernel"
     share = library_efficiency(ctx, card, pick.cost, dtype)
