@@ -533,7 +533,7 @@ def test_library_efficiencies_follow_the_vendor():
             continue
         seen += 1
         card = CATALOG.get(p["gpu"])
-        if card.vendor == "AMD":
+        if card.vendor == "AMD" and p["attainable"] == p["peak"]:  # on the matrix roof
             amd += 1
             assert p["measured"] / p["attainable"] <= 0.61, (sc.skill, sc.seed)
         assert not (p.get("op") == "attention" and p.get("dtype") == "fp32"), (sc.skill, sc.seed)
