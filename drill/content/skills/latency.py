@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from drill.content.catalog import Card
 from drill.content.skills.context import MB, PCT, US, Ctx, number_ask, occupancy_rule
 from drill.content.skills.model import CHOICE, Ask, Option, Scenario, Unit
@@ -26,10 +28,20 @@ def _pick(ctx: Ctx, fits) -> Card:
 
 FIX_OPTIONS = (
     Option(
-        "a", "graphs", "CUDA graphs or fusion: fewer launches", "CUDA Graphs 或融合：减少启动次数"
+        "a",
+        "graphs",
+        "CUDA graphs: the same kernels, launched at once",
+        "CUDA Graphs：同样的 kernel，一次性启动",
     ),
-    Option("b", "bandwidth", "a card with more memory bandwidth", "换显存带宽更高的卡"),
-    Option("c", "precision", "a lower precision", "降低精度"),
+    Option(
+        "b",
+        "bandwidth",
+        "a card with 1.5× the memory bandwidth",
+        "换一张显存带宽是 1.5 倍的卡",
+    ),
+    Option(
+        "c", "precision", "fp8 instead of fp16 (half the bytes)", "用 fp8 代替 fp16（字节减半）"
+    ),
 )
 
 
@@ -37,12 +49,16 @@ FIX_OPTIONS = (
 def overhead_bound(ctx: Ctx) -> Scenario:
     card = _pick(ctx, lambda c: True)
     kernels = ctx.choice((50, 100, 200, 400))
-    elements = ctx.choice((4096, 16384, 65536, 262144))
+    overhead = lat.LAUNCH_OVERHEAD_S
+    # Kernels of 1-30 µs on this card: some shorter than a launch (the step waits on the
+    # launches), some longer (it waits on memory); none finishes in nanoseconds.
+    target = ctx.choice((1e-6, 2e-6, 3e-6, 10e-6, 30e-6))
+    elements = 2 ** round(math.log2(target * card.bandwidth / 4))
     nbytes = 2 * 2 * elements  # fp16, one input and one output
     kernel_time = nbytes / card.bandwidth
-    overhead = lat.LAUNCH_OVERHEAD_S
     steps = lat.overhead_steps(kernels, kernel_time, overhead)
     total = kernels * max(kernel_time, overhead)
+    launch_bound = kernel_time < overhead
     asks = [
         number_ask(
             "step-time",
@@ -51,19 +67,25 @@ def overhead_bound(ctx: Ctx) -> Scenario:
             total,
             US,
             steps[:1],
-            [("no-launch-overhead", kernels * kernel_time)],
+            [("no-launch-overhead", kernels * kernel_time)] if launch_bound else [],
             prefix_mistake=False,
         )
     ]
     if ctx.difficulty >= 2:
-        fix = Step(
-            "fix",
-            "What helps",
-            "怎么改",
-            "the GPU waits for launches: remove launches, not bytes",
-            "",
-            "graphs",
-            formula_zh="GPU 在等启动：要减少启动次数，而不是字节",
+        best = "graphs" if launch_bound else "precision"
+        why = (
+            ("the GPU waits for launches: remove launches, not bytes",
+             "GPU 在等启动：要减少启动次数，而不是字节")
+            if launch_bound
+            else ("each kernel outlasts its launch: the bytes bind, and fp8 halves them (more "
+                  "than 1.5× the bandwidth gives)", "每个 kernel 都比启动开销长：瓶颈是字节，fp8 "
+                  "让字节减半（比 1.5 倍带宽收益更大）")
+        )  # fmt: skip
+        fix = Step("fix", "What helps", "怎么改", why[0], "", best, formula_zh=why[1])
+        wrong = (
+            (("no-launch-overhead", "bandwidth"),)
+            if launch_bound
+            else (("launch-not-binding", "graphs"),)
         )
         asks.append(
             Ask(
@@ -71,9 +93,9 @@ def overhead_bound(ctx: Ctx) -> Scenario:
                 CHOICE,
                 "What shortens the step most? " + "  ".join(f"{o.id}) {o.en}" for o in FIX_OPTIONS),
                 "什么最能缩短这一步？ " + "  ".join(f"{o.id}) {o.zh}" for o in FIX_OPTIONS),
-                "graphs",
+                best,
                 None,
-                (("no-launch-overhead", "bandwidth"),),
+                wrong,
                 steps + (fix,),
                 FIX_OPTIONS,
             )
@@ -83,15 +105,17 @@ def overhead_bound(ctx: Ctx) -> Scenario:
         ctx.difficulty,
         ctx.seed,
         f"A training step on {card.name} ({format_si(card.bandwidth, 'B/s')}) runs {kernels} "
-        f"small element-wise fp16 kernels one after another, each reading {elements:,} elements "
+        f"element-wise fp16 kernels one after another, each reading {elements:,} elements "
         "and writing as many.",
-        f"{card.name}（{format_si(card.bandwidth, 'B/s')}）上的一个训练步依次运行 {kernels} 个小的 "
+        f"{card.name}（{format_si(card.bandwidth, 'B/s')}）上的一个训练步依次运行 {kernels} 个 "
         f"fp16 逐元素 kernel，每个读 {elements:,} 个元素、写同样多。",
         tuple(asks),
         {"gpu": card.id, "kernels": kernels, "elements": elements, "card_in_question": False},
         "Launch overhead: 5 µs per kernel launched from an eager framework (a stated "
-        "convention; 2-5 µs is typical); a kernel takes at least that long.",
-        "启动开销：从 eager 框架启动每个 kernel 按 5 µs 计（约定；常见 2-5 µs）；kernel 至少要这么久。",
+        "convention; 2-5 µs is typical); a kernel takes at least that long. A kernel's own "
+        "time is its bytes over the memory bandwidth.",
+        "启动开销：从 eager 框架启动每个 kernel 按 5 µs 计（约定；常见 2-5 µs）；kernel 至少要这么久。"
+        "kernel 本身的时间是其字节数除以显存带宽。",
     )
 
 

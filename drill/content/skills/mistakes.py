@@ -233,6 +233,12 @@ MISTAKES: dict[str, Text] = {
         "fit an SM, often before the warp limit does.",
         "忽略了寄存器文件：每线程寄存器数 × 线程数决定一个 SM 放得下几个 block，往往先于 warp 上限。",
     ),
+    "launch-not-binding": Text(
+        "Removed launches where each kernel already outlasts its launch: the step waits on "
+        "memory, so fewer bytes (or more bandwidth) shorten it, not CUDA graphs.",
+        "每个 kernel 本身已比启动开销长，却去减少启动：这一步在等显存，减少字节（或提高带宽）才能缩短，"
+        "CUDA Graphs 没用。",
+    ),
     "warp-width": Text(
         "Counted 32 threads per group on an AMD GPU: a CDNA wavefront is 64 threads wide.",
         "在 AMD GPU 上按每组 32 个线程算了；CDNA 的 wavefront 是 64 个线程。",

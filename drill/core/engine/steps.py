@@ -31,7 +31,9 @@ WORDS: dict[str, Text] = {
     "down": Text("down", "下降"),
     "flips": Text("the bound flips", "瓶颈翻转"),
     "stays": Text("the bound stays", "瓶颈不变"),
-    "graphs": Text("CUDA graphs or fusion: fewer launches", "CUDA Graphs 或融合：减少启动次数"),
+    "graphs": Text("CUDA graphs: fewer launches", "CUDA Graphs：减少启动次数"),
+    "precision": Text("fewer bytes: fp8 instead of fp16", "减少字节：用 fp8 代替 fp16"),
+    "bandwidth": Text("more memory bandwidth", "更高的显存带宽"),
 }
 
 
