@@ -187,7 +187,11 @@ def test_bare_number_is_read_in_percent(text: str, correct: bool, tags: tuple) -
 
 def test_a_share_for_a_percentage_earns_half_and_says_so() -> None:
     result = numbers.grade(_percent_ask(0.83), "0.83")
-    assert (result.score, result.correct, result.mistakes) == (0.5, False, ("fraction-for-percent",))
+    assert (result.score, result.correct, result.mistakes) == (
+        0.5,
+        False,
+        ("fraction-for-percent",),
+    )
 
 
 def test_a_largest_batch_is_exact_and_nothing_above_it_counts() -> None:

@@ -14,6 +14,7 @@ import pytest
 from drill.content.catalog import load_catalog
 from drill.content.skills import registry as skills
 from drill.content.skills.model import CHOICE, DERIVED, NUMBER
+from drill.core.engine import hierarchy as hi
 from drill.core.units import format_si
 
 CATALOG = load_catalog(include_user=False)
@@ -538,3 +539,31 @@ def test_library_efficiencies_follow_the_vendor():
             assert p["measured"] / p["attainable"] <= 0.61, (sc.skill, sc.seed)
         assert not (p.get("op") == "attention" and p.get("dtype") == "fp32"), (sc.skill, sc.seed)
     assert seen and amd
+
+
+def _times(steps, prefix: str) -> list[float]:
+    return [s.value for s in steps if s.key.startswith(prefix) and isinstance(s.value, float)]
+
+
+def test_a_verdict_between_two_times_is_never_a_tie():
+    """Math against communication, one memory level against another: the longer time stands
+    at least 10 % clear, so rounding a given never flips the answer."""
+    checked = 0
+    for sc in SCENARIOS:
+        if sc.skill == "comm-or-math":
+            times = _times(sc.asks[0].steps, "math-time") + _times(sc.asks[0].steps, "comm-time")
+        elif sc.skill == "hierarchy-bound":
+            p = sc.params
+            card = CATALOG.get(p["gpu"])
+            level_bytes = hi.gemm_level_bytes(p["M"], p["N"], p["K"], "fp16", p["tile"], p["tile"])
+            bws = {hi.DRAM: card.bandwidth, hi.L2: card.level_bandwidth("l2"),
+                   hi.SHARED: card.level_bandwidth("shared_memory")}  # fmt: skip
+            placed = hi.place(2.0 * p["M"] * p["N"] * p["K"], level_bytes, card.peak("fp16").value,
+                              bws)  # fmt: skip
+            times = [lv.time for lv in placed.levels] + [placed.flops / placed.peak]
+        else:
+            continue
+        checked += 1
+        first, second = sorted(times, reverse=True)[:2]
+        assert first - second >= 0.1 * first, (sc.skill, sc.seed, sc.difficulty, times)
+    assert checked == 2 * 3 * len(SEEDS)
