@@ -6,6 +6,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import sysconfig
@@ -13,7 +14,7 @@ import time
 from pathlib import Path
 
 from drill.content.skills.model import CHOICE, NUMBER, Ask
-from drill.core.units import sig
+from drill.core.units import format_si, sig
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -207,3 +208,15 @@ sources:
 FP32_ONLY_CARD = GOOD_CARD.replace("id: my-card", "id: my-cpu").replace(
     "    fp16: 10\n", "    fp32: 2\n"
 )
+
+
+def printed(value: float, text: str) -> bool:
+    """Whether a number is written in the question: a given that happens to equal an answer
+    (an 8-GPU node and a TP degree of 8) is no leak, and the givens are never dropped."""
+    forms = (
+        {f"{value:g}", f"{value:,.0f}", f"{int(value)}"}
+        if float(value).is_integer()
+        else {f"{value:g}"}
+    )
+    forms.add(format_si(value, "").strip())  # "46.7 G" parameters
+    return any(re.search(rf"(?<![\d.]){re.escape(form)}(?![\d])", text) for form in forms)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drill.core.engine import analyze
+from drill.core.engine import analyze, decoding
 from drill.core.engine import operators as ops
 from drill.core.engine import roofline as rl
 
@@ -93,7 +93,7 @@ def test_fused_attention_moves_fewer_bytes():
 
 
 def test_decode_intensity_is_about_the_batch_in_fp16():
-    cost = ops.decode(7e9, "fp16", batch=16)
+    cost = decoding.decode(7e9, "fp16", batch=16)
     assert cost.flops / cost.bytes == pytest.approx(16)
     b = rl.critical_batch(989.4e12, 3352e9, 2)
     assert b == pytest.approx(989.4e12 / 3352e9)
@@ -130,7 +130,7 @@ def test_layernorm_reads_x_gamma_beta_and_writes_y():
 
 
 def test_prefill_shares_one_pass_over_the_weights():
-    cost = ops.prefill(1e9, 512, "fp16")
+    cost = decoding.prefill(1e9, 512, "fp16")
     assert cost.flops == 1.024e12  # 2·P·T = 2·1e9·512
     assert cost.bytes == 2e9  # s·P = 2·1e9, activations ignored
     a = analyze(cost, A100_FP16, A100_BW, "fp16")
@@ -141,7 +141,7 @@ def test_prefill_shares_one_pass_over_the_weights():
 
 def test_decode_with_context_reads_the_kv_cache_and_counts_query_heads():
     # Llama-2-7B-sized with grouped-query attention: 32 query heads share 8 KV heads.
-    cost = ops.decode(
+    cost = decoding.decode(
         7e9, "fp16", batch=1, context=1000, layers=32, kv_heads=8, head_dim=128, heads=32
     )
     # weights 2·P·B = 14e9; attention 4·B·L·H_q·D·T = 4·1·32·32·128·1000 = 524,288,000
@@ -155,13 +155,13 @@ def test_decode_with_context_reads_the_kv_cache_and_counts_query_heads():
 
 
 def test_decode_query_heads_default_to_the_kv_heads():
-    cost = ops.decode(1e9, "fp32", batch=2, context=10, layers=2, kv_heads=4, head_dim=8)
+    cost = decoding.decode(1e9, "fp32", batch=2, context=10, layers=2, kv_heads=4, head_dim=8)
     assert cost.flops == 4_000_005_120  # 2·1e9·2 + 4·2·2·4·8·10 (= 5120)
     assert cost.bytes == 4_000_010_240  # 4·1e9 + 2·2·4·8·10·2·4 (= 10,240)
 
 
 def test_kv_cache_size_llama_7b():
-    value, step = ops.kv_cache_bytes(32, 32, 128, 4096, 1, "fp16")
+    value, step = decoding.kv_cache_bytes(32, 32, 128, 4096, 1, "fp16")
     assert value == 2 * 32 * 32 * 128 * 4096 * 2  # 2 GiB
     assert step.unit == "B"
 
@@ -230,7 +230,7 @@ def test_only_matrix_products_use_tensor_cores():
 
 
 def test_decode_kv_cache_in_its_own_precision():
-    int8_weights = ops.decode(
+    int8_weights = decoding.decode(
         7e9, "int8", batch=2, context=1000, layers=32, kv_heads=8, head_dim=128, kv_dtype="fp16"
     )
     kv = 2 * 32 * 8 * 128 * 1000 * 2 * 2  # K and V, 2 sequences, fp16

@@ -255,6 +255,8 @@ ALLOWED_WORDS = UNITS | {
     "LLM",
     "GQA",
     "MMA",
+    "MFMA",
+    "ALU",
     "Tensor",
     "CUDA",
     "Roofline",
@@ -337,8 +339,10 @@ ALLOWED_PHRASES = (
     "Speed-of-Light",
     "Tensor Core",
     "CUDA Core",
+    "Matrix Core",  # AMD's name for its matrix units
     "CUDA Graphs",
     "CUDA Graph",
+    "HIP Graphs",
     "ridge point",
     "flash attention",
 )

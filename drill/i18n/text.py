@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 LANGS = ("en", "zh")
@@ -34,3 +35,58 @@ class Text:
         if isinstance(value, dict):
             return cls(value["en"], value["zh"])
         return cls(value, value)
+
+
+def article(word: str) -> str:
+    """ "a" or "an" as the word is spoken: an 8B model, an 8192×8192 GEMM, an 11B, a 70B,
+    an H100, an NVIDIA card, a T4."""
+    head = word.lstrip("(")
+    digits = len(head) - len(head.lstrip("0123456789"))
+    if digits:
+        if head.startswith("8"):
+            return "an"
+        eleven = head.startswith(("11", "18"))
+        return "an" if eleven and digits in (2, 5, 8) else "a"
+    if _ACRONYM.match(head) and not head.startswith(_SPOKEN):  # letters read one by one
+        return "an" if head[0] in "AEFHILMNORSX" else "a"
+    return "an" if head[:1].lower() in "aeio" else "a"
+
+
+_SPOKEN = ("FLOP", "NCCL", "RAM", "ROC", "MIG", "NUMA", "SIMD", "SASS", "MAC")
+_ACRONYM = re.compile(r"[A-Z](?:[A-Z]|\d)")
+# a capital A is an article only where a sentence starts; elsewhere it may name a matrix
+_ARTICLE = re.compile(r"(\ban?|(?:^|(?<=[.!?:] ))An?) (?=([0-9]|[A-Z][A-Z0-9]))(\S+)")
+
+
+def tidy_en(text: str) -> str:
+    """English with "a" or "an" agreeing with a number or acronym after it ("an 8192×8192
+    GEMM", "an H100"); templates fill such words in after the article is written."""
+
+    def fix(m: re.Match) -> str:
+        word = article(m.group(3))
+        if m.group(1)[0] == "A":
+            word = word.capitalize()
+        return f"{word} {m.group(3)}"
+
+    return _ARTICLE.sub(fix, text)
+
+
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff"
+_PUNCT = "。，；：、！？）」』》"
+_OPENING = "（「『《"
+_SPACING = (
+    # no single space beside full-width punctuation; two spaces part listed options, and a
+    # formula keeps its spaced operators
+    (re.compile(rf"(?<=[{_PUNCT}]) (?=[^\s=×/+·<>≤≥−\-])"), ""),
+    (re.compile(rf"(?<=[^\s]) (?=[{_PUNCT}{_OPENING}])"), ""),
+    # one space between Han characters and Latin letters or digits
+    (re.compile(rf"(?<=[{_HAN}])(?=[A-Za-z0-9])"), " "),
+    (re.compile(rf"(?<=[A-Za-z0-9%])(?=[{_HAN}])"), " "),
+)
+
+
+def tidy_zh(text: str) -> str:
+    """Chinese text spaced the one way the product writes it: "运行 13B 模型", "带宽。用它"."""
+    for pattern, repl in _SPACING:
+        text = pattern.sub(repl, text)
+    return text

@@ -9,7 +9,8 @@ from drill.cli.flags import lang_of
 from drill.core.engine import ShapeError, analyze
 from drill.core.engine import roofline as rl
 from drill.core.engine.calc_ops import OPERATORS, check_values
-from drill.core.engine.operators import dtype_bytes, kv_cache_bytes
+from drill.core.engine.decoding import kv_cache_bytes
+from drill.core.engine.operators import dtype_bytes
 from drill.core.engine.steps import Step, num
 from drill.core.units import format_si, sig
 from drill.errors import UsageError

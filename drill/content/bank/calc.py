@@ -16,7 +16,8 @@ from drill.content.bank.model import Computed
 from drill.core import units as u
 from drill.core.engine import roofline as rl
 from drill.core.engine.calc_ops import OPERATORS, check_values
-from drill.core.engine.operators import ShapeError, kv_cache_bytes
+from drill.core.engine.decoding import kv_cache_bytes
+from drill.core.engine.operators import ShapeError
 
 PLACEHOLDER = re.compile(r"\{\s*calc\s*:[^{}]*\}")
 

@@ -18,6 +18,7 @@ from drill.content.skills.context import (
     hidden_figures,
     number_ask,
     roof,
+    unit_words,
 )
 from drill.content.skills.diag import direction_ask
 from drill.content.skills.intensity import intensity_mistakes
@@ -172,8 +173,9 @@ def build_case(
         att_mistakes.append(("gib-gb", a.attainable * GIB_PER_GB))
         eff_mistakes.append(("gib-gb", a.efficiency / GIB_PER_GB))
     picks, later = case_directions(cost, dtype, a.bound, a.efficiency, not slow)
-    roof_en = "tensor-core" if choice.path.startswith("tensor") else "non-tensor"
-    roof_zh = "Tensor Core" if choice.path.startswith("tensor") else "非 Tensor"
+    w = unit_words(card)
+    roof_en = w.matrix_adj if choice.path.startswith("tensor") else w.vector_adj
+    roof_zh = w.matrix_zh if choice.path.startswith("tensor") else w.vector_adj_zh
     asks = (
         number_ask(
             "intensity",
@@ -224,8 +226,8 @@ def build_case(
     )
     conv_en, conv_zh = convention(dtype, matrices=True)
     if not uses_tensor_cores(op):
-        conv_en += " This kernel runs on the non-tensor units: use their peak."
-        conv_zh += " 该 kernel 在非 Tensor 单元上运行：用它们的峰值。"
+        conv_en += f" This kernel runs on {unit_words(card).vector}: use their peak."
+        conv_zh += f"该 kernel 在{unit_words(card).vector_zh}上运行：用它们的峰值。"
     return Scenario(
         skill_id,
         ctx.difficulty,

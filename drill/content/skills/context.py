@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from drill.content.catalog import Card, Catalog
 from drill.content.catalog.card import PeakChoice
@@ -82,29 +83,69 @@ def roof(card: Card, dtype: str, op: str | None = None) -> PeakChoice:
     return card.op_peak(dtype, op)
 
 
+class UnitWords(NamedTuple):
+    """What a vendor calls its two kinds of math units, in the forms questions use."""
+
+    matrix: str  # "tensor cores"
+    matrix_zh: str
+    matrix_adj: str  # "tensor-core peak"
+    vector: str  # "the non-tensor units"
+    vector_zh: str
+    vector_adj: str  # "non-tensor roof"
+    vector_adj_zh: str
+    cores: str  # what plain FMA instructions run on
+    cores_zh: str
+    mma: str  # the matrix instructions
+
+
+NVIDIA_UNITS = UnitWords(
+    "tensor cores", "Tensor Core", "tensor-core",
+    "the non-tensor units", "非 Tensor 单元", "non-tensor", "非 Tensor",
+    "the CUDA cores", "CUDA Core", "MMA",
+)  # fmt: skip
+AMD_UNITS = UnitWords(
+    "matrix cores", "Matrix Core", "matrix-core",
+    "the vector units", "向量单元", "vector", "向量",
+    "the vector ALUs", "向量 ALU", "MFMA",
+)  # fmt: skip
+
+
+def unit_words(card: Card) -> UnitWords:
+    """NVIDIA's tensor cores and CUDA cores are AMD's matrix cores and vector units."""
+    return AMD_UNITS if card.vendor.upper() == "AMD" else NVIDIA_UNITS
+
+
 def peak_words(card: Card, dtype: str, op: str | None = None) -> tuple[str, str]:
     path = roof(card, dtype, op).path
+    w = unit_words(card)
     if path.startswith("tensor"):
-        return f"{dtype} on tensor cores (dense)", f"{dtype}，Tensor Core（稠密）"
+        return f"{dtype} on {w.matrix} (dense)", f"{dtype}，{w.matrix_zh}（稠密）"
     if path != f"vector.{dtype}":
         return (
-            f"{dtype} data, math at the fp32 rate of the non-tensor units (no {dtype} "
+            f"{dtype} data, math at the fp32 rate of {w.vector} (no {dtype} "
             "vector rate is published)",
-            f"{dtype} 数据，按非 Tensor 单元的 fp32 速率计算（未公布 {dtype} 向量速率）",
+            f"{dtype} 数据，按{w.vector_zh}的 fp32 速率计算（未公布 {dtype} 向量速率）",
         )
-    return f"{dtype} on the non-tensor units", f"{dtype}，非 Tensor 单元"
+    return f"{dtype} on {w.vector}", f"{dtype}，{w.vector_zh}"
 
 
-def article(word: str) -> str:
-    """ "a" or "an" as the word is spoken: an 8B model, an 8192×8192 GEMM, an 11B, a 70B."""
-    head = word.lstrip("(")
-    digits = len(head) - len(head.lstrip("0123456789"))
-    if digits:
-        if head.startswith("8"):
-            return "an"
-        eleven = head.startswith(("11", "18"))
-        return "an" if eleven and digits in (2, 5, 8) else "a"
-    return "an" if head[:1].lower() in "aeio" else "a"
+def capital(text: str) -> str:
+    """The text with its first letter raised, the rest as written ("An 8B model of
+    Llama-3.1-8B's shape"; str.capitalize would lower the rest)."""
+    return text[:1].upper() + text[1:]
+
+
+def with_detail(card: Card, detail: str) -> str:
+    """ "NVIDIA H100 SXM (132 SMs)"; a name that ends in a parenthesis takes the detail
+    inside it: "NVIDIA B200 (HGX, 148 SMs)"."""
+    if card.name.endswith(")"):
+        return f"{card.name[:-1]}, {detail})"
+    return f"{card.name} ({detail})"
+
+
+def counted(n: int | float, word: str, many: str = "") -> str:
+    """ "1 block", "4 blocks": a count with its noun in the right number."""
+    return f"{n:g} {word if n == 1 else many or word + 's'}"
 
 
 def occupancy_rule(card: Card) -> tuple[str, str]:

@@ -13,14 +13,18 @@ DIRECTION_TEXT: dict[str, Text] = {
     "lower-precision": Text(
         "Lower precision (fp16/bf16/fp8, quantized weights)", "降低精度（fp16/bf16/fp8，权重量化）"
     ),
-    "tensor-cores": Text("Use tensor cores", "使用 Tensor Core"),
+    "tensor-cores": Text(
+        "Use tensor cores (matrix cores on AMD)", "使用 Tensor Core（AMD 上为 Matrix Core）"
+    ),
     "tiling": Text(
         "Tiling: stage tiles in shared memory / registers (reuse, coalescing)",
         "分块（tiling）：经共享内存 / 寄存器中转分块（复用、合并访存）",
     ),
     "occupancy": Text("Raise occupancy / cut register pressure", "提高占用率 / 降低寄存器压力"),
     "larger-batch": Text("Larger batch to raise intensity", "增大 batch 以提高算术强度"),
-    "cuda-graphs": Text("Cut launch overhead (CUDA graphs)", "减少启动开销（CUDA Graphs）"),
+    "cuda-graphs": Text(
+        "Cut launch overhead (CUDA / HIP graphs)", "减少启动开销（CUDA / HIP Graphs）"
+    ),
     "latency": Text(
         "Fix latency / occupancy first when both throughputs are low",
         "两个吞吐都低时，先解决延迟 / 占用率问题",

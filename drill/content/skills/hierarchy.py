@@ -4,7 +4,15 @@ ordering, and the largest tile that fits shared memory and registers."""
 from __future__ import annotations
 
 from drill.content.catalog import Card
-from drill.content.skills.context import AI, Ctx, number_ask, occupancy_rule
+from drill.content.skills.context import (
+    AI,
+    Ctx,
+    counted,
+    number_ask,
+    occupancy_rule,
+    unit_words,
+    with_detail,
+)
 from drill.content.skills.model import CHOICE, Ask, Option, Scenario
 from drill.content.skills.skill import skill
 from drill.core.engine import hierarchy as hi
@@ -145,9 +153,10 @@ def hierarchy_bound(ctx: Ctx) -> Scenario:
         ctx.difficulty,
         ctx.seed,
         f"An fp16 GEMM, M={m_dim}, N=K={size}, with {tile}×{tile} output tiles on {card.name}: "
-        f"fp16 tensor-core peak (dense) {format_si(peak, 'FLOP/s')}; bandwidths {figures_en}.",
-        f"{card.name} 上的 fp16 GEMM（M={m_dim}，N=K={size}），输出分块 {tile}×{tile}：fp16 Tensor "
-        f"Core 稠密峰值 {format_si(peak, 'FLOP/s')}；带宽 {figures_zh}。",
+        f"fp16 {unit_words(card).matrix_adj} peak (dense) {format_si(peak, 'FLOP/s')}; "
+        f"bandwidths {figures_en}.",
+        f"{card.name} 上的 fp16 GEMM（M={m_dim}，N=K={size}），输出分块 {tile}×{tile}：fp16 "
+        f"{unit_words(card).matrix_zh} 稠密峰值 {format_si(peak, 'FLOP/s')}；带宽 {figures_zh}。",
         tuple(asks),
         {"gpu": card.id, "dtype": "fp16", "tile": tile, "M": m_dim, "N": size, "K": size},
         CONV_EN,
@@ -274,20 +283,24 @@ def tile_fit(ctx: Ctx) -> Scenario:
     )
     regs, sm = tile_needs(*answer, stages)
     rule_en, rule_zh = occupancy_rule(card)
+    on_chip = (
+        f"{card.registers_per_unit} registers and {card.shared_memory_per_unit_kib:g} KiB of "
+        "shared memory per SM"
+    )
     step = Step(
         "tile-fit",
         "Largest tile that fits",
         "放得下的最大分块",
         "blocks ≤ the blocks CUDA's occupancy rule lets registers and shared memory hold",
         f"{regs} registers × {THREADS} threads, {sm} B shared: "
-        f"{card.occupancy(regs, THREADS, sm).blocks_per_unit} block(s) ≥ {blocks}",
+        f"{counted(card.occupancy(regs, THREADS, sm).blocks_per_unit, 'block')} ≥ {blocks}",
         f"{answer[0]}x{answer[1]}",
         formula_zh="block 数 ≤ 按 CUDA 占用率规则寄存器与共享内存能容纳的 block 数",
     )
     mistakes = [("tile-smem-only", f"{smem_only[0]}x{smem_only[1]}")] if smem_only != answer else []
     ask = _choice(
         "tile",
-        f"Which is the largest tile that runs {blocks} block(s) per SM?",
+        f"Which is the largest tile that runs {counted(blocks, 'block')} per SM?",
         f"每个 SM 驻留 {blocks} 个 block 时，放得下的最大分块是哪个？",
         options,
         f"{answer[0]}x{answer[1]}",
@@ -298,8 +311,7 @@ def tile_fit(ctx: Ctx) -> Scenario:
         "tile-fit",
         ctx.difficulty,
         ctx.seed,
-        f"An fp16 GEMM kernel on {card.name} ({card.registers_per_unit} registers and "
-        f"{card.shared_memory_per_unit_kib:g} KiB of shared memory per SM) uses {THREADS} "
+        f"An fp16 GEMM kernel on {with_detail(card, on_chip)} uses {THREADS} "
         f"threads per block. A BM×BN tile needs BM·BN/{THREADS} + {OVERHEAD_REGS} registers per "
         f"thread (fp32 accumulators plus addressing, at most 255) and {stages} pipeline stages "
         f"of shared memory, each 2·{BK}·(BM + BN) bytes.",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from drill.content.catalog import Card
-from drill.content.skills.context import MB, PCT, US, Ctx, number_ask, occupancy_rule
+from drill.content.skills.context import MB, PCT, US, Ctx, number_ask, occupancy_rule, with_detail
 from drill.content.skills.model import CHOICE, Ask, Option, Scenario, Unit
 from drill.content.skills.skill import skill
 from drill.core import units as u
@@ -30,8 +30,8 @@ FIX_OPTIONS = (
     Option(
         "a",
         "graphs",
-        "CUDA graphs: the same kernels, launched at once",
-        "CUDA Graphs：同样的 kernel，一次性启动",
+        "CUDA / HIP graphs: the same kernels, launched at once",
+        "CUDA / HIP Graphs：同样的 kernel，一次性启动",
     ),
     Option(
         "b",
@@ -104,7 +104,7 @@ def overhead_bound(ctx: Ctx) -> Scenario:
         "overhead-bound",
         ctx.difficulty,
         ctx.seed,
-        f"A training step on {card.name} ({format_si(card.bandwidth, 'B/s')}) runs {kernels} "
+        f"A training step on {with_detail(card, format_si(card.bandwidth, 'B/s'))} runs {kernels} "
         f"element-wise fp16 kernels one after another, each reading {elements:,} elements "
         "and writing as many.",
         f"{card.name}（{format_si(card.bandwidth, 'B/s')}）上的一个训练步依次运行 {kernels} 个 "

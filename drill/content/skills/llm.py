@@ -9,6 +9,7 @@ from drill.content.skills.context import (
     PLAIN,
     WRONG_BYTES,
     Ctx,
+    capital,
     convention,
     fmt,
     givens,
@@ -19,8 +20,7 @@ from drill.content.skills.context import (
 )
 from drill.content.skills.model import Scenario
 from drill.content.skills.skill import skill
-from drill.core.engine import analyze
-from drill.core.engine import operators as ops
+from drill.core.engine import analyze, decoding
 from drill.core.engine import roofline as rl
 from drill.core.engine.operators import dtype_bytes
 from drill.core.engine.steps import Step
@@ -101,7 +101,7 @@ def decode_latency(ctx: Ctx) -> Scenario:
     model, batch, context, kv_dtype = found
     name_en, name_zh, params, layers, kv_heads, head_dim, heads, _ = model
     s = dtype_bytes(dtype)
-    cost = ops.decode(
+    cost = decoding.decode(
         params,
         dtype,
         batch=batch,
@@ -201,11 +201,11 @@ def decode_latency(ctx: Ctx) -> Scenario:
 
 @skill("kv-cache", "llm", en="KV cache size", zh="KV 缓存大小")
 def kv_cache(ctx: Ctx) -> Scenario:
-    name_en, name_zh, params, layers, kv_heads, head_dim, heads, _ = ctx.choice(MODELS)
+    name_en, name_zh, params, layers, kv_heads, head_dim, heads, longest = ctx.choice(MODELS)
     dtype = ctx.choice(("fp16", "bf16", "fp8"))
-    tokens = ctx.choice((2048, 4096, 8192, 32768))
+    tokens = ctx.choice([t for t in (2048, 4096, 8192, 32768) if t <= longest])
     batch = ctx.choice((1, 4, 8, 16, 32))
-    value, step = ops.kv_cache_bytes(layers, kv_heads, head_dim, tokens, batch, dtype)
+    value, step = decoding.kv_cache_bytes(layers, kv_heads, head_dim, tokens, batch, dtype)
     s = dtype_bytes(dtype)
     mistakes = [
         ("kv-factor", value / 2),
@@ -214,7 +214,7 @@ def kv_cache(ctx: Ctx) -> Scenario:
         ("query-heads-for-kv", value / kv_heads * heads),
     ]
     en = (
-        f"{name_en.capitalize()}: {layers} layers, {kv_heads} KV heads, head dim {head_dim}. "
+        f"{capital(name_en)}: {layers} layers, {kv_heads} KV heads, head dim {head_dim}. "
         f"The KV cache is stored in {dtype}; batch {batch}, {tokens} tokens per sequence."
     )
     zh = (

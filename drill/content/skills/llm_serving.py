@@ -15,7 +15,9 @@ from drill.content.skills.context import (
     WRONG_BYTES,
     Ctx,
     bound_ask,
+    capital,
     convention,
+    counted,
     givens,
     memory_words,
     number_ask,
@@ -308,7 +310,8 @@ def kv_bound(ctx: Ctx) -> Scenario:
         mistakes.append(("query-heads-for-kv", value * model[4] / model[6]))
     words_en, words_zh = _model_words(model)
     en = (
-        f"{words_en}, {dtype} weights, KV cache in {kv_dtype}, {context} tokens per sequence. "
+        f"{capital(words_en)}, {dtype} weights, KV cache in {kv_dtype}, {context} tokens per "
+        "sequence. "
         "Each decode step reads all the weights once and every sequence's KV cache."
     )
     zh = (
@@ -327,7 +330,7 @@ def kv_bound(ctx: Ctx) -> Scenario:
         prefix_mistake=False,
     )
     conv_en, conv_zh = convention(dtype)
-    conv_en += f" KV cache: {kv_dtype} = {dtype_bytes(kv_dtype)} byte(s) per element."
+    conv_en += f" KV cache: {kv_dtype} = {counted(dtype_bytes(kv_dtype), 'byte')} per element."
     conv_zh += f" KV 缓存：{kv_dtype} 每元素 {dtype_bytes(kv_dtype)} 字节。"
     params = {"dtype": dtype, "kv_dtype": kv_dtype, "params": model[2], "layers": model[3],
               "kv_heads": model[4], "head_dim": model[5], "heads": model[6], "context": context,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from drill.core.engine.steps import Step
 from drill.core.units import format_si, sig
+from drill.i18n.text import Text, tidy_en, tidy_zh
 
 
 def ladder(steps: tuple[Step, ...], lang: str) -> tuple[str, ...]:
@@ -177,3 +178,37 @@ class Scenario:
 
     def convention(self, lang: str) -> str:
         return self.convention_zh if lang == "zh" else self.convention_en
+
+    def tidied(self) -> Scenario:
+        """The same scenario with its prose put right: templates fill numbers and names in
+        after "a" and join Chinese sentences freely; ``tidy_en`` and ``tidy_zh`` give the
+        reader one article rule and one spacing."""
+        en, zh = tidy_en, tidy_zh
+
+        def step(s: Step) -> Step:
+            value = s.value
+            if isinstance(value, Text):
+                value = Text(en(value.en), zh(value.zh))
+            return replace(s, en=en(s.en), zh=zh(s.zh), formula_zh=zh(s.formula_zh), value=value)
+
+        def ask(a: Ask) -> Ask:
+            return replace(
+                a,
+                prompt_en=en(a.prompt_en),
+                prompt_zh=zh(a.prompt_zh),
+                explain_en=en(a.explain_en),
+                explain_zh=zh(a.explain_zh),
+                hints_en=tuple(en(h) for h in a.hints_en),
+                hints_zh=tuple(zh(h) for h in a.hints_zh),
+                options=tuple(replace(o, en=en(o.en), zh=zh(o.zh)) for o in a.options),
+                steps=tuple(step(s) for s in a.steps),
+            )
+
+        return replace(
+            self,
+            intro_en=en(self.intro_en),
+            intro_zh=zh(self.intro_zh),
+            convention_en=en(self.convention_en),
+            convention_zh=zh(self.convention_zh),
+            asks=tuple(ask(a) for a in self.asks),
+        )

@@ -5,10 +5,18 @@ when the draw breaks a rule (the skill draws again)."""
 from __future__ import annotations
 
 from drill.content.catalog import Card
-from drill.content.skills.context import Ctx, roof
+from drill.content.skills.context import (
+    Ctx,
+    counted,
+    roof,
+    unit_words,
+    with_detail,
+)
+from drill.core.engine import decoding
 from drill.core.engine import moves as mv
 from drill.core.engine import operators as ops
 from drill.core.units import format_si
+from drill.i18n.text import article
 
 
 def _cards(ctx: Ctx, fits) -> list[Card]:
@@ -57,7 +65,7 @@ def _batch(ctx: Ctx):
     params, layers, kv_heads = _llm(ctx)
     context = ctx.choice((1024, 2048, 4096))
     new_batch = ctx.choice((8, 16, 32))
-    kv = ops.kv_cache_bytes(layers, kv_heads, 128, context, new_batch, "fp16")[0]
+    kv = decoding.kv_cache_bytes(layers, kv_heads, 128, context, new_batch, "fp16")[0]
     cards = _cards(ctx, lambda c: "fp16" in c.dtypes() and _fits_memory(c, 2 * params + kv))
     if not cards:
         return None
@@ -67,7 +75,7 @@ def _batch(ctx: Ctx):
         params, 1, new_batch, "fp16", peak, card.bandwidth, context, layers, kv_heads, 128
     )
     # The habit: the KV cache read counted once, as if shared by the batch like the weights.
-    kv1 = ops.kv_cache_bytes(layers, kv_heads, 128, context, 1, "fp16")[0]
+    kv1 = decoding.kv_cache_bytes(layers, kv_heads, 128, context, 1, "fp16")[0]
     wrong_t = max(m.after.flops / peak, (2 * params + kv1) / card.bandwidth)
     wrong = (new_batch / wrong_t) / (1 / m.before.time)
     en = (
@@ -93,11 +101,12 @@ def _precision(ctx: Ctx):
     p16, p8 = card.peak("fp16").value, card.peak("fp8").value
     m = mv.precision(m_dim, n, k, "fp16", "fp8", p16, p8, card.bandwidth)
     en = (
-        f"A GEMM, M={m_dim}, N={n}, K={k}, moves from fp16 to fp8 on {card.name}: tensor-core "
-        f"peaks (dense) {format_si(p16, 'FLOP/s')} in fp16, {format_si(p8, 'FLOP/s')} in fp8."
+        f"A GEMM, M={m_dim}, N={n}, K={k}, moves from fp16 to fp8 on {card.name}: "
+        f"{unit_words(card).matrix_adj} peaks (dense) {format_si(p16, 'FLOP/s')} in fp16, "
+        f"{format_si(p8, 'FLOP/s')} in fp8."
     )
     zh = (
-        f"GEMM（M={m_dim}，N={n}，K={k}）在 {card.name} 上从 fp16 改为 fp8：Tensor Core 稠密峰值 "
+        f"GEMM（M={m_dim}，N={n}，K={k}）在 {card.name} 上从 fp16 改为 fp8：{unit_words(card).matrix_zh} 稠密峰值 "
         f"fp16 {format_si(p16, 'FLOP/s')}，fp8 {format_si(p8, 'FLOP/s')}。"
     )
     shape = {"M": m_dim, "N": n, "K": k, "peak_fp8": p8}
@@ -107,7 +116,7 @@ def _precision(ctx: Ctx):
 def _weight_only(ctx: Ctx):
     params, layers, kv_heads = _llm(ctx)
     bits, batch, context = ctx.choice((4, 8)), ctx.choice((1, 4, 8)), ctx.choice((2048, 4096))
-    kv = ops.kv_cache_bytes(layers, kv_heads, 128, context, batch, "fp16")[0]
+    kv = decoding.kv_cache_bytes(layers, kv_heads, 128, context, batch, "fp16")[0]
     cards = _cards(ctx, lambda c: "fp16" in c.dtypes() and _fits_memory(c, 2 * params + kv))
     if not cards:
         return None
@@ -115,7 +124,8 @@ def _weight_only(ctx: Ctx):
     peak = card.peak("fp16").value
     m = mv.weight_only(params, batch, bits, peak, card.bandwidth, context, layers, kv_heads, 128)
     en = (
-        f"A {params / 1e9:g}B-parameter model decodes {batch} sequence(s) of {context} tokens "
+        f"{article(f'{params / 1e9:g}B').capitalize()} {params / 1e9:g}B-parameter model decodes "
+        f"{counted(batch, 'sequence')} of {context} tokens "
         f"({layers} layers, {kv_heads} KV heads of dimension 128, KV cache in fp16). Its weights "
         f"go from fp16 to int{bits}, weight-only: they are dequantized on load and the math "
         "stays fp16."
@@ -180,7 +190,7 @@ def _flash(ctx: Ctx):
 def _gqa(ctx: Ctx):
     params, layers, heads, group = 8e9, 32, 32, ctx.choice((4, 8))
     batch, context = ctx.choice((8, 16)), ctx.choice((4096, 8192))
-    kv = ops.kv_cache_bytes(layers, heads, 128, context, batch, "fp16")[0]
+    kv = decoding.kv_cache_bytes(layers, heads, 128, context, batch, "fp16")[0]
     cards = _cards(ctx, lambda c: "fp16" in c.dtypes() and _fits_memory(c, 2 * params + kv))
     if not cards:
         return None
@@ -241,8 +251,10 @@ def _card_move(ctx: Ctx):
         return None
     card, new = ctx.choice(pairs)
     if ctx.rng.random() < 0.5:
-        cost = ops.decode(7e9, "fp16", ctx.choice((1, 4)))
-        what_en, what_zh = "a 7B-parameter fp16 decode step", "7B 参数模型的一步 fp16 解码"
+        batch = ctx.choice((1, 4))
+        cost = decoding.decode(7e9, "fp16", batch)
+        what_en = f"one fp16 decode step of a 7B-parameter model at batch {batch}"
+        what_zh = f"7B 参数模型在 batch {batch} 下的一步 fp16 解码"
     else:
         size = ctx.choice((4096, 8192))
         cost = ops.gemm(size, size, size, "fp16")
@@ -251,13 +263,14 @@ def _card_move(ctx: Ctx):
     if not _fits_memory(card, cost.bytes) or not _fits_memory(new, cost.bytes):
         return None
     m = mv.card(cost, p0, card.bandwidth, p1, new.bandwidth)
-    en = (
-        f"Move {what_en} from {card.name} ({format_si(p0, 'FLOP/s')} fp16 tensor dense, "
-        f"{format_si(card.bandwidth, 'B/s')}) to {new.name} ({format_si(p1, 'FLOP/s')}, "
-        f"{format_si(new.bandwidth, 'B/s')})."
+    old_figures = (
+        f"{format_si(p0, 'FLOP/s')} fp16 {unit_words(card).matrix} dense, "
+        f"{format_si(card.bandwidth, 'B/s')}"
     )
+    new_figures = f"{format_si(p1, 'FLOP/s')}, {format_si(new.bandwidth, 'B/s')}"
+    en = f"Move {what_en} from {with_detail(card, old_figures)} to {with_detail(new, new_figures)}."
     zh = (
-        f"把{what_zh}从 {card.name}（fp16 Tensor 稠密 {format_si(p0, 'FLOP/s')}，"
+        f"把{what_zh}从 {card.name}（fp16 {unit_words(card).matrix_zh} 稠密 {format_si(p0, 'FLOP/s')}，"
         f"{format_si(card.bandwidth, 'B/s')}）换到 {new.name}（{format_si(p1, 'FLOP/s')}，"
         f"{format_si(new.bandwidth, 'B/s')}）。"
     )

@@ -3,7 +3,7 @@ a new card; where the operator's point goes on the roofline, and the speed-up.""
 
 from __future__ import annotations
 
-from drill.content.skills.context import TIMES, Ctx, fmt, number_ask
+from drill.content.skills.context import TIMES, Ctx, fmt, number_ask, unit_words
 from drill.content.skills.model import CHOICE, Ask, Option, Scenario
 from drill.content.skills.move_builders import BUILDERS
 from drill.content.skills.skill import skill
@@ -180,8 +180,9 @@ def dot_moves(ctx: Ctx) -> Scenario:
         g_zh = f" 在 {card.name} 上：峰值 {format_si(b.peak, 'FLOP/s')}，带宽 {format_si(b.bandwidth, 'B/s')}。"
         intro_en, intro_zh = intro_en + g_en, intro_zh + g_zh.strip()
     if kind == "tile":
-        intro_en += f" fp16 tensor-core peak (dense) {format_si(b.peak, 'FLOP/s')}."
-        intro_zh += f"fp16 Tensor Core 稠密峰值 {format_si(b.peak, 'FLOP/s')}。"
+        w = unit_words(card)
+        intro_en += f" fp16 {w.matrix_adj} peak (dense) {format_si(b.peak, 'FLOP/s')}."
+        intro_zh += f"fp16 {w.matrix_zh} 稠密峰值 {format_si(b.peak, 'FLOP/s')}。"
     if kind == "precision":
         intro_en += f" Memory bandwidth {format_si(b.bandwidth, 'B/s')}."
         intro_zh += f"显存带宽 {format_si(b.bandwidth, 'B/s')}。"

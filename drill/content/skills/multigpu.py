@@ -14,7 +14,6 @@ from drill.content.skills.context import (
     US,
     Ctx,
     Unit,
-    article,
     fmt,
     givens,
     number_ask,
@@ -27,6 +26,7 @@ from drill.core.engine import parallel
 from drill.core.engine.operators import dtype_bytes
 from drill.core.engine.steps import Step
 from drill.core.units import format_si
+from drill.i18n.text import article
 
 GBPS = Unit("GB/s", u.BYTE_RATE, 1e9)
 OP_WORDS = {

@@ -4,7 +4,7 @@ where the reading decides it. Recorded under the ``ncu-read`` skill like any dri
 
 from __future__ import annotations
 
-from drill.content.skills.context import AI, number_ask
+from drill.content.skills.context import AI, counted, number_ask, with_detail
 from drill.content.skills.model import CHOICE, Ask, Scenario
 from drill.content.skills.ncu_read import FIX_OPTIONS, bound_ask
 from drill.content.skills.ncu_truths import FIX_TEXT
@@ -81,7 +81,8 @@ def kernel_scenario(p: Placement, card) -> Scenario | None:
             )
         )
     lines_en = [
-        f"Your kernel {name} on the {card.name} ({k.launches} launch(es)), from your report:",
+        f"Your kernel {name} on the {with_detail(card, counted(k.launches, 'launch', 'launches'))}, "
+        "from your report:",
         f"  Duration {format_si(k.duration, 's')}; DRAM bytes {format_si(k.dram_bytes, 'B')} "
         f"(read + write); FLOPs {format_si(k.flops, 'FLOP')} from the SASS counters;",
         f"  Compute (SM) Throughput {sig(p.compute_pct, 3)} %, Memory Throughput "

@@ -7,7 +7,7 @@ the bound, the cause, the first fix, then works one number out of the report.
 
 from __future__ import annotations
 
-from drill.content.skills.context import AI, GBPS, PLAIN, Ctx, number_ask
+from drill.content.skills.context import AI, GBPS, PLAIN, Ctx, number_ask, with_detail
 from drill.content.skills.diag import SOL_OPTIONS
 from drill.content.skills.model import CHOICE, Ask, Option, Scenario
 from drill.content.skills.ncu_excerpt import Figures, draw, render
@@ -16,7 +16,7 @@ from drill.content.skills.skill import skill
 from drill.core.engine.roofline import intensity_step
 from drill.core.engine.steps import Step
 from drill.core.units import format_si, sig
-from drill.i18n.text import Text
+from drill.i18n.text import Text, article
 
 CARDS = (  # 2048 threads and 64 Ki registers per SM: the occupancy arithmetic below holds
     "v100-sxm2-32gb",
@@ -319,10 +319,13 @@ def ncu_read(ctx: Ctx) -> Scenario:
             break
     hide = frozenset({"Waves Per SM"} if which == "waves" else ())
     excerpt = render(f, card, hide)
+    figures = (
+        f"{card.units} SMs, memory bandwidth {format_si(card.bandwidth, 'B/s')}, fp32 peak "
+        f"{format_si(card.peak('fp32').value, 'FLOP/s')}"
+    )
     lead_en = (
-        f"`ncu --page details` for {f.kernel.split('(')[0]} on an {card.name} ({card.units} SMs, "
-        f"memory bandwidth {format_si(card.bandwidth, 'B/s')}, fp32 peak "
-        f"{format_si(card.peak('fp32').value, 'FLOP/s')}):"
+        f"`ncu --page details` for {f.kernel.split('(')[0]} on {article(card.name)} "
+        f"{with_detail(card, figures)}:"
     )
     lead_zh = (
         f"{card.name}（{card.units} 个 SM，显存带宽 {format_si(card.bandwidth, 'B/s')}，fp32 峰值 "

@@ -41,7 +41,7 @@ MODULES: dict[str, str] = {
     "ops-per-element": "tradeoffs",
     "wave-quantization": "tradeoffs",
     "sustained-clock": "specs",
-    "spec-sheet": "specs",
+    "spec-sheet": "spec_sheet",
     # beyond one GPU: communication, parallelism and serving, after the LLM basics
     "collective-time": "multigpu",
     "comm-or-math": "multigpu",
@@ -97,4 +97,4 @@ def generate(
     """The same skill, seed, difficulty and catalog give the same scenario on every machine."""
     skill = get(skill_id)
     rng = random.Random(f"{skill_id}:{difficulty}:{seed}")
-    return skill.make(Ctx(rng, difficulty, catalog, gpu, seed))
+    return skill.make(Ctx(rng, difficulty, catalog, gpu, seed)).tidied()

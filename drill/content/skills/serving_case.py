@@ -18,6 +18,7 @@ from drill.content.skills.context import (
     convention,
     memory_words,
     number_ask,
+    unit_words,
 )
 from drill.content.skills.model import Scenario
 from drill.content.skills.multigpu import linked_cards
@@ -154,12 +155,12 @@ def serving_case(ctx: Ctx) -> Scenario:
         f"{kv_heads} KV heads of dim {head_dim}; {dtype} weights and KV cache. The node has "
         f"{ic.node_gpus} {card.name} GPUs ({mem_en}, "
         f"{format_si(card.bandwidth, 'B/s')}, {format_si(card.peak(dtype).value, 'FLOP/s')} "
-        f"dense {dtype} on tensor cores each) linked by {link}."
+        f"dense {dtype} on {unit_words(card).matrix} each) linked by {link}."
     )
     zh = (
         f"案例：服务{name_zh}：{layers} 层，宽度 {width}，{heads} 个 query 头、{kv_heads} 个 KV 头，"
         f"每头 {head_dim} 维；权重与 KV 缓存均为 {dtype}。节点有 {ic.node_gpus} 块 {card.name}"
-        f"（每块 {mem_zh}、{format_si(card.bandwidth, 'B/s')}、Tensor Core 稠密 {dtype} "
+        f"（每块 {mem_zh}、{format_si(card.bandwidth, 'B/s')}、{unit_words(card).matrix_zh} 稠密 {dtype} "
         f"{format_si(card.peak(dtype).value, 'FLOP/s')}），通过 {ic.scale_up}（每个方向 "
         f"{format_si(ic.scale_up_gbs * 1e9, 'B/s')}）互联。"
     )

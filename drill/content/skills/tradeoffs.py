@@ -13,6 +13,7 @@ from drill.content.skills.context import (
     WRONG_BYTES,
     Ctx,
     convention,
+    counted,
     fmt,
     givens,
     hidden_figures,
@@ -20,6 +21,8 @@ from drill.content.skills.context import (
     pick_steps,
     roof,
     sparse_peak,
+    unit_words,
+    with_detail,
 )
 from drill.content.skills.model import Scenario
 from drill.content.skills.skill import skill
@@ -154,8 +157,9 @@ def precision_change(ctx: Ctx) -> Scenario:
     )
     g_en, g_zh = givens(ctx, card, "fp32", op)
     g16_en, g16_zh = givens(ctx, card, target, op)
-    path_en = "tensor cores" if tensor else "still on the non-tensor units"
-    path_zh = "Tensor Core" if tensor else "仍在非 Tensor 单元上"
+    w = unit_words(card)
+    path_en = w.matrix if tensor else f"still on {w.vector}"
+    path_zh = w.matrix_zh if tensor else f"仍在{w.vector_zh}上"
     ask = number_ask(
         "speedup",
         f"Switching from fp32 to {target} ({path_en}), what speed-up does the roofline predict?",
@@ -210,8 +214,8 @@ def ops_per_element(ctx: Ctx) -> Scenario:
     steps = (
         Step(
             "ridge",
-            f"Ridge point of the non-tensor roof ({choice.path})",
-            f"非 Tensor 屋顶（{choice.path}）的拐点",
+            f"Ridge point of the {unit_words(card).vector_adj} {dtype} roof",
+            f"{unit_words(card).vector_adj_zh} {dtype} 屋顶的拐点",
             "peak / bandwidth",
             f"{format_si(peak, 'FLOP/s')} / {format_si(bw, 'B/s')}",
             ridge,
@@ -237,9 +241,9 @@ def ops_per_element(ctx: Ctx) -> Scenario:
     g_en, g_zh = givens(ctx, card, dtype, "elementwise")
     ask = number_ask(
         "ops-per-element",
-        f"An element-wise kernel reads {inputs} and writes {outputs} {dtype} "
-        "tensor(s). How many FLOPs per element must it do before it turns "
-        "compute-bound?",
+        f"An element-wise kernel reads {counted(inputs, f'{dtype} tensor')} and writes "
+        f"{outputs}. How many FLOPs per element "
+        "must it do before it turns compute-bound?",
         f"一个逐元素 kernel 读 {inputs} 个、写 {outputs} 个 {dtype} 张量。"
         "每个元素至少要做多少次运算才会变成算力受限？",
         value,
@@ -249,8 +253,9 @@ def ops_per_element(ctx: Ctx) -> Scenario:
         prefix_mistake=False,
     )
     conv_en, conv_zh = convention(dtype)
-    conv_en += " Element-wise math runs on the non-tensor units: their peak is the roof."
-    conv_zh += " 逐元素运算在非 Tensor 单元上执行：屋顶用它们的峰值。"
+    w = unit_words(card)
+    conv_en += f" Element-wise math runs on {w.vector}: their peak is the roof."
+    conv_zh += f"逐元素运算在{w.vector_zh}上执行：屋顶用它们的峰值。"
     return Scenario(
         "ops-per-element",
         ctx.difficulty,
@@ -364,11 +369,11 @@ def wave_quantization(ctx: Ctx) -> Scenario:
     )
     en = (
         f"A GEMM with M = {m}, N = {n} is split into {tile_m}×{tile_n} output tiles, one thread "
-        f"block of {THREADS} threads each, on {card.name} ({card.units} SMs). A block holds its "
+        f"block of {THREADS} threads each, on {with_detail(card, f'{card.units} SMs')}. A block holds its "
         f"fp32 accumulators in registers and stages operands in shared memory: about "
         f"{regs:,} registers and {smem:g} KiB; an SM has {card.registers_per_unit:,} registers "
-        f"and {card.shared_memory_per_unit_kib:g} KiB of shared memory, so {per_sm} block(s) "
-        "are resident per SM."
+        f"and {card.shared_memory_per_unit_kib:g} KiB of shared memory, so "
+        f"{counted(per_sm, 'block')} {'is' if per_sm == 1 else 'are'} resident per SM."
     )
     zh = (
         f"一个 M = {m}、N = {n} 的 GEMM 按 {tile_m}×{tile_n} 的输出块划分，每块一个 {THREADS} 线程的"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from drill.core.engine import decoding
 from drill.core.engine import operators as ops
 from drill.i18n.text import Text
 
@@ -207,7 +208,7 @@ OPERATORS: dict[str, OpSpec] = {
                     "heads", "--heads", "number", 0, "query heads (default: KV heads)", "query 头数"
                 ),
             ),
-            ops.decode,
+            decoding.decode,
         ),
         OpSpec(
             "prefill",
@@ -217,7 +218,7 @@ OPERATORS: dict[str, OpSpec] = {
                 _p("params", "--params", "count", None, "model parameters", "参数量"),
                 _p("tokens", "--tokens", "count", None, "prompt tokens", "prompt token 数"),
             ),
-            ops.prefill,
+            decoding.prefill,
         ),
     )
 }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from drill.core.engine import decoding
 from drill.core.engine import operators as ops
 from drill.core.engine.hierarchy import L2, gemm_level_bytes
 from drill.core.engine.operators import OpCost, ShapeError, dtype_bytes
@@ -183,8 +184,8 @@ def decode_batch(
     """Decode at a larger batch: weights are shared by the batch, each sequence's KV cache is
     not. Work = tokens per step (the batch)."""
     kw = dict(context=context, layers=layers, kv_heads=kv_heads, head_dim=head_dim)
-    b = ops.decode(params, dtype, batch, **kw)
-    a = ops.decode(params, dtype, new_batch, **kw)
+    b = decoding.decode(params, dtype, batch, **kw)
+    a = decoding.decode(params, dtype, new_batch, **kw)
     return Move(
         "batch",
         _point(f"batch {batch}", b, peak, bandwidth, batch),
@@ -222,7 +223,7 @@ def weight_only(
     if bits not in WEIGHT_BITS:
         raise ShapeError("weight-only quantization uses 4 or 8 bits")
     kw = dict(context=context, layers=layers, kv_heads=kv_heads, head_dim=head_dim)
-    b = ops.decode(params, "fp16", batch, **kw)
+    b = decoding.decode(params, "fp16", batch, **kw)
     saved = params * (dtype_bytes("fp16") - bits / 8)
     return Move(
         "weight-only",
@@ -274,8 +275,8 @@ def gqa(
     if group < 2 or heads % group:
         raise ShapeError("the group size must divide the query heads and be at least 2")
     kw = dict(context=context, layers=layers, head_dim=head_dim, heads=heads)
-    b = ops.decode(params, dtype, batch, kv_heads=heads, **kw)
-    a = ops.decode(params, dtype, batch, kv_heads=heads // group, **kw)
+    b = decoding.decode(params, dtype, batch, kv_heads=heads, **kw)
+    a = decoding.decode(params, dtype, batch, kv_heads=heads // group, **kw)
     return Move("gqa", _point("MHA", b, peak, bandwidth), _point("GQA", a, peak, bandwidth))
 
 

@@ -47,23 +47,23 @@ def dtype_bytes(dtype: str) -> int:
         raise ShapeError(f"unknown dtype {dtype!r}; choose from {', '.join(DTYPES)}") from None
 
 
-def _positive(**values: float) -> None:
+def positive(**values: float) -> None:
     for name, value in values.items():
         if value is None or value <= 0:
             raise ShapeError(f"{name} must be positive (got {value})")
 
 
-def _flops_step(formula: str, substitution: str, value: float) -> Step:
+def flops_step(formula: str, substitution: str, value: float) -> Step:
     return Step("flops", "FLOPs", "浮点运算量", formula, substitution, value, "FLOP")
 
 
-def _bytes_step(formula: str, substitution: str, value: float) -> Step:
+def bytes_step(formula: str, substitution: str, value: float) -> Step:
     return Step("bytes", "Bytes moved", "访存字节数", formula, substitution, value, "B")
 
 
 def gemm(m: int, n: int, k: int, dtype: str, batch: int = 1, beta: bool = False) -> OpCost:
     """C = A·B with A M×K and B K×N; each matrix crosses DRAM once; ``beta`` also reads C."""
-    _positive(M=m, N=n, K=k, batch=batch)
+    positive(M=m, N=n, K=k, batch=batch)
     s = dtype_bytes(dtype)
     flops = 2.0 * m * n * k * batch
     c_terms = 2 if beta else 1
@@ -74,8 +74,8 @@ def gemm(m: int, n: int, k: int, dtype: str, batch: int = 1, beta: bool = False)
     c_formula = "2·M·N" if beta else "M·N"
     c_sub = f"2·{num(m)}·{num(n)}" if beta else f"{num(m)}·{num(n)}"
     steps = (
-        _flops_step(f"{bf}2·M·N·K", f"{b}2·{num(m)}·{num(n)}·{num(k)}", flops),
-        _bytes_step(
+        flops_step(f"{bf}2·M·N·K", f"{b}2·{num(m)}·{num(n)}·{num(k)}", flops),
+        bytes_step(
             f"{bf}s·(M·K + K·N + {c_formula})",
             f"{b}{s}·({num(m)}·{num(k)} + {num(k)}·{num(n)} + {c_sub})",
             nbytes,
@@ -94,13 +94,13 @@ def gemm(m: int, n: int, k: int, dtype: str, batch: int = 1, beta: bool = False)
 
 def gemv(m: int, k: int, dtype: str) -> OpCost:
     """y = A·x with A M×K: every weight is read once and used for one multiply-add."""
-    _positive(M=m, K=k)
+    positive(M=m, K=k)
     s = dtype_bytes(dtype)
     flops = 2.0 * m * k
     nbytes = float(s * (m * k + k + m))
     steps = (
-        _flops_step("2·M·K", f"2·{num(m)}·{num(k)}", flops),
-        _bytes_step("s·(M·K + K + M)", f"{s}·({num(m)}·{num(k)} + {num(k)} + {num(m)})", nbytes),
+        flops_step("2·M·K", f"2·{num(m)}·{num(k)}", flops),
+        bytes_step("s·(M·K + K + M)", f"{s}·({num(m)}·{num(k)} + {num(k)} + {num(m)})", nbytes),
     )
     return OpCost(
         "gemv",
@@ -115,15 +115,15 @@ def gemv(m: int, k: int, dtype: str) -> OpCost:
 
 def elementwise(n: int, flops_per_element: float, inputs: int, outputs: int, dtype: str) -> OpCost:
     """f FLOPs per element, i input and o output tensors of n elements each."""
-    _positive(n=n, inputs=inputs, outputs=outputs)
+    positive(n=n, inputs=inputs, outputs=outputs)
     if flops_per_element < 0:
         raise ShapeError("flops per element must not be negative")
     s = dtype_bytes(dtype)
     flops = float(flops_per_element) * n
     nbytes = float(s * n * (inputs + outputs))
     steps = (
-        _flops_step("f·n", f"{num(flops_per_element)}·{num(n)}", flops),
-        _bytes_step("s·n·(i + o)", f"{s}·{num(n)}·({inputs} + {outputs})", nbytes),
+        flops_step("f·n", f"{num(flops_per_element)}·{num(n)}", flops),
+        bytes_step("s·n·(i + o)", f"{s}·{num(n)}·({inputs} + {outputs})", nbytes),
     )
     return OpCost(
         "elementwise",
@@ -136,13 +136,13 @@ def elementwise(n: int, flops_per_element: float, inputs: int, outputs: int, dty
 
 def reduction(n: int, dtype: str) -> OpCost:
     """Sum of n elements: one add per element, read n, write one result."""
-    _positive(n=n)
+    positive(n=n)
     s = dtype_bytes(dtype)
     flops = float(n)
     nbytes = float(s * (n + 1))
     steps = (
-        _flops_step("n (one add per element)", num(n), flops),
-        _bytes_step("s·(n + 1)", f"{s}·({num(n)} + 1)", nbytes),
+        flops_step("n (one add per element)", num(n), flops),
+        bytes_step("s·(n + 1)", f"{s}·({num(n)} + 1)", nbytes),
     )
     return OpCost("reduction", flops, nbytes, {"n": n}, steps)
 
@@ -153,14 +153,14 @@ LAYERNORM_FLOPS_PER_ELEMENT = 7  # mean, x-mean, square-accumulate (2), ×rstd, 
 
 def softmax(rows: int, cols: int, dtype: str) -> OpCost:
     """Row softmax fused in one pass: read the input once, write the output once."""
-    _positive(rows=rows, cols=cols)
+    positive(rows=rows, cols=cols)
     s = dtype_bytes(dtype)
     f = SOFTMAX_FLOPS_PER_ELEMENT
     flops = float(f * rows * cols)
     nbytes = float(s * 2 * rows * cols)
     steps = (
-        _flops_step("5·R·C (max, subtract, exp, sum, divide)", f"5·{num(rows)}·{num(cols)}", flops),
-        _bytes_step("s·2·R·C (read x, write y)", f"{s}·2·{num(rows)}·{num(cols)}", nbytes),
+        flops_step("5·R·C (max, subtract, exp, sum, divide)", f"5·{num(rows)}·{num(cols)}", flops),
+        bytes_step("s·2·R·C (read x, write y)", f"{s}·2·{num(rows)}·{num(cols)}", nbytes),
     )
     return OpCost(
         "softmax",
@@ -175,16 +175,16 @@ def softmax(rows: int, cols: int, dtype: str) -> OpCost:
 
 def layernorm(rows: int, cols: int, dtype: str) -> OpCost:
     """LayerNorm over the last dimension, fused: read x once, write y once, plus γ and β."""
-    _positive(rows=rows, cols=cols)
+    positive(rows=rows, cols=cols)
     s = dtype_bytes(dtype)
     f = LAYERNORM_FLOPS_PER_ELEMENT
     flops = float(f * rows * cols)
     nbytes = float(s * (2 * rows * cols + 2 * cols))
     steps = (
-        _flops_step(
+        flops_step(
             "7·R·C (mean, centre, square-sum, scale, affine)", f"7·{num(rows)}·{num(cols)}", flops
         ),
-        _bytes_step(
+        bytes_step(
             "s·(2·R·C + 2·C) (x, y, γ, β)",
             f"{s}·(2·{num(rows)}·{num(cols)} + 2·{num(cols)})",
             nbytes,
@@ -214,7 +214,7 @@ def conv2d(
     Implicit: input, weights and output each cross DRAM once. Explicit im2col writes the
     unfolded M×K matrix and reads it back, which is what makes it costly.
     """
-    _positive(
+    positive(
         batch=batch,
         in_channels=in_channels,
         height=height,
@@ -260,10 +260,10 @@ def conv2d(
         f"K = {num(in_channels)}·{kernel}·{kernel}",
         f"{gm} × {gn} × {gk}",
     )
-    flop_step = _flops_step("2·M·N·K", f"2·{num(gm)}·{num(gn)}·{num(gk)}", flops)
+    flop_step = flops_step("2·M·N·K", f"2·{num(gm)}·{num(gn)}·{num(gk)}", flops)
     if im2col:
         nbytes = float(s * (x + 2 * gm * gk + w + y))
-        byte_step = _bytes_step(
+        byte_step = bytes_step(
             "s·(input + 2·M·K + weights + output)",
             f"{s}·({num(x)} + 2·{num(gm)}·{num(gk)} + {num(w)} + {num(y)})",
             nbytes,
@@ -274,7 +274,7 @@ def conv2d(
         )
     else:
         nbytes = float(s * (x + w + y))
-        byte_step = _bytes_step(
+        byte_step = bytes_step(
             "s·(input + weights + output)", f"{s}·({num(x)} + {num(w)} + {num(y)})", nbytes
         )
         note = (
@@ -293,24 +293,24 @@ def attention(
     out. Naive: the S×S scores are written, read by softmax, the probabilities written and
     read by PV. Fused (flash): only Q, K, V are read and O written.
     """
-    _positive(batch=batch, heads=heads, seq=seq, head_dim=head_dim)
+    positive(batch=batch, heads=heads, seq=seq, head_dim=head_dim)
     s = dtype_bytes(dtype)
     flops = 4.0 * batch * heads * seq * seq * head_dim
     qkvo = 4 * batch * heads * seq * head_dim
     scores = batch * heads * seq * seq
-    flop_step = _flops_step(
+    flop_step = flops_step(
         "4·B·H·S²·D (QKᵀ and PV)", f"4·{num(batch)}·{num(heads)}·{num(seq)}²·{num(head_dim)}", flops
     )
     if fused:
         nbytes = float(s * qkvo)
-        byte_step = _bytes_step(
+        byte_step = bytes_step(
             "s·4·B·H·S·D (Q, K, V read, O written)",
             f"{s}·4·{num(batch)}·{num(heads)}·{num(seq)}·{num(head_dim)}",
             nbytes,
         )
     else:
         nbytes = float(s * (qkvo + 4 * scores))
-        byte_step = _bytes_step(
+        byte_step = bytes_step(
             "s·(4·B·H·S·D + 4·B·H·S²) (Q, K, V, O + scores and probabilities written and read)",
             f"{s}·(4·{num(batch)}·{num(heads)}·{num(seq)}·{num(head_dim)} + "
             f"4·{num(batch)}·{num(heads)}·{num(seq)}²)",
@@ -322,137 +322,4 @@ def attention(
         nbytes,
         {"batch": batch, "heads": heads, "seq": seq, "head_dim": head_dim, "fused": fused},
         (flop_step, byte_step),
-    )
-
-
-def kv_cache_bytes(
-    layers: int, kv_heads: int, head_dim: int, tokens: int, batch: int, dtype: str
-) -> tuple[float, Step]:
-    """K and V for every layer, head and token: 2·L·H·D·T·B·s bytes."""
-    _positive(layers=layers, kv_heads=kv_heads, head_dim=head_dim, tokens=tokens, batch=batch)
-    s = dtype_bytes(dtype)
-    value = float(2 * layers * kv_heads * head_dim * tokens * batch * s)
-    step = Step(
-        "kv-cache",
-        "KV cache size",
-        "KV 缓存大小",
-        "2·L·H_kv·D·T·B·s",
-        f"2·{num(layers)}·{num(kv_heads)}·{num(head_dim)}·{num(tokens)}·{num(batch)}·{s}",
-        value,
-        "B",
-    )
-    return value, step
-
-
-def decode(
-    params: float,
-    dtype: str,
-    batch: int = 1,
-    context: int = 0,
-    layers: int = 0,
-    kv_heads: int = 0,
-    head_dim: int = 0,
-    heads: int = 0,
-    kv_dtype: str | None = None,
-    active: float = 0.0,
-    read: float = 0.0,
-    kv_elements: float = 0.0,
-) -> OpCost:
-    """One decode step for a batch: every weight is read once and used once per sequence.
-
-    Activations are ignored. With a context, the KV cache of every sequence is read too,
-    and attention adds 4·B·L·H·D·T FLOPs (H query heads, equal to the KV heads unless given).
-    The KV cache is stored in ``kv_dtype`` (the weights' dtype unless given).
-
-    A mixture of experts (from a config) gives ``active``, the parameters one token uses
-    (the FLOPs), and ``read``, those the batch's routings touch (the bytes); ``kv_elements``
-    is a sequence's cached elements when the attention kind or a window sets them.
-    """
-    _positive(params=params, batch=batch)
-    s = dtype_bytes(dtype)
-    used, touched = active or params, read or params
-    flops = 2.0 * used * batch
-    nbytes = float(s * touched)
-    flop_formula, flop_sub = "2·P·B", f"2·{num(used)}·{num(batch)}"
-    byte_formula, byte_sub = "s·P (weights once)", f"{s}·{num(touched)}"
-    if active and active != params:
-        flop_formula = "2·P_active·B"
-        byte_formula = "s·P_read (the weights the batch touches)"
-    steps: list[Step] = []
-    if context and kv_elements:
-        q_heads = heads or kv_heads
-        kv = float(kv_elements * batch * dtype_bytes(kv_dtype or dtype))
-        steps.append(
-            Step(
-                "kv-cache",
-                "KV cache size",
-                "KV 缓存大小",
-                "elements per sequence (from the config) · B·s",
-                f"{num(kv_elements)}·{num(batch)}·{dtype_bytes(kv_dtype or dtype)}",
-                kv,
-                "B",
-                formula_zh="每条序列的缓存元素数（来自配置）· B·s",
-            )
-        )
-    elif context:
-        _positive(layers=layers, kv_heads=kv_heads, head_dim=head_dim)
-        q_heads = heads or kv_heads
-        kv, kv_step = kv_cache_bytes(layers, kv_heads, head_dim, context, batch, kv_dtype or dtype)
-        steps.append(kv_step)
-    if context:
-        attn = 4.0 * batch * layers * q_heads * head_dim * context
-        flops += attn
-        nbytes += kv
-        flop_formula += " + 4·B·L·H·D·T"
-        flop_sub += f" + 4·{num(batch)}·{num(layers)}·{num(q_heads)}·{num(head_dim)}·{num(context)}"
-        byte_formula = byte_formula.split(" (")[0] + " + KV cache"
-        byte_sub += f" + {num(kv)}"
-    steps.insert(0, _flops_step(flop_formula, flop_sub, flops))
-    steps.insert(1, _bytes_step(byte_formula, byte_sub, nbytes))
-    return OpCost(
-        "decode",
-        flops,
-        nbytes,
-        {
-            "params": params,
-            "active_params": used,
-            "weights_read": touched,
-            "batch": batch,
-            "context": context,
-            "layers": layers,
-            "kv_heads": kv_heads,
-            "head_dim": head_dim,
-            "heads": heads,
-            "kv_dtype": kv_dtype or dtype,
-        },
-        tuple(steps),
-        "Weights are read once per step and shared by the batch; activations ignored.",
-        "每步读一次全部权重，被整个 batch 共享；忽略激活值。",
-    )
-
-
-def prefill(params: float, tokens: int, dtype: str, active: float = 0.0) -> OpCost:
-    """Prefill of T tokens: 2·P FLOPs per token, weights read once (activations ignored); a
-    mixture of experts does 2·P_active per token and reads all its weights."""
-    _positive(params=params, tokens=tokens)
-    s = dtype_bytes(dtype)
-    used = active or params
-    flops = 2.0 * used * tokens
-    nbytes = float(s * params)
-    steps = (
-        _flops_step(
-            "2·P_active·T" if active and active != params else "2·P·T",
-            f"2·{num(used)}·{num(tokens)}",
-            flops,
-        ),
-        _bytes_step("s·P (weights once)", f"{s}·{num(params)}", nbytes),
-    )
-    return OpCost(
-        "prefill",
-        flops,
-        nbytes,
-        {"params": params, "tokens": tokens},
-        steps,
-        "All prompt tokens share one pass over the weights; activations ignored.",
-        "所有 prompt token 共享一次权重读取；忽略激活值。",
     )

@@ -161,7 +161,7 @@ def sla_batch(
              f"({format_si(capacity, 'B')} - {format_si(weights, 'B')}) / "
              f"{format_si(kv_per_seq, 'B')}", by_memory),
         Step("sla-batch", "Largest batch meeting the target", "满足目标的最大 batch",
-             "⌊min(...)⌋", f"⌊min({sig(by_bytes)}, {sig(by_math)}, {sig(by_memory)})⌋",
-             float(value)),
+             "⌊min(bytes batch, math batch, memory batch)⌋", f"⌊min({sig(by_bytes)}, {sig(by_math)}, {sig(by_memory)})⌋",
+             float(value), formula_zh="⌊min(带宽 batch, 算力 batch, 显存 batch)⌋"),
     )  # fmt: skip
     return value, steps
