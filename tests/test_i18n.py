@@ -493,3 +493,46 @@ def test_calc_in_chinese_has_no_english_words(argv, capsys, monkeypatch, catalog
     assert len([line for line in body if CJK.search(line)]) >= 3
     left = {word: line for line in body for word in english_words(line, allowed)}
     assert left == {}
+
+
+@pytest.mark.parametrize(
+    ("raw", "tidy"),
+    [
+        ("On a NVIDIA H100 SXM", "On an NVIDIA H100 SXM"),
+        ("a 8192×8192×8192 GEMM", "an 8192×8192×8192 GEMM"),
+        ("through a 11008→4096 layer", "through an 11008→4096 layer"),
+        ("A 8B model. Then a 70B one", "An 8B model. Then a 70B one"),
+        (
+            "an T4, a L4, a MI300X, a FLOP, a NCCL ring",
+            "a T4, an L4, an MI300X, a FLOP, a NCCL ring",
+        ),
+        ("y = A·x with A 11008×4096", "y = A·x with A 11008×4096"),  # a matrix, not an article
+        ("an hour, a unit, a) the math", "an hour, a unit, a) the math"),
+    ],
+)
+def test_english_articles_follow_the_spoken_word(raw, tidy):
+    from drill.i18n.text import tidy_en
+
+    assert tidy_en(raw) == tidy
+    assert tidy_en(tidy) == tidy
+
+
+@pytest.mark.parametrize(
+    ("raw", "tidy"),
+    [
+        ("显存带宽 1.935 TB/s。 用数据并行", "显存带宽 1.935 TB/s。用数据并行"),
+        ("（两个方向相加） 互联", "（两个方向相加）互联"),
+        ("运行13B 模型，相对L2的强度", "运行 13B 模型，相对 L2 的强度"),
+        ("每块 90%的显存", "每块 90% 的显存"),
+        ("a) 计算  b) 通信？", "a) 计算  b) 通信？"),  # two spaces part the options
+        (
+            "在途字节数（Little 定律） = 1.6 TB/s × 500 ns",
+            "在途字节数（Little 定律） = 1.6 TB/s × 500 ns",
+        ),
+    ],
+)
+def test_chinese_is_spaced_one_way(raw, tidy):
+    from drill.i18n.text import tidy_zh
+
+    assert tidy_zh(raw) == tidy
+    assert tidy_zh(tidy) == tidy

@@ -7,6 +7,7 @@ not by calling the generators' own helpers, so a generator that breaks a rule fa
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -555,3 +556,33 @@ def test_a_verdict_between_two_times_is_never_a_tie():
         first, second = sorted(times, reverse=True)[:2]
         assert first - second >= 0.1 * first, (sc.skill, sc.seed, sc.difficulty, times)
     assert checked == 2 * 3 * len(SEEDS)
+
+
+def _prose(sc, lang: str):
+    yield sc.intro(lang)
+    yield sc.convention(lang)
+    for ask in sc.asks:
+        yield ask.prompt(lang)
+        yield from ask.hints(lang)
+        yield from (o.zh if lang == "zh" else o.en for o in ask.options)
+
+
+WRONG_ARTICLE = re.compile(r"\b[aA] (8|11\d{3}\b|18\d{3}\b|NVIDIA|AMD|H\d|L\d|MI\d|RTX)")
+HAN = "\u4e00-\u9fff"
+
+
+def test_prose_reads_as_written_by_hand():
+    """No "a 8192×8192 GEMM", "On a NVIDIA", "block(s)"; Chinese without a stray space after
+    its punctuation or a Han character glued to a Latin word; AMD's matrix units are not
+    called tensor cores."""
+    for sc in SCENARIOS:
+        amd = "gpu" in sc.params and CATALOG.get(sc.params["gpu"]).vendor == "AMD"
+        where = (sc.skill, sc.difficulty, sc.seed)
+        for text in _prose(sc, "en"):
+            assert not WRONG_ARTICLE.search(text.replace("with A ", "")), (where, text)
+            assert "(s)" not in text and "(es)" not in text, (where, text)
+            if amd:
+                assert not re.search(r"tensor[- ]cores?\b(?! \(matrix)", text, re.I), (where, text)
+        for text in _prose(sc, "zh"):
+            assert not re.search(r"[。，；] (?! )", text), (where, text)
+            assert not re.search(rf"[{HAN}][A-Za-z0-9]|[A-Za-z0-9][{HAN}]", text), (where, text)
