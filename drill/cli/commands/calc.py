@@ -94,6 +94,8 @@ def _config_values(args, values: dict) -> dict:
     if shape is None or values.get("params") != shape.total_params():
         return values  # no config, or --params given on the line
     extra = {"active": float(shape.active_params())}
+    if args.op == "prefill":
+        extra["read"] = shape.weights_read(values["tokens"])
     if args.op == "decode":
         extra["read"] = shape.weights_read(values["batch"])
         if values.get("context") and values.get("kv_heads") == shape.kv_heads:

@@ -113,21 +113,30 @@ def decode(
     )
 
 
-def prefill(params: float, tokens: int, dtype: str, active: float = 0.0) -> OpCost:
+def prefill(
+    params: float, tokens: int, dtype: str, active: float = 0.0, read: float = 0.0
+) -> OpCost:
     """Prefill of T tokens: 2·P FLOPs per token, weights read once (activations ignored); a
-    mixture of experts does 2·P_active per token and reads all its weights."""
+    mixture of experts does 2·P_active per token and reads the experts its T tokens touch
+    (``read``, all of them for any real prompt)."""
     positive(params=params, tokens=tokens)
     s = dtype_bytes(dtype)
     used = active or params
     flops = 2.0 * used * tokens
-    nbytes = float(s * params)
+    weights = read or params
+    nbytes = float(s * weights)
+    touched = bool(read) and read < params
     steps = (
         flops_step(
             "2·P_active·T" if active and active != params else "2·P·T",
             f"2·{num(used)}·{num(tokens)}",
             flops,
         ),
-        bytes_step("s·P (weights once)", f"{s}·{num(params)}", nbytes),
+        bytes_step(
+            "s·P_read (the experts T tokens touch, once)" if touched else "s·P (weights once)",
+            f"{s}·{num(weights)}",
+            nbytes,
+        ),
     )
     return OpCost(
         "prefill",

@@ -23,7 +23,7 @@ from drill.core.engine.operators import ShapeError
 
 # Field names used by the common model families, first match wins.
 _LAYERS = ("num_hidden_layers", "n_layer", "num_layers")
-_HIDDEN = ("hidden_size", "n_embd", "d_model")
+_HIDDEN = ("hidden_size", "n_embd", "n_embed", "d_model")
 _HEADS = ("num_attention_heads", "n_head")
 _KV_HEADS = ("num_key_value_heads", "num_kv_heads", "n_head_kv")
 _FFN = ("intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size")
