@@ -1,8 +1,9 @@
 """Real config.json files read against parameter counts made by hand, outside this code.
 
-The hand counts are those of the 2026-12-01 config review (every weight, bias and norm, a
-tied head once; active = the k routed experts, the shared experts, the router, the dense
-layers and the embeddings; KV bytes per token in bf16). The files in tests/data/configs are
+The hand counts are those of the 2026-12-01 config review, and for BLOOM, OPT and Phi-2 a
+count made from transformers' modeling files, each matching the published exact total (every
+weight, bias and norm, a tied head once; active = the k routed experts, the shared experts,
+the router, the dense layers and the embeddings; KV bytes per token in bf16). The files in tests/data/configs are
 the published ones (sources in its SOURCES.md); ../shared/hf_configs is read when present.
 drill leaves norms and biases out, so totals agree within 0.3 % (GPT-2's biases are 0.1 %);
 the KV cache is exact.
@@ -47,6 +48,9 @@ HAND = {
     "qwen1.5-moe-a2.7b": (14.316e9, 2.689e9, 196_608),
     "deepseek-v2-lite": (15.706e9, 2.661e9, 31_104),  # MLA: (512 + 64)·27·2
     "deepseek-v3": (671.026e9, 37.552e9, 70_272),
+    "bloom-560m": (559_214_592, None, 98_304),  # ALiBi: no position table; tied head
+    "opt-1.3b": (1_315_758_080, None, 196_608),  # 2,050 learned positions
+    "phi-2": (2_779_683_840, None, 327_680),  # untied head with a bias
 }
 FAMILIES_IN_REPO = 6  # at least this many model families are checked on every machine
 

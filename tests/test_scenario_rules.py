@@ -586,3 +586,14 @@ def test_prose_reads_as_written_by_hand():
         for text in _prose(sc, "zh"):
             assert not re.search(r"[。，；] (?! )", text), (where, text)
             assert not re.search(rf"[{HAN}][A-Za-z0-9]|[A-Za-z0-9][{HAN}]", text), (where, text)
+
+
+def test_cards_without_bf16_move_fp16_tensors():
+    """V100 and T4 have no bf16: what they train with, and reduce, is fp16."""
+    checked = 0
+    for sc in SCENARIOS:
+        p = sc.params
+        if "gpu" in p and "bf16" not in CATALOG.get(p["gpu"]).dtypes():
+            checked += 1
+            assert "bf16" not in sc.intro_en and p.get("dtype") != "bf16", (sc.skill, sc.seed)
+    assert checked

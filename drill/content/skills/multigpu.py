@@ -132,7 +132,8 @@ def collective_time(ctx: Ctx) -> Scenario:
     op = ctx.choice(("allgather", "reducescatter")) if ctx.difficulty == 1 else "allreduce"
     nodes = ctx.choice((2, 4, 8)) if ctx.difficulty >= 3 and ic.network_gbps else 1
     tokens, width = ctx.choice((1024, 2048, 4096)), ctx.choice((4096, 8192, 16384))
-    nbytes = 2 * tokens * width  # a bf16 activation (or gradient) tensor
+    dtype = "bf16" if "bf16" in card.dtypes() else "fp16"  # V100 and T4 train in fp16
+    nbytes = 2 * tokens * width  # a 16-bit activation (or gradient) tensor
     en_link, zh_link, w = link_words(card, gpus, total=ctx.difficulty >= 2)
     net = ic.network_bandwidth if nodes > 1 else 0.0
     c = coll.collective(op, nbytes, gpus, w, nodes=nodes, network=net, latency=0, net_latency=0)
@@ -155,11 +156,11 @@ def collective_time(ctx: Ctx) -> Scenario:
     word_en, word_zh = OP_WORDS[op]
     en = (
         f"{gpus} {card.name} GPUs in one node are linked by {en_link}. A ring {word_en} runs "
-        f"over a bf16 tensor of shape [{tokens}, {width}] ({format_si(nbytes, 'B')}, the "
+        f"over {article(dtype)} {dtype} tensor of shape [{tokens}, {width}] ({format_si(nbytes, 'B')}, the "
         f"whole buffer as nccl-tests counts it)."
     )
     zh = (
-        f"一个节点里的 {gpus} 块 {card.name} 通过 {zh_link} 互联。在一个 bf16 张量 [{tokens}, "
+        f"一个节点里的 {gpus} 块 {card.name} 通过 {zh_link} 互联。在一个 {dtype} 张量 [{tokens}, "
         f"{width}]（{format_si(nbytes, 'B')}，按 nccl-tests 的口径指整个缓冲区）上做环形 {word_zh}。"
     )
     if nodes > 1:
@@ -199,7 +200,7 @@ def collective_time(ctx: Ctx) -> Scenario:
             )
         )
     params = {
-        "gpu": card.id, "op": op, "bytes": nbytes, "gpus": gpus, "nodes": nodes,
+        "gpu": card.id, "op": op, "dtype": dtype, "bytes": nbytes, "gpus": gpus, "nodes": nodes,
         "link_per_direction": w, "network_gbps": ic.network_gbps if nodes > 1 else 0,
         "card_in_question": False,
     }  # fmt: skip
