@@ -22,6 +22,14 @@ PROFILES = {
     "compute": ((72, 92), (25, 58)),
     "latency": ((5, 40), (5, 45)),
 }
+# Launches too small to fill the chip read far lower than a stalled big kernel (inferred from
+# their size: 4 KB or a 64³ tile per launch is microseconds of a few SMs' work; 16 blocks
+# occupy 16 of 132 SMs).
+SMALL_PROFILES = {
+    "small-reduction": ((1, 8), (1, 6)),
+    "tiny-gemm": ((2, 10), (1, 6)),
+    "few-blocks": ((4, 12), (5, 20)),
+}
 KERNELS = (
     (
         "elementwise-add",
@@ -74,7 +82,7 @@ KERNELS = (
 @skill("sol-diagnosis", "diagnosis", en="Speed-of-Light diagnosis", zh="Speed-of-Light 判读")
 def sol_diagnosis(ctx: Ctx) -> Scenario:
     kernel_id, profile, kernel_en, kernel_zh = ctx.choice(KERNELS)
-    (c_lo, c_hi), (m_lo, m_hi) = PROFILES[profile]
+    (c_lo, c_hi), (m_lo, m_hi) = SMALL_PROFILES.get(kernel_id, PROFILES[profile])
     comp, mem = ctx.rng.randint(c_lo, c_hi), ctx.rng.randint(m_lo, m_hi)
     verdict = rl.sol_diagnosis(comp / 100, mem / 100)
     step = Step(
