@@ -48,7 +48,7 @@ def test_l1_as_dram(key):
         l1 = (
             p["l1_bytes"] / p["duration_s"]
             if key == "bandwidth"
-            else (2 * p["ffma"] + p["fadd"]) / p["l1_bytes"]
+            else (2 * p["ffma"] + p["fadd"] + p["fmul"]) / p["l1_bytes"]
         )
         assert wrong == pytest.approx(l1)
         assert "l1-as-dram" in grade(ask, typed(ask, wrong)).mistakes
@@ -99,20 +99,35 @@ def test_fma_counted_once_is_named():
     with_fma = [(sc, ask) for sc, ask in asks("intensity") if sc.params["ffma"]]
     for sc, ask in with_fma[:20]:  # vector_add is FADD alone: no FMA to count once
         p = sc.params
-        once = (p["ffma"] + p["fadd"]) / p["dram_bytes"]
+        once = (p["ffma"] + p["fadd"] + p["fmul"]) / p["dram_bytes"]
         assert "fma-factor" in grade(ask, typed(ask, once)).mistakes
 
 
 def test_the_instruction_mix_fits_the_kernel():
-    """A copy, transpose or gather does no FP math; vector_add one FADD per element."""
+    """A copy, transpose or gather does no FP math; vector_add one FADD per 12 bytes, a
+    row softmax 4 FP instructions per 8 bytes, a CSR SpMV one FFMA per nonzero (12 bytes);
+    a 7-point stencil 6 FFMA and 1 FMUL per point, its DRAM traffic the L2's misses."""
+    seen = set()
     for sc in SCENARIOS:
         p = sc.params
-        name = sc.intro_en
+        name, flops = sc.intro_en, 2 * p["ffma"] + p["fadd"] + p["fmul"]
         if "transpose" in name or "gather_rows" in name:
-            assert p["ffma"] == p["fadd"] == 0
+            assert p["ffma"] == p["fadd"] == p["fmul"] == 0
             assert all(ask.key != "intensity" for ask in sc.asks)
-        if "vector_add" in name:
-            assert p["ffma"] == 0 and p["fadd"] * 12 == pytest.approx(p["dram_bytes"], rel=0.01)
+            seen.add("no math")
+        for kernel, per_byte in (
+            ("vector_add", 1 / 12),
+            ("softmax_rows", 0.5),
+            ("csr_spmv", 1 / 6),
+        ):
+            if kernel in name:
+                assert flops == pytest.approx(p["dram_bytes"] * per_byte, rel=0.01), kernel
+                seen.add(kernel)
+        if "stencil_3d_7pt" in name:
+            assert p["ffma"] == pytest.approx(6 * p["fmul"], rel=0.01) and p["fadd"] == 0
+            assert 4 <= p["intensity"] <= 15  # 13 FLOPs per point, most of the grid in L2
+            seen.add("stencil")
+    assert len(seen) == 5
 
 
 def test_every_cause_and_number_is_drawn():

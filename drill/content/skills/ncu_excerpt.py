@@ -24,6 +24,7 @@ class Figures:
     l1_bytes: float
     ffma: int
     fadd: int
+    fmul: int
     tensor_inst: int
     sm_pct: float
     mem_pct: float
@@ -48,7 +49,7 @@ class Figures:
 
     @property
     def flops(self) -> float:
-        return 2.0 * self.ffma + self.fadd
+        return 2.0 * self.ffma + self.fadd + self.fmul
 
 
 def blocks_per_sm(card: Card, threads: int, registers: int) -> tuple[int, int, int]:
@@ -75,9 +76,15 @@ def draw(rng, truth: Truth, card: Card) -> Figures:
     dram_bytes = _round_bytes(rng.uniform(*truth.dram) / 100 * card.bandwidth * t)
     dram_pct = round(dram_bytes / t / card.bandwidth * 100, 2)
     share = rng.uniform(*truth.flop_share)
-    flops = share * fp32 * t if truth.flops_per_byte is None else dram_bytes * truth.flops_per_byte
-    ffma, fadd = round(flops * truth.mix[0]), round(flops * truth.mix[1])
-    flop_pct = (2 * ffma + fadd) / t / fp32 * 100
+    l2_hit = _pct(rng, truth.l2_hit)
+    if truth.flops_per_l2_byte is not None:
+        flops = dram_bytes / (1 - l2_hit / 100) * truth.flops_per_l2_byte
+    elif truth.flops_per_byte is not None:
+        flops = dram_bytes * truth.flops_per_byte
+    else:
+        flops = share * fp32 * t
+    ffma, fadd, fmul = (round(flops * share) for share in truth.mix)
+    flop_pct = (2 * ffma + fadd + fmul) / t / fp32 * 100
     sm_pct = round(max(rng.uniform(*truth.sm), flop_pct + 2), 2)
     l1_pct, l2_pct = _pct(rng, truth.l1), _pct(rng, truth.l2)
     mem_pct = max(l1_pct, l2_pct, dram_pct)
@@ -96,6 +103,7 @@ def draw(rng, truth: Truth, card: Card) -> Figures:
         l1_bytes,
         ffma,
         fadd,
+        fmul,
         0,
         sm_pct,
         mem_pct,
@@ -103,7 +111,7 @@ def draw(rng, truth: Truth, card: Card) -> Figures:
         l1_pct,
         l2_pct,
         _pct(rng, (max(0.0, truth.l2_hit[0] - 40), max(1.0, truth.l2_hit[0] - 10))),
-        _pct(rng, truth.l2_hit),
+        l2_hit,
         truth.threads,
         grid,
         registers,
@@ -168,6 +176,7 @@ def render(f: Figures, card: Card, hide: frozenset[str] = frozenset()) -> str:
             ("l1tex__t_bytes.sum", *_bytes(f.l1_bytes)),
             ("sm__sass_thread_inst_executed_op_ffma_pred_on.sum", "inst", f"{f.ffma:,}"),
             ("sm__sass_thread_inst_executed_op_fadd_pred_on.sum", "inst", f"{f.fadd:,}"),
+            ("sm__sass_thread_inst_executed_op_fmul_pred_on.sum", "inst", f"{f.fmul:,}"),
             ("sm__inst_executed_pipe_tensor_op_hmma.sum", "inst", f"{f.tensor_inst:,}"),
         ],
     }

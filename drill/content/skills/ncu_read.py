@@ -129,8 +129,15 @@ def _fix_ask(truth: Truth) -> Ask:
     if truth.fix != "occupancy":
         mistakes.append(("occupancy-always-helps", "occupancy"))
     fix = FIX_TEXT[truth.fix]
+    cause = CAUSE_TEXT[truth.cause]
     step = Step(
-        "fix", "First fix", "首要优化", fix.en, "", Text(truth.fix, fix.zh), formula_zh=fix.zh
+        "fix",
+        "First fix",
+        "首要优化",
+        f"what removes the cause: {cause.en}",
+        "",
+        Text(truth.fix, fix.zh),
+        formula_zh=f"消除原因的办法：{cause.zh}",
     )
     return Ask(
         "fix",
@@ -233,15 +240,18 @@ def _number_ask(which: str, f: Figures, card) -> Ask:
             "flops",
             "FLOPs",
             "浮点运算数",
-            "2·FFMA + FADD",
-            f"2·{f.ffma} + {f.fadd}",
+            "2·FFMA + FADD + FMUL",
+            f"2·{f.ffma} + {f.fadd} + {f.fmul}",
             f.flops,
             "FLOP",
-            formula_zh="2·FMA 指令数 + 加法指令数",
+            formula_zh="2·FMA 指令数 + 加法指令数 + 乘法指令数",
         )
         value = f.flops / b
         step = intensity_step(f.flops, b, dram=True)
-        mistakes = [("fma-factor", (f.ffma + f.fadd) / b), ("l1-as-dram", f.flops / f.l1_bytes)]
+        mistakes = [
+            ("fma-factor", (f.ffma + f.fadd + f.fmul) / b),
+            ("l1-as-dram", f.flops / f.l1_bytes),
+        ]
         return number_ask(
             "intensity",
             "What is its arithmetic intensity against DRAM?",
@@ -349,6 +359,7 @@ def ncu_read(ctx: Ctx) -> Scenario:
         "l1_bytes": f.l1_bytes,
         "ffma": f.ffma,
         "fadd": f.fadd,
+        "fmul": f.fmul,
         "sm_pct": f.sm_pct,
         "mem_pct": f.mem_pct,
         "dram_pct": f.dram_pct,

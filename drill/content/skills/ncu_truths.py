@@ -110,10 +110,14 @@ class Truth:
     smem_wavefronts: tuple[float, float] = (1.0, 1.1)  # shared wavefronts per request (ideal 1)
     l2_hit: tuple[float, float] = (30.0, 60.0)
     tensor: bool = False  # an fp16 matrix product (the tensor-core pipe is the fitting roof)
-    # The FP instructions the kernel's math is: FFMA and FADD instructions per FLOP (the
-    # FLOPs are 2·FFMA + FADD). A copy, a transpose or a gather does no FP math at all.
-    mix: tuple[float, float] = (0.45, 0.1)
+    # The FP instructions the kernel's math is: FFMA, FADD and FMUL instructions per FLOP
+    # (the FLOPs are 2·FFMA + FADD + FMUL, as ncu counts them). A copy, a transpose or a
+    # gather does no FP math at all.
+    mix: tuple[float, float, float] = (0.45, 0.1, 0.0)
     flops_per_byte: float | None = None  # FLOPs fixed by the DRAM bytes (a + b: 1 per 12 B)
+    # FLOPs fixed by the bytes L2 serves, DRAM seeing only its misses (a 7-point stencil:
+    # 13 FLOPs per point over about 12 B, each input fetched from L2 about twice)
+    flops_per_l2_byte: float | None = None
 
 
 TRUTHS: tuple[Truth, ...] = (
@@ -135,7 +139,7 @@ TRUTHS: tuple[Truth, ...] = (
         "Stall LG Throttle",
         sectors=(14.0, 30.0),
         l2_hit=(15, 45),
-        mix=(0.0, 0.0),
+        mix=(0.0, 0.0, 0.0),
     ),
     Truth(
         "tail-wave",
@@ -176,6 +180,10 @@ TRUTHS: tuple[Truth, ...] = (
         (0.86, 0.98),
         "Stall Long Scoreboard",
         l2_hit=(40, 70),
+        # per element: subtract the max and sum (FADD), scale for exp2 and normalize (FMUL),
+        # the exponential on the SFU; x read once, y written once
+        mix=(0.0, 0.5, 0.5),
+        flops_per_byte=4 / 8,
     ),
     Truth(
         "l2-resident",
@@ -193,7 +201,9 @@ TRUTHS: tuple[Truth, ...] = (
         (10, 80),
         (0.85, 0.95),
         "Stall LG Throttle",
-        l2_hit=(90, 98),
+        l2_hit=(80, 92),  # inferred: most of the grid stays in L2, not all of it
+        mix=(6 / 13, 0.0, 1 / 13),  # 6 FFMA + 1 FMUL per point
+        flops_per_l2_byte=13 / 12,
     ),
     Truth(
         "tensor-unused",
@@ -232,7 +242,7 @@ TRUTHS: tuple[Truth, ...] = (
         "Stall MIO Throttle",
         smem_wavefronts=(8.0, 32.0),
         l2_hit=(30, 60),
-        mix=(0.0, 0.0),
+        mix=(0.0, 0.0, 0.0),
     ),
     Truth(
         "launch-overhead",
@@ -251,6 +261,8 @@ TRUTHS: tuple[Truth, ...] = (
         (0.3, 0.7),
         "Stall Wait",
         l2_hit=(20, 60),
+        mix=(0.0, 1.0, 0.0),  # one FADD per element over x read and written in place
+        flops_per_byte=1 / 8,
     ),
     Truth(
         "long-scoreboard",
@@ -270,6 +282,9 @@ TRUTHS: tuple[Truth, ...] = (
         "Stall Long Scoreboard",
         sectors=(4.0, 6.0),
         l2_hit=(30, 60),
+        # one FFMA per nonzero over its value, its column index and the gathered x
+        mix=(0.5, 0.0, 0.0),
+        flops_per_byte=2 / 12,
     ),
     Truth(
         "dram-saturated",
@@ -288,7 +303,7 @@ TRUTHS: tuple[Truth, ...] = (
         (0.85, 0.95),
         "Stall Long Scoreboard",
         l2_hit=(0, 5),
-        mix=(0.0, 1.0),
+        mix=(0.0, 1.0, 0.0),
         flops_per_byte=1 / 12,
     ),
 )
