@@ -15,6 +15,7 @@ from drill.content.catalog import load_catalog
 from drill.content.skills import registry as skills
 from drill.content.skills.model import CHOICE, DERIVED, NUMBER
 from drill.core.engine import hierarchy as hi
+from drill.core.units import format_si
 from tests.helpers import printed
 
 CATALOG = load_catalog(include_user=False)
@@ -599,3 +600,61 @@ def test_cards_without_bf16_move_fp16_tensors():
             checked += 1
             assert "bf16" not in sc.intro_en and p.get("dtype") != "bf16", (sc.skill, sc.seed)
     assert checked
+
+
+def test_an_mi250x_is_one_gcd():
+    """A device is what software sees as one GPU: an MI250X question uses one GCD's figures
+    (191.5 TFLOP/s fp16, 1.638 TB/s, 64 GB), never the package's 383 / 3.277 / 128."""
+    seen = 0
+    for sc in SCENARIOS:
+        if sc.params.get("gpu") != "mi250x" or sc.skill == "per-die-peak":
+            continue
+        seen += 1
+        for text in (sc.intro_en, *(a.prompt_en for a in sc.asks)):
+            for package in ("383 TFLOP", "3.277 TB/s", "128 GB"):
+                assert package not in text, (sc.skill, sc.seed, text)
+        assert sc.params.get("peak", 0) <= 191.5e12 * 1.001
+    assert seen
+
+
+def test_a_mesh_group_smaller_than_the_node_uses_its_pair_links():
+    """On MI300X's full mesh, k GPUs reach each other over k-1 links of 64 GB/s each way,
+    not the 448 GB/s all seven give."""
+    seen = set()
+    for sc in SCENARIOS:
+        p = sc.params
+        if sc.skill != "comm-or-math" or CATALOG.get(p["gpu"]).interconnect.topology != "mesh":
+            continue
+        ic = CATALOG.get(p["gpu"]).interconnect
+        comm = next(s for s in sc.asks[0].steps if s.key == "comm-time")
+        link = format_si((p["degree"] - 1) * ic.pair_gbs * 1e9, "B/s")
+        assert comm.substitution.endswith(f"/ {link}"), (sc.seed, p["degree"], comm.substitution)
+        seen.add(p["degree"])
+    assert {2, 4, 8} <= seen
+
+
+def test_cdna_wavefronts_are_64_wide():
+    seen = 0
+    for sc in SCENARIOS:
+        if sc.skill != "littles-law" or sc.difficulty < 3:
+            continue
+        card = CATALOG.get(sc.params["gpu"])
+        last = sc.asks[-1].steps[-1]
+        width = 64 if card.vendor == "AMD" else 32
+        assert f"/ ({width} × " in last.substitution, (sc.seed, last.substitution)
+        seen += card.vendor == "AMD"
+    assert seen
+
+
+def test_the_sla_batch_stands_clear_of_a_whole_number():
+    """The batch the bytes allow sits 0.15 or more from an integer: a given rounded in the
+    prompt (8.03 B parameters as 8 B) cannot move the floor."""
+    seen = 0
+    for sc in SCENARIOS:
+        if sc.skill != "sla-batch":
+            continue
+        steps = {s.key: s.value for s in sc.asks[-1].steps}
+        allowed = steps["sla-bytes"]
+        assert 0.15 <= allowed - math.floor(allowed) <= 0.85, (sc.seed, sc.difficulty, allowed)
+        seen += 1
+    assert seen == 3 * len(SEEDS)

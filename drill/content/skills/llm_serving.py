@@ -349,11 +349,13 @@ def sla_batch(ctx: Ctx) -> Scenario:
     capacity = card.capacity
     most = (capacity - weights) / kv
     aim = max(1, int(most * ctx.rng.uniform(0.2, 0.8)))
-    # A target in tenths of a millisecond whose bytes-allowed batch sits well inside an
-    # integer step (not within 0.15 of one), so rounding a figure cannot flip the floor.
+    # A target in tenths (else hundredths, thousandths) of a millisecond whose bytes-allowed
+    # batch sits well inside an integer step (not within 0.15 of one), so rounding a figure
+    # cannot flip the floor.
     tpot = 0.0
-    for half in (0.5, 0.35, 0.65, 0.25, 0.75):
-        tpot = round((weights + (aim + half) * kv) / bw * 1e4) / 1e4
+    tries = [(scale, half) for scale in (1e4, 1e5, 1e6) for half in (0.5, 0.35, 0.65)]
+    for per_second, half in tries:
+        tpot = round((weights + (aim + half) * kv) / bw * per_second) / per_second
         allowed = (tpot * bw - weights) / kv
         if 0.15 <= allowed - math.floor(allowed) <= 0.85 and tpot * peak > 2 * model[2] * aim:
             break

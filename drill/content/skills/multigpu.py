@@ -94,11 +94,18 @@ def link_words(card, gpus: int, total: bool) -> tuple[str, str, float]:
             if total
             else f"每个方向 {format_si(pair, 'B/s')}"
         )
+        drives = (
+            ("each GPU uses its one link to the other", "两块 GPU 之间只用这一条链路")
+            if gpus == 2
+            else (
+                f"each GPU drives its links to the other {gpus - 1} at once",
+                f"每块 GPU 同时使用通往其余 {gpus - 1} 块的链路",
+            )
+        )
         return (
             f"{name}: one link between each pair of GPUs (full mesh, no switch), {quoted}; "
-            f"each GPU drives its links to the other {gpus - 1} at once",
-            f"{name_zh}：每两块 GPU 之间一条链路（全互连，无交换芯片），{quoted_zh}；"
-            f"每块 GPU 同时使用通往其余 {gpus - 1} 块的链路",
+            f"{drives[0]}",
+            f"{name_zh}：每两块 GPU 之间一条链路（全互连，无交换芯片），{quoted_zh}；{drives[1]}",
             w,
         )
     if fabric and ic.topology == "partial":
