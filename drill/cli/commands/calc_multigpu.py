@@ -16,6 +16,7 @@ from drill.i18n import tr
 
 COLLECTIVES = coll.OPS
 SERVING = ("dp-batch", "tp-degree", "mbu", "mfu", "kv-bound", "spec-decode", "sla-batch")
+OVER_LINKS = (*COLLECTIVES, "dp-batch", "tp-degree")  # the link conventions apply to these
 CONFIG_MAX_BYTES = 1_000_000  # a config.json is a few KB; refuse to read a model file by mistake
 
 
@@ -35,7 +36,8 @@ def emit(args, lang: str, steps: list[Step], data: dict, note: str = "") -> int:
     if note:
         console.print(note)
     console.print(steps_table(steps, lang))
-    console.print(tr("multigpu-conventions", lang), style="dim")
+    key = "multigpu-conventions" if args.op in OVER_LINKS else "conventions"
+    console.print(tr(key, lang), style="dim")
     return 0
 
 
