@@ -13,8 +13,8 @@ import pytest
 from drill.content import yamlio
 from drill.content.bank import LANGS, Bank, RubricPoint, load_bank
 from drill.content.bank import validate_paths as schema_problems
-from drill.content.skills.context import PCT, PLAIN
-from drill.content.skills.model import NUMBER, Ask
+from drill.content.skills.context import GB, MB, PCT, PLAIN
+from drill.content.skills.model import CHOICE, NUMBER, Ask, Option
 from drill.errors import AnswerError
 from drill.grading import checks, numbers
 from drill.grading.choices import grade_choice, parse_choice, present
@@ -206,8 +206,63 @@ def test_a_largest_batch_is_exact_and_nothing_above_it_counts() -> None:
 def test_fraction_for_percent_is_explained_in_both_languages() -> None:
     from drill.content.skills.mistakes import explain
 
-    assert "0.64" in explain("fraction-for-percent", "en")
+    assert "100" in explain("fraction-for-percent", "en")
     assert "百分比" in explain("fraction-for-percent", "zh")
+
+
+def test_binary_for_decimal_is_named_on_any_byte_answer() -> None:
+    ask = Ask("kv", NUMBER, "KV cache?", "KV cache？", 85.9e9, GB)
+    assert numbers.grade(ask, "85.9").correct
+    for typed in ("80", "92.2"):  # GiB read as GB, either way
+        result = numbers.grade(ask, typed)
+        assert not result.correct and result.mistakes == ("gib-gb",), typed
+    small = Ask("tile", NUMBER, "Bytes?", "字节？", 52.4e6, MB)
+    assert numbers.grade(small, "50").mistakes == ("gib-gb",)  # MiB counted, MB written
+
+
+def test_a_conversion_is_answered_in_the_unit_asked() -> None:
+    ask = Ask("conv", NUMBER, "In GB?", "多少 GB？", 85.9e9, GB, in_unit=True)
+    with pytest.raises(AnswerError) as info:
+        numbers.grade(ask, "80 GiB")  # the given figure typed back
+    assert "GB" in info.value.message("en") and "GB" in info.value.message("zh")
+    assert numbers.grade(ask, "85.9 GB").correct
+    assert numbers.grade(ask, "85.9").correct
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("25 warps", 25.0),
+        ("9750 tokens", 9750.0),
+        ("4 GPUs", 4.0),
+        ("TP=4", 4.0),
+        ("4-way", 4.0),
+        ("160 次", 160.0),
+        ("1/6", 1 / 6),
+    ],
+)
+def test_counts_are_read_as_people_write_them(text: str, expected: float) -> None:
+    assert numbers.grade(Ask("n", NUMBER, "How many?", "多少？", expected, PLAIN), text).correct
+
+
+def test_a_hedge_between_two_options_is_asked_again() -> None:
+    ask = Ask(
+        "bound",
+        CHOICE,
+        "Bound?",
+        "受限？",
+        "memory",
+        None,
+        options=(
+            Option("a", "memory", "memory", "访存"),
+            Option("b", "compute", "compute", "算力"),
+        ),
+    )
+    for hedge in ("a, b", "a or b", "a/b", "(a) (b)"):
+        with pytest.raises(AnswerError):
+            numbers.grade(ask, hedge)
+    assert numbers.grade(ask, "a").correct
+    assert numbers.grade(ask, "a) a memory-bound kernel").correct
 
 
 def test_an_ambiguous_mistake_is_one_event() -> None:

@@ -261,7 +261,7 @@ def test_conventions_are_stated():
             assert tool in sc.intro_en
             assert sc.params["bytes"] == card.capacity  # the device's total, as the tool reports it
             shown = (
-                f"{card.capacity_mib:,.0f} MiB" if tool == "nvidia-smi" else str(int(card.capacity))
+                f"{card.capacity_mib:.0f} MiB" if tool == "nvidia-smi" else str(int(card.capacity))
             )
             assert shown in sc.intro_en
 

@@ -148,7 +148,55 @@ _unit(
 )
 _unit("hz", (FREQUENCY,))
 
-_TIME_WORDS = {"毫秒": 1e-3, "微秒": 1e-6, "纳秒": 1e-9}
+_TIME_WORDS = {
+    "毫秒": 1e-3,
+    "微秒": 1e-6,
+    "纳秒": 1e-9,
+    "milliseconds": 1e-3,
+    "millisecond": 1e-3,
+    "microseconds": 1e-6,
+    "microsecond": 1e-6,
+    "nanoseconds": 1e-9,
+    "nanosecond": 1e-9,
+}
+# What people write after a count ("25 warps", "9750 tokens", "4 GPUs", "4-way", "160 次"):
+# the noun names what is counted, the number is read in the unit asked for.
+COUNT_WORDS = frozenset(
+    [
+        "token",
+        "tokens",
+        "sequence",
+        "sequences",
+        "seq",
+        "seqs",
+        "gpu",
+        "gpus",
+        "device",
+        "devices",
+        "warp",
+        "warps",
+        "wavefront",
+        "wavefronts",
+        "block",
+        "blocks",
+        "batch",
+        "way",
+        "ways",
+        "-way",
+        "element",
+        "elements",
+        "times",
+        "次",
+        "个",
+        "块",
+        "条",
+        "路",
+        "张",
+    ]
+)
+_ROLE = re.compile(r"^(?:tp|dp|pp|ep|batch|b)\s*[=:]?\s*(?=\d)", re.IGNORECASE)  # "TP=4"
+_PER_ELEMENT = re.compile(r"\s*(?:(?:per|/)\s*element|每元素|每个元素)$", re.IGNORECASE)
+_BYTE_WORDS = {"吉字节": "GB", "兆字节": "MB", "千字节": "kB", "太字节": "TB", "字节": "B"}
 _PREFIX_ORDER = sorted(PREFIXES, key=len, reverse=True)
 
 
@@ -196,20 +244,31 @@ def _lookup_word(word: str) -> tuple[frozenset[str], bool] | None:
 
 
 _TIMES = re.compile(r"\s*[×x*·]\s*(?=[\d.])")
+_OVER = re.compile(r"\s*/\s*(?=[\d.])")  # "1/6": a quotient, not a unit's "/"
 
 
 def _product(text: str) -> tuple[float, str]:
     """A number, or a product typed as one (``2×32×128``, ``2 * 32 * 128``, ``2x32``), and
     what follows it. A lone ``x`` after a number stays a ratio (``3x``)."""
-    value, rest = _split_number(text)
+    value, rest = _split_number(_ROLE.sub("", text))
     while True:
-        times = _TIMES.match(rest)
-        if times is None:
+        times, over = _TIMES.match(rest), _OVER.match(rest)
+        if times is None and over is None:
             return value, rest
-        factor, rest = _split_number(rest[times.end() :])
-        value *= factor
+        factor, rest = _split_number(rest[(times or over).end() :])
+        if over is not None and factor == 0:
+            raise UnitError("division by zero")
+        value = value * factor if times is not None else value / factor
         if not math.isfinite(value):
             raise UnitError("number out of range")
+
+
+def unit_written(text: str) -> str:
+    """The unit as typed after the number ("" for a bare number): ``32768 MiB`` → ``MiB``."""
+    try:
+        return _product(clean(text))[1]
+    except UnitError:
+        return ""
 
 
 def parse_quantity(text: str) -> Quantity:
@@ -221,6 +280,11 @@ def parse_quantity(text: str) -> Quantity:
     if not cleaned:
         raise UnitError("empty answer")
     value, rest = _product(cleaned)
+    for word, unit in _BYTE_WORDS.items():  # 85.9 吉字节, FLOP/字节
+        rest = rest.replace(word, unit)
+    rest = _PER_ELEMENT.sub("", rest)  # "117 FLOPs per element" counts FLOPs
+    if rest.lower().lstrip("-") in COUNT_WORDS or rest.lower() in COUNT_WORDS:
+        rest = ""
     if not rest:
         return Quantity(value)
     if rest in ("%", "percent", "pct"):

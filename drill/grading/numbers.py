@@ -129,6 +129,8 @@ _LETTER = re.compile(
     r"^(?:选项?|选择|答案是?|答|option|answer|choice)?\s*[(（\[]?\s*([a-z])\s*"
     r"(?:[)）\].:：、,，]|$)"
 )
+# what may join two option letters in a hedge ("a, b", "a or b", "a/b", "(a) (b)", "a 或 b")
+_JOINS = re.compile(r"[\s,，、/;；()（）\[\].:：]+|\bor\b|\band\b|或者|或|和")
 _NOT = re.compile(r"^(?:not|no[, ]|不是|并非|非)")
 
 
@@ -162,6 +164,12 @@ def parse_choice(ask: Ask, text: str) -> str:
             return option.value
     shown = _LETTER.match(value)
     if shown and shown.group(1) in letters:
+        rest = {word for word in _JOINS.split(value[shown.end() :]) if word}
+        if rest and rest <= set(letters) - {shown.group(1)}:  # a hedge between options
+            raise AnswerError(
+                f"pick one option, not several: {', '.join(letters)}",
+                f"只能选一个选项：{', '.join(letters)}",
+            )
         return letters[shown.group(1)]
     for option in ask.options:
         if value in WORDS.get(option.value, ()):
@@ -232,6 +240,14 @@ def parse_number(ask: Ask, text: str) -> tuple[list[float], u.Quantity]:
         ) from None
     if not math.isfinite(quantity.value):
         raise AnswerError("that number is out of range", "数字超出范围")
+    written = u.unit_written(text)
+    if ask.in_unit and unit is not None and written and written.lower() != unit.label.lower():
+        raise AnswerError(
+            f"the question is the conversion: give the number in {unit.label}",
+            f"这道题就是换算：请给出以 {unit.label} 为单位的数值",
+        )
+    if unit is not None and not unit.label and u.FLOP in quantity.dims:
+        quantity = u.Quantity(quantity.value)  # "117 FLOPs" for "how many FLOPs per element"
     if quantity.dims and unit is not None and unit.dim not in quantity.dims:
         have = " / ".join(sorted(u.DIMENSION_NAMES[d] for d in quantity.dims))
         want = unit.label or u.DIMENSION_NAMES[unit.dim]
@@ -267,9 +283,15 @@ def _rel(value: float, target: float) -> float:
     return abs(value - target) / abs(target)
 
 
+GIB_PER_GB = 2.0**30 / 1e9
+MIB_PER_MB = 2.0**20 / 1e6
+
+
 def _slips(ask: Ask, target: float) -> list[tuple[str, float]]:
     """The numeric mistakes of an ask; binary and decimal units mixed up either way (GiB read
-    as GB, or GB as GiB) are one slip, so each gib-gb value brings its mirror."""
+    as GB, or GB as GiB) are one slip, so each gib-gb value brings its mirror. Any amount of
+    bytes or bytes per second can be mixed up so: GiB either way, or bytes counted in MiB
+    and labelled MB (4.9 % low; 4.9 % high is as likely a loose estimate)."""
     found = []
     for tag, wrong in ask.mistakes:
         if isinstance(wrong, str):
@@ -277,6 +299,12 @@ def _slips(ask: Ask, target: float) -> list[tuple[str, float]]:
         found.append((tag, float(wrong)))
         if tag == "gib-gb" and wrong:
             found.append((tag, target * target / float(wrong)))
+    if ask.unit is not None and ask.unit.dim in (u.BYTES, u.BYTE_RATE):
+        found += [
+            ("gib-gb", target * GIB_PER_GB),
+            ("gib-gb", target / GIB_PER_GB),
+            ("gib-gb", target / MIB_PER_MB),
+        ]
     return found
 
 

@@ -233,9 +233,12 @@ def number_ask(
     explain: tuple[str, str] = ("", ""),
     prefix_mistake: bool = True,
     at_most: bool = False,
+    in_unit: bool = False,
 ) -> Ask:
     """A numeric sub-question; mistakes too close to the answer to tell apart are dropped.
-    ``at_most``: the answer is the largest whole number meeting a limit (exact, none above)."""
+    ``at_most``: the answer is the largest whole number meeting a limit (exact, none above).
+    ``in_unit``: the question is a unit conversion, so an answer in another unit (the given
+    figure typed back) is asked again."""
     kept: list[tuple[str, float]] = []
     candidates = list(mistakes)
     if prefix_mistake:
@@ -259,6 +262,7 @@ def number_ask(
         explain_zh=explain[1],
         ladder=True,
         at_most=at_most,
+        in_unit=in_unit,
     )
 
 

@@ -31,8 +31,8 @@ MISTAKES: dict[str, Text] = {
         "差了 1000 的整数次幂：检查单位前缀（k、M、G、T）。",
     ),
     "gib-gb": Text(
-        "Mixed binary (GiB = 2^30 B) and decimal (GB = 10^9 B) units.",
-        "混用了二进制单位（GiB = 2^30 B）和十进制单位（GB = 10^9 B）。",
+        "Mixed binary (MiB = 2^20 B, GiB = 2^30 B) and decimal (MB = 10^6 B, GB = 10^9 B) units.",
+        "混用了二进制单位（MiB = 2^20 B，GiB = 2^30 B）和十进制单位（MB = 10^6 B，GB = 10^9 B）。",
     ),
     "bits-bytes": Text(
         "Forgot to divide the bus width in bits by 8 to get bytes.",
@@ -92,10 +92,11 @@ MISTAKES: dict[str, Text] = {
         "直接用了 boost 频率下的峰值；持续负载下频率下降，峰值按比例下降。",
     ),
     "fraction-for-percent": Text(
-        "Typed a share (0.64) where a percentage was asked: the number is right, so half "
-        "credit; a bare number is read in the unit asked for, so write 64 (or 64 %).",
-        "题目要百分比，你填的是小数比例（0.64）：数值对，给一半分；不带单位的数字按题目要求的单位读，"
-        "应写 64（或 64 %）。",
+        "Typed the share as a fraction of 1 where a percentage was asked: the number is right, "
+        "so half credit; a bare number is read in the unit asked for, so multiply by 100 (or "
+        "add %).",
+        "题目要百分比，你填的是 1 以内的小数比例：数值对，给一半分；不带单位的数字按题目要求的单位读，"
+        "应乘以 100（或加上 %）。",
     ),
     "past-the-limit": Text(
         "Went past the limit: the largest value that meets it is the floor, and anything "
@@ -142,9 +143,9 @@ MISTAKES: dict[str, Text] = {
     ),
     # -- beyond one GPU: collectives, parallelism, serving --
     "bidirectional-bw": Text(
-        'Used the both-directions link figure (NVLink "900 GB/s") as the per-direction '
-        "bandwidth; a transfer sees one direction: 450 GB/s.",
-        "把双向合计的链路带宽（NVLink 的 “900 GB/s”）当成了单向带宽；一次传输只用一个方向：450 GB/s。",
+        "Used the both-directions link figure (the datasheet's sum of the two directions) as "
+        "the per-direction bandwidth; a transfer sees one direction: half of it.",
+        "把双向合计的链路带宽（数据手册上两个方向之和）当成了单向带宽；一次传输只用一个方向：它的一半。",
     ),
     "allreduce-factor": Text(
         "Counted an all-reduce as one pass; it is a reduce-scatter plus an all-gather, twice "

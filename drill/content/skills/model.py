@@ -83,6 +83,7 @@ class Ask:
     # (neither earn nor cost credit)
     accepted: tuple[str, ...] = ()
     at_most: bool = False  # the largest whole number that meets a limit: above it is wrong
+    in_unit: bool = False  # a conversion: the answer is written in the asked unit or bare
 
     def prompt(self, lang: str) -> str:
         return self.prompt_zh if lang == "zh" else self.prompt_en

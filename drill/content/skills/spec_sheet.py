@@ -110,6 +110,7 @@ def spec_sheet(ctx: Ctx) -> Scenario:
                 GIB,
                 (step,),
                 [("gib-gb", total / GIB_PER_GB)],
+                in_unit=True,
             )
         else:
             mib = card.capacity_mib or round(total / 2**20)
@@ -124,7 +125,7 @@ def spec_sheet(ctx: Ctx) -> Scenario:
             )
             en = (
                 f"On a {card.name}, `nvidia-smi --query-gpu=memory.total --format=csv` prints "
-                f"{mib:,.0f} MiB."
+                f"{mib:.0f} MiB."
             )
             zh = f"在 {card.name} 上，nvidia-smi 显示总显存为 {mib:,.0f} MiB。"
             ask = number_ask(
@@ -135,6 +136,7 @@ def spec_sheet(ctx: Ctx) -> Scenario:
                 GB,
                 (step,),
                 [("gib-gb", total / GIB_PER_GB), ("gib-gb", mib * 1e6)],
+                in_unit=True,
             )
         params = {"gpu": card.id, "bytes": total}
     elif kind == "tensor":
