@@ -658,3 +658,42 @@ def test_the_sla_batch_stands_clear_of_a_whole_number():
         assert 0.15 <= allowed - math.floor(allowed) <= 0.85, (sc.seed, sc.difficulty, allowed)
         seen += 1
     assert seen == 3 * len(SEEDS)
+
+
+def test_a_launch_fix_is_worked_out_per_option_and_offered_where_the_card_has_it():
+    """Each fix's step time (a graph: one launch, then the kernels back to back; a faster card
+    or half the bytes: each kernel shorter, never under its launch) leaves the key 10 % ahead,
+    and fp8 is offered only on a card with an fp8 format."""
+    seen = 0
+    for sc in SCENARIOS:
+        if sc.skill != "overhead-bound" or sc.difficulty < 2:
+            continue
+        card, p = CATALOG.get(sc.params["gpu"]), sc.params
+        assert "fp8" in card.dtypes(), (sc.seed, card.id)
+        t = 2 * 2 * p["elements"] / card.bandwidth
+        n, launch = p["kernels"], 5e-6
+        times = {
+            "graphs": launch + n * t,
+            "bandwidth": n * max(t / 1.5, launch),
+            "precision": n * max(t / 2, launch),
+        }
+        ask = sc.asks[-1]
+        best = min(times.values())
+        assert times[ask.expected] == best, (sc.seed, times, ask.expected)
+        others = [v for k, v in times.items() if k != ask.expected]
+        assert min(others) >= 1.1 * best, (sc.seed, times)
+        seen += 1
+    assert seen == 2 * len(SEEDS)
+
+
+def test_warps_in_flight_are_whole():
+    """Warps come whole: the count that covers the bytes in flight is rounded up."""
+    for sc in SCENARIOS:
+        if sc.skill != "littles-law" or sc.difficulty < 3:
+            continue
+        card = CATALOG.get(sc.params["gpu"])
+        ask = sc.asks[-1]
+        flight = card.bandwidth * sc.params["latency_ns"] * 1e-9 / card.units
+        width = 64 if card.vendor == "AMD" else 32
+        per_thread = int(re.search(r"keeps (\d+) bytes", ask.prompt_en).group(1))
+        assert ask.expected == math.ceil(flight / (width * per_thread) - 1e-9), sc.seed

@@ -14,7 +14,7 @@ from drill.core.engine.operators import ShapeError
 from drill.core.engine.steps import Step
 from drill.core.units import format_si
 
-KB = Unit("KB", u.BYTES, 1e3)
+KB = Unit("kB", u.BYTES, 1e3)
 
 
 def _pick(ctx: Ctx, fits) -> Card:
@@ -30,8 +30,8 @@ FIX_OPTIONS = (
     Option(
         "a",
         "graphs",
-        "CUDA / HIP graphs: the same kernels, launched at once",
-        "CUDA / HIP Graphs：同样的 kernel，一次性启动",
+        "CUDA / HIP graphs: the same kernels, replayed with one launch",
+        "CUDA / HIP Graphs：同样的 kernel，一次启动整体重放",
     ),
     Option(
         "b",
@@ -43,17 +43,52 @@ FIX_OPTIONS = (
         "c", "precision", "fp8 instead of fp16 (half the bytes)", "用 fp8 代替 fp16（字节减半）"
     ),
 )
+# Kernel times the step is drawn around: some shorter than a launch (the step waits on the
+# launches), some at least twice as long, so that halving their bytes still leaves them longer
+# than a launch and every option's step time stands apart from the others.
+LAUNCH_BOUND_TARGETS = (1e-6, 2e-6, 3e-6)
+BYTES_BOUND_TARGETS = (10e-6, 30e-6)
+
+
+def _fix_times(kernels: int, kernel_time: float, overhead: float) -> dict[str, float]:
+    """The step time after each fix: a graph pays one launch and then runs the kernels back to
+    back; a faster card or half the bytes shortens each kernel, never below its launch."""
+    return {
+        "graphs": overhead + kernels * kernel_time,
+        "bandwidth": kernels * max(kernel_time / 1.5, overhead),
+        "precision": kernels * max(kernel_time / 2, overhead),
+    }
+
+
+def _fix_step(kernels: int, kernel_time: float, overhead: float, best: str) -> Step:
+    times = _fix_times(kernels, kernel_time, overhead)
+    t, o = format_si(kernel_time, "s"), format_si(overhead, "s")
+    shown = {
+        "graphs": f"a) {o} + {kernels} × {t} = {format_si(times['graphs'], 's')}",
+        "bandwidth": f"b) {kernels} × max({t} / 1.5, {o}) = {format_si(times['bandwidth'], 's')}",
+        "precision": f"c) {kernels} × max({t} / 2, {o}) = {format_si(times['precision'], 's')}",
+    }
+    return Step(
+        "fix",
+        "Step time after each fix",
+        "每种改法之后一步的时间",
+        "a) one launch + kernels × kernel time; b), c) kernels × max(shorter kernel, launch)",
+        "; ".join(shown.values()),
+        best,
+        "",
+        formula_zh="a) 一次启动 + kernel 数 × kernel 时间；b)、c) kernel 数 × max(更短的 kernel, 启动开销)",
+    )
 
 
 @skill("overhead-bound", "latency", en="Launch-overhead-bound steps", zh="受启动开销限制的步骤")
 def overhead_bound(ctx: Ctx) -> Scenario:
-    card = _pick(ctx, lambda c: True)
+    # the fix question offers fp8, so from difficulty 2 the card has an fp8 format
+    card = _pick(ctx, lambda c: ctx.difficulty < 2 or "fp8" in c.dtypes())
     kernels = ctx.choice((50, 100, 200, 400))
     overhead = lat.LAUNCH_OVERHEAD_S
-    # Kernels of 1-30 µs on this card: some shorter than a launch (the step waits on the
-    # launches), some longer (it waits on memory); none finishes in nanoseconds.
-    target = ctx.choice((1e-6, 2e-6, 3e-6, 10e-6, 30e-6))
-    elements = 2 ** round(math.log2(target * card.bandwidth / 4))
+    target = ctx.choice(LAUNCH_BOUND_TARGETS + BYTES_BOUND_TARGETS)
+    exact = math.log2(target * card.bandwidth / 4)
+    elements = 2 ** (math.ceil(exact) if target in BYTES_BOUND_TARGETS else round(exact))
     nbytes = 2 * 2 * elements  # fp16, one input and one output
     kernel_time = nbytes / card.bandwidth
     steps = lat.overhead_steps(kernels, kernel_time, overhead)
@@ -72,18 +107,12 @@ def overhead_bound(ctx: Ctx) -> Scenario:
         )
     ]
     if ctx.difficulty >= 2:
-        best = "graphs" if launch_bound else "precision"
-        why = (
-            ("the GPU waits for launches: remove launches, not bytes",
-             "GPU 在等启动：要减少启动次数，而不是字节")
-            if launch_bound
-            else ("each kernel outlasts its launch: the bytes bind, and fp8 halves them (more "
-                  "than 1.5× the bandwidth gives)", "每个 kernel 都比启动开销长：瓶颈是字节，fp8 "
-                  "让字节减半（比 1.5 倍带宽收益更大）")
-        )  # fmt: skip
-        fix = Step("fix", "What helps", "怎么改", why[0], "", best, formula_zh=why[1])
+        times = _fix_times(kernels, kernel_time, overhead)
+        best = min(times, key=times.__getitem__)
+        # a byte fix where launches bind ignores the launches; graphs where bytes bind ignore
+        # that each kernel already outlasts its launch
         wrong = (
-            (("no-launch-overhead", "bandwidth"),)
+            (("no-launch-overhead", "bandwidth"), ("no-launch-overhead", "precision"))
             if launch_bound
             else (("launch-not-binding", "graphs"),)
         )
@@ -96,7 +125,7 @@ def overhead_bound(ctx: Ctx) -> Scenario:
                 best,
                 None,
                 wrong,
-                steps + (fix,),
+                steps + (_fix_step(kernels, kernel_time, overhead, best),),
                 FIX_OPTIONS,
             )
         )
@@ -110,12 +139,18 @@ def overhead_bound(ctx: Ctx) -> Scenario:
         f"{card.name}（{format_si(card.bandwidth, 'B/s')}）上的一个训练步依次运行 {kernels} 个 "
         f"fp16 逐元素 kernel，每个读 {elements:,} 个元素、写同样多。",
         tuple(asks),
-        {"gpu": card.id, "kernels": kernels, "elements": elements, "card_in_question": False},
+        {
+            "gpu": card.id,
+            "kernels": kernels,
+            "elements": elements,
+            "kernel_time": kernel_time,
+            "card_in_question": False,
+        },
         "Launch overhead: 5 µs per kernel launched from an eager framework (a stated "
-        "convention; 2-5 µs is typical); a kernel takes at least that long. A kernel's own "
-        "time is its bytes over the memory bandwidth.",
-        "启动开销：从 eager 框架启动每个 kernel 按 5 µs 计（约定；常见 2-5 µs）；kernel 至少要这么久。"
-        "kernel 本身的时间是其字节数除以显存带宽。",
+        "convention; 2-5 µs is typical), so the GPU can start at most one kernel per 5 µs. A "
+        "kernel's own time is its bytes over the memory bandwidth.",
+        "启动开销：从 eager 框架启动每个 kernel 按 5 µs 计（约定；常见 2-5 µs），所以 GPU 每 5 µs "
+        "最多开始一个 kernel。kernel 本身的时间是其字节数除以显存带宽。",
     )
 
 
@@ -150,27 +185,30 @@ def littles_law(ctx: Ctx) -> Scenario:
         per_thread = ctx.choice((16, 32, 64))
         width, unit = card.warp_size, card.unit_kind
         group, group_zh = ("wavefronts", "wavefront") if width == 64 else ("warps", "warp")
-        warps = flight.per_unit / (width * per_thread)
+        needed = flight.per_unit / (width * per_thread)
+        warps = math.ceil(needed - 1e-9)  # whole warps; the last one only partly needed
         step = Step(
             "warps",
-            f"{group.capitalize()} per {unit} that keep it in flight",
-            f"每个 {unit} 需要的 {group_zh} 数",
-            f"bytes per {unit} / ({width} threads × bytes per thread in flight)",
-            f"{format_si(flight.per_unit, 'B')} / ({width} × {per_thread})",
+            f"{group.capitalize()} per {unit} that keep it in flight (whole, rounded up)",
+            f"每个 {unit} 需要的 {group_zh} 数（整数，向上取整）",
+            f"⌈bytes per {unit} / ({width} threads × bytes per thread in flight)⌉",
+            f"⌈{format_si(flight.per_unit, 'B')} / ({width} × {per_thread}) = {needed:.4g}⌉",
             warps,
             "",
-            formula_zh=f"每 {unit} 在途字节 / ({width} 线程 × 每线程在途字节)",
+            formula_zh=f"⌈每 {unit} 在途字节 / ({width} 线程 × 每线程在途字节)⌉",
         )
-        slips = [("per-sm-forgotten", flight.bytes / (width * per_thread))]
+        slips = [("per-sm-forgotten", math.ceil(flight.bytes / (width * per_thread)))]
         if width != 32:
-            slips.append(("warp-width", flight.per_unit / (32 * per_thread)))
+            slips.append(("warp-width", math.ceil(flight.per_unit / (32 * per_thread))))
+        if math.floor(needed) not in (warps, 0):
+            slips.append(("rounded-down", math.floor(needed)))
         asks.append(
             number_ask(
                 "warps",
-                f"If each thread keeps {per_thread} bytes of loads in flight, how many {group} "
-                f"({width} threads each) per {unit} does that take?",
-                f"若每个线程保持 {per_thread} 字节的加载在途，每个 {unit} 需要多少个 {group_zh}"
-                f"（每个 {width} 个线程）？",
+                f"If each thread keeps {per_thread} bytes of loads in flight, how many whole "
+                f"{group} ({width} threads each) per {unit} does that take?",
+                f"若每个线程保持 {per_thread} 字节的加载在途，每个 {unit} 至少需要多少个完整的 "
+                f"{group_zh}（每个 {width} 个线程）？",
                 warps,
                 Unit("", u.RATIO, 1.0),
                 flight.steps + (step,),

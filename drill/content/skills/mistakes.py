@@ -86,6 +86,11 @@ MISTAKES: dict[str, Text] = {
         "takes a whole wave of time.",
         "块数除以并发槽位后没有向上取整：不满的一波也要花整整一波的时间。",
     ),
+    "rounded-down": Text(
+        "Rounded down a count that has to cover a need: fewer whole warps than the need leave "
+        "it short, so round up.",
+        "把必须满足需求的个数向下取整了：整数个 warp 少于需求就不够，应向上取整。",
+    ),
     "nominal-peak": Text(
         "Quoted the boost-clock peak; under sustained load the clock, and the peak, "
         "drop in proportion.",

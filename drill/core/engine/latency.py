@@ -256,8 +256,8 @@ def overhead_steps(kernels: int, kernel_time: float, overhead: float) -> tuple[S
         ),
         Step(
             "gpu-busy",
-            "Share of the step the GPU computes",
-            "GPU 实际计算的时间占比",
+            "Share of the step the GPU is busy",
+            "GPU 忙碌的时间占比",
             "kernel time / max(kernel time, launch overhead)",
             f"{format_si(kernel_time, 's')} / {format_si(max(kernel_time, overhead), 's')}",
             kernel_time / max(kernel_time, overhead),
