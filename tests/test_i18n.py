@@ -223,7 +223,21 @@ def test_question_bank_fields_have_both_languages():
 UNITS = {
     p + u
     for p in ("", "k", "M", "G", "T", "P")
-    for u in ("FLOP", "FLOPs", "B", "Hz", "iB", "b", "FLOP/s", "B/s", "b/s", "FLOP/B")
+    for u in (
+        "FLOP",
+        "FLOPs",
+        "B",
+        "Hz",
+        "iB",
+        "b",
+        "FLOP/s",
+        "B/s",
+        "b/s",
+        "FLOP/B",
+        "OP",
+        "OPS",
+        "OP/B",
+    )
 }
 ALLOWED_WORDS = UNITS | {
     # memory hierarchy and latency terms kept as they are in Chinese technical writing
@@ -525,6 +539,11 @@ def test_english_articles_follow_the_spoken_word(raw, tidy):
         ("运行13B 模型，相对L2的强度", "运行 13B 模型，相对 L2 的强度"),
         ("每块 90%的显存", "每块 90% 的显存"),
         ("a) 计算  b) 通信？", "a) 计算  b) 通信？"),  # two spaces part the options
+        (
+            "AMD Instinct MI250X (one GCD)（1.638 TB/s）上",
+            "AMD Instinct MI250X（单个 GCD，1.638 TB/s）上",
+        ),
+        ("在 AMD Instinct MI250X (one GCD) 上", "在 AMD Instinct MI250X（单个 GCD）上"),
         (
             "在途字节数（Little 定律） = 1.6 TB/s × 500 ns",
             "在途字节数（Little 定律） = 1.6 TB/s × 500 ns",

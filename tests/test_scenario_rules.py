@@ -697,3 +697,20 @@ def test_warps_in_flight_are_whole():
         width = 64 if card.vendor == "AMD" else 32
         per_thread = int(re.search(r"keeps (\d+) bytes", ask.prompt_en).group(1))
         assert ask.expected == math.ceil(flight / (width * per_thread) - 1e-9), sc.seed
+
+
+def test_integer_math_is_counted_in_operations():
+    """An int8 peak reads TOPS and its intensity OP/B, as datasheets and interviewers say;
+    a count under a billion is asked in MFLOP (or MOP), not as a fraction of a GFLOP."""
+    seen = 0
+    for sc in SCENARIOS:
+        if sc.params.get("dtype") == "int8":
+            assert not re.search(r"int8[^.]*peak [\d.]+ [TP]FLOP/s", sc.intro_en), sc.intro_en
+            seen += "OPS" in sc.intro_en
+            for ask in sc.asks:
+                if ask.unit is not None and ask.unit.dim == "flop/B":
+                    assert ask.unit.label == "OP/B", (sc.skill, sc.seed)
+        for ask in sc.asks:
+            if ask.unit is not None and ask.unit.label in ("GFLOP", "GOP"):
+                assert ask.expected >= 1e9, (sc.skill, sc.seed, ask.expected)
+    assert seen

@@ -85,8 +85,20 @@ _SPACING = (
 )
 
 
+# English qualifiers that product names carry, as Chinese writes them; a qualifier followed by
+# a detail in brackets becomes one bracket: "MI250X（单个 GCD，1.638 TB/s）"
+_NAME_WORDS = (
+    (
+        re.compile(r" ?\(one GCD\)(?:（([^（）]*)）)?"),
+        lambda m: f"（单个 GCD{'，' + m[1] if m[1] else ''}）",
+    ),
+)
+
+
 def tidy_zh(text: str) -> str:
     """Chinese text spaced the one way the product writes it: "运行 13B 模型", "带宽。用它"."""
+    for pattern, repl in _NAME_WORDS:
+        text = pattern.sub(repl, text)
     for pattern, repl in _SPACING:
         text = pattern.sub(repl, text)
     return text

@@ -15,9 +15,23 @@ from drill.core.engine.steps import Step
 from drill.core.units import format_si, sig
 
 TFLOPS = Unit("TFLOP/s", u.FLOP_RATE, 1e12)
+TOPS = Unit("TOPS", u.FLOP_RATE, 1e12)
 GBPS = Unit("GB/s", u.BYTE_RATE, 1e9)
 AI = Unit("FLOP/B", u.INTENSITY, 1.0)
+OP_PER_B = Unit("OP/B", u.INTENSITY, 1.0)
 GFLOP = Unit("GFLOP", u.FLOP, 1e9)
+MFLOP = Unit("MFLOP", u.FLOP, 1e6)
+GOP = Unit("GOP", u.FLOP, 1e9)
+MOP = Unit("MOP", u.FLOP, 1e6)
+
+
+def count_unit(flops: float, dtype: str) -> Unit:
+    """GFLOP for a count in the billions, MFLOP below; operations (OP) for integer math."""
+    if dtype == "int8":
+        return GOP if flops >= 1e9 else MOP
+    return GFLOP if flops >= 1e9 else MFLOP
+
+
 MB = Unit("MB", u.BYTES, 1e6)
 GB = Unit("GB", u.BYTES, 1e9)
 GIB = Unit("GiB", u.BYTES, 2.0**30)
@@ -129,6 +143,19 @@ def peak_words(card: Card, dtype: str, op: str | None = None) -> tuple[str, str]
     return f"{dtype} on {w.vector}", f"{dtype}，{w.vector_zh}"
 
 
+def rate_unit(dtype: str) -> str:
+    """Integer math is quoted in operations per second (TOPS), floating point in FLOP/s."""
+    return "OPS" if dtype == "int8" else "FLOP/s"
+
+
+def intensity_unit(dtype: str) -> Unit:
+    return OP_PER_B if dtype == "int8" else AI
+
+
+def peak_unit(dtype: str) -> Unit:
+    return TOPS if dtype == "int8" else TFLOPS
+
+
 def capital(text: str) -> str:
     """The text with its first letter raised, the rest as written ("An 8B model of
     Llama-3.1-8B's shape"; str.capitalize would lower the rest)."""
@@ -198,13 +225,13 @@ def givens(ctx: Ctx, card: Card, dtype: str, op: str | None = None) -> tuple[str
     w_en, w_zh = peak_words(card, dtype, op)
     if figures_hidden(ctx, card):
         return (
-            f"{card.name}, {w_en}. Use the datasheet peak and bandwidth.",
-            f"{card.name}，{w_zh}。峰值与带宽请用数据手册的数值。",
+            f"{card.name}, {w_en}. Use the vendor's published peak and bandwidth.",
+            f"{card.name}，{w_zh}。峰值与带宽请用厂商公布的数值。",
         )
     return (
-        f"{card.name}, {w_en}: peak {format_si(peak, 'FLOP/s')}, memory bandwidth "
+        f"{card.name}, {w_en}: peak {format_si(peak, rate_unit(dtype))}, memory bandwidth "
         f"{format_si(card.bandwidth, 'B/s')}.",
-        f"{card.name}，{w_zh}：峰值 {format_si(peak, 'FLOP/s')}，显存带宽 "
+        f"{card.name}，{w_zh}：峰值 {format_si(peak, rate_unit(dtype))}，显存带宽 "
         f"{format_si(card.bandwidth, 'B/s')}。",
     )
 
@@ -219,6 +246,9 @@ def convention(dtype: str | None = None, matrices: bool = False) -> tuple[str, s
     if matrices:
         en += "; count each matrix once (compulsory DRAM traffic)"
         zh += "；每个矩阵只计一次（必需的显存流量）"
+        if dtype in ("fp8", "int8"):  # libraries often write a 16-bit output instead
+            en += f"; the output is written in {dtype} too"
+            zh += f"；输出也按 {dtype} 写回"
     return en + ".", zh + "。"
 
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from drill.content.skills import shapes
 from drill.content.skills.context import (
-    AI,
     GB,
-    GFLOP,
     GIB_PER_GB,
     MB,
     WRONG_BYTES,
     Ctx,
     bound_ask,
     convention,
+    count_unit,
     givens,
     hidden_figures,
+    intensity_unit,
     number_ask,
     pick_steps,
     roof,
@@ -69,10 +69,16 @@ def _intensity_scenario(
         asks.append(
             number_ask(
                 "flops",
-                "How many FLOPs does it perform?",
-                "它一共做多少次浮点运算？",
+                *(
+                    (
+                        "How many integer operations (OPs) does it perform?",
+                        "它一共做多少次整数运算（OP）？",
+                    )
+                    if dtype == "int8"
+                    else ("How many FLOPs does it perform?", "它一共做多少次浮点运算？")
+                ),
                 cost.flops,
-                GFLOP,
+                count_unit(cost.flops, dtype),
                 pick_steps(steps, "flops"),
                 [("fma-factor", cost.flops / 2)],
             )
@@ -101,7 +107,7 @@ def _intensity_scenario(
             "What is its arithmetic intensity?",
             "它的算术强度是多少？",
             a.intensity,
-            AI,
+            intensity_unit(dtype),
             steps,
             mistakes,
         )
@@ -122,8 +128,8 @@ def _intensity_scenario(
         g_en, g_zh = givens(ctx, card, dtype, cost.op)
         asks.append(
             bound_ask(
-                f"On {g_en} Is it memory- or compute-bound?",
-                f"在 {g_zh} 上，它是带宽受限还是算力受限？",
+                f"The card: {g_en} Is it memory- or compute-bound there?",
+                f"显卡：{g_zh}它在这张卡上是带宽受限还是算力受限？",
                 a_card.bound,
                 pick_steps(a_card.steps, "bound"),
             )

@@ -17,8 +17,10 @@ from drill.content.skills.context import (
     fmt,
     givens,
     hidden_figures,
+    intensity_unit,
     number_ask,
     pick_steps,
+    rate_unit,
     roof,
     sparse_peak,
 )
@@ -91,18 +93,18 @@ def ridge_point(ctx: Ctx) -> Scenario:
     if ctx.difficulty >= 2 and dtype in card.sparse:
         extra_en = (
             f" The datasheet headline for {dtype} is "
-            f"{format_si(card.sparse[dtype] * 1e12, 'FLOP/s')}* (*with sparsity)."
+            f"{format_si(card.sparse[dtype] * 1e12, rate_unit(dtype))}* (*with sparsity)."
         )
         extra_zh = (
             f" 数据手册上 {dtype} 的宣传值是 "
-            f"{format_si(card.sparse[dtype] * 1e12, 'FLOP/s')}*（*稀疏）。"
+            f"{format_si(card.sparse[dtype] * 1e12, rate_unit(dtype))}*（*稀疏）。"
         )
     ask = number_ask(
         "ridge",
         "What is the ridge point?",
         "拐点（ridge point）是多少？",
         peak / bw,
-        AI,
+        intensity_unit(dtype),
         steps,
         mistakes,
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from drill.content.skills.context import Ctx, roof
+from drill.content.skills.context import Ctx, counted, roof
 from drill.core.engine import operators as ops
 
 SQUARE = (512, 1024, 2048, 4096, 8192)
@@ -29,7 +29,7 @@ def gemm(ctx: Ctx, dtype: str) -> OpPick:
     else:
         m = ctx.choice(TOKENS)
         k, n = ctx.choice(LLM_LAYERS)
-        en = f"a linear layer: {m} tokens × weight {k}×{n} (GEMM M={m}, N={n}, K={k})"
+        en = f"a linear layer: {counted(m, 'token')} × weight {k}×{n} (GEMM M={m}, N={n}, K={k})"
         zh = f"一个线性层：{m} 个 token × 权重 {k}×{n}（GEMM M={m}，N={n}，K={k}）"
     return OpPick(ops.gemm(m, n, k, dtype), en, zh)
 

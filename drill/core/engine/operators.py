@@ -209,7 +209,7 @@ def conv2d(
     padding: int = 0,
     im2col: bool = False,
 ) -> OpCost:
-    """Conv2d as an implicit GEMM (M = N·P·Q, N = K_out, K = C·R·S).
+    """Conv2d as an implicit GEMM (M = batch·P·Q, N = K_out, K = C·R·S).
 
     Implicit: input, weights and output each cross DRAM once. Explicit im2col writes the
     unfolded M×K matrix and reads it back, which is what makes it costly.
@@ -253,11 +253,10 @@ def conv2d(
     }
     shape = Step(
         "gemm-shape",
-        "Implicit GEMM shape",
-        "隐式 GEMM 形状",
-        "M = N·P·Q, N = K_out, K = C·R·S",
-        f"M = {num(batch)}·{p}·{q}, N = {num(out_channels)}, "
-        f"K = {num(in_channels)}·{kernel}·{kernel}",
+        "Implicit GEMM shape M × N × K",
+        "隐式 GEMM 形状 M × N × K",
+        "(batch·P·Q) × K_out × (C·R·S)",
+        f"({num(batch)}·{p}·{q}) × {num(out_channels)} × ({num(in_channels)}·{kernel}·{kernel})",
         f"{gm} × {gn} × {gk}",
     )
     flop_step = flops_step("2·M·N·K", f"2·{num(gm)}·{num(gn)}·{num(gk)}", flops)
