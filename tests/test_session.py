@@ -216,3 +216,22 @@ def test_only_numeric_skills_are_offered_again():
     summary = session.summary()
     assert set(summary.per_skill) == {concept, "bound"}
     assert summary.missed_skills == ["bound"]
+
+
+@pytest.mark.parametrize("skill", ["gemm-intensity", "kv-bound", "tp-degree", "ridge-point"])
+def test_a_session_never_asks_the_same_question_twice(skill: str) -> None:
+    """Seeded draws from a finite set repeat; a session draws again rather than ask the same
+    text, or the same numbers in another dtype, a second time."""
+    config = SessionConfig(count=10, seed=41, skills=[skill], difficulty=2)
+    session = new_session(config, CATALOG, clock=FakeClock())
+    scenarios, answers = [], set()
+    while not session.finished:
+        question = session.current
+        if question.scenario is not None and question.part == 1:
+            scenarios.append(question.scenario)
+        session.skip()
+    for sc in scenarios:
+        numbers = tuple(round(a.expected, 6) for a in sc.asks if a.kind == "number")
+        assert numbers not in answers, (sc.intro_en, numbers)
+        answers.add(numbers)
+    assert len(scenarios) >= 5

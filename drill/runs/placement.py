@@ -112,6 +112,7 @@ class Placement(RunBase):
             self.groups.append(GroupResult(group, skills, tuple(order)))
         self._group = 0
         self._asked = 0
+        self._seen: set[str] = set()  # fingerprints of the questions asked: none twice
         self._queue: list[Question] = []
         self._parts: list[bool] = []
         self._next_question()
@@ -132,8 +133,8 @@ class Placement(RunBase):
         group = self.groups[self._group]
         skill_id = group.order[len(group.answers) % len(group.order)]
         number = self._asked + 1
-        scenario = skill_registry.generate(
-            skill_id, self.seed * 1000 + self._asked, group.level, self.catalog
+        scenario = skill_registry.generate_fresh(
+            skill_id, self.seed * 1000 + self._asked, group.level, self.catalog, seen=self._seen
         )
         return Question.of_scenario(number, skill_id, scenario)
 

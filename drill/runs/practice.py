@@ -79,6 +79,7 @@ class Session(RunBase):
         self._single_choices = 0  # single-answer questions built so far (letter balance)
         self._retried: set[tuple[str, str]] = set()
         self._queue: list[Question] = []
+        self._seen: set[str] = set()  # fingerprints of the questions asked: none twice
         self._next_question()
 
     def _build(self, index: int) -> list[Question]:
@@ -92,8 +93,8 @@ class Session(RunBase):
                 self._single_choices += 1
             return [Question.of_concept(number, q, self.seed * 1000 + index, slot)]
         difficulty = (self.config.difficulties or {}).get(ident, self.config.difficulty)
-        scenario = skill_registry.generate(
-            ident, self.seed * 1000 + index, difficulty, self.catalog, self.config.gpu
+        scenario = skill_registry.generate_fresh(
+            ident, self.seed * 1000 + index, difficulty, self.catalog, self.config.gpu, self._seen
         )
         return Question.of_scenario(number, ident, scenario)
 

@@ -180,6 +180,15 @@ class Scenario:
     def convention(self, lang: str) -> str:
         return self.convention_zh if lang == "zh" else self.convention_en
 
+    def fingerprints(self) -> tuple[str, ...]:
+        """What makes two questions the same to the person answering: the same text, or the
+        same numbers to find (fp16 and bf16 of one shape ask for the same answers)."""
+        found = [f"{self.skill}|{self.intro_en}|{'|'.join(a.prompt_en for a in self.asks)}"]
+        numbers = [f"{a.key}={a.expected:.4g}" for a in self.asks if a.kind == NUMBER]
+        if numbers:
+            found.append(f"{self.skill}|{'|'.join(numbers)}")
+        return tuple(found)
+
     def tidied(self) -> Scenario:
         """The same scenario with its prose put right: templates fill numbers and names in
         after "a" and join Chinese sentences freely; ``tidy_en`` and ``tidy_zh`` give the

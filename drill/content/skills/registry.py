@@ -98,3 +98,31 @@ def generate(
     skill = get(skill_id)
     rng = random.Random(f"{skill_id}:{difficulty}:{seed}")
     return skill.make(Ctx(rng, difficulty, catalog, gpu, seed)).tidied()
+
+
+FRESH_TRIES = 12  # a skill's draws are finite: past this many, a repeat of the numbers is asked
+
+
+def generate_fresh(
+    skill_id: str,
+    seed: int,
+    difficulty: int,
+    catalog: Catalog,
+    gpu: str | None = None,
+    seen: set[str] | None = None,
+) -> Scenario:
+    """``generate``, drawing again (a seed further on) while the question repeats one in
+    ``seen``, the fingerprints of the questions asked so far in a session; failing a new
+    question, one with new text at least. What is returned is added to ``seen``."""
+    first = generate(skill_id, seed, difficulty, catalog, gpu)
+    if seen is None:
+        return first
+    drawn = [first]
+    for attempt in range(1, FRESH_TRIES + 1):
+        if seen.isdisjoint(drawn[-1].fingerprints()):
+            break
+        drawn.append(generate(skill_id, seed + attempt * 1_000_003, difficulty, catalog, gpu))
+    else:
+        drawn.append(next((s for s in drawn if s.fingerprints()[0] not in seen), first))
+    seen.update(drawn[-1].fingerprints())
+    return drawn[-1]
