@@ -15,7 +15,7 @@ from drill.content.catalog import load_catalog
 from drill.content.skills import registry as skills
 from drill.content.skills.model import CHOICE, DERIVED, NUMBER
 from drill.core.engine import hierarchy as hi
-from drill.core.units import format_si
+from drill.core.units import format_si, parse_quantity
 from tests.helpers import printed
 
 CATALOG = load_catalog(include_user=False)
@@ -714,3 +714,350 @@ def test_integer_math_is_counted_in_operations():
             if ask.unit is not None and ask.unit.label in ("GFLOP", "GOP"):
                 assert ask.expected >= 1e9, (sc.skill, sc.seed, ask.expected)
     assert seen
+
+
+def _case_reasons(sc, lang: str = "en") -> str:
+    """A roofline case's direction rationale without the option names it quotes."""
+    ask = next(a for a in sc.asks if a.key == "direction")
+    said = ask.explain_zh if lang == "zh" else ask.explain_en
+    for option in ask.options:
+        said = said.replace(option.zh if lang == "zh" else option.en, "")
+    return said
+
+
+def test_an_fp32_matrix_kernel_moves_onto_the_matrix_units_the_card_has():
+    """TF32 only where the card's TF32 rate beats its fp32 one (not on T4, V100, MI250X, nor
+    the GeForce cards that run TF32 at the fp32 rate); elsewhere the data becomes 16-bit.
+    AMD's matrix units are matrix cores in both languages."""
+    seen = {"tf32": 0, "16-bit": 0}
+    for sc in SCENARIOS:
+        p = sc.params
+        if sc.skill != "roofline-case" or p["dtype"] != "fp32":
+            continue
+        ask = next(a for a in sc.asks if a.key == "direction")
+        if "tensor-cores" not in ask.expected | set(ask.accepted):
+            continue
+        card = CATALOG.get(p["gpu"])
+        en, zh = _case_reasons(sc, "en"), _case_reasons(sc, "zh")
+        if card.tensor.get("tf32", 0) > card.vector["fp32"]:
+            seen["tf32"] += 1
+            assert "TF32" in en and "TF32" in zh, (sc.seed, sc.difficulty, en)
+        else:
+            seen["16-bit"] += 1
+            for text in (en, zh):
+                left = re.sub(r"has no TF32|runs TF32 no faster|没有 TF32|的 TF32 并不比", "", text)
+                assert "TF32" not in left, (sc.seed, sc.difficulty, card.id, text)
+                assert re.search(r"\b(fp16|bf16)\b", text), (sc.seed, sc.difficulty, text)
+        if card.vendor == "AMD":
+            assert not re.search(r"tensor[- ]core", en, re.I) and "Tensor" not in zh, zh
+    assert seen["tf32"] and seen["16-bit"]
+
+
+def test_a_kernel_faster_than_the_vector_units_is_not_told_to_use_tensor_cores():
+    """A matrix product measured above the non-tensor peak of its precision already runs on
+    the matrix units: using them cannot be a first step, and the solution says so."""
+    seen = 0
+    for sc in SCENARIOS:
+        p = sc.params
+        if sc.skill != "roofline-case" or p["op"] in VECTOR_KERNELS or p["dtype"] == "fp32":
+            continue
+        card = CATALOG.get(p["gpu"])
+        vector = card.vector.get(p["dtype"], card.vector["fp32"]) * 1e12
+        if p["measured"] <= vector:
+            continue
+        seen += 1
+        ask = next(a for a in sc.asks if a.key == "direction")
+        assert "tensor-cores" not in ask.expected | set(ask.accepted), (sc.seed, sc.difficulty)
+    assert seen
+
+
+def test_a_case_rationale_says_where_the_kernel_sits():
+    """No "near the bandwidth roof" for a compute-bound kernel, no "few rows" for a square
+    GEMM, and every share of the roof it quotes is the measured / attainable of the case."""
+    quoted = 0
+    for sc in SCENARIOS:
+        p = sc.params
+        if sc.skill != "roofline-case":
+            continue
+        en, zh = _case_reasons(sc, "en"), _case_reasons(sc, "zh")
+        flops, nbytes = flops_and_bytes(p["op"], p["shape"], p["dtype"])
+        compute = flops / nbytes >= p["peak"] / p["bandwidth"]
+        where = (sc.seed, sc.difficulty, en)
+        if compute:
+            assert "bandwidth roof" not in en and "带宽屋顶" not in zh, where
+        else:
+            assert "compute-bound" not in en and "算力受限" not in zh, where
+        s = p["shape"]
+        if p["op"] == "gemm" and s["M"] == s["N"] == s["K"]:
+            assert "rows:" not in en and "few rows" not in en and "行：" not in zh, where
+        share = 100 * p["measured"] / min(p["peak"], flops / nbytes * p["bandwidth"])
+        for pct in re.findall(r"(?:at|only) (\d+) % of the (?:bandwidth )?roof", en):
+            quoted += 1
+            assert abs(int(pct) - share) <= 1, (where, share)
+    assert quoted
+
+
+def test_lower_precision_raises_a_compute_roof_only_where_the_card_has_one():
+    """At a compute roof, a lower precision is a first step only when one with fewer bytes
+    has a higher roof on that card (no fp8 on an A100; attention takes no int8)."""
+    seen = keyed = 0
+    for sc in SCENARIOS:
+        p = sc.params
+        if sc.skill != "roofline-case":
+            continue
+        flops, nbytes = flops_and_bytes(p["op"], p["shape"], p["dtype"])
+        if flops / nbytes < p["peak"] / p["bandwidth"]:
+            continue
+        seen += 1
+        card = CATALOG.get(p["gpu"])
+        table = card.vector if p["op"] in VECTOR_KERNELS else card.tensor
+        higher = [
+            d
+            for d, tflops in table.items()
+            if BYTES[d] < BYTES[p["dtype"]]
+            and not (p["op"] == "attention" and d == "int8")
+            and tflops * 1e12 > 1.01 * p["peak"]
+        ]
+        ask = next(a for a in sc.asks if a.key == "direction")
+        if "lower-precision" in ask.expected:
+            keyed += 1
+            assert higher, (sc.seed, sc.difficulty, card.id, p["op"], p["dtype"])
+    assert seen and keyed
+
+
+def test_library_efficiencies_stay_under_what_the_sources_measured():
+    """A T4 holds about 24 of its 65 fp16 TFLOP/s under its 70 W cap (NVIDIA forum thread
+    264462); FlashAttention-2 reaches at most 73 % of the A100's peak (Dao 2023)."""
+    t4 = fused = 0
+    for sc in SCENARIOS:
+        p = sc.params
+        library = ("tuned library kernel", "the vendor library runs")
+        if not any(w in sc.intro_en.lower() for w in library) or "measured" not in p:
+            continue
+        if p["gpu"] == "t4" and p.get("peak_path", "").startswith("tensor"):
+            t4 += 1
+            assert p["measured"] <= 1.005 * 24 / 65 * p["peak"], (sc.skill, sc.seed, p)
+        if p.get("op") == "attention" and p["shape"]["fused"]:
+            fused += 1
+            assert p["measured"] <= 0.735 * p["attainable"], (sc.skill, sc.seed, p)
+    assert t4 and fused
+
+
+def test_fp32_attention_is_never_called_flash_in_a_case_rationale():
+    """Flash-attention kernels are 16-bit: in fp32 the fused kernel is an ideal one."""
+    seen = 0
+    for sc in SCENARIOS:
+        p = sc.params
+        if sc.skill != "roofline-case" or p["op"] != "attention" or p["dtype"] != "fp32":
+            continue
+        seen += 1
+        for lang in ("en", "zh"):
+            said = _case_reasons(sc, lang)
+            assert not re.search(r"flash(?!-attention library)", said, re.I), (sc.seed, said)
+    assert seen
+
+
+def test_tp_degree_keys_the_exact_ring_factor_clear_of_the_crossover():
+    """Math 6·B·D·F/(Y·C) against a ring's 2·(Y-1)/Y·B·D·s/W per direction: equal at
+    Y = 1 + 3·F·W/(s·C). The keyed degree and the next power of two inside the node stand
+    10 % or more clear of it; a crossover past the node says every degree in it stays
+    compute-bound."""
+    seen = 0
+    for sc in SCENARIOS:
+        if sc.skill != "tp-degree":
+            continue
+        p, where = sc.params, (sc.seed, sc.difficulty)
+        card, node = CATALOG.get(p["gpu"]), p["node_gpus"]
+        w = card.interconnect.in_node_bandwidth(node)
+        r = 3 * p["hidden"] * w / (BYTES[p["dtype"]] * card.tensor[p["dtype"]] * 1e12)
+        assert near(float(sc.asks[0].expected), 1 + r, 1e-6), where
+        if 1 + r > node:
+            assert "stays compute-bound" in sc.asks[0].steps[0].en, where
+        if sc.difficulty >= 2:
+            y = int(sc.asks[1].expected)
+            math_over_comm = {d: r / (d - 1) for d in (2, 4, 8, 16) if d > 1}
+            assert y <= node and (y == 1 or math_over_comm[y] >= 1.1), where
+            assert 2 * y > node or math_over_comm[2 * y] <= 1 / 1.1, where
+        seen += 1
+    assert seen == 3 * len(SEEDS)
+
+
+def test_math_or_communication_stands_clear_of_what_nccl_reaches():
+    """NCCL reaches about 80 % of a link (1.25x the time at peak): the longer of math and
+    communication is 1.3x the other or more. The layout is named (sequence parallelism), and
+    a model too big for its GPUs is said to be pipelined too."""
+    seen = 0
+    for sc in SCENARIOS:
+        if sc.skill != "comm-or-math":
+            continue
+        p, where = sc.params, (sc.seed, sc.difficulty)
+        card, y, s = CATALOG.get(p["gpu"]), p["degree"], BYTES[p["dtype"]]
+        w = card.interconnect.in_node_bandwidth(y)
+        math_t = 6 * p["tokens"] * p["width"] * p["hidden"] / (y * card.tensor[p["dtype"]] * 1e12)
+        comm_t = 2 * (y - 1) / y * p["tokens"] * p["width"] * s / w
+        assert max(math_t, comm_t) >= 1.3 * min(math_t, comm_t), (where, math_t, comm_t)
+        assert sc.asks[0].expected == ("math" if math_t > comm_t else "communication"), where
+        assert "sequence parallelism" in sc.intro_en and "序列并行" in sc.intro_zh, where
+        size = float(re.search(r"(\d+(?:\.\d+)?)B-class", sc.intro_en).group(1)) * 1e9
+        too_big = size * s > 0.9 * y * card.capacity
+        assert too_big == ("pipeline" in sc.intro_en) == ("流水线" in sc.intro_zh), where
+        seen += 1
+    assert seen == 3 * len(SEEDS)
+
+
+def test_dp_batch_counts_its_ring_exactly_in_whole_tokens():
+    """A DP group inside one node of N GPUs moves 2·(N-1)/N·s·P bytes per direction (not the
+    many-GPU 2·s·P), the key is whole tokens rounded up, and FLOPs are 浮点运算 in Chinese."""
+    seen = 0
+    for sc in SCENARIOS:
+        if sc.skill not in ("dp-batch", "comm-or-math", "tp-degree"):
+            continue
+        assert "次运算" not in sc.intro_zh.replace("次浮点运算", ""), (sc.skill, sc.seed)
+        if sc.skill != "dp-batch":
+            continue
+        p, where = sc.params, (sc.seed, sc.difficulty)
+        card = CATALOG.get(p["gpu"])
+        value = float(sc.asks[0].expected)
+        assert value == math.floor(value), where
+        assert "bytes it spans" not in sc.intro_en and "at once and overlaps" not in sc.intro_en
+        if not p["across_nodes"]:
+            n = card.interconnect.node_gpus
+            w = card.interconnect.in_node_bandwidth(n)
+            raw = (n - 1) / n * BYTES[p["dtype"]] * card.tensor[p["dtype"]] * 1e12 / (2 * w)
+            assert value == math.ceil(round(raw, 6)), (where, value, raw)
+            assert f"N = {n} GPUs" in sc.intro_en, where
+            seen += 1
+    assert seen >= 2 * len(SEEDS)
+
+
+SOLD_PORTS_GBPS = {10, 25, 40, 50, 100, 200, 400}  # ConnectX-7 uplinks, MLNX_OFED 24.07 notes
+
+
+def test_network_ports_and_tools_are_the_real_ones():
+    """A GPU's "own port" runs at a speed NICs are sold at and is one the catalog gives each
+    GPU (not a node's NIC shared out); a hierarchical all-reduce's phases are said to add up;
+    AMD's benchmark is rccl-tests; V100's NVLink is a hybrid cube-mesh."""
+    ports = 0
+    for sc in SCENARIOS:
+        card = CATALOG.get(sc.params["gpu"]) if "gpu" in sc.params else None
+        where = (sc.skill, sc.seed, sc.difficulty)
+        for m in re.finditer(r"(\d+(?:\.\d+)?) Gb/s (?:network )?port", sc.intro_en):
+            ports += 1
+            assert float(m.group(1)) in SOLD_PORTS_GBPS, (where, m.group(0))
+            assert not re.search(r"for \d+ (GPUs|GCDs)", card.interconnect.network), where
+        if sc.skill == "collective-time" and sc.params["nodes"] > 1:
+            assert "one after another" in sc.intro_en and "依次" in sc.intro_zh, where
+        if card is None or sc.skill not in ("collective-time", "dp-batch"):
+            continue
+        texts = [sc.intro_en] + [a.prompt_en for a in sc.asks]
+        texts += [s.en for a in sc.asks for s in a.steps]
+        if card.vendor == "AMD":
+            assert not any(re.search(r"\bnccl-tests", t) for t in texts), where
+        assert "whose every link" not in sc.intro_en, where
+        if card.interconnect.topology == "partial" and card.id.startswith("v100"):
+            assert "hybrid cube-mesh" in sc.intro_en, where
+    assert ports
+
+
+def test_an_mbu_above_the_roof_is_named_impossible():
+    """More than 100 % of the bandwidth is impossible, and no slip about the KV cache: any
+    slip above 1 is also named over-the-roof; without a context the convention says the KV
+    cache is left out."""
+    seen = 0
+    for sc in SCENARIOS:
+        if sc.skill != "mbu":
+            continue
+        ask, where = sc.asks[0], (sc.seed, sc.difficulty)
+        roof = {float(v) for tag, v in ask.mistakes if tag == "over-the-roof"}
+        above = {float(v) for _, v in ask.mistakes if float(v) > 1.0}
+        assert above <= roof, (where, ask.mistakes)
+        assert sc.params["batch"] == 1 or above, where
+        if not sc.params["context"]:
+            assert "ignore the KV cache" in sc.convention_en, where
+            assert "忽略 KV 缓存" in sc.convention_zh, where
+        seen += 1
+    assert seen == 3 * len(SEEDS)
+
+
+def test_a_nominal_parameter_count_is_stated():
+    """An answer built on 7e9 for a 6.74e9 Llama-2-7B says "take P = 7e9"."""
+    seen = 0
+    for sc in SCENARIOS:
+        if sc.skill not in ("mbu", "kv-bound", "sla-batch", "decode-latency"):
+            continue
+        m = re.search(r"take P = (\d+(?:\.\d+)?)e9", sc.intro_en)
+        assert m and float(m.group(1)) * 1e9 == sc.params["params"], (sc.skill, sc.seed)
+        assert f"取 P = {m.group(1)}e9" in sc.intro_zh, (sc.skill, sc.seed)
+        seen += 1
+    assert seen == 4 * 3 * len(SEEDS)
+
+
+def test_spec_decode_names_the_bonus_token_and_asks_plainly():
+    """Verifying k drafts scores k + 1 tokens: intensity 2·B·(k+1)/s, and 2·B·k/s is a named
+    slip. The bound is asked as a question, its option letters none of the parts' (a), (b)."""
+    seen = 0
+    for sc in SCENARIOS:
+        if sc.skill != "spec-decode":
+            continue
+        p, where = sc.params, (sc.seed, sc.difficulty)
+        s = BYTES[p["dtype"]]
+        first = sc.asks[0]
+        assert near(float(first.expected), 2 * p["batch"] * (p["draft"] + 1) / s, 1e-9), where
+        slips = {tag: float(v) for tag, v in first.mistakes}
+        assert near(slips["bonus-token-forgotten"], 2 * p["batch"] * p["draft"] / s, 1e-9)
+        parts = "abcdefgh"[: len(sc.asks)]
+        for ask in sc.asks[1:]:
+            assert "?" in ask.prompt_en and "？" in ask.prompt_zh, where
+            assert not {o.id for o in ask.options} & set(parts), where
+        seen += 1
+    assert seen == 3 * len(SEEDS)
+
+
+def test_serving_case_steps_show_their_ratio_and_only_their_terms():
+    """The TP step prints s·P / (0.9·M) before the power of two; one node's all-reduce has
+    no network latency term; reading the GiB figure as GB is a named slip of the KV ask."""
+    seen = 0
+    for sc in SCENARIOS:
+        if sc.skill != "serving-case":
+            continue
+        p, where = sc.params, (sc.seed, sc.difficulty)
+        card = CATALOG.get(p["gpu"])
+        weights = 2 * p["params"]
+        ratio = weights / (0.9 * card.capacity)
+        assert f"log2({ratio:.3g})" in sc.asks[0].steps[-1].substitution, where
+        for step in sc.asks[3].steps:
+            assert "β" not in step.formula and "k_net" not in step.formula, (where, step.formula)
+        per_token = 2 * p["layers"] * p["kv_heads"] * p["head_dim"] * 2
+        as_gb = (0.9 * p["node_gpus"] * card.capacity / 2**30 * 1e9 - weights) / per_token
+        slips = {tag: float(v) for tag, v in sc.asks[1].mistakes}
+        assert near(slips["gib-gb"], as_gb, 1e-9), where
+        seen += 1
+    assert seen == 3 * len(SEEDS)
+
+
+def test_moe_experts_counted_for_e_over_k_are_the_routed_ones():
+    """Qwen1.5-MoE-A2.7B has 4 shared experts beside 60 routed ones: E/k counts the routed."""
+    seen = 0
+    for sc in SCENARIOS:
+        if sc.skill != "moe-batch" or not sc.params["model"].startswith("Qwen1.5-MoE"):
+            continue
+        assert "60 routed experts" in sc.intro_en and "4 shared experts" in sc.intro_en
+        assert "routed expert" in sc.asks[0].prompt_en and "路由专家" in sc.asks[0].prompt_zh
+        seen += 1
+    assert seen
+
+
+def test_each_side_of_a_speed_up_has_a_clear_bound():
+    """A speed-up compares two minimum times; on each side the compute and memory times stand
+    10 % apart, so the bound the solution names is not a coin toss."""
+    seen = 0
+    for sc in SCENARIOS:
+        if sc.skill not in ("card-upgrade", "precision-change"):
+            continue
+        for step in sc.asks[0].steps:
+            if step.key.startswith("min-time"):
+                times = re.search(r"max\(([\d.]+ \S+), ([\d.]+ \S+)\)", step.substitution)
+                a, b = (parse_quantity(t).value for t in times.groups())
+                assert max(a, b) >= 1.1 * min(a, b), (sc.skill, sc.seed, step.substitution)
+                seen += 1
+    assert seen >= 4 * 3 * len(SEEDS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from drill.content.skills import shapes
 from drill.content.skills.context import (
@@ -18,7 +19,6 @@ from drill.content.skills.context import (
     givens,
     hidden_figures,
     number_ask,
-    pick_steps,
     roof,
     sparse_peak,
     unit_words,
@@ -34,6 +34,34 @@ from drill.core.engine.steps import Step
 from drill.core.units import format_si
 
 
+def _side(a, key: str, en: str, zh: str, with_flops: bool, own_bytes: bool) -> tuple[Step, ...]:
+    """One side of a comparison as the solution shows it: the FLOPs (once, when both sides do
+    the same math), the bytes (named for the side when they differ between sides), and the
+    minimum time with the bound it comes from."""
+    wanted = ("flops", "bytes", "min-time") if with_flops else ("bytes", "min-time")
+    shown = []
+    for step in a.steps:
+        if step.key not in wanted:
+            continue
+        label_en, label_zh = step.en, step.zh
+        if step.key == "min-time" or (step.key == "bytes" and own_bytes):
+            label_en, label_zh = f"{step.en}, {en}", f"{step.zh}（{zh}）"
+        if step.key == "min-time":
+            label_en += f" ({a.bound}-bound)"
+            label_zh += "，带宽受限" if a.bound == "memory" else "，算力受限"
+        shown.append(replace(step, key=f"{step.key}-{key}", en=label_en, zh=label_zh))
+    return tuple(shown)
+
+
+CLEAR_BOUND = 1.1  # each side's compute and memory times stand 10 % apart: its bound is clear
+
+
+def _clear(card, cost, dtype: str) -> bool:
+    compute = cost.flops / roof(card, dtype, cost.op).value
+    memory = cost.bytes / card.bandwidth
+    return max(compute, memory) >= CLEAR_BOUND * min(compute, memory)
+
+
 def _time(cost, card, dtype: str, peak: float | None = None) -> float:
     peak = peak or roof(card, dtype, cost.op).value
     return max(cost.flops / peak, cost.bytes / card.bandwidth)
@@ -46,7 +74,9 @@ def card_upgrade(ctx: Ctx) -> Scenario:
     new = ctx.rng.choice(options or [c for c in ctx.catalog if c.id != old.id])
     dtypes = [d for d in ("fp16", "bf16", "fp32") if d in old.dtypes() and d in new.dtypes()]
     dtype = ctx.choice(dtypes or ["fp32"])
-    pick = shapes.any_op(ctx, dtype, (old, new))
+    pick = shapes.any_op(
+        ctx, dtype, (old, new), also=lambda p: all(_clear(c, p.cost, dtype) for c in (old, new))
+    )
     op = pick.cost.op
     a_old = analyze(pick.cost, roof(old, dtype, op).value, old.bandwidth, dtype, gpu=old.id)
     a_new = analyze(pick.cost, roof(new, dtype, op).value, new.bandwidth, dtype, gpu=new.id)
@@ -66,8 +96,8 @@ def card_upgrade(ctx: Ctx) -> Scenario:
             )
         )
     steps = (
-        *pick_steps(a_old.steps, "min-time")[-1:],
-        *pick_steps(a_new.steps, "min-time")[-1:],
+        *_side(a_old, "old", "first card", "第一张卡", with_flops=True, own_bytes=False),
+        *_side(a_new, "new", "second card", "第二张卡", with_flops=False, own_bytes=False)[-1:],
         Step(
             "speedup",
             "Speed-up",
@@ -119,9 +149,16 @@ def card_upgrade(ctx: Ctx) -> Scenario:
 def precision_change(ctx: Ctx) -> Scenario:
     card = ctx.card(need="fp16")
     target = ctx.choice([d for d in ("fp16", "bf16") if d in card.dtypes()] or ["fp16"])
-    pick32 = shapes.any_op(
-        ctx, "fp32", (card,), also=lambda p: shapes.runs_on(card, shapes.retype(p, target), target)
-    )
+
+    def both_clear(p) -> bool:
+        low = shapes.retype(p, target)
+        return (
+            shapes.runs_on(card, low, target)
+            and _clear(card, p.cost, "fp32")
+            and _clear(card, low.cost, target)
+        )
+
+    pick32 = shapes.any_op(ctx, "fp32", (card,), also=both_clear)
     cost16 = shapes.retype(pick32, target).cost
     op = pick32.cost.op
     a32 = analyze(pick32.cost, roof(card, "fp32", op).value, card.bandwidth, "fp32", gpu=card.id)
@@ -143,8 +180,8 @@ def precision_change(ctx: Ctx) -> Scenario:
     else:
         mistakes.append(("wrong-bound", 2.0))
     steps = (
-        *pick_steps(a32.steps, "min-time")[-1:],
-        *pick_steps(a16.steps, "min-time")[-1:],
+        *_side(a32, "fp32", "fp32", "fp32", with_flops=True, own_bytes=True),
+        *_side(a16, target, target, target, with_flops=False, own_bytes=True),
         Step(
             "speedup",
             "Speed-up",
