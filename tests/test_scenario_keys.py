@@ -35,10 +35,9 @@ PEAK_SKILLS = (
     "card-upgrade",
     "precision-change",
     "critical-batch",
-    "peak-from-specs",
     "spec-sheet",
     "roofline-case",
-)
+)  # peak-from-specs builds a peak from per-clock counts: no headline to confuse it with
 BYTE_SKILLS = (
     "gemm-intensity",
     "gemv-intensity",
@@ -279,3 +278,10 @@ def test_tensor_cores_on_an_fp32_roof_come_second_and_cost_nothing():
         assert grade(ask, both).score == grade(ask, first).score == 1.0
         assert "Later, not first" in ask.steps[-1].formula
     assert seen
+
+
+def test_a_peak_built_from_per_clock_counts_names_the_fma_slip():
+    """Doubling a per-clock FLOP count again, or halving it, is the FMA slip, not sparsity
+    (the question never mentions it)."""
+    assert "fma-factor" in tags("peak-from-specs")
+    assert "sparse-peak" not in tags("peak-from-specs")

@@ -11,6 +11,8 @@ from drill.content.skills.context import (
     Ctx,
     convention,
     number_ask,
+    peak_unit,
+    rate_unit,
     unit_words,
 )
 from drill.content.skills.model import Scenario
@@ -40,11 +42,11 @@ def spec_sheet(ctx: Ctx) -> Scenario:
         dtype = ctx.choice(sorted(card.sparse))
         sparse = card.sparse[dtype] * 1e12
         dense = card.tensor[dtype] * 1e12
-        substitution = f"{format_si(sparse, 'FLOP/s')} / 2"
+        substitution = f"{format_si(sparse, rate_unit(dtype))} / 2"
         formula, formula_zh = "sparse headline / 2", ""
         if abs(sparse / 2 - dense) > 0.001 * dense:  # the sheet's dense figure is not exactly half
-            substitution += f" = {format_si(sparse / 2, 'FLOP/s')}"
-            listed = format_si(dense, "FLOP/s", 5)
+            substitution += f" = {format_si(sparse / 2, rate_unit(dtype))}"
+            listed = format_si(dense, rate_unit(dtype), 5)
             formula = f"sparse headline / 2 (the vendor's sheet lists {listed} dense: used here)"
             formula_zh = f"稀疏宣传值 / 2（厂商手册列出的稠密值为 {listed}，此处按它计）"
         step = Step(
@@ -57,20 +59,29 @@ def spec_sheet(ctx: Ctx) -> Scenario:
             "FLOP/s",
             formula_zh=formula_zh,
         )
+        # GeForce tensor cores halve their rate with FP32 accumulate, and the whitepaper lists
+        # both; the catalog's figures are the FP32-accumulate ones PyTorch gets
+        acc_en, acc_zh = (
+            (" with FP32 accumulate", "（FP32 累加）")
+            if "GeForce" in card.name and dtype in ("fp16", "bf16", "fp8")
+            else ("", "")
+        )
+        rate = rate_unit(dtype)
         en = (
-            f"The {card.name} datasheet lists {dtype.upper()} {unit_words(card).matrix_adj} "
-            f"throughput: {format_si(sparse, 'FLOP/s')}* — the footnote says *with sparsity."
+            f"The vendor's published figures for the {card.name} list {dtype.upper()} "
+            f"{unit_words(card).matrix_adj} throughput{acc_en}: {format_si(sparse, rate)}* — "
+            "the footnote says *with sparsity."
         )
         zh = (
-            f"{card.name} 数据手册写着 {dtype.upper()} {unit_words(card).matrix_zh}：{format_si(sparse, 'FLOP/s')}*，"
-            "脚注：*稀疏。"
+            f"厂商公布的 {card.name} 参数写着 {dtype.upper()} {unit_words(card).matrix_zh}{acc_zh}："
+            f"{format_si(sparse, rate)}*，脚注：*稀疏。"
         )
         ask = number_ask(
             "dense",
             "What peak should a roofline for dense GEMMs use?",
             "稠密 GEMM 的 Roofline 应该用多少峰值？",
             dense,
-            TFLOPS,
+            peak_unit(dtype),
             (step,),
             [("sparse-peak", sparse)],
         )
@@ -92,8 +103,8 @@ def spec_sheet(ctx: Ctx) -> Scenario:
                 "GiB",
             )
             dies = card.interconnect.devices if card.interconnect else 1
-            die_en = " for GPU[0], one of its two GCDs," if dies == 2 else ""
-            die_zh = "（GPU[0]，两个 GCD 之一）" if dies == 2 else ""
+            die_en = " for GPU[0]," if dies == 2 else ""
+            die_zh = "（GPU[0]）" if dies == 2 else ""
             en = (
                 f"On an {card.name}, `rocm-smi --showmeminfo vram` reports{die_en} VRAM Total "
                 f"Memory (B): {int(total)}."

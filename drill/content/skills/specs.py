@@ -85,16 +85,20 @@ def _tensor_peak(ctx: Ctx, card) -> Scenario:
         value,
         "FLOP/s",
     )
-    mistakes = [("sparse-peak", value * 2)]
+    # the per-clock figure is already in FLOPs: doubling it again, or halving it, is the FMA slip
+    mistakes = [("fma-factor", value * 2), ("fma-factor", value / 2)]
+    split = bool(card.tensor_clock_mhz and card.tensor_clock_mhz != card.boost_clock_mhz)
+    clock_en = "boost clock for tensor-core work" if split else "boost clock"
+    clock_zh = "Tensor Core 运算的 boost 频率" if split else "boost 频率"
     en = (
         f"{card.name}: {card.units} SMs; each SM's tensor cores do {per_clk} dense FP16 "
-        f"FLOP per clock; tensor boost clock {clock_mhz:g} MHz."
+        f"FLOP per clock; {clock_en} {clock_mhz:g} MHz."
     )
     zh = (
         f"{card.name}：{card.units} 个 SM；每个 SM 的 Tensor Core 每周期做 {per_clk} 次稠密 FP16 "
-        f"运算；Tensor boost 频率 {clock_mhz:g} MHz。"
+        f"浮点运算；{clock_zh} {clock_mhz:g} MHz。"
     )
-    if card.tensor_clock_mhz and card.tensor_clock_mhz != card.boost_clock_mhz:
+    if split:
         mistakes.append(("tensor-clock", card.units * per_clk * card.boost_clock_mhz * 1e6))
         en += f" (Its non-tensor boost clock is {card.boost_clock_mhz:g} MHz.)"
         zh += f"（非 Tensor 的 boost 频率为 {card.boost_clock_mhz:g} MHz。）"
@@ -145,11 +149,12 @@ def bandwidth_from_specs(ctx: Ctx) -> Scenario:
         clock = rate / 2 * 1000
         en = (
             f"{card.name}: {int(bus)}-bit {card.memory_type} interface; the tools report a "
-            f"memory clock of {clock:g} MHz (DDR: data moves on both clock edges)."
+            f"memory clock of {clock:g} MHz (the per-pin data rate is twice the memory clock "
+            "the tools report)."
         )
         zh = (
             f"{card.name}：{int(bus)} 位 {card.memory_type} 接口；工具显示显存时钟 {clock:g} MHz"
-            "（DDR：时钟上下沿都传数据）。"
+            "（单针数据速率是工具所报显存时钟的两倍）。"
         )
         mistakes = [
             ("ddr-clock", value / 2),
@@ -160,10 +165,11 @@ def bandwidth_from_specs(ctx: Ctx) -> Scenario:
             "bandwidth",
             "Memory bandwidth",
             "显存带宽",
-            "bus width / 8 × (2 × DDR clock)",
+            "bus width / 8 × (2 × reported memory clock)",
             f"{int(bus)} / 8 × 2 × {clock:g} MHz",
             value,
             "B/s",
+            formula_zh="位宽 / 8 × (2 × 工具所报显存时钟)",
         )
     else:
         en = (
