@@ -245,6 +245,7 @@ ALLOWED_WORDS = UNITS | {
     "BN",
     "DRAM",
     "warp",
+    "swizzle",
     "KB",
     "Little",
     "eager",

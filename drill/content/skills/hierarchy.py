@@ -23,11 +23,12 @@ from drill.core.units import format_si
 CONV_EN = (
     "Decimal SI units; 1 FMA = 2 FLOPs; a BM×BN output tile streams s·K·(BM + BN) bytes "
     "from L2; shared memory is read by a 2×2 grid of warps per tile; DRAM traffic is "
-    "compulsory while the working set fits L2."
+    "taken as compulsory (each matrix once), which a swizzled tile order keeps it near."
 )
 CONV_ZH = (
     "十进制 SI 单位；1 次 FMA = 2 FLOPs；一个 BM×BN 输出分块从 L2 读 s·K·(BM + BN) 字节；"
-    "每个分块由 2×2 个 warp 读共享内存；工作集放得进 L2 时显存流量只算必需的部分。"
+    "每个分块由 2×2 个 warp 读共享内存；显存流量按必需流量计（每个矩阵一次），"
+    "分块按 swizzle 顺序遍历时接近这一值。"
 )
 
 
@@ -254,6 +255,16 @@ def tile_needs(bm: int, bn: int, stages: int, s: int = 2) -> tuple[int, int]:
     return regs, stages * s * BK * (bm + bn)
 
 
+def _slack(card: Card, tile: tuple[int, int], blocks: int, stages: int) -> float:
+    """Shared memory left on an SM once ``blocks`` blocks of ``tile`` sit there, with CUDA's
+    per-block reserve: a fit with nothing left turns on an exact equality an interviewer
+    would avoid."""
+    limits = card.occupancy_limits
+    _, sm = tile_needs(*tile, stages)
+    per_block = sm + limits.reserved_shared_memory_per_block_kib * 1024
+    return card.shared_memory_per_unit_kib * 1024 - blocks * per_block
+
+
 @skill("tile-fit", "hierarchy", en="Largest tile that fits", zh="放得下的最大分块")
 def tile_fit(ctx: Ctx) -> Scenario:
     card = _pick(ctx, lambda c: c.occupancy_limits is not None and c.registers_per_unit)
@@ -273,7 +284,7 @@ def tile_fit(ctx: Ctx) -> Scenario:
             return regs <= 255 and occ.blocks_per_unit >= blocks
 
         good = [t for t in TILES if fits(t)]
-        if good:
+        if good and _slack(card, max(good, key=lambda t: t[0] * t[1]), blocks, stages) >= 1024:
             break
     answer = max(good, key=lambda t: t[0] * t[1])
     smem_only = max((t for t in TILES if fits(t, True)), key=lambda t: t[0] * t[1])
@@ -287,15 +298,42 @@ def tile_fit(ctx: Ctx) -> Scenario:
         f"{card.registers_per_unit} registers and {card.shared_memory_per_unit_kib:g} KiB of "
         "shared memory per SM"
     )
+    shown = (
+        f"{answer[0]}×{answer[1]}: {regs} registers × {THREADS} threads, {sm} B shared → "
+        f"{card.occupancy(regs, THREADS, sm).blocks_per_unit} ≥ {blocks}"
+    )
+    why_en, why_zh = "", ""
+    bigger = [t for t in TILES if t[0] * t[1] > answer[0] * answer[1]]
+    if bigger:
+        nxt = min(bigger, key=lambda t: t[0] * t[1])
+        n_regs, n_sm = tile_needs(*nxt, stages)
+        if n_regs > 255:
+            shown += f"; {nxt[0]}×{nxt[1]}: {n_regs} registers > 255"
+            why_en, why_zh = (
+                "; the next larger tile needs over 255 registers per thread",
+                ("；更大一级的分块每线程需要超过 255 个寄存器"),
+            )
+        else:
+            try:
+                occ = card.occupancy(n_regs, THREADS, n_sm)
+                shown += f"; {nxt[0]}×{nxt[1]}: {occ.blocks_per_unit} < {blocks}"
+                regs_bind = occ.limiter == "registers"
+            except ShapeError:  # over the card's per-block shared-memory limit
+                shown += f"; {nxt[0]}×{nxt[1]}: {n_sm} B > the per-block limit"
+                regs_bind = False
+            short = "registers" if regs_bind else "shared memory"
+            short_zh = "寄存器" if regs_bind else "共享内存"
+            why_en = f"; the next larger tile runs out of {short}"
+            why_zh = f"；更大一级的分块{short_zh}不够"
     step = Step(
         "tile-fit",
         "Largest tile that fits",
         "放得下的最大分块",
-        "blocks ≤ the blocks CUDA's occupancy rule lets registers and shared memory hold",
-        f"{regs} registers × {THREADS} threads, {sm} B shared: "
-        f"{counted(card.occupancy(regs, THREADS, sm).blocks_per_unit, 'block')} ≥ {blocks}",
+        "blocks per SM that registers and shared memory hold (CUDA's occupancy rule) ≥ asked"
+        + why_en,
+        shown,
         f"{answer[0]}x{answer[1]}",
-        formula_zh="block 数 ≤ 按 CUDA 占用率规则寄存器与共享内存能容纳的 block 数",
+        formula_zh="按 CUDA 占用率规则寄存器与共享内存能容纳的每 SM block 数 ≥ 要求" + why_zh,
     )
     mistakes = [("tile-smem-only", f"{smem_only[0]}x{smem_only[1]}")] if smem_only != answer else []
     ask = _choice(

@@ -23,6 +23,7 @@ from drill.content.skills.context import (
     rate_unit,
     roof,
     sparse_peak,
+    unit_words,
 )
 from drill.content.skills.intensity import intensity_mistakes
 from drill.content.skills.model import Scenario
@@ -145,10 +146,11 @@ def _roof_note(card, dtype, op) -> tuple[str, str]:
     """Which roof applies, said where the kernel is not a matrix product."""
     if uses_tensor_cores(op):
         return "", ""
+    w = unit_words(card)
     return (
-        " Element-wise, reduction, softmax, layernorm, copy and GEMV kernels run on the "
-        "non-tensor units: use their peak.",
-        " 逐元素、规约、softmax、layernorm、拷贝和 GEMV kernel 在非 Tensor 单元上运行：用它们的峰值。",
+        " Element-wise, reduction, softmax, layernorm, copy and GEMV kernels run on "
+        f"{w.vector}: use their peak.",
+        f" 逐元素、规约、softmax、layernorm、拷贝和 GEMV kernel 在{w.vector_zh}上运行：用它们的峰值。",
     )
 
 
