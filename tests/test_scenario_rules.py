@@ -1168,16 +1168,22 @@ def test_ncu_element_wise_work_follows_the_grid():
 
 def test_ncu_a_kernel_name_does_not_give_the_cause_away():
     """vector_add appears both launch-bound and at the DRAM roof; its counters decide: a
-    few blocks for microseconds, or a grid of many waves with DRAM near its peak."""
+    few blocks for microseconds, or a grid of many waves with DRAM near its peak. A CSR
+    SpMV with a thread per row is uncoalesced once rows hold several nonzeros: a warp's
+    loads land a row (r values) apart, about 4·r sectors of 32 B per request."""
     causes: dict[str, set[str]] = {}
     for sc in ncu_scenarios():
         p = sc.params
-        causes.setdefault(p["kernel"], set()).add(p["cause"])
+        causes.setdefault(p["kernel"].split("(")[0], set()).add(p["cause"])
         if p["kernel"].startswith("vector_add"):
             launch = p["duration_s"] < 10e-6 and p["grid"] < p["sms"] * p["blocks_per_sm"]
             assert launch == (p["cause"] == "launch-overhead"), sc.seed
             assert launch or p["dram_pct"] >= 60
-    assert any(len(c) >= 2 for c in causes.values())
+        if p["kernel"].startswith("csr_spmv_scalar"):
+            per_row = p["ffma"] / (p["grid"] * p["threads"])  # one FFMA a nonzero
+            assert per_row == pytest.approx(p["sectors"] / 4, rel=0.06), sc.seed
+            assert (p["sectors"] >= 8) == (p["cause"] == "uncoalesced-access"), sc.seed
+    assert len(causes["vector_add"]) == len(causes["csr_spmv_scalar"]) == 2
 
 
 def test_a_top_stall_taken_for_the_cause_is_named():
@@ -1239,3 +1245,20 @@ def test_the_largest_tile_fits_with_room_to_spare():
         assert left >= 1024, (sc.seed, sc.difficulty, card.id, left)
         seen += 1
     assert seen == 3 * len(SEEDS)
+
+
+def test_a_model_leaves_a_tenth_of_the_memory_free():
+    """Weights and KV cache of a dot-moves model take at most 90 % of the device: the CUDA
+    context, activations and workspace need the rest."""
+    seen = 0
+    for sc in SCENARIOS:
+        p = sc.params
+        if sc.skill != "dot-moves" or p["kind"] not in ("weight-only", "batch"):
+            continue
+        shape = p["shape"]
+        batch = shape.get("batch_new") or shape["batch"]
+        kv = 2 * shape["layers"] * shape["kv_heads"] * 128 * shape["context"] * batch * 2
+        need = 2 * shape["params"] + kv
+        assert need <= 0.9 * CATALOG.get(p["gpu"]).capacity, (sc.seed, p["gpu"], need)
+        seen += 1
+    assert seen

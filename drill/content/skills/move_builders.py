@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from drill.content.catalog import Card
 from drill.content.skills.context import (
+    USABLE_MEMORY,
     Ctx,
     counted,
     roof,
@@ -29,7 +30,7 @@ def _cards(ctx: Ctx, fits) -> list[Card]:
 
 
 def _fits_memory(card: Card, nbytes: float) -> bool:
-    return nbytes <= card.capacity
+    return nbytes <= USABLE_MEMORY * card.capacity
 
 
 # Each builder returns (move, intro en, intro zh, shape, card, dtype, new card, mistakes) or
