@@ -499,3 +499,18 @@ def test_drill_validate_builtin_recomputes_placeholders() -> None:
     assert "no problems" in result.stdout and "warning" not in result.stdout
     recomputed = re.search(r"(\d+) engine placeholder\(s\) recomputed", result.stdout)
     assert recomputed and int(recomputed.group(1)) >= 34  # 12 + multigpu + hierarchy packs
+
+
+def test_memory_levels_are_read_as_people_name_them() -> None:
+    options = (
+        Option("a", "dram", "the DRAM roof", "显存（DRAM）屋顶"),
+        Option("b", "l2", "the L2 roof", "L2 屋顶"),
+        Option("c", "shared_memory", "the shared-memory roof", "共享内存屋顶"),
+        Option("d", "compute", "the compute roof", "算力屋顶"),
+    )
+    ask = Ask("roof", CHOICE, "Which roof?", "哪个屋顶？", "l2", None, options=options)
+    typed = {"L2-bound": "l2", "HBM": "dram", "显存": "dram", "smem": "shared_memory"}
+    for text, value in typed.items():
+        assert numbers.parse_choice(ask, text) == value, text
+    with pytest.raises(AnswerError):  # DRAM, L2 or shared memory: asked again, not guessed
+        numbers.parse_choice(ask, "memory")

@@ -118,7 +118,14 @@ _LATENCY = {
     "延迟受限",
     "时延",
 }
-WORDS = {"memory": _MEMORY, "compute": _COMPUTE, "latency": _LATENCY}
+_LEVELS = {  # the memory levels a hierarchy question names, as people write them
+    "dram": {"dram", "hbm", "gddr", "显存", "global memory", "device memory", "全局内存"},
+    "l2": {"l2", "l2 cache", "l2缓存", "l2 缓存"},
+    "shared_memory": {"smem", "shared", "shared memory", "lds", "共享内存", "shmem"},
+}
+WORDS = {"memory": _MEMORY, "compute": _COMPUTE | {"tensor", "tensor cores"}, "latency": _LATENCY}
+WORDS |= _LEVELS
+_BOUND = re.compile(r"(?:[- ]?bound|[- ]?roof|受限|屋顶)$")
 
 
 def _normal(text: str) -> str:
@@ -171,9 +178,16 @@ def parse_choice(ask: Ask, text: str) -> str:
                 f"只能选一个选项：{', '.join(letters)}",
             )
         return letters[shown.group(1)]
+    bare = _BOUND.sub("", value).strip()  # "L2-bound", "the DRAM roof" name the level
     for option in ask.options:
-        if value in WORDS.get(option.value, ()):
+        if value in WORDS.get(option.value, ()) or bare in WORDS.get(option.value, ()):
             return option.value
+    levels = [o.value for o in ask.options if o.value in _LEVELS]
+    if len(levels) > 1 and (value in _MEMORY or bare in _MEMORY):  # DRAM, L2 or shared?
+        raise AnswerError(
+            "which memory level? " + ", ".join(f"{o.id} ({o.en})" for o in ask.options),
+            "哪一级存储？" + "，".join(f"{o.id}（{o.zh}）" for o in ask.options),
+        )
     typed = _folded(value)
     exact = [o for o in ask.options if typed and typed in _cores(o)]
     if len(exact) == 1:
