@@ -330,6 +330,7 @@ ALLOWED_WORDS = UNITS | {
     "Infinity",
     "Fabric",
     "nccl-tests",
+    "rccl-tests",
     "NCCL",
     "all-reduce",
     "all-gather",
@@ -523,6 +524,7 @@ def test_calc_in_chinese_has_no_english_words(argv, capsys, monkeypatch, catalog
         ),
         ("y = A·x with A 11008×4096", "y = A·x with A 11008×4096"),  # a matrix, not an article
         ("an hour, a unit, a) the math", "an hour, a unit, a) the math"),
+        ("a fp16 tensor, a fp8 GEMM, a bf16 one", "an fp16 tensor, an fp8 GEMM, a bf16 one"),
     ],
 )
 def test_english_articles_follow_the_spoken_word(raw, tidy):

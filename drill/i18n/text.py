@@ -47,6 +47,8 @@ def article(word: str) -> str:
             return "an"
         eleven = head.startswith(("11", "18"))
         return "an" if eleven and digits in (2, 5, 8) else "a"
+    if head.startswith("fp") and head[2:3].isdigit():  # fp16, fp8: "eff-pee"
+        return "an"
     if _ACRONYM.match(head) and not head.startswith(_SPOKEN):  # letters read one by one
         return "an" if head[0] in "AEFHILMNORSX" else "a"
     return "an" if head[:1].lower() in "aeio" else "a"
@@ -55,7 +57,7 @@ def article(word: str) -> str:
 _SPOKEN = ("FLOP", "NCCL", "RAM", "ROC", "MIG", "NUMA", "SIMD", "SASS", "MAC")
 _ACRONYM = re.compile(r"[A-Z](?:[A-Z]|\d)")
 # a capital A is an article only where a sentence starts; elsewhere it may name a matrix
-_ARTICLE = re.compile(r"(\ban?|(?:^|(?<=[.!?:] ))An?) (?=([0-9]|[A-Z][A-Z0-9]))(\S+)")
+_ARTICLE = re.compile(r"(\ban?|(?:^|(?<=[.!?:] ))An?) (?=([0-9]|[A-Z][A-Z0-9]|fp\d))(\S+)")
 
 
 def tidy_en(text: str) -> str:

@@ -63,6 +63,12 @@ MODELS = (
 )
 
 
+def nominal(params: float) -> str:
+    """A model's nominal parameter count as a question states it: "7e9" (Llama-2-7B holds
+    6.74e9; the answers use the round figure, so the question says so)."""
+    return f"{params / 1e9:g}e9"
+
+
 KV_DTYPE = {"fp16": "fp16", "bf16": "bf16", "int8": "fp16", "fp8": "fp8"}  # weight → KV cache
 
 
@@ -153,10 +159,13 @@ def decode_latency(ctx: Ctx) -> Scenario:
             "权重计一次，每条序列的 K 和 V 各计一次。"
         )
     en = (
-        f"{g_en} It serves {name_en} with {dtype} weights, generating one token at a time "
-        f"at batch {batch}.{extra_en}"
+        f"{g_en} It serves {name_en} (take P = {nominal(params)} parameters) with {dtype} "
+        f"weights, generating one token at a time at batch {batch}.{extra_en}"
     )
-    zh = f"{g_zh} 用它服务{name_zh}，权重为 {dtype}，batch {batch}，逐个生成 token。{extra_zh}"
+    zh = (
+        f"{g_zh} 用它服务{name_zh}（取 P = {nominal(params)} 个参数），权重为 {dtype}，batch {batch}，"
+        f"逐个生成 token。{extra_zh}"
+    )
     ask = number_ask(
         "min-time",
         "What is the lower bound on the time per decode step?",

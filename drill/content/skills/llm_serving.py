@@ -14,7 +14,6 @@ from drill.content.skills.context import (
     TFLOPS,
     WRONG_BYTES,
     Ctx,
-    bound_ask,
     capital,
     convention,
     counted,
@@ -22,20 +21,22 @@ from drill.content.skills.context import (
     memory_words,
     number_ask,
 )
-from drill.content.skills.llm import MODELS
-from drill.content.skills.model import Scenario
+from drill.content.skills.llm import MODELS, nominal
+from drill.content.skills.model import CHOICE, Ask, Option, Scenario
 from drill.content.skills.skill import skill
 from drill.core.engine import serving
 from drill.core.engine.operators import dtype_bytes
 from drill.core.engine.steps import Step
 from drill.core.units import format_si
 
-# name, total parameters, active parameters, experts, experts per token
+# name, total parameters, active parameters, routed experts, experts per token, shared
+# experts. Qwen1.5-MoE-A2.7B: 4 shared experts always on beside 60 routed, 4 of them per token
+# (Qwen's MoE blog, quoted on huggingface.co/Qwen/Qwen1.5-MoE-A2.7B/discussions/4).
 MOE_MODELS = (
-    ("Mixtral-8x7B", 46.7e9, 12.9e9, 8, 2),
-    ("Mixtral-8x22B", 141e9, 39e9, 8, 2),
-    ("DBRX", 132e9, 36e9, 16, 4),
-    ("Qwen1.5-MoE-A2.7B", 14.3e9, 2.7e9, 60, 4),
+    ("Mixtral-8x7B", 46.7e9, 12.9e9, 8, 2, 0),
+    ("Mixtral-8x22B", 141e9, 39e9, 8, 2, 0),
+    ("DBRX", 132e9, 36e9, 16, 4, 0),
+    ("Qwen1.5-MoE-A2.7B", 14.3e9, 2.7e9, 60, 4, 4),
 )
 MULTI_DIE = ("mi250x", "b200", "mi300x")
 
@@ -46,10 +47,15 @@ def kv_per_seq(model, context: int, kv_dtype: str, heads_key: int = 4) -> float:
 
 
 def _model_words(model) -> tuple[str, str]:
-    name_en, name_zh, _, layers, kv_heads, head_dim, heads, _ = model
+    """The shape, with the nominal parameter count the answer uses (P = 7e9 for a 6.74e9
+    Llama-2-7B) said outright."""
+    name_en, name_zh, params, layers, kv_heads, head_dim, heads, _ = model
+    p = nominal(params)
     return (
-        f"{name_en} ({layers} layers, {heads} query heads, {kv_heads} KV heads of dim {head_dim})",
-        f"{name_zh}（{layers} 层，{heads} 个 query 头，{kv_heads} 个 KV 头，每头 {head_dim} 维）",
+        f"{name_en} (take P = {p} parameters; {layers} layers, {heads} query heads, "
+        f"{kv_heads} KV heads of dim {head_dim})",
+        f"{name_zh}（取 P = {p} 个参数；{layers} 层，{heads} 个 query 头，{kv_heads} 个 KV 头，"
+        f"每头 {head_dim} 维）",
     )
 
 
@@ -63,7 +69,7 @@ def _gpus_for(weights: float, card) -> int:
 
 @skill("moe-batch", "llm", en="MoE critical batch and expert bytes", zh="MoE 临界 batch 与专家权重")
 def moe_batch(ctx: Ctx) -> Scenario:
-    name, total, active, experts, k = ctx.choice(MOE_MODELS)
+    name, total, active, experts, k, shared = ctx.choice(MOE_MODELS)
     card = ctx.card("bf16")
     dtype = ctx.dtype(card, ("bf16", "fp16", "fp8"))
     s = dtype_bytes(dtype)
@@ -75,21 +81,25 @@ def moe_batch(ctx: Ctx) -> Scenario:
     g_en, g_zh = givens(ctx, card, dtype)
     split_en = f" sharded over {gpus} such GPUs so that it fits" if gpus > 1 else ""
     split_zh = f"，切分到 {gpus} 块这样的 GPU 上以便放得下" if gpus > 1 else ""
+    routed = "routed " if shared else ""
+    shared_en = f" plus {shared} shared experts every token uses," if shared else ""
+    shared_zh = f"另有 {shared} 个每个 token 都用的共享专家，" if shared else ""
     en = (
-        f"{g_en} It serves {name}, a mixture-of-experts model with {experts} experts per "
-        f"layer and top-{k} routing: {format_si(total, '')} parameters in all, "
+        f"{g_en} It serves {name}, a mixture-of-experts model with {experts} {routed}experts "
+        f"per layer and top-{k} routing,{shared_en} {format_si(total, '')} parameters in all, "
         f"{format_si(active, '')} used by each token; weights in {dtype}{split_en}."
     )
     zh = (
-        f"{g_zh} 用它服务 {name}：每层 {experts} 个专家的混合专家模型，top-{k} 路由，"
-        f"总参数 {format_si(total, '')}，每个 token 用到 {format_si(active, '')}；权重为 {dtype}{split_zh}。"
+        f"{g_zh} 用它服务 {name}：每层 {experts} 个{'路由' if shared else ''}专家的混合专家模型，"
+        f"top-{k} 路由，{shared_zh}总参数 {format_si(total, '')}，每个 token 用到 "
+        f"{format_si(active, '')}；权重为 {dtype}{split_zh}。"
     )
     asks = [
         number_ask(
             "moe-critical-batch",
-            "From what decode batch does each expert's matrix product turn compute-bound "
-            "(routing spread evenly)?",
-            "解码 batch 多大时每个专家的矩阵乘变为算力受限（路由均匀）？",
+            f"From what decode batch does each {routed}expert's matrix product turn "
+            "compute-bound (routing spread evenly)?",
+            f"解码 batch 多大时每个{'路由' if shared else ''}专家的矩阵乘变为算力受限（路由均匀）？",
             value,
             PLAIN,
             steps,
@@ -169,8 +179,12 @@ def mbu(ctx: Ctx) -> Scenario:
             ("kv-ignored", slip(model[2] * s)),
             ("query-heads-for-kv", slip(serving.step_bytes(
                 model[2], dtype, kv_per_seq(model, context, dtype, 6), batch))),
-            ("batch-forgotten", slip(per_step, 1)),
+            ("batch-forgotten", slip(model[2] * s + kv)),
         ]  # fmt: skip
+    # Total tokens/s taken for steps/s reads a step's bytes batch times a step. Any MBU above
+    # 100 % is also named impossible, whatever slip led there.
+    mistakes.append(("over-the-roof", slip(per_step, 1)))
+    mistakes += [("over-the-roof", v) for tag, v in mistakes if v > 1 and tag != "over-the-roof"]
     words_en, words_zh = _model_words(model)
     en = (
         f"{card.name}: memory bandwidth {format_si(card.bandwidth, 'B/s')}. A server runs "
@@ -189,10 +203,11 @@ def mbu(ctx: Ctx) -> Scenario:
                      "它的显存带宽利用率（MBU）是多少？", value, PCT, steps, mistakes,
                      prefix_mistake=False)  # fmt: skip
     conv_en, conv_zh = convention(dtype)
-    conv_en += (
-        " A decode step reads every weight once and each sequence's KV cache; ignore activations."
-    )
-    conv_zh += " 每个解码步读一次全部权重和每条序列的 KV 缓存；忽略激活值。"
+    conv_en += (" A decode step reads every weight once and each sequence's KV cache; ignore "
+                "activations." if context else " A decode step reads every weight once; the "
+                "context is short: ignore the KV cache and activations.")  # fmt: skip
+    conv_zh += (" 每个解码步读一次全部权重和每条序列的 KV 缓存；忽略激活值。" if context
+                else " 每个解码步读一次全部权重；上下文很短：忽略 KV 缓存和激活值。")  # fmt: skip
     params = {"gpu": card.id, "dtype": dtype, "params": model[2], "batch": batch,
               "context": context, "tokens_per_s": tokens_per_s, "bandwidth": card.bandwidth,
               "card_in_question": False}  # fmt: skip
@@ -254,6 +269,17 @@ def per_die_peak(ctx: Ctx) -> Scenario:
     )
 
 
+# The bound asked as part (b): options lettered m and c, never a part's letter.
+VERIFY_OPTIONS = (
+    Option("m", "memory", "memory-bound", "带宽受限（访存密集）"),
+    Option("c", "compute", "compute-bound", "算力受限（计算密集）"),
+)
+VERIFY_BOUND = (
+    "Is the verification pass bound by memory or by compute?  m) memory-bound  c) compute-bound",
+    "验证这一步受显存带宽还是算力限制？ m) 带宽受限  c) 算力受限",
+)
+
+
 @skill("spec-decode", "llm", en="Speculative decoding intensity", zh="投机解码的算术强度")
 def spec_decode(ctx: Ctx) -> Scenario:
     card = ctx.card("fp16")
@@ -264,7 +290,8 @@ def spec_decode(ctx: Ctx) -> Scenario:
     batch = 1 if ctx.difficulty == 1 else ctx.choice((1, 4, 16, 32, 64))
     draft = ctx.choice((3, 4, 5, 7))
     value, steps = serving.speculative_intensity(batch, draft, dtype)
-    mistakes = [("fma-factor", value / 2), ("dtype-bytes", value * s / WRONG_BYTES[s])]
+    mistakes = [("fma-factor", value / 2), ("dtype-bytes", value * s / WRONG_BYTES[s]),
+                ("bonus-token-forgotten", value * draft / (draft + 1))]  # fmt: skip
     g_en, g_zh = givens(ctx, card, dtype)
     en = (
         f"{g_en} A draft model proposes {draft} tokens per sequence; the large target model "
@@ -283,8 +310,9 @@ def spec_decode(ctx: Ctx) -> Scenario:
     if ctx.difficulty >= 2:
         verdict = Step("bound", "Bound", "瓶颈", "intensity vs ridge",
                        f"{value:.4g} {'<' if value < ridge else '≥'} {ridge:.4g}", bound, formula_zh="强度 对比 拐点")  # fmt: skip
-        asks.append(bound_ask("Is the verification pass", "验证这一步是", bound,
-                              (*steps, verdict)))  # fmt: skip
+        asks.append(Ask("bound", CHOICE, VERIFY_BOUND[0], VERIFY_BOUND[1], bound, None,
+                        (("wrong-bound", "compute" if bound == "memory" else "memory"),),
+                        (*steps, verdict), VERIFY_OPTIONS, ladder=True))  # fmt: skip
     conv_en, conv_zh = convention(dtype)
     conv_en += " The weights dominate the bytes (ignore activations and the KV cache)."
     conv_zh += " 字节数以权重为主（忽略激活值和 KV 缓存）。"

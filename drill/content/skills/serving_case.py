@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
-from drill.content.skills.context import MS as MILLIS
 from drill.content.skills.context import (
+    GIB_PER_GB,
     PLAIN,
     US,
     WRONG_BYTES,
@@ -20,8 +20,9 @@ from drill.content.skills.context import (
     number_ask,
     unit_words,
 )
+from drill.content.skills.context import MS as MILLIS
+from drill.content.skills.links import linked_cards
 from drill.content.skills.model import Scenario
-from drill.content.skills.multigpu import linked_cards
 from drill.content.skills.skill import skill
 from drill.core.engine import collectives as coll
 from drill.core.engine.operators import dtype_bytes
@@ -88,14 +89,18 @@ def serving_case(ctx: Ctx) -> Scenario:
     weights = params * s
     tp = _fewest_gpus(weights, capacity, ic.node_gpus)
     asks = []
+    usable = MEMORY_SHARE * capacity
     tp_step = Step("tp", "Fewest GPUs that hold the weights (a power of two)",
                    "放得下权重的最少 GPU 数（2 的幂）", "2^⌈log2(s·P / (0.9·M))⌉",
-                   f"s·P = {format_si(weights, 'B')}, 0.9·M = {format_si(MEMORY_SHARE * capacity, 'B')}",
-                   float(tp))  # fmt: skip
+                   f"2^⌈log2({format_si(weights, 'B')} / {format_si(usable, 'B')})⌉ = "
+                   f"2^⌈log2({weights / usable:.3g})⌉", float(tp))  # fmt: skip
+    # The GiB figure read as GB (141 GiB as 141 GB): the card's name, not what the tool reports.
+    as_gb = capacity / GIB_PER_GB
     asks.append(number_ask("tp-degree", "What is the smallest tensor-parallel degree (a power of "
                            "two) whose GPUs hold the weights?", "放得下权重的最小张量并行度（2 的幂）是多少？",
                            float(tp), PLAIN, (tp_step,),
-                           [("dtype-bytes", float(_fewest_gpus(weights * WRONG_BYTES[s] / s, capacity, 64)))],
+                           [("dtype-bytes", float(_fewest_gpus(weights * WRONG_BYTES[s] / s, capacity, 64))),
+                            ("gib-gb", float(_fewest_gpus(weights, as_gb, 64)))],
                            prefix_mistake=False))  # fmt: skip
     gpus = ic.node_gpus  # the case serves on the whole node from here on
     per_token = 2.0 * layers * kv_heads * head_dim * s
@@ -108,7 +113,8 @@ def serving_case(ctx: Ctx) -> Scenario:
                            "of KV cache fit in the memory left?",
                            f"用全部 {gpus} 块 GPU（TP = {gpus}）服务，剩下的显存能放多少个 token 的 KV 缓存？",
                            tokens, PLAIN, (kv_step,),
-                           [("query-heads-for-kv", tokens * kv_heads / heads), ("kv-factor", tokens * 2)],
+                           [("query-heads-for-kv", tokens * kv_heads / heads), ("kv-factor", tokens * 2),
+                            ("gib-gb", (MEMORY_SHARE * gpus * as_gb - weights) / per_token)],
                            prefix_mistake=False))  # fmt: skip
     batch = ctx.choice((8, 16, 32))
     context = ctx.choice((2048, 4096, 8192))
@@ -137,6 +143,9 @@ def serving_case(ctx: Ctx) -> Scenario:
     ar_step = Step("allreduce-step", "All-reduce time per decode step", "每个解码步的 all-reduce 时间",
                    "2·L · (2·(N-1)/N · B·D·s / W + 2·(N-1)·α)",
                    f"2·{layers} · {format_si(one.time, 's')}", total, "s")  # fmt: skip
+    hops = 2 * (gpus - 1)  # one node: no network hop, so no β term
+    lat_step = Step("latency", "Latency, one term per ring step", "延迟：环的每一步一项", "2·(N-1) · α",
+                    f"{hops} · {format_si(LATENCY, 's')}", hops * LATENCY, "s")  # fmt: skip
 
     def slip(kind: str = "allreduce", link: float = ic.in_node_bandwidth(gpus)) -> float:
         return count * coll.collective(kind, nbytes, gpus, link).time
@@ -145,7 +154,7 @@ def serving_case(ctx: Ctx) -> Scenario:
                            "(after attention and after the MLP). How much time do these all-reduces "
                            "add to each decode step?",
                            "每层对 B×D 的激活值做两次 all-reduce（注意力之后和 MLP 之后）。这些 all-reduce "
-                           "给每个解码步增加多少时间？", total, US, (*one.steps[:-3], ar_step),
+                           "给每个解码步增加多少时间？", total, US, (one.steps[0], lat_step, ar_step),
                            [("allreduce-factor", slip("allgather")),
                             ("bidirectional-bw", slip(link=2 * ic.in_node_bandwidth(gpus)))]))  # fmt: skip
     link = f"{ic.scale_up}, {format_si(ic.scale_up_gbs * 1e9, 'B/s')} per direction"
