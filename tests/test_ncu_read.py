@@ -83,14 +83,14 @@ def test_occupancy_always_helps():
             assert result.mistakes == ("occupancy-always-helps",), sc.params["cause"]
 
 
-def test_sol_max_not_sum():
+def test_the_larger_share_under_60_percent_is_a_misread():
     seen = 0
     for sc, ask in asks("bound"):
         p = sc.params
         if ask.expected != "latency" or p["sm_pct"] + p["mem_pct"] < 60:
             continue
         larger = "compute" if p["sm_pct"] >= p["mem_pct"] else "memory"
-        assert grade(ask, letter(ask, larger)).mistakes == ("sol-max-not-sum",)
+        assert grade(ask, letter(ask, larger)).mistakes == ("sol-misread",)
         seen += 1
     assert seen >= 10
 

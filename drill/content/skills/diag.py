@@ -95,16 +95,14 @@ def sol_diagnosis(ctx: Ctx) -> Scenario:
         verdict,
         formula_zh="计算与访存百分比中较大者 ≥ 60 % 即为瓶颈；都低于 60 % → 延迟 / 占用率",
     )
-    wrong = tuple(
-        ("wrong-bound", o.value)
-        for o in SOL_OPTIONS
-        if o.value != verdict and {o.value, verdict} == {"memory", "compute"}
-    )
+    # Every other pick misreads the percentages (there is no intensity to set against a
+    # ridge here); the prompt lists the options as the key prints them.
+    wrong = tuple(("sol-misread", o.value) for o in SOL_OPTIONS if o.value != verdict)
     ask = Ask(
         "sol",
         CHOICE,
-        "What limits it? a) memory bandwidth  b) compute  c) latency / occupancy",
-        "它受什么限制？a) 显存带宽  b) 算力  c) 延迟 / 占用率",
+        "What limits it? " + "  ".join(f"{o.id}) {o.en}" for o in SOL_OPTIONS),
+        "它受什么限制？" + "  ".join(f"{o.id}) {o.zh}" for o in SOL_OPTIONS),
         verdict,
         None,
         wrong,
@@ -138,7 +136,8 @@ def direction_ask(
     correct: set[str], why_en: str, why_zh: str, later: frozenset[str] = frozenset()
 ) -> Ask:
     """Choose the directions that come first from the fixed list; partial credit per pick.
-    ``later``: defensible picks that come second: they neither earn nor cost credit."""
+    ``later``: defensible picks that come second: they earn nothing and cost half a wrong
+    pick."""
     options = tuple(Option(dirs.letter(d), d, e, z) for d, e, z in dirs.DIRECTIONS)
     listing_en = "  ".join(f"{o.id}) {o.en}" for o in options)
     listing_zh = "  ".join(f"{o.id}) {o.zh}" for o in options)

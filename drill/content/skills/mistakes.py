@@ -117,6 +117,16 @@ MISTAKES: dict[str, Text] = {
         "Left the KV cache out: at long context every step reads it, on top of the weights.",
         "漏掉了 KV 缓存：长上下文时每一步除了权重还要读它。",
     ),
+    "over-the-roof": Text(
+        "Got more than 100 % of the memory bandwidth, which is impossible: recheck the bytes "
+        "per step and the steps per second (total tokens/s ÷ batch).",
+        "算出的带宽利用率超过 100 %，这不可能：重新核对每步读取的字节数和每秒步数（总 token/s ÷ batch）。",
+    ),
+    "bonus-token-forgotten": Text(
+        "Counted only the k drafted tokens; the verification pass also scores the token the "
+        "target model adds itself: k + 1 per sequence.",
+        "只算了 k 个草稿 token；验证这一步还要算大模型自己补的那个 token：每条序列 k + 1 个。",
+    ),
     "batch-forgotten": Text(
         "Counted one sequence's KV cache; every sequence in the batch has its own (the "
         "weights are shared, the KV cache is not).",
@@ -140,11 +150,21 @@ MISTAKES: dict[str, Text] = {
         "are too few to hide latency.",
         "在占用率不是瓶颈时去提高占用率：只有 warp 太少、藏不住延迟时，更多 warp 才有用。",
     ),
-    "sol-max-not-sum": Text(
-        "Added compute % and memory %; the Speed-of-Light rule takes the larger of the two, "
-        "and both under 60 % means latency / occupancy bound.",
-        "把计算百分比和访存百分比加在了一起；Speed-of-Light 规则取两者中较大者，"
-        "两者都低于 60 % 即为延迟 / 占用率受限。",
+    "sol-misread": Text(
+        "Misread the Speed-of-Light figures: the larger of compute % and memory % names the "
+        "bound, and only once it reaches 60 %; with both under 60 % neither unit is busy, so "
+        "the kernel is latency / occupancy bound.",
+        "读错了 Speed-of-Light 数据：计算与访存百分比中较大的那个达到 60 % 才说明是它的瓶颈；"
+        "两者都低于 60 % 时两边都不忙，kernel 受延迟 / 占用率限制。",
+    ),
+    "stall-is-symptom": Text(
+        "Took the top stall for the cause: Long Scoreboard says warps wait on global loads, "
+        "as they do in most memory-heavy kernels; it is the symptom. The cause is in the other "
+        "figures: registers capping the occupancy (too few warps to hide the wait), or DRAM "
+        "already at its roof.",
+        "把首要停顿原因当成了根因：Long Scoreboard 只说明线程束在等全局加载，大多数访存密集的 "
+        "kernel 都是这样，它是症状。根因要看其他数据：寄存器限制了占用率（线程束太少，藏不住等待），"
+        "或显存带宽已到屋顶。",
     ),
     # -- beyond one GPU: collectives, parallelism, serving --
     "bidirectional-bw": Text(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from drill.content.skills.context import AI, GBPS, PLAIN, Ctx, number_ask, with_detail
 from drill.content.skills.diag import SOL_OPTIONS
 from drill.content.skills.model import CHOICE, Ask, Option, Scenario
-from drill.content.skills.ncu_excerpt import Figures, draw, render
+from drill.content.skills.ncu_excerpt import Figures, draw, fits, render
 from drill.content.skills.ncu_truths import CAUSE_TEXT, FIX_TEXT, TRUTHS, Truth
 from drill.content.skills.skill import skill
 from drill.core.engine.roofline import intensity_step
@@ -43,11 +43,13 @@ SOL_RULE = Text(
 )
 
 
-def pick_card(ctx: Ctx):
+def pick_card(ctx: Ctx, truth: Truth | None = None):
     if ctx.gpu and ctx.gpu in CARDS:
         return ctx.catalog.get(ctx.gpu)
-    ids = [c for c in CARDS if c in {card.id for card in ctx.catalog}]
-    return ctx.catalog.get(ctx.rng.choice(ids))
+    known = {card.id for card in ctx.catalog}
+    cards = [ctx.catalog.get(c) for c in CARDS if c in known]
+    fitting = [c for c in cards if truth is None or fits(truth, c)]
+    return ctx.rng.choice(fitting or cards)
 
 
 def _listing(options: tuple[Option, ...], lang: str) -> str:
@@ -55,13 +57,10 @@ def _listing(options: tuple[Option, ...], lang: str) -> str:
 
 
 def bound_ask(sm: float, mem: float, expected: str) -> Ask:
-    """Name the bound from the two Speed-of-Light figures; summing them is a named mistake."""
-    mistakes: list[tuple[str, str]] = []
-    larger = "compute" if sm >= mem else "memory"
-    if expected in ("memory", "compute"):
-        mistakes.append(("wrong-bound", "compute" if expected == "memory" else "memory"))
-    elif sm + mem >= 60:
-        mistakes.append(("sol-max-not-sum", larger))
+    """Name the bound from the two Speed-of-Light figures. The report gives no intensity to
+    set against a ridge, so any other pick misreads the percentages (a choice cannot tell
+    whether the two were added)."""
+    mistakes = tuple(("sol-misread", o.value) for o in SOL_OPTIONS if o.value != expected)
     step = Step(
         "bound",
         "Speed-of-Light reading",
@@ -78,7 +77,7 @@ def bound_ask(sm: float, mem: float, expected: str) -> Ask:
         "这个 kernel 受什么限制？" + _listing(SOL_OPTIONS, "zh"),
         expected,
         None,
-        tuple(mistakes),
+        mistakes,
         (step,),
         SOL_OPTIONS,
         hints_en=(
@@ -92,6 +91,8 @@ def _cause_ask(truth: Truth, evidence: Text) -> Ask:
     mistakes = []
     if truth.cause in ("l2-resident", "bank-conflicts"):
         mistakes.append(("memory-pct-is-dram", "dram-saturated"))
+    if truth.stall == "Stall Long Scoreboard" and truth.cause != "long-scoreboard":
+        mistakes.append(("stall-is-symptom", "long-scoreboard"))
     step = Step(
         "cause",
         "Cause",
@@ -174,9 +175,11 @@ def _evidence(truth: Truth, f: Figures) -> Text:
         ),
         "register-limited": (
             f"{f.registers} registers per thread allow {f.blocks_per_sm} block per SM: theoretical "
-            f"occupancy {sig(f.theoretical_occ)} %.",
+            f"occupancy {sig(f.theoretical_occ)} %. The top stall, {f.stall}, is the symptom: "
+            "too few warps are resident to hide the loads' latency.",
             f"每线程 {f.registers} 个寄存器，每 SM 只能放 {f.blocks_per_sm} 个 block："
-            f"理论占用率 {sig(f.theoretical_occ)} %。",
+            f"理论占用率 {sig(f.theoretical_occ)} %。首要停顿（长记分板）只是症状："
+            "驻留的线程束太少，藏不住加载延迟。",
         ),
         "l2-resident": (
             f"L2 hit rate {sig(f.l2_hit)} %: the working set lives in L2, DRAM is nearly idle.",
@@ -319,8 +322,12 @@ def _coincides(f: Figures, which: str) -> bool:
 
 @skill("ncu-read", "diagnosis", en="Reading an Nsight Compute report", zh="读 Nsight Compute 报告")
 def ncu_read(ctx: Ctx) -> Scenario:
-    card = pick_card(ctx)
-    truth = ctx.choice(TRUTHS)
+    if ctx.gpu and ctx.gpu in CARDS:  # a card asked for: the truths it can show
+        card = ctx.catalog.get(ctx.gpu)
+        truth = ctx.choice([t for t in TRUTHS if fits(t, card)] or list(TRUTHS))
+    else:
+        truth = ctx.choice(TRUTHS)
+        card = pick_card(ctx, truth)
     # A kernel that does no FP math has no FLOP/B to ask for.
     which = ctx.choice(NUMBER_ASKS if any(truth.mix) else ("bandwidth", "waves"))
     for _ in range(20):  # a given that happens to equal the asked number would reveal it
@@ -378,6 +385,8 @@ def ncu_read(ctx: Ctx) -> Scenario:
         "fix": truth.fix,
         "number": which,
         "card_in_question": False,
+        "sectors": f.sectors,
+        "shape": dict(f.shape),
     }
     return Scenario(
         "ncu-read",

@@ -1,8 +1,10 @@
 """What an Nsight Compute report can be hiding: the causes a `ncu-read` drill draws, the
 first fix each one calls for, and the figure ranges each one produces on the report.
 
-Ranges are (low, high) percentages of the card's peaks unless named otherwise. A cause's
-bound follows from its Speed-of-Light figures by the 60 % rule: memory or compute when the
+Ranges are (low, high) percentages of the card's peaks unless named otherwise; where a
+kernel's work model (``work``) derives a figure from the grid (bytes, instructions, the
+duration), that figure follows the model and its range is not drawn. A cause's bound
+follows from its Speed-of-Light figures by the 60 % rule: memory or compute when the
 larger figure is at least 60 %, latency / occupancy when both stay under it.
 """
 
@@ -115,9 +117,13 @@ class Truth:
     # gather does no FP math at all.
     mix: tuple[float, float, float] = (0.45, 0.1, 0.0)
     flops_per_byte: float | None = None  # FLOPs fixed by the DRAM bytes (a + b: 1 per 12 B)
-    # FLOPs fixed by the bytes L2 serves, DRAM seeing only its misses (a 7-point stencil:
-    # 13 FLOPs per point over about 12 B, each input fetched from L2 about twice)
-    flops_per_l2_byte: float | None = None
+    # How the grid's size fixes the work (drill.content.skills.ncu_excerpt.WORK): "stream"
+    # times a kernel whose work per thread the report cannot tell (a loop over a row) by its
+    # duration; the others derive bytes and instructions from the grid.
+    work: str = "stream"
+    item_bytes: float = 0.0  # element-wise: DRAM bytes per element (one element a thread)
+    fixed_duration: bool = False  # a launch-bound kernel: the duration range sets the time
+    min_l2_mb: float = 0.0  # an L2-resident working set needs an L2 that holds it
 
 
 TRUTHS: tuple[Truth, ...] = (
@@ -140,6 +146,7 @@ TRUTHS: tuple[Truth, ...] = (
         sectors=(14.0, 30.0),
         l2_hit=(15, 45),
         mix=(0.0, 0.0, 0.0),
+        work="gather",
     ),
     Truth(
         "tail-wave",
@@ -158,6 +165,7 @@ TRUTHS: tuple[Truth, ...] = (
         (0.85, 0.97),
         "Stall Barrier",
         l2_hit=(70, 90),
+        work="tiled-gemm",
     ),
     Truth(
         "register-limited",
@@ -184,6 +192,7 @@ TRUTHS: tuple[Truth, ...] = (
         # the exponential on the SFU; x read once, y written once
         mix=(0.0, 0.5, 0.5),
         flops_per_byte=4 / 8,
+        work="softmax",
     ),
     Truth(
         "l2-resident",
@@ -203,26 +212,32 @@ TRUTHS: tuple[Truth, ...] = (
         "Stall LG Throttle",
         l2_hit=(80, 92),  # inferred: most of the grid stays in L2, not all of it
         mix=(6 / 13, 0.0, 1 / 13),  # 6 FFMA + 1 FMUL per point
-        flops_per_l2_byte=13 / 12,
+        work="stencil",
+        min_l2_mb=20,  # a grid of a few million points, both arrays held in L2
     ),
     Truth(
         "tensor-unused",
         "compute",
         "tensor-cores",
+        # One thread per output, each reading a row of A and a column of B: two loads per
+        # FFMA keep the issue slots busy (Compute (SM) high) and L1 moves 3 B per FFMA, so
+        # the FFMA rate is what L1 allows, far under the FP32 peak (ncu_excerpt._naive_gemm).
         "naive_hgemm_fma(const half *, const half *, half *, int, int, int)",
-        (76, 90),
-        (8, 30),
-        (25, 45),
+        (80, 92),
+        (1, 5),
+        (50, 68),
         (15, 40),
-        (0.70, 0.86),
+        (0.15, 0.45),
         (400, 6000),
         256,
         (64, 72, 80),
         (8, 60),
         (0.85, 0.95),
-        "Stall Math Pipe Throttle",
-        l2_hit=(75, 92),
+        "Stall LG Throttle",
+        sectors=(1.5, 1.56),  # per warp and k: A's 2 rows broadcast, B's 16 halves: 3 / 2
+        l2_hit=(97, 99.5),
         tensor=True,
+        work="naive-gemm",
     ),
     Truth(
         "bank-conflicts",
@@ -243,6 +258,7 @@ TRUTHS: tuple[Truth, ...] = (
         smem_wavefronts=(8.0, 32.0),
         l2_hit=(30, 60),
         mix=(0.0, 0.0, 0.0),
+        work="tile",
     ),
     Truth(
         "launch-overhead",
@@ -258,11 +274,39 @@ TRUTHS: tuple[Truth, ...] = (
         128,
         (16, 24),
         (0.01, 0.2),
-        (0.3, 0.7),
+        (0.7, 0.95),  # of what the grid allows: a block or two per SM
         "Stall Wait",
         l2_hit=(20, 60),
         mix=(0.0, 1.0, 0.0),  # one FADD per element over x read and written in place
         flops_per_byte=1 / 8,
+        work="elementwise",
+        item_bytes=8,
+        fixed_duration=True,
+    ),
+    # The same vector_add as below on a vector a few SMs finish in microseconds: the kernel
+    # name alone does not tell the cause, the grid and the duration do.
+    Truth(
+        "launch-overhead",
+        "latency",
+        "batch-launches",
+        "vector_add(const float *, const float *, float *, int)",
+        (1, 8),
+        (1, 8),
+        (1, 9),
+        (1, 9),
+        (0.0002, 0.002),
+        (2.2, 7.5),
+        256,
+        (16, 24),
+        (0.01, 0.2),
+        (0.7, 0.95),
+        "Stall Wait",
+        l2_hit=(20, 60),
+        mix=(0.0, 1.0, 0.0),
+        flops_per_byte=1 / 12,
+        work="elementwise",
+        item_bytes=12,
+        fixed_duration=True,
     ),
     Truth(
         "long-scoreboard",
@@ -280,11 +324,36 @@ TRUTHS: tuple[Truth, ...] = (
         (10, 80),
         (0.8, 0.93),
         "Stall Long Scoreboard",
-        sectors=(4.0, 6.0),
+        sectors=(4.0, 6.0),  # about one nonzero a row: a warp's rows lie side by side
         l2_hit=(30, 60),
         # one FFMA per nonzero over its value, its column index and the gathered x
         mix=(0.5, 0.0, 0.0),
         flops_per_byte=2 / 12,
+        work="spmv",
+    ),
+    # The same CSR kernel on a matrix of several nonzeros a row: a thread walks its own row,
+    # so a warp's 32 loads land a row apart and the sectors per request grow with it.
+    Truth(
+        "uncoalesced-access",
+        "memory",
+        "coalesce",
+        "csr_spmv_scalar(const int *, const int *, const float *, const float *, float *, int)",
+        (8, 22),
+        (55, 78),
+        (74, 92),
+        (50, 70),
+        (0.004, 0.02),
+        (180, 2400),
+        256,
+        (24, 32),
+        (20, 150),
+        (0.82, 0.95),
+        "Stall LG Throttle",
+        sectors=(14.0, 30.0),
+        l2_hit=(15, 45),
+        mix=(0.5, 0.0, 0.0),
+        flops_per_byte=2 / 12,
+        work="spmv",
     ),
     Truth(
         "dram-saturated",
@@ -305,5 +374,7 @@ TRUTHS: tuple[Truth, ...] = (
         l2_hit=(0, 5),
         mix=(0.0, 1.0, 0.0),
         flops_per_byte=1 / 12,
+        work="elementwise",
+        item_bytes=12,
     ),
 )
