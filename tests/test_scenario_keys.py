@@ -265,7 +265,7 @@ def test_a_memory_bound_convolution_is_fused_never_batched():
     assert seen
 
 
-def test_tensor_cores_on_an_fp32_roof_come_second_and_cost_nothing():
+def test_tensor_cores_on_an_fp32_roof_come_second_and_cost_half_a_wrong_pick():
     seen = 0
     for sc in scenarios("roofline-case"):
         ask = _direction(sc)
@@ -275,7 +275,11 @@ def test_tensor_cores_on_an_fp32_roof_come_second_and_cost_nothing():
         assert sc.params["dtype"] == "fp32" and "tensor-cores" not in ask.expected
         first = ",".join(dirs.letter(d) for d in sorted(ask.expected))
         both = first + "," + dirs.letter("tensor-cores")
-        assert grade(ask, both).score == grade(ask, first).score == 1.0
+        assert grade(ask, first).score == 1.0 and grade(ask, first).correct
+        second = grade(ask, both)
+        assert second.score == pytest.approx(1 - 0.5 / len(ask.expected)) and not second.correct
+        wrong = next(o.id for o in ask.options if o.value not in ask.expected | set(ask.accepted))
+        assert grade(ask, first + "," + wrong).score < second.score
         assert "Later, not first" in ask.steps[-1].formula
     assert seen
 

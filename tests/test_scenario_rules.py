@@ -1262,3 +1262,18 @@ def test_a_model_leaves_a_tenth_of_the_memory_free():
         assert need <= 0.9 * CATALOG.get(p["gpu"]).capacity, (sc.seed, p["gpu"], need)
         seen += 1
     assert seen
+
+
+def test_fp32_attention_is_never_called_flash():
+    """Flash-attention libraries run 16-bit data only: an fp32 fused attention is an ideal
+    fused kernel in every question that names one."""
+    seen = 0
+    for sc in SCENARIOS:
+        p = sc.params
+        if p.get("op") != "attention" or "fp32" not in (p.get("dtype"), p.get("dtype_new")):
+            continue
+        if p["dtype"] == "fp32" and p["shape"].get("fused"):
+            assert "flash" not in sc.intro_en.lower(), (sc.skill, sc.seed)
+            assert "flash" not in sc.intro_zh.lower(), (sc.skill, sc.seed)
+            seen += 1
+    assert seen

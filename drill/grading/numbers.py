@@ -14,6 +14,7 @@ from drill.errors import AnswerError  # the one answer error; runs and screens i
 FULL = 0.02  # within 2 %: right
 BANDS = ((0.05, 0.75), (0.10, 0.5), (0.20, 0.25))  # estimates: partial credit
 MISTAKE_MATCH = 0.015
+LATER_COST = 0.5  # of a wrong pick, for a multi-choice pick that comes second, not first
 HINT_COSTS = (0.15, 0.15, 0.2)  # share of the question's credit each hint costs
 
 
@@ -336,8 +337,10 @@ def grade(ask: Ask, text: str) -> Grade:
         chosen = parse_multi(ask, text)
         expected = ask.expected
         right = sum(1 for c in chosen if c in expected)
-        wrong = sum(1 for c in chosen if c not in expected and c not in ask.accepted)
-        score = max(0.0, (right - wrong) / len(expected))
+        later = sum(1 for c in chosen if c not in expected and c in ask.accepted)
+        wrong = len(chosen) - right - later
+        # a pick that comes second is defensible: half the cost of a wrong one
+        score = max(0.0, (right - wrong - LATER_COST * later) / len(expected))
         return Grade(round(score, 4), set(chosen) == set(expected), parsed=chosen)
     if ask.kind != NUMBER:
         raise ValueError(f"unknown ask kind {ask.kind}")

@@ -6,6 +6,7 @@ The same builder serves the practice skill `roofline-case` and the mock intervie
 from __future__ import annotations
 
 from drill.content.skills import shapes
+from drill.content.skills.case_advice import Situation, case_directions, why
 from drill.content.skills.context import (
     AI,
     GIB_PER_GB,
@@ -30,104 +31,6 @@ from drill.core.engine import analyze
 from drill.core.engine import operators as ops
 from drill.core.engine.roofline import uses_tensor_cores
 from drill.core.units import format_si, sig
-
-# Why each direction helps, for the picks the case's profile calls for.
-WHY = {
-    "tiling": (
-        "compute-bound and far below the roof: reuse each loaded tile from shared "
-        "memory and registers many times.",
-        "算力受限且远低于屋顶：让每个加载的分块在共享内存和寄存器中多次复用。",
-    ),
-    "tensor-cores": (
-        "the matrix roof is the tensor-core one: issue MMA instructions.",
-        "矩阵乘的屋顶属于 Tensor Core：要用 MMA 指令。",
-    ),
-    "lower-precision": (
-        "fewer bytes per element (or a higher tensor roof) is the way past "
-        "a roof the kernel already reaches.",
-        "每元素更少字节（或更高的 Tensor 屋顶），是越过已贴近的屋顶的办法。",
-    ),
-    "vectorize": (
-        "memory-bound and far below the bandwidth roof: coalesced, wide loads.",
-        "带宽受限且远低于带宽屋顶：合并、宽位宽的加载。",
-    ),
-    "occupancy": (
-        "enough loads in flight to cover DRAM latency.",
-        "足够多的在途访存请求来掩盖显存延迟。",
-    ),
-    "fusion": (
-        "near the bandwidth roof: fuse with its neighbours so the tensor crosses DRAM fewer times.",
-        "已接近带宽屋顶：与相邻算子融合，让张量少经过几次显存。",
-    ),
-    "larger-batch": (
-        "each weight read serves few rows: a larger batch raises the intensity.",
-        "每次读权重只服务很少的行：增大 batch 提高算术强度。",
-    ),
-    "parallelism": (
-        "the grid has too few tiles to fill every SM: smaller tiles or split-K "
-        "give the idle SMs work.",
-        "网格的分块太少，填不满所有 SM：更小的分块或 split-K 让空闲的 SM 有活干。",
-    ),
-    "change-algorithm": (
-        "the S×S intermediates dominate the traffic: flash attention never stores them.",
-        "S×S 中间结果主导访存：flash attention 从不存下它们。",
-    ),
-}
-SLOW = 0.5  # below this share of the roof, fix the kernel before changing the roof
-
-
-def case_directions(
-    cost, dtype: str, bound: str, share: float, library: bool
-) -> tuple[set[str], set[str]]:
-    """(the first directions, defensible ones that come second) for this operator, bound and
-    efficiency. A second-order pick earns nothing and costs nothing; the solution says why
-    it comes later."""
-    if cost.op == "attention" and not cost.params["fused"]:
-        return {"change-algorithm", "fusion", "tiling"}, {"lower-precision"}
-    if bound == "compute":
-        # On fp32 the roof is the non-tensor one: tensor cores (TF32) change the roof, which
-        # comes after the kernel reaches the roof it has.
-        later = {"tensor-cores"} if dtype == "fp32" and uses_tensor_cores(cost.op) else set()
-        if share < SLOW and library:  # a tuned kernel held back by its grid: waves
-            return {"parallelism"}, later
-        if share < SLOW:
-            first = {"tiling", "tensor-cores"} if uses_tensor_cores(cost.op) else {"tiling"}
-            return first - later, later
-        return {"lower-precision"} | later, set()
-    if share < SLOW:
-        return {"vectorize", "occupancy"}, {"fusion"}
-    if cost.op in ("elementwise", "softmax", "layernorm", "conv2d"):
-        # A convolution's activations are the traffic, and its intensity does not grow with
-        # the batch (a 1×1 conv stays near 2·Cin·Cout / (s·(Cin + Cout))): fuse instead.
-        return {"fusion", "lower-precision"}, set()
-    return {"larger-batch", "lower-precision"}, {"fusion"}
-
-
-LATER = {
-    "tensor-cores": (
-        "tensor cores change the roof to TF32; first reach the fp32 roof the kernel has.",
-        "Tensor Core（TF32）会换一个屋顶；先让 kernel 达到现有的 fp32 屋顶。",
-    ),
-    "fusion": (
-        "fusing saves traffic, but the first gap is how the bytes are fetched.",
-        "融合能省访存，但首要差距在于字节是怎么取的。",
-    ),
-    "lower-precision": (
-        "fewer bytes help later; first stop storing the S×S intermediates.",
-        "减少字节是后一步；先别再存 S×S 的中间结果。",
-    ),
-}
-
-
-def _why(picks: set[str], later: set[str], lang: str) -> str:
-    i = 1 if lang == "zh" else 0
-    from drill.content.skills.directions import letter, text
-
-    first = " ".join(f"{letter(d)}) {text(d, lang)}: {WHY[d][i]}" for d in sorted(picks))
-    if not later:
-        return first
-    second = " ".join(f"{letter(d)}) {text(d, lang)}: {LATER[d][i]}" for d in sorted(later))
-    return first + (" 之后再考虑：" if lang == "zh" else " Later, not first: ") + second
 
 
 def build_case(
@@ -172,7 +75,8 @@ def build_case(
     if a.bound == "memory":
         att_mistakes.append(("gib-gb", a.attainable * GIB_PER_GB))
         eff_mistakes.append(("gib-gb", a.efficiency / GIB_PER_GB))
-    picks, later = case_directions(cost, dtype, a.bound, a.efficiency, not slow)
+    where = Situation(card, cost, dtype, a.bound, a.efficiency, yours, peak, not slow)
+    picks, later = case_directions(where)
     w = unit_words(card)
     roof_en = w.matrix_adj if choice.path.startswith("tensor") else w.vector_adj
     roof_zh = w.matrix_zh if choice.path.startswith("tensor") else w.vector_adj_zh
@@ -221,7 +125,10 @@ def build_case(
             prefix_mistake=False,
         ),
         direction_ask(
-            picks, _why(picks, later, "en"), _why(picks, later, "zh"), later=frozenset(later)
+            picks,
+            why(where, picks, later, "en"),
+            why(where, picks, later, "zh"),
+            later=frozenset(later),
         ),
     )
     conv_en, conv_zh = convention(dtype, matrices=True)

@@ -80,7 +80,7 @@ class Ask:
     hints_zh: tuple[str, ...] = ()
     ladder: bool = False  # the hints are the steps' ladder (see ``ladder``), written when asked
     # choice: other values as right (a tie); multi: defensible picks that come second
-    # (neither earn nor cost credit)
+    # (they earn nothing and cost half a wrong pick)
     accepted: tuple[str, ...] = ()
     at_most: bool = False  # the largest whole number that meets a limit: above it is wrong
     in_unit: bool = False  # a conversion: the answer is written in the asked unit or bare

@@ -118,14 +118,25 @@ def attention(ctx: Ctx, dtype: str, fused: bool) -> OpPick:
     s = ctx.choice((1024, 2048, 4096, 8192))
     d = ctx.choice((64, 128))
     cost = ops.attention(b, h, s, d, dtype, fused=fused)
+    # flash-attention libraries are 16-bit only: an fp32 one is an ideal fused kernel
+    flash = dtype != "fp32"
     kind_en = (
-        "fused (flash) attention: only Q, K, V are read and O written"
+        (
+            "fused (flash) attention: only Q, K, V are read and O written"
+            if flash
+            else "ideal fused attention (the S×S scores never reach DRAM): only Q, K, V "
+            "are read and O written"
+        )
         if fused
         else "naive attention: the S×S scores are written, read by softmax, the "
         "probabilities written and read again"
     )
     kind_zh = (
-        "融合（flash）注意力：只读 Q、K、V，写 O"
+        (
+            "融合（flash）注意力：只读 Q、K、V，写 O"
+            if flash
+            else "理想的融合注意力（S×S 分数从不落显存）：只读 Q、K、V，写 O"
+        )
         if fused
         else "朴素注意力：S×S 分数写回显存，softmax 读出，概率再写回并读出"
     )
