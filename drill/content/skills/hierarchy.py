@@ -193,8 +193,8 @@ def impossible_ordering(ctx: Ctx) -> Scenario:
         while profile in profiles.values():
             profile = _profile(ctx, pid == bad)
         profiles[pid] = profile
-    # the reversed habit picks the real profile whose intensities rise fastest inwards
-    decoy = min((p for p in PROFILE_IDS if p != bad), key=lambda p: profiles[p][0] / profiles[p][2])
+    # either real profile, taken for the impossible one, reads the order the wrong way round
+    real = [p for p in PROFILE_IDS if p != bad]
     options = tuple(
         Option(
             pid,
@@ -205,41 +205,43 @@ def impossible_ordering(ctx: Ctx) -> Scenario:
         for pid, v in profiles.items()
     )
     v = profiles[bad]
+    broken = f"L1 {v[0]:g} > L2 {v[1]:g}" if v[0] > v[1] else f"L2 {v[1]:g} > DRAM {v[2]:g}"
+    broken_zh = broken.replace("DRAM", "显存")
     step = Step(
         "ordering",
         "The profile that breaks L1 ≤ L2 ≤ DRAM",
         "违反 L1 ≤ L2 ≤ 显存 的剖析",
         "every load passes L1/TEX and every DRAM byte is an L2 request: bytes shrink outwards, "
-        "so intensity inner ≤ outer",
+        f"so intensity inner ≤ outer; this profile has {broken}",
         f"{v[0]:g}, {v[1]:g}, {v[2]:g}",
         bad,
         formula_zh="每次加载都经过 L1/TEX，每个显存字节都是一次 L2 请求：字节数由内向外递减，"
-        "所以内层强度 ≤ 外层强度",
+        f"所以内层强度 ≤ 外层强度；这份剖析里 {broken_zh}",
     )
     ask = _choice(
         "impossible",
-        "Three profiles of one kernel each give its intensity against L1, L2 and DRAM. Which "
-        "one cannot be real?",
-        "同一个 kernel 的三份剖析给出了相对 L1、L2 和显存的强度。哪一份不可能是真的？",
+        "Three kernels' profiles each give the kernel's intensity against L1, L2 and DRAM. "
+        "Which one cannot be real?",
+        "三个 kernel 的剖析各给出了相对 L1、L2 和显存的强度。哪一份不可能是真的？",
         options,
         bad,
         (step,),
-        [("hierarchy-order-reversed", decoy)],
+        [("hierarchy-order-reversed", p) for p in real],
     )
     return Scenario(
         "impossible-ordering",
         ctx.difficulty,
         ctx.seed,
-        "A hierarchical roofline (Nsight Compute style) places one kernel once per level. The "
-        "kernel reads and writes global memory through L1/TEX (no TMA or bulk copies that "
-        "bypass it), and DRAM moves no more bytes than L2 requests (no sector over-fetch).",
-        "分层屋顶线（Nsight Compute 风格）把同一个 kernel 在每一级存储上各放一个点。这个 kernel "
+        "A hierarchical roofline (Nsight Compute style) places a kernel once per level. Each "
+        "kernel here reads and writes global memory through L1/TEX (no TMA or bulk copies "
+        "that bypass it), and DRAM moves no more bytes than L2 requests (no sector over-fetch).",
+        "分层屋顶线（Nsight Compute 风格）把一个 kernel 在每一级存储上各放一个点。这里每个 kernel "
         "的全局内存读写都经过 L1/TEX（没有绕过它的 TMA 或批量拷贝），显存搬运的字节不多于 L2 "
         "的请求（没有扇区过取）。",
         (ask,),
         {"card_in_question": False},
-        CONV_EN,
-        CONV_ZH,
+        "Intensity against a level = FLOPs / bytes that level moves; decimal SI units.",
+        "相对某一级的强度 = FLOPs / 该级搬运的字节数；十进制 SI 单位。",
     )
 
 

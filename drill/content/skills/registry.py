@@ -39,7 +39,7 @@ MODULES: dict[str, str] = {
     "kv-cache": "llm",
     "critical-batch": "llm",
     "ops-per-element": "tradeoffs",
-    "wave-quantization": "tradeoffs",
+    "wave-quantization": "waves",
     "sustained-clock": "specs",
     "spec-sheet": "spec_sheet",
     # beyond one GPU: communication, parallelism and serving, after the LLM basics
