@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -17,6 +18,22 @@ from drill.content.skills.model import CHOICE, NUMBER, Ask
 from drill.core.units import format_si, sig
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@functools.cache
+def builtin_catalog():
+    from drill.content.catalog import load_catalog
+
+    return load_catalog(include_user=False)
+
+
+@functools.cache
+def generated(skill_id: str, seed: int, difficulty: int):
+    """A scenario on the built-in catalog, made once per test process: the rules, keys and
+    drills modules read the same skill × difficulty × seed grid."""
+    from drill.content.skills import registry
+
+    return registry.generate(skill_id, seed, difficulty, builtin_catalog())
 
 
 def installed_tool(name: str) -> str:

@@ -14,17 +14,17 @@ from drill.content.skills import registry as skills
 from drill.content.skills.model import MULTI, NUMBER, Ask
 from drill.core.units import sig
 from drill.grading.numbers import AnswerError, grade
-from tests.helpers import FP32_ONLY_CARD, examples, right_answer, typed
+from tests.helpers import FP32_ONLY_CARD, builtin_catalog, examples, generated, right_answer, typed
 
 SEEDS = range(200)
-CATALOG = load_catalog(include_user=False)
+CATALOG = builtin_catalog()
 
 
 @pytest.mark.parametrize("difficulty", [1, 2, 3])
 @pytest.mark.parametrize("skill_id", sorted(skills.SKILLS))
 def test_engine_answer_is_right_and_every_mistake_is_named(skill_id, difficulty):
     for seed in SEEDS:
-        scenario = skills.generate(skill_id, seed, difficulty, CATALOG)
+        scenario = generated(skill_id, seed, difficulty)
         assert scenario.asks
         assert scenario.intro_en and scenario.intro_zh
         for ask in scenario.asks:

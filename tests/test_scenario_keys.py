@@ -6,21 +6,20 @@ import json
 
 import pytest
 
-from drill.content.catalog import load_catalog
 from drill.content.skills import directions as dirs
 from drill.content.skills import registry as skills
 from drill.content.skills.model import NUMBER
 from drill.core.engine import roofline as rl
 from drill.grading.numbers import grade
-from tests.helpers import right_answer, run_drill, typed
+from tests.helpers import builtin_catalog, generated, right_answer, run_drill, typed
 
-CATALOG = load_catalog(include_user=False)
+CATALOG = builtin_catalog()
 
 
 def scenarios(skill_id: str, difficulties=(1, 2, 3), seeds=range(200)):
     for d in difficulties:
         for seed in seeds:
-            yield skills.generate(skill_id, seed, d, CATALOG)
+            yield generated(skill_id, seed, d)
 
 
 def tags(skill_id: str) -> set[str]:

@@ -11,14 +11,13 @@ import re
 
 import pytest
 
-from drill.content.catalog import load_catalog
 from drill.content.skills import registry as skills
 from drill.content.skills.model import CHOICE, DERIVED, NUMBER
 from drill.core.engine import hierarchy as hi
 from drill.core.units import format_si, parse_quantity
-from tests.helpers import printed
+from tests.helpers import builtin_catalog, generated, printed
 
-CATALOG = load_catalog(include_user=False)
+CATALOG = builtin_catalog()
 SEEDS = range(200)
 BYTES = {"fp64": 8, "fp32": 4, "tf32": 4, "fp16": 2, "bf16": 2, "fp8": 1, "int8": 1}
 VECTOR_KERNELS = {"elementwise", "reduction", "softmax", "layernorm", "copy", "gemv"}
@@ -41,7 +40,7 @@ def all_scenarios():
     for skill_id in skills.SKILLS:
         for difficulty in (1, 2, 3):
             for seed in SEEDS:
-                yield skills.generate(skill_id, seed, difficulty, CATALOG)
+                yield generated(skill_id, seed, difficulty)
 
 
 SCENARIOS = list(all_scenarios())
