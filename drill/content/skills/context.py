@@ -239,9 +239,12 @@ def givens(ctx: Ctx, card: Card, dtype: str, op: str | None = None) -> tuple[str
     )
 
 
-def convention(dtype: str | None = None, matrices: bool = False) -> tuple[str, str]:
-    en = "Decimal SI units; 1 FMA = 2 FLOPs"
-    zh = "十进制 SI 单位；1 次 FMA = 2 FLOPs"
+def convention(
+    dtype: str | None = None, matrices: bool = False, flops: bool = True
+) -> tuple[str, str]:
+    """The conventions line; ``flops=False`` for a question that counts bytes only."""
+    en = "Decimal SI units; 1 FMA = 2 FLOPs" if flops else "Decimal SI units"
+    zh = "十进制 SI 单位；1 次 FMA = 2 FLOPs" if flops else "十进制 SI 单位"
     if dtype:
         s = dtype_bytes(dtype)
         en += f"; {dtype} = {s} byte{'s' if s > 1 else ''} per element"

@@ -233,7 +233,7 @@ def kv_cache(ctx: Ctx) -> Scenario:
     ask = number_ask(
         "kv-cache", "How large is the KV cache?", "KV 缓存有多大？", value, GB, (step,), mistakes
     )
-    conv_en, conv_zh = convention(dtype)
+    conv_en, conv_zh = convention(dtype, flops=False)
     conv_en += " GB = 1e9 bytes."
     conv_zh += " GB = 1e9 字节。"
     return Scenario(
