@@ -288,3 +288,13 @@ def test_a_peak_built_from_per_clock_counts_names_the_fma_slip():
     (the question never mentions it)."""
     assert "fma-factor" in tags("peak-from-specs")
     assert "sparse-peak" not in tags("peak-from-specs")
+
+
+def test_occupancy_from_part_of_a_block_is_named():
+    """64 warps / 10 per block is 6.4 blocks, but 6 are resident: 93.75 %, and the 100 % of a
+    partial block is named, not given credit."""
+    ask = generated("occupancy", 41 * 1000 + 2, 1).asks[0]
+    assert ask.expected == pytest.approx(0.9375)
+    result = grade(ask, "100")
+    assert result.score == 0 and result.mistakes == ("partial-blocks",)
+    assert "partial-blocks" in tags("occupancy")

@@ -266,7 +266,18 @@ def occupancy(ctx: Ctx) -> Scenario:
         "blocks": occ.per_limit["blocks"],
     }
     naive = min(pooled.values()) * occ.warps_per_block / limits.max_warps_per_unit
+    # The same limits without whole blocks: each resource's share of a block counted.
+    reserve = limits.reserved_shared_memory_per_block_kib * 1024 if smem_kib else 0
+    partial = min(
+        card.registers_per_unit / (regs_per_warp * occ.warps_per_block),
+        smem_unit / (smem_kib * 1024 + reserve) if smem_kib else 10**6,
+        limits.max_warps_per_unit / occ.warps_per_block,
+        limits.max_blocks_per_unit,
+    )
     slips = [("occupancy-ignores-registers", min(wrong, 1.0))]
+    slips.append(
+        ("partial-blocks", min(partial * occ.warps_per_block / limits.max_warps_per_unit, 1.0))
+    )
     if abs(naive - occ.occupancy) > 1e-9:
         slips.append(("occupancy-allocation", min(naive, 1.0)))
     asks = [

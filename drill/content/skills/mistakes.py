@@ -86,6 +86,12 @@ MISTAKES: dict[str, Text] = {
         "takes a whole wave of time.",
         "块数除以并发槽位后没有向上取整：不满的一波也要花整整一波的时间。",
     ),
+    "partial-blocks": Text(
+        "Counted part of a block: a block is resident whole or not at all, so each "
+        "resource's block count rounds down before the smallest is taken.",
+        "把不完整的 block 也算进去了：block 要么整个驻留、要么不驻留，所以每种资源允许的 block "
+        "数要先向下取整，再取最小值。",
+    ),
     "rounded-down": Text(
         "Rounded down a count that has to cover a need: fewer whole warps than the need leave "
         "it short, so round up.",
