@@ -86,6 +86,15 @@ MISTAKES: dict[str, Text] = {
         "takes a whole wave of time.",
         "块数除以并发槽位后没有向上取整：不满的一波也要花整整一波的时间。",
     ),
+    "resident-blocks": Text(
+        "Counted one block per SM at a time; an SM holds several at once, so a wave is SMs × "
+        "resident blocks per SM.",
+        "按每个 SM 同时只跑一个块来算了；一个 SM 能同时驻留多个块，一波是 SM 数 × 每 SM 驻留块数。",
+    ),
+    "idle-share": Text(
+        "Gave the idle share of the time; the question asks for the useful share (1 minus it).",
+        "给出的是空闲时间的比例；题目问的是有效工作的比例（1 减去它）。",
+    ),
     "partial-blocks": Text(
         "Counted part of a block: a block is resident whole or not at all, so each "
         "resource's block count rounds down before the smallest is taken.",

@@ -94,13 +94,21 @@ def wave_quantization(ctx: Ctx) -> Scenario:
     )
     ask = number_ask(
         "wave-util",
-        "Each block takes the same time. What share of the SM time does useful "
-        "work, counting the partial last wave?",
-        "每个块耗时相同。算上最后不满的一波，SM 时间中有多少比例在做有效工作？",
+        "Each block takes the same time. What is the wave efficiency (the useful share of the "
+        "SMs' time), counting the partial last wave?",
+        "每个块耗时相同。算上最后不满的一波，波次效率（SM 时间中做有效工作的比例）是多少？",
         w.utilization,
         PCT,
         steps,
-        [("no-ceil", 1.0)],
+        [
+            ("no-ceil", 1.0),
+            ("idle-share", 1 - w.utilization),
+            *(
+                [("resident-blocks", blocks / (math.ceil(blocks / card.units) * card.units))]
+                if per_sm > 1
+                else []
+            ),
+        ],
         prefix_mistake=False,
     )
     en = (
