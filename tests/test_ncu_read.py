@@ -106,7 +106,7 @@ def test_fma_counted_once_is_named():
 def test_the_instruction_mix_fits_the_kernel():
     """A copy, transpose or gather does no FP math; vector_add one FADD per 12 bytes, a
     row softmax 4 FP instructions per 8 bytes, a CSR SpMV one FFMA per nonzero (12 bytes);
-    a 7-point stencil 6 FFMA and 1 FMUL per point, its DRAM traffic the L2's misses."""
+    a 7-point stencil 6 FFMA and 1 FMUL per point, its DRAM traffic the grid once."""
     seen = set()
     for sc in SCENARIOS:
         p = sc.params
@@ -125,7 +125,8 @@ def test_the_instruction_mix_fits_the_kernel():
                 seen.add(kernel)
         if "stencil_3d_7pt" in name:
             assert p["ffma"] == pytest.approx(6 * p["fmul"], rel=0.01) and p["fadd"] == 0
-            assert 4 <= p["intensity"] <= 15  # 13 FLOPs per point, most of the grid in L2
+            # 13 FLOPs per point over the 8 B a point DRAM moves once (ncu flushes the caches)
+            assert 13 / 8 / 1.05 - 0.01 <= p["intensity"] <= 13 / 8 + 0.01
             seen.add("stencil")
     assert len(seen) == 5
 

@@ -1132,7 +1132,8 @@ def test_ncu_l1_bytes_never_outrun_the_l1_throughput():
 
 def test_ncu_stencil_does_13_flops_a_point_and_fits_in_l2():
     """stencil_3d_7pt: a thread per point doing 6 FFMA and 1 FMUL (13 FLOPs); the grid it
-    keeps in L2 (input and output, 8 B a point) fits in the card's L2."""
+    keeps in L2 (input and output, 8 B a point) fits in the card's L2, and DRAM moves it
+    once (no less: ncu measures with flushed caches)."""
     seen = 0
     for sc in ncu_scenarios():
         p = sc.params
@@ -1142,6 +1143,8 @@ def test_ncu_stencil_does_13_flops_a_point_and_fits_in_l2():
         flops = 2 * p["ffma"] + p["fadd"] + p["fmul"]
         assert flops == pytest.approx(13 * points, rel=0.01), (sc.seed, flops / points)
         assert 8 * points <= CATALOG.get(p["gpu"]).l2_mb * 2**20, sc.seed
+        # ncu flushes the caches first: DRAM reads the input and writes the output once
+        assert 8 * points <= p["dram_bytes"] <= 8.5 * points, (sc.seed, p["dram_bytes"] / points)
         seen += 1
     assert seen >= 20
 

@@ -187,16 +187,29 @@ def _softmax(rng, truth: Truth, card: Card, bps: int, registers: int, sectors: f
 
 
 def _stencil(rng, truth: Truth, card: Card, bps: int, registers: int, sectors: float, _):
-    """A thread per point, 13 FLOPs each; input and output (8 B a point) fit in L2 and
-    stay there between sweeps, so DRAM sees only L2's misses."""
+    """A thread per point, 13 FLOPs each, 7 loads and a store of 4 B. ncu flushes the caches
+    before it measures, so DRAM moves the grid once (input read, output written: 8 B a
+    point); the neighbours' reuse is served by L1 and L2, which set the pace."""
     points = math.ceil(rng.uniform(0.4, 0.75) * card.l2_mb * 1e6 / 8 / truth.threads)
     points *= truth.threads
-    dram = _round_bytes(points * rng.uniform(0.9, 1.6))
+    dram = _round_bytes(8 * points * rng.uniform(1.0, 1.05))
     top = min(truth.dram[1], dram / (MIN_DURATION * card.bandwidth) * 100)
     t = _us(dram / (rng.uniform(min(truth.dram[0], top), top) / 100 * card.bandwidth))
-    l1 = _round_bytes(points * (7 * 4 + 4) * sectors / 4)  # 7 loads and a store of 4 B
+    l1 = points * (7 * 4 + 4) * sectors / 4
+    l1_hit = rng.uniform(0.3, 0.45)  # the x-neighbours a warp shares
+    l2_reads = 7 * 4 * points * sectors / 4 * (1 - l1_hit)
+    l2_hit = 100 * (1 - dram / 2 / l2_reads)  # the reads that miss L2: the input, once
     grid = points // truth.threads
-    return Work(grid, t, dram, l1, *_counts(truth, 13 * points), shape=(("points", points),))
+    return Work(
+        grid,
+        t,
+        dram,
+        _round_bytes(l1),
+        *_counts(truth, 13 * points),
+        shape=(("points", points),),
+        l1_hit=round(100 * l1_hit, 2),
+        l2_hit=round(l2_hit, 2),
+    )
 
 
 def _naive_gemm(rng, truth: Truth, card: Card, bps: int, registers: int, sectors: float, _):

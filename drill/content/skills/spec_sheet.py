@@ -172,12 +172,13 @@ def spec_sheet(ctx: Ctx) -> Scenario:
         en = (
             f"{card.name}: {dtype} {w.matrix} {format_si(tensor, 'FLOP/s')} dense; {dtype} on "
             f"{w.cores} {format_si(vector, 'FLOP/s')}. A hand-written {dtype} kernel uses "
-            f"plain FMA instructions, no {w.matrix_adj} ({w.mma}) instructions."
+            f"packed {dtype} FMA instructions (two values per instruction, as the vector rate "
+            f"assumes), no {w.matrix_adj} ({w.mma}) instructions."
         )
         zh = (
             f"{card.name}：{dtype} {w.matrix_zh} 稠密 {format_si(tensor, 'FLOP/s')}；{w.cores_zh} 上的 "
-            f"{dtype} 为 {format_si(vector, 'FLOP/s')}。一个手写 {dtype} kernel 只用普通 FMA 指令，"
-            f"不用 {w.matrix_zh}（{w.mma}）指令。"
+            f"{dtype} 为 {format_si(vector, 'FLOP/s')}。一个手写 {dtype} kernel 用打包的 {dtype} FMA "
+            f"指令（每条指令算两个值，向量速率即按此计），不用 {w.matrix_zh}（{w.mma}）指令。"
         )
         ask = number_ask(
             "peak",
