@@ -13,8 +13,8 @@ import pytest
 from drill.content import yamlio
 from drill.content.bank import LANGS, Bank, RubricPoint, load_bank
 from drill.content.bank import validate_paths as schema_problems
-from drill.content.skills.context import GB, MB, PCT, PLAIN
-from drill.content.skills.model import CHOICE, NUMBER, Ask, Option
+from drill.content.skills.context import GB, MB, PCT, PLAIN, TIMES
+from drill.content.skills.model import CHOICE, MULTI, NUMBER, Ask, Option
 from drill.errors import AnswerError
 from drill.grading import checks, numbers
 from drill.grading.choices import grade_choice, parse_choice, present
@@ -514,3 +514,48 @@ def test_memory_levels_are_read_as_people_name_them() -> None:
         assert numbers.parse_choice(ask, text) == value, text
     with pytest.raises(AnswerError):  # DRAM, L2 or shared memory: asked again, not guessed
         numbers.parse_choice(ask, "memory")
+
+
+def test_multi_picks_are_read_as_letters_or_option_words() -> None:
+    options = (
+        Option("a", "fusion", "Fuse operators", "算子融合"),
+        Option("b", "vectorize", "Vectorized, coalesced loads", "向量化、合并访存"),
+        Option("c", "tiling", "Tiling in shared memory", "共享内存分块"),
+        Option("e", "graphs", "CUDA graphs", "CUDA Graphs"),
+    )
+    ask = Ask(
+        "dir", MULTI, "Which?", "哪些？", frozenset({"fusion", "tiling"}), None, options=options
+    )
+    for typed in ("a,c", "a c", "ac", "c) tiling, a", "fusion, tiling", "算子融合、共享内存分块"):
+        assert numbers.grade(ask, typed).correct, typed
+    for word in ("cache", "bad idea"):  # not c, a, c, h, e
+        with pytest.raises(AnswerError):
+            numbers.parse_multi(ask, word)
+
+
+def test_yes_and_no_name_the_options_that_say_so() -> None:
+    options = (
+        Option("a", "flips", "yes, the bound flips", "会，瓶颈翻转"),
+        Option("b", "stays", "no, the bound stays", "不会，瓶颈不变"),
+    )
+    ask = Ask("flip", CHOICE, "Flips?", "翻转吗？", "stays", None, options=options)
+    for typed in ("no", "No", "no, it stays", "否", "不会"):
+        assert numbers.grade(ask, typed).correct, typed
+    assert not numbers.grade(ask, "yes").correct
+
+
+def test_a_speed_up_in_percent_is_asked_again() -> None:
+    ask = Ask("speedup", NUMBER, "Speed-up?", "加速比？", 1.114, TIMES)
+    with pytest.raises(AnswerError):
+        numbers.grade(ask, "11.4%")
+    assert numbers.grade(ask, "1.114x").correct
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("Y = 12.82", 12.82), ("3.8 million", 3.8e6), ("380万", 3.8e6), ("2930个token", 2930)],
+)
+def test_numbers_said_in_words_are_read(text: str, value: float) -> None:
+    ask = Ask("n", NUMBER, "How many?", "多少？", value, PLAIN)
+    assert numbers.grade(ask, text).correct
+    assert numbers.grade(_percent_ask(0.835), "百分之83.5").correct

@@ -197,6 +197,18 @@ COUNT_WORDS = frozenset(
 _ROLE = re.compile(r"^(?:tp|dp|pp|ep|batch|b)\s*[=:]?\s*(?=\d)", re.IGNORECASE)  # "TP=4"
 _PER_ELEMENT = re.compile(r"\s*(?:(?:per|/)\s*element|每元素|每个元素)$", re.IGNORECASE)
 _BYTE_WORDS = {"吉字节": "GB", "兆字节": "MB", "千字节": "kB", "太字节": "TB", "字节": "B"}
+# "Y = 12.82", "T = 2930 tokens": a symbol named before its value
+_NAMED = re.compile(r"^[A-Za-z][A-Za-z_0-9]*\s*[=:]\s*(?=[-+\d.])")
+_PERCENT_WORDS = re.compile(r"^百分之\s*(.+)$")  # 百分之83.5 is 83.5 %
+# large counts said in words: "3.8 million", "380万", "1.2亿"
+_SCALE_WORDS = {
+    "thousand": 1e3,
+    "million": 1e6,
+    "billion": 1e9,
+    "trillion": 1e12,
+    "万": 1e4,
+    "亿": 1e8,
+}
 _PREFIX_ORDER = sorted(PREFIXES, key=len, reverse=True)
 
 
@@ -276,14 +288,26 @@ def parse_quantity(text: str) -> Quantity:
     and products of numbers (``2×32×128 B``)."""
     if text is None:
         raise UnitError("empty answer")
-    cleaned = clean(text)
+    cleaned = _NAMED.sub("", clean(text))
     if not cleaned:
         raise UnitError("empty answer")
+    percent = _PERCENT_WORDS.match(cleaned)
+    if percent:
+        cleaned = percent.group(1) + "%"
     value, rest = _product(cleaned)
+    for word, scale in _SCALE_WORDS.items():
+        if (
+            rest == word
+            or rest.startswith(word + " ")
+            or (not word.isascii() and rest.startswith(word))
+        ):
+            value, rest = value * scale, rest[len(word) :].strip()
+            break
     for word, unit in _BYTE_WORDS.items():  # 85.9 吉字节, FLOP/字节
         rest = rest.replace(word, unit)
     rest = _PER_ELEMENT.sub("", rest)  # "117 FLOPs per element" counts FLOPs
-    if rest.lower().lstrip("-") in COUNT_WORDS or rest.lower() in COUNT_WORDS:
+    counted = rest.lower().removeprefix("个").strip()  # "2930个token"
+    if counted.lstrip("-") in COUNT_WORDS or counted in COUNT_WORDS:
         rest = ""
     if not rest:
         return Quantity(value)

@@ -189,6 +189,26 @@ def parse_choice(ask: Ask, text: str) -> str:
             "which memory level? " + ", ".join(f"{o.id} ({o.en})" for o in ask.options),
             "哪一级存储？" + "，".join(f"{o.id}（{o.zh}）" for o in ask.options),
         )
+    found = _by_words(ask, value)
+    if found is not None:
+        return found
+    raise AnswerError(
+        "choose one of: " + ", ".join(f"{o.id} ({o.en})" for o in ask.options),
+        "请从以下选项中选择：" + "，".join(f"{o.id}（{o.zh}）" for o in ask.options),
+    )
+
+
+_YES = re.compile(r"^(?:yes|y|是|会)(?![a-z])")
+_NO = re.compile(r"^(?:no|n|否|不会|不)(?![a-z])")
+
+
+def _by_words(ask: Ask, value: str) -> str | None:
+    """The one option ``value`` names in words (its text, the part before a bracket, its
+    value, in either language; "yes" / "no" for an option that starts so), or None."""
+    for pattern, word, word_zh in ((_YES, "yes", "会"), (_NO, "no", "不会")):
+        said = [o for o in ask.options if o.en.startswith(word) or o.zh.startswith(word_zh)]
+        if pattern.match(value) and len(said) == 1:
+            return said[0].value
     typed = _folded(value)
     exact = [o for o in ask.options if typed and typed in _cores(o)]
     if len(exact) == 1:
@@ -203,35 +223,52 @@ def parse_choice(ask: Ask, text: str) -> str:
             ]
             if len(near) == 1:
                 return near[0].value
-    choices = ", ".join(f"{o.id} ({o.value})" for o in ask.options)
-    raise AnswerError(f"choose one of: {choices}", f"请从以下选项中选择：{choices}")
+    return None
 
 
-_SPLIT = re.compile(r"[\s,;、/+和与]+")
+_PICKS = re.compile(r"\s*[,;，；、/+]\s*|\s+(?:and|or)\s+|\s*(?:和|与|或)\s*")
 
 
 def parse_multi(ask: Ask, text: str) -> tuple[str, ...]:
-    """Letters like ``a,c``, ``a c``, ``ac``; full-width input is folded first."""
+    """Picks like ``a,c``, ``a c``, ``ac``, ``e) tiling``, or an option's words (``fusion``,
+    ``CUDA graphs``, ``算子融合``); full-width input is folded first. A run of letters is read
+    as picks only when each is a distinct option: ``cache`` is asked again, not c, a, c…"""
     value = _normal(text)
     if not value:
         raise AnswerError(
             "empty answer: type one or more letters, e.g. a,c",
             "答案为空：请输入一个或多个字母，如 a,c",
         )
-    parts = [p for p in _SPLIT.split(value) if p]
-    if len(parts) == 1 and len(parts[0]) > 1 and parts[0].isalpha() and parts[0].isascii():
-        parts = list(parts[0])
-    ids = {o.id: o.value for o in ask.options} | {o.value: o.value for o in ask.options}
+    ids = {o.id: o.value for o in ask.options}
+    values = set(ids.values())
     chosen: list[str] = []
-    for part in parts:
-        if part not in ids:
-            valid = ", ".join(o.id for o in ask.options)
-            raise AnswerError(
-                f"{part!r} is not an option; choose from {valid}",
-                f"{part!r} 不是选项；请从 {valid} 中选择",
-            )
-        if ids[part] not in chosen:
-            chosen.append(ids[part])
+    for chunk in (c.strip().rstrip(".。") for c in _PICKS.split(value)):
+        if not chunk:
+            continue
+        letters = chunk.replace(" ", "")
+        shown = _LETTER.match(chunk)
+        if chunk in ids or chunk in values:
+            picks = [ids.get(chunk, chunk)]
+        elif shown and shown.group(1) in ids:  # "e) tiling"
+            picks = [ids[shown.group(1)]]
+        elif (
+            letters.isascii()
+            and letters.isalpha()
+            and len(set(letters)) == len(letters)
+            and set(letters) <= set(ids)
+            and (" " in chunk or _by_words(ask, chunk) is None)
+        ):
+            picks = [ids[ch] for ch in letters]
+        else:
+            found = _by_words(ask, chunk)
+            if found is None:
+                valid = ", ".join(o.id for o in ask.options)
+                raise AnswerError(
+                    f"{chunk[:30]!r} is not an option; choose from {valid}",
+                    f"{chunk[:30]!r} 不是选项；请从 {valid} 中选择",
+                )
+            picks = [found]
+        chosen += [p for p in picks if p not in chosen]
     return tuple(chosen)
 
 
@@ -256,6 +293,11 @@ def parse_number(ask: Ask, text: str) -> tuple[list[float], u.Quantity]:
     if not math.isfinite(quantity.value):
         raise AnswerError("that number is out of range", "数字超出范围")
     written = u.unit_written(text)
+    if unit is not None and unit.label == "x" and written.lower() in ("%", "percent", "pct"):
+        raise AnswerError(  # "a speed-up of 11.4 %" means 1.114x: say which is meant
+            "a speed-up is a ratio: type it as 1.25x (or 0.8x for a slowdown), not a percentage",
+            "加速比是一个倍数：请写成 1.25x（变慢则写 0.8x），不要写百分比",
+        )
     if ask.in_unit and unit is not None and written and written.lower() != unit.label.lower():
         raise AnswerError(
             f"the question is the conversion: give the number in {unit.label}",
