@@ -22,12 +22,13 @@ from drill.core.units import format_si
 
 CONV_EN = (
     "Decimal SI units; 1 FMA = 2 FLOPs; a BM×BN output tile streams s·K·(BM + BN) bytes "
-    "from L2; shared memory is read by a 2×2 grid of warps per tile; DRAM traffic is "
+    "from L2; shared memory is written once with it and read by a 2×2 grid of warps per "
+    "tile (fill and reads both count against its bandwidth); DRAM traffic is "
     "taken as compulsory (each matrix once), which a swizzled tile order keeps it near."
 )
 CONV_ZH = (
     "十进制 SI 单位；1 次 FMA = 2 FLOPs；一个 BM×BN 输出分块从 L2 读 s·K·(BM + BN) 字节；"
-    "每个分块由 2×2 个 warp 读共享内存；显存流量按必需流量计（每个矩阵一次），"
+    "这些字节写入共享内存一次，再由每个分块的 2×2 个 warp 读取（写入和读取都占共享内存带宽）；显存流量按必需流量计（每个矩阵一次），"
     "分块按 swizzle 顺序遍历时接近这一值。"
 )
 
@@ -81,13 +82,14 @@ def tile_l2_intensity(ctx: Ctx) -> Scenario:
         asks.append(
             number_ask(
                 "shared-intensity",
-                "And against shared memory, read by a 2×2 grid of warps?",
-                "相对共享内存（每个分块 2×2 个 warp 读取）的强度呢？",
+                "And against shared memory, filled once from L2 and read by a 2×2 grid of warps?",
+                "相对共享内存（从 L2 写入一次、每个分块 2×2 个 warp 读取）的强度呢？",
                 shared,
                 AI,
                 hi.tile_steps(bm, bn, s),
                 [
                     ("hierarchy-order-reversed", value * 2),
+                    ("shared-fill-ignored", value / 2),
                     ("fma-factor", shared / 2),
                     ("dtype-bytes", shared * s / (2 if s != 2 else 4)),
                 ],
@@ -120,6 +122,14 @@ def _clear_margin(placed: hi.Hierarchical) -> float:
     return (times[0] - times[1]) / times[0] if len(times) > 1 else 1.0
 
 
+def _dram_only(placed: hi.Hierarchical, peak: float, bandwidth: float) -> list[tuple[str, str]]:
+    """The answer of the plain DRAM roofline, where an on-chip roof binds instead."""
+    if placed.binding not in (hi.L2, hi.SHARED):
+        return []
+    dram = placed.level(hi.DRAM)
+    return [("dram-roof-only", "compute" if dram.intensity >= peak / bandwidth else "dram")]
+
+
 @skill("hierarchy-bound", "hierarchy", en="Which memory level binds", zh="哪一级存储起作用")
 def hierarchy_bound(ctx: Ctx) -> Scenario:
     for _ in range(30):  # a binding roof 10 % or more clear of the next one
@@ -146,7 +156,7 @@ def hierarchy_bound(ctx: Ctx) -> Scenario:
             LEVEL_OPTIONS,
             placed.binding,
             placed.steps,
-            [("hierarchy-order-reversed", "dram")] if placed.binding == hi.L2 else [],
+            _dram_only(placed, peak, card.bandwidth),
         )
     ]
     return Scenario(

@@ -95,6 +95,16 @@ MISTAKES: dict[str, Text] = {
         "Gave the idle share of the time; the question asks for the useful share (1 minus it).",
         "给出的是空闲时间的比例；题目问的是有效工作的比例（1 减去它）。",
     ),
+    "dram-roof-only": Text(
+        "Read only the DRAM roofline; L2 and shared memory have roofs too, and here the "
+        "tile's on-chip traffic meets one before DRAM or compute does.",
+        "只看了显存这一条屋顶线；L2 和共享内存也有各自的屋顶，这里分块的片上流量先碰到了其中一个。",
+    ),
+    "shared-fill-ignored": Text(
+        "Counted only the warps' reads of shared memory; the tile is first written there from "
+        "L2, and those writes use the same bandwidth.",
+        "只算了 warp 对共享内存的读取；分块先要从 L2 写入共享内存，这些写入也占用同样的带宽。",
+    ),
     "partial-blocks": Text(
         "Counted part of a block: a block is resident whole or not at all, so each "
         "resource's block count rounds down before the smallest is taken.",

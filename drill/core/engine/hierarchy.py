@@ -5,9 +5,10 @@ Traffic model (stated wherever a number is asked for):
 - L2: every BM×BN output tile streams its A panel (BM×K) and B panel (K×BN) from L2:
   s·K·(BM + BN) per tile, so a tile's L2 intensity is 2·BM·BN / (s·(BM + BN)); the
   output is written once (s·M·N).
-- Shared memory: the tile's operands are staged there and read by a 2×2 grid of warps,
-  each warp reading a (BM/2)×K and K×(BN/2) panel: twice the L2 operand traffic, so the
-  shared-memory intensity is half the L2 one.
+- Shared memory: the tile's operands are written there once as they arrive from L2, then
+  read by a 2×2 grid of warps, each warp reading a (BM/2)×K and K×(BN/2) panel. Fill and
+  reads share the banks' bandwidth: three times the L2 operand traffic, so the
+  shared-memory intensity is a third of the L2 one.
 Intensity against an inner level can never exceed the intensity against an outer one: every
 byte that crosses DRAM also crosses L2, and every operand byte reaches the SM.
 """
@@ -33,6 +34,8 @@ LEVEL_WORDS = {
     COMPUTE: ("compute", "算力"),
 }
 WARP_GRID = 2  # warps per tile side: a 2×2 grid of warps reads the staged tile
+# the fill from L2 writes each operand byte once, the warps read it WARP_GRID times
+SHARED_PASSES = WARP_GRID + 1
 
 
 def level_word(level: str, lang: str = "en") -> str:
@@ -46,8 +49,8 @@ def tile_l2_intensity(bm: int, bn: int, s: float) -> float:
 
 
 def tile_shared_intensity(bm: int, bn: int, s: float) -> float:
-    """FLOP per shared-memory byte with a 2×2 warp grid: the L2 intensity of a warp's tile."""
-    return tile_l2_intensity(bm // WARP_GRID, bn // WARP_GRID, s)
+    """FLOP per shared-memory byte: the tile's fill from L2 plus a 2×2 warp grid reading it."""
+    return tile_l2_intensity(bm, bn, s) / SHARED_PASSES
 
 
 def _check_tile(bm: int, bn: int) -> None:
@@ -114,7 +117,7 @@ def gemm_level_bytes(m: int, n: int, k: int, dtype: str, bm: int, bn: int) -> di
     return {
         DRAM: float(s * (m * k + k * n + m * n)),
         L2: float(operands + s * m * n),
-        SHARED: float(WARP_GRID * operands),
+        SHARED: float(SHARED_PASSES * operands),
     }
 
 
@@ -192,10 +195,10 @@ def tile_steps(bm: int, bn: int, s: float) -> tuple[Step, ...]:
         ),
         Step(
             "intensity-shared_memory",
-            "Shared-memory intensity (2×2 warps per tile)",
-            "共享内存算术强度（每个分块 2×2 个 warp）",
-            "2·(BM/2)·(BN/2) / (s·(BM/2 + BN/2))",
-            f"2·{num(bm // 2)}·{num(bn // 2)} / ({sig(s)}·({num(bm // 2)} + {num(bn // 2)}))",
+            "Shared-memory intensity (filled once from L2, read by 2×2 warps)",
+            "共享内存算术强度（从 L2 写入一次，2×2 个 warp 读取）",
+            "2·BM·BN / ((1 + 2)·s·(BM + BN))",
+            f"2·{num(bm)}·{num(bn)} / (3·{sig(s)}·({num(bm)} + {num(bn)}))",
             shared,
             "FLOP/B",
         ),
