@@ -1279,3 +1279,23 @@ def test_fp32_attention_is_never_called_flash():
             assert "flash" not in sc.intro_zh.lower(), (sc.skill, sc.seed)
             seen += 1
     assert seen
+
+
+def test_decode_attention_flops_run_over_the_query_heads():
+    """A decode step's attention does 4·B·L·H·D·T FLOPs over the H query heads, which the
+    question states beside the KV heads: a GQA model's KV heads set the bytes, not the math."""
+    seen = 0
+    for sc in SCENARIOS:
+        p = sc.params
+        if sc.skill != "dot-moves" or p["kind"] not in ("weight-only", "batch"):
+            continue
+        shape = p["shape"]
+        heads = 32 if shape["layers"] == 32 else 40
+        assert f"{heads} query heads" in sc.intro_en, sc.seed
+        batch = 1 if p["kind"] == "batch" else shape["batch"]
+        t, layers = shape["context"], shape["layers"]
+        flops = 2 * shape["params"] * batch + 4 * batch * layers * heads * 128 * t
+        nbytes = 2 * shape["params"] + 2 * layers * shape["kv_heads"] * 128 * t * batch * 2
+        assert p["move"]["before"][0] == pytest.approx(flops / nbytes, rel=1e-6), sc.seed
+        seen += 1
+    assert seen

@@ -57,9 +57,14 @@ def _fuse(ctx: Ctx):
 
 
 def _llm(ctx: Ctx):
+    """(parameters, layers, KV heads): 7B / 8B shapes have 32 query heads, 13B has 40."""
     params = ctx.choice((7e9, 8e9, 13e9))
     layers = 32 if params < 1e10 else 40
     return params, layers, ctx.choice((8, 32)) if params < 1e10 else 40
+
+
+def _query_heads(layers: int) -> int:
+    return 32 if layers == 32 else 40
 
 
 def _batch(ctx: Ctx):
@@ -72,20 +77,23 @@ def _batch(ctx: Ctx):
         return None
     card = ctx.choice(cards)
     peak = card.peak("fp16").value
+    heads = _query_heads(layers)
     m = mv.decode_batch(
-        params, 1, new_batch, "fp16", peak, card.bandwidth, context, layers, kv_heads, 128
+        params, 1, new_batch, "fp16", peak, card.bandwidth, context, layers, kv_heads, 128, heads
     )
     # The habit: the KV cache read counted once, as if shared by the batch like the weights.
     kv1 = decoding.kv_cache_bytes(layers, kv_heads, 128, context, 1, "fp16")[0]
     wrong_t = max(m.after.flops / peak, (2 * params + kv1) / card.bandwidth)
     wrong = (new_batch / wrong_t) / (1 / m.before.time)
     en = (
-        f"A {params / 1e9:g}B-parameter model decodes in fp16 ({layers} layers, {kv_heads} KV "
-        f"heads of dimension 128, {context} tokens of context per sequence, KV cache in fp16). "
+        f"A {params / 1e9:g}B-parameter model decodes in fp16 ({layers} layers, {heads} query "
+        f"heads and {kv_heads} KV heads of dimension 128, {context} tokens of context per "
+        "sequence, KV cache in fp16). "
         f"The batch grows from 1 to {new_batch} sequences. Speed-up means tokens per second."
     )
     zh = (
-        f"{params / 1e9:g}B 参数的模型以 fp16 解码（{layers} 层，{kv_heads} 个 KV 头，每头 128 维，"
+        f"{params / 1e9:g}B 参数的模型以 fp16 解码（{layers} 层，{heads} 个 query 头、{kv_heads} 个 KV 头，"
+        "每头 128 维，"
         f"每条序列上下文 {context} 个 token，KV 缓存为 fp16）。batch 从 1 增大到 {new_batch}。"
         "加速比指每秒生成的 token 数之比。"
     )
@@ -123,17 +131,21 @@ def _weight_only(ctx: Ctx):
         return None
     card = ctx.choice(cards)
     peak = card.peak("fp16").value
-    m = mv.weight_only(params, batch, bits, peak, card.bandwidth, context, layers, kv_heads, 128)
+    heads = _query_heads(layers)
+    m = mv.weight_only(
+        params, batch, bits, peak, card.bandwidth, context, layers, kv_heads, 128, heads
+    )
     en = (
         f"{article(f'{params / 1e9:g}B').capitalize()} {params / 1e9:g}B-parameter model decodes "
         f"{counted(batch, 'sequence')} of {context} tokens "
-        f"({layers} layers, {kv_heads} KV heads of dimension 128, KV cache in fp16). Its weights "
+        f"({layers} layers, {heads} query heads and {kv_heads} KV heads of dimension 128, KV "
+        "cache in fp16). Its weights "
         f"go from fp16 to int{bits}, weight-only: they are dequantized on load and the math "
         "stays fp16."
     )
     zh = (
         f"{params / 1e9:g}B 参数的模型解码 {batch} 条序列，上下文 {context} 个 token（{layers} 层，"
-        f"{kv_heads} 个 KV 头，每头 128 维，KV 缓存为 fp16）。权重从 fp16 改为 int{bits} 仅权重量化："
+        f"{heads} 个 query 头、{kv_heads} 个 KV 头，每头 128 维，KV 缓存为 fp16）。权重从 fp16 改为 int{bits} 仅权重量化："
         "加载时反量化，计算仍是 fp16。"
     )
     shape = {"params": params, "layers": layers, "kv_heads": kv_heads, "context": context}
@@ -211,12 +223,13 @@ def _gqa(ctx: Ctx):
     en = (
         f"An 8B-parameter model decodes {batch} sequences of {context} tokens in fp16 ({layers} "
         f"layers, {heads} query heads of dimension 128, KV cache in fp16). Multi-head attention "
-        f"becomes grouped-query attention with {group} query heads per KV head."
+        f"becomes grouped-query attention with {group} query heads per KV head; take the "
+        "weights as unchanged (ignore the smaller K and V projections)."
     )
     zh = (
         f"8B 参数的模型以 fp16 解码 {batch} 条序列，每条 {context} 个 token（{layers} 层，{heads} 个 "
         f"query 头，每头 128 维，KV 缓存为 fp16）。多头注意力改为分组查询注意力，每个 KV 头服务 "
-        f"{group} 个 query 头。"
+        f"{group} 个 query 头；权重按不变计（忽略变小的 K、V 投影）。"
     )
     shape = {"batch": batch, "context": context, "group": group}
     return m, en, zh, shape, card, "fp16", None, {}

@@ -180,10 +180,12 @@ def decode_batch(
     layers: int = 0,
     kv_heads: int = 0,
     head_dim: int = 0,
+    heads: int = 0,
 ) -> Move:
     """Decode at a larger batch: weights are shared by the batch, each sequence's KV cache is
-    not. Work = tokens per step (the batch)."""
-    kw = dict(context=context, layers=layers, kv_heads=kv_heads, head_dim=head_dim)
+    not. Work = tokens per step (the batch). ``heads``: the query heads attention runs over
+    (the KV heads unless given)."""
+    kw = dict(context=context, layers=layers, kv_heads=kv_heads, head_dim=head_dim, heads=heads)
     b = decoding.decode(params, dtype, batch, **kw)
     a = decoding.decode(params, dtype, new_batch, **kw)
     return Move(
@@ -217,12 +219,13 @@ def weight_only(
     layers: int = 0,
     kv_heads: int = 0,
     head_dim: int = 0,
+    heads: int = 0,
 ) -> Move:
     """fp16 decode with weights stored in int4 / int8 and dequantized on load: the math (and
     its roof) stays fp16, only the weight bytes fall; the KV cache stays fp16."""
     if bits not in WEIGHT_BITS:
         raise ShapeError("weight-only quantization uses 4 or 8 bits")
-    kw = dict(context=context, layers=layers, kv_heads=kv_heads, head_dim=head_dim)
+    kw = dict(context=context, layers=layers, kv_heads=kv_heads, head_dim=head_dim, heads=heads)
     b = decoding.decode(params, "fp16", batch, **kw)
     saved = params * (dtype_bytes("fp16") - bits / 8)
     return Move(
