@@ -26,23 +26,27 @@ def _pick(ctx: Ctx, fits) -> Card:
     return ctx.choice(cards)
 
 
-FIX_OPTIONS = (
-    Option(
-        "a",
-        "graphs",
-        "CUDA / HIP graphs: the same kernels, replayed with one launch",
-        "CUDA / HIP Graphs：同样的 kernel，一次启动整体重放",
-    ),
-    Option(
-        "b",
-        "bandwidth",
-        "a card with 1.5× the memory bandwidth",
-        "换一张显存带宽是 1.5 倍的卡",
-    ),
-    Option(
-        "c", "precision", "fp8 instead of fp16 (half the bytes)", "用 fp8 代替 fp16（字节减半）"
-    ),
-)
+def _fix_options(faster: float) -> tuple[Option, ...]:
+    return (
+        Option(
+            "a",
+            "graphs",
+            "CUDA / HIP graphs: the same kernels, replayed with one launch",
+            "CUDA / HIP Graphs：同样的 kernel，一次启动整体重放",
+        ),
+        Option(
+            "b",
+            "bandwidth",
+            f"a card with {faster:g}× the memory bandwidth",
+            f"换一张显存带宽是 {faster:g} 倍的卡",
+        ),
+        Option(
+            "c", "precision", "fp8 instead of fp16 (half the bytes)", "用 fp8 代替 fp16（字节减半）"
+        ),
+    )
+
+
+FASTER_CARDS = (1.5, 3.0)  # the bandwidth of the card on offer, against this one
 # Kernel times the step is drawn around: some shorter than a launch (the step waits on the
 # launches), some at least twice as long, so that halving their bytes still leaves them longer
 # than a launch and every option's step time stands apart from the others.
@@ -50,22 +54,25 @@ LAUNCH_BOUND_TARGETS = (1e-6, 2e-6, 3e-6)
 BYTES_BOUND_TARGETS = (10e-6, 30e-6)
 
 
-def _fix_times(kernels: int, kernel_time: float, overhead: float) -> dict[str, float]:
+def _fix_times(
+    kernels: int, kernel_time: float, overhead: float, faster: float
+) -> dict[str, float]:
     """The step time after each fix: a graph pays one launch and then runs the kernels back to
     back; a faster card or half the bytes shortens each kernel, never below its launch."""
     return {
         "graphs": overhead + kernels * kernel_time,
-        "bandwidth": kernels * max(kernel_time / 1.5, overhead),
+        "bandwidth": kernels * max(kernel_time / faster, overhead),
         "precision": kernels * max(kernel_time / 2, overhead),
     }
 
 
-def _fix_step(kernels: int, kernel_time: float, overhead: float, best: str) -> Step:
-    times = _fix_times(kernels, kernel_time, overhead)
+def _fix_step(kernels: int, kernel_time: float, overhead: float, faster: float, best: str) -> Step:
+    times = _fix_times(kernels, kernel_time, overhead, faster)
     t, o = format_si(kernel_time, "s"), format_si(overhead, "s")
     shown = {
         "graphs": f"a) {o} + {kernels} × {t} = {format_si(times['graphs'], 's')}",
-        "bandwidth": f"b) {kernels} × max({t} / 1.5, {o}) = {format_si(times['bandwidth'], 's')}",
+        "bandwidth": f"b) {kernels} × max({t} / {faster:g}, {o}) = "
+        f"{format_si(times['bandwidth'], 's')}",
         "precision": f"c) {kernels} × max({t} / 2, {o}) = {format_si(times['precision'], 's')}",
     }
     return Step(
@@ -102,13 +109,20 @@ def overhead_bound(ctx: Ctx) -> Scenario:
             total,
             US,
             steps[:1],
-            [("no-launch-overhead", kernels * kernel_time)] if launch_bound else [],
+            [("no-launch-overhead", kernels * kernel_time)] * launch_bound
+            + [("launch-serialized", kernels * (kernel_time + overhead))],
             prefix_mistake=False,
         )
     ]
     if ctx.difficulty >= 2:
-        times = _fix_times(kernels, kernel_time, overhead)
+        faster = ctx.choice(FASTER_CARDS)
+        times = _fix_times(kernels, kernel_time, overhead, faster)
+        ranked = sorted(times.values())
+        if ranked[1] < 1.1 * ranked[0]:  # two fixes too close to call: offer the smaller card
+            faster = FASTER_CARDS[0]
+            times = _fix_times(kernels, kernel_time, overhead, faster)
         best = min(times, key=times.__getitem__)
+        options = _fix_options(faster)
         # a byte fix where launches bind ignores the launches; graphs where bytes bind ignore
         # that each kernel already outlasts its launch
         wrong = (
@@ -120,13 +134,13 @@ def overhead_bound(ctx: Ctx) -> Scenario:
             Ask(
                 "fix",
                 CHOICE,
-                "What shortens the step most? " + "  ".join(f"{o.id}) {o.en}" for o in FIX_OPTIONS),
-                "什么最能缩短这一步？ " + "  ".join(f"{o.id}) {o.zh}" for o in FIX_OPTIONS),
+                "What shortens the step most? " + "  ".join(f"{o.id}) {o.en}" for o in options),
+                "什么最能缩短这一步？ " + "  ".join(f"{o.id}) {o.zh}" for o in options),
                 best,
                 None,
                 wrong,
-                steps + (_fix_step(kernels, kernel_time, overhead, best),),
-                FIX_OPTIONS,
+                steps + (_fix_step(kernels, kernel_time, overhead, faster, best),),
+                options,
             )
         )
     return Scenario(
@@ -144,6 +158,7 @@ def overhead_bound(ctx: Ctx) -> Scenario:
             "kernels": kernels,
             "elements": elements,
             "kernel_time": kernel_time,
+            "faster_card": faster if ctx.difficulty >= 2 else None,
             "card_in_question": False,
         },
         "Launch overhead: 5 µs per kernel launched from an eager framework (a stated "

@@ -95,6 +95,27 @@ MISTAKES: dict[str, Text] = {
         "Gave the idle share of the time; the question asks for the useful share (1 minus it).",
         "给出的是空闲时间的比例；题目问的是有效工作的比例（1 减去它）。",
     ),
+    "once-per-layer": Text(
+        "Counted one all-reduce per layer; tensor parallelism all-reduces twice a layer, after "
+        "attention and after the MLP.",
+        "每层只算了一次 all-reduce；张量并行每层要做两次：注意力之后一次，MLP 之后一次。",
+    ),
+    "latency-ignored": Text(
+        "Left out the per-step latency: at decode the messages are small, and the α term of "
+        "every ring step is most of an all-reduce's time.",
+        "漏掉了每一步的延迟：解码时消息很小，环上每一步的 α 项占了 all-reduce 时间的大头。",
+    ),
+    "launch-serialized": Text(
+        "Added launch and kernel time; launches are asynchronous, so the next one is issued "
+        "while a kernel runs, and each kernel costs the larger of the two.",
+        "把启动开销和 kernel 时间相加了；启动是异步的，kernel 运行时下一次启动已在进行，所以每个 "
+        "kernel 的代价是两者中较大的那个。",
+    ),
+    "fma-doubled": Text(
+        "Doubled a count already in FLOPs: the per-clock figure counts each FMA as 2 FLOPs "
+        "already.",
+        "把已经按 FLOPs 计的数又乘了 2：每周期的数字里每个 FMA 已经算作 2 FLOPs。",
+    ),
     "dram-roof-only": Text(
         "Read only the DRAM roofline; L2 and shared memory have roofs too, and here the "
         "tile's on-chip traffic meets one before DRAM or compute does.",

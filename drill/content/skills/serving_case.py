@@ -156,6 +156,8 @@ def serving_case(ctx: Ctx) -> Scenario:
                            "每层对 B×D 的激活值做两次 all-reduce（注意力之后和 MLP 之后）。这些 all-reduce "
                            "给每个解码步增加多少时间？", total, US, (one.steps[0], lat_step, ar_step),
                            [("allreduce-factor", slip("allgather")),
+                            ("once-per-layer", total / 2),
+                            ("latency-ignored", total - count * hops * LATENCY),
                             ("bidirectional-bw", slip(link=2 * ic.in_node_bandwidth(gpus)))]))  # fmt: skip
     link = f"{ic.scale_up}, {format_si(ic.scale_up_gbs * 1e9, 'B/s')} per direction"
     mem_en, mem_zh = memory_words(card)

@@ -86,7 +86,7 @@ def _tensor_peak(ctx: Ctx, card) -> Scenario:
         "FLOP/s",
     )
     # the per-clock figure is already in FLOPs: doubling it again, or halving it, is the FMA slip
-    mistakes = [("fma-factor", value * 2), ("fma-factor", value / 2)]
+    mistakes = [("fma-doubled", value * 2), ("fma-factor", value / 2)]
     split = bool(card.tensor_clock_mhz and card.tensor_clock_mhz != card.boost_clock_mhz)
     clock_en = "boost clock for tensor-core work" if split else "boost clock"
     clock_zh = "Tensor Core 运算的 boost 频率" if split else "boost 频率"

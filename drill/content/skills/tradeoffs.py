@@ -76,6 +76,8 @@ def card_upgrade(ctx: Ctx) -> Scenario:
     op = pick.cost.op
     a_old = analyze(pick.cost, roof(old, dtype, op).value, old.bandwidth, dtype, gpu=old.id)
     a_new = analyze(pick.cost, roof(new, dtype, op).value, new.bandwidth, dtype, gpu=new.id)
+    if a_new.min_time > a_old.min_time and ctx.rng.random() < 0.8:  # mostly an upgrade
+        old, new, a_old, a_new = new, old, a_new, a_old
     speedup = a_old.min_time / a_new.min_time
     peak_ratio = a_new.peak / a_old.peak
     bw_ratio = a_new.bandwidth / a_old.bandwidth
@@ -83,6 +85,7 @@ def card_upgrade(ctx: Ctx) -> Scenario:
     if a_old.bound == "compute" and a_new.bound == "compute":
         wrong = bw_ratio
     mistakes = [("wrong-bound", wrong)] if wrong else []
+    mistakes.append(("inverted-ratio", 1 / speedup))
     sparse_old, sparse_new = sparse_peak(old, dtype, op), sparse_peak(new, dtype, op)
     if sparse_old and sparse_new:
         mistakes.append(
@@ -171,6 +174,7 @@ def precision_change(ctx: Ctx) -> Scenario:
     sparse = sparse_peak(card, target, op)
     if sparse:
         mistakes.append(("sparse-peak", a32.min_time / _time(cost16, card, target, sparse)))
+    mistakes.append(("inverted-ratio", 1 / speedup))
     if a32.bound == "memory":
         mistakes.append(("wrong-bound", a16.peak / a32.peak))
     else:
