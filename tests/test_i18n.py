@@ -246,6 +246,7 @@ ALLOWED_WORDS = UNITS | {
     "DRAM",
     "warp",
     "swizzle",
+    "FFN",
     "KB",
     "Little",
     "eager",

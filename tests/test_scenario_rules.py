@@ -875,8 +875,11 @@ def test_tp_degree_keys_the_exact_ring_factor_clear_of_the_crossover():
         w = card.interconnect.in_node_bandwidth(node)
         r = 3 * p["hidden"] * w / (BYTES[p["dtype"]] * card.tensor[p["dtype"]] * 1e12)
         assert near(float(sc.asks[0].expected), 1 + r, 1e-6), where
-        if 1 + r > node:
-            assert "stays compute-bound" in sc.asks[0].steps[0].en, where
+        if 1 + r > node:  # said where the degree is asked, never before
+            said = sc.asks[-1].steps[-1].en
+            assert "stays compute-bound" in said, where
+        if sc.difficulty >= 2:  # part (a)'s solution does not answer part (b)
+            assert "stays compute-bound" not in sc.asks[0].steps[0].en, where
         if sc.difficulty >= 2:
             y = int(sc.asks[1].expected)
             math_over_comm = {d: r / (d - 1) for d in (2, 4, 8, 16) if d > 1}

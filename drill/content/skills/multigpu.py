@@ -336,6 +336,9 @@ def tp_degree(ctx: Ctx) -> Scenario:
         return 3 * hidden * link / (size * peak)
 
     shapes = [x for x in TP_WIDTHS if tp_clear(ratio(x[1]), node)] or list(TP_WIDTHS)
+    inside = [x for x in shapes if pow2_within(1 + ratio(x[1]), node) < node]
+    if ctx.difficulty >= 2 and inside and ctx.rng.random() < 0.5:  # (b) not always the node
+        shapes = inside
     width, hidden, name = ctx.choice(shapes)
     r = ratio(hidden)
     bound = 1 + r
@@ -345,10 +348,11 @@ def tp_degree(ctx: Ctx) -> Scenario:
             f" (beyond the node's {node} GPUs: every degree inside the node stays compute-bound)"
         )
         past_zh = f"（超过节点的 {node} 块 GPU：节点内任何并行度都保持算力受限）"
+    alone = ctx.difficulty < 2  # with part (b) to come, (a)'s solution must not answer it
     first = Step(
         "tp-bound",
-        "Tensor-parallel degree where math and communication take equal time" + past_en,
-        "计算与通信耗时相等时的张量并行度" + past_zh,
+        "Tensor-parallel degree where math and communication take equal time" + past_en * alone,
+        "计算与通信耗时相等时的张量并行度" + past_zh * alone,
         "6·B·D·F / (Y·C) = 2·(Y-1)/Y · B·D·s / W  →  Y = 1 + 3·F·W / (s·C)",
         f"1 + 3 · {hidden} · {format_si(w, 'B/s')} / ({s} · {format_si(peak, 'FLOP/s')})",
         bound,
@@ -358,15 +362,17 @@ def tp_degree(ctx: Ctx) -> Scenario:
         mistakes.append(("bidirectional-bw", 1 + ratio(hidden, link=2 * w)))
     g_en, g_zh = givens(ctx, card, dtype)
     en = (
-        f"{g_en} {article(name).capitalize()} {name}-class model's SwiGLU MLP (hidden width "
-        f"F = {hidden}; three D×F matrices) is split with Megatron tensor parallelism with "
+        f"{g_en} {article(name).capitalize()} {name}-class model's SwiGLU MLP (model width D, "
+        f"FFN intermediate width F = {hidden}; three D×F matrices; B tokens in a batch, s "
+        "bytes per element, C the peak, W the link) is split with Megatron tensor parallelism with "
         f"sequence parallelism, degree Y, over GPUs linked by {en_link}; in its {node}-GPU "
         "node a switch gives every GPU that bandwidth whatever the group. Per GPU the math is "
         "6·B·D·F / Y FLOPs and the communication 2·(Y-1)/Y·B·D·s bytes per direction (a ring "
         "all-gather of the activations in, a ring reduce-scatter out)."
     )
     zh = (
-        f"{g_zh} 一个 {name} 级别模型的 SwiGLU MLP（隐藏层宽度 F = {hidden}；三个 D×F 矩阵）以并行度 Y "
+        f"{g_zh} 一个 {name} 级别模型的 SwiGLU MLP（模型宽度 D，FFN 中间层宽度 F = {hidden}；三个 D×F "
+        "矩阵；一批 B 个 token，每元素 s 字节，C 为峰值，W 为链路带宽）以并行度 Y "
         f"做 Megatron 张量并行（配合序列并行），GPU 之间通过{zh_link}互联；它的 {node} 卡节点通过"
         "交换芯片，无论怎样分组每块 GPU 都有这个带宽。每块 GPU 的计算是 6·B·D·F / Y 次浮点运算，"
         "通信为每个方向 2·(Y-1)/Y·B·D·s 字节（进来一次环形 all-gather，出去一次环形 reduce-scatter）。"
