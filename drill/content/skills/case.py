@@ -93,7 +93,7 @@ def build_case(
         number_ask(
             "ridge",
             f"What is the ridge point of the {roof_en} {dtype} roof this kernel runs against?",
-            f"这个 kernel 所对应的 {roof_zh} {dtype} 屋顶的拐点是多少？",
+            f"这个 kernel 所对应的{roof_zh} {dtype} 屋顶的拐点是多少？",
             a.ridge,
             AI,
             upto("ridge")[-1:],

@@ -270,13 +270,17 @@ def number_ask(
     prefix_mistake: bool = True,
     at_most: bool = False,
     in_unit: bool = False,
+    gib: bool = False,
 ) -> Ask:
     """A numeric sub-question; mistakes too close to the answer to tell apart are dropped.
     ``at_most``: the answer is the largest whole number meeting a limit (exact, none above).
     ``in_unit``: the question is a unit conversion, so an answer in another unit (the given
-    figure typed back) is asked again."""
+    figure typed back) is asked again. ``gib``: the answer follows from a byte count or a
+    bandwidth, so the GiB-for-GB slip either way is named (byte answers get it anyway)."""
     kept: list[tuple[str, float]] = []
     candidates = list(mistakes)
+    if gib:  # a time or share worked from GB or GB/s figures: GiB read for GB either way
+        candidates += [("gib-gb", value * GIB_PER_GB), ("gib-gb", value / GIB_PER_GB)]
     if prefix_mistake:
         candidates.append(("unit-prefix", value * 1e3))
     for tag, wrong in candidates:

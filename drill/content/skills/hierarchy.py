@@ -310,8 +310,8 @@ def tile_fit(ctx: Ctx) -> Scenario:
         f"{card.registers_per_unit} registers and {card.shared_memory_per_unit_kib:g} KiB of "
         "shared memory per SM"
     )
-    shown = (
-        f"{answer[0]}×{answer[1]}: {regs} registers × {THREADS} threads, {sm} B shared → "
+    shown = (  # (registers per thread, shared bytes per block) → blocks per SM
+        f"{answer[0]}×{answer[1]}: ({regs}, {sm} B) → "
         f"{card.occupancy(regs, THREADS, sm).blocks_per_unit} ≥ {blocks}"
     )
     why_en, why_zh = "", ""
@@ -320,7 +320,7 @@ def tile_fit(ctx: Ctx) -> Scenario:
         nxt = min(bigger, key=lambda t: t[0] * t[1])
         n_regs, n_sm = tile_needs(*nxt, stages)
         if n_regs > 255:
-            shown += f"; {nxt[0]}×{nxt[1]}: {n_regs} registers > 255"
+            shown += f"; {nxt[0]}×{nxt[1]}: {n_regs} > 255"
             why_en, why_zh = (
                 "; the next larger tile needs over 255 registers per thread",
                 ("；更大一级的分块每线程需要超过 255 个寄存器"),
@@ -331,7 +331,7 @@ def tile_fit(ctx: Ctx) -> Scenario:
                 shown += f"; {nxt[0]}×{nxt[1]}: {occ.blocks_per_unit} < {blocks}"
                 regs_bind = occ.limiter == "registers"
             except ShapeError:  # over the card's per-block shared-memory limit
-                shown += f"; {nxt[0]}×{nxt[1]}: {n_sm} B > the per-block limit"
+                shown += f"; {nxt[0]}×{nxt[1]}: {n_sm} B > {card.occupancy_limits.max_shared_memory_per_block_kib:g} KiB"
                 regs_bind = False
             short = "registers" if regs_bind else "shared memory"
             short_zh = "寄存器" if regs_bind else "共享内存"
@@ -341,11 +341,12 @@ def tile_fit(ctx: Ctx) -> Scenario:
         "tile-fit",
         "Largest tile that fits",
         "放得下的最大分块",
-        "blocks per SM that registers and shared memory hold (CUDA's occupancy rule) ≥ asked"
-        + why_en,
+        "(registers per thread, shared bytes per block) → blocks per SM by CUDA's occupancy "
+        "rule, ≥ the blocks asked" + why_en,
         shown,
         f"{answer[0]}x{answer[1]}",
-        formula_zh="按 CUDA 占用率规则寄存器与共享内存能容纳的每 SM block 数 ≥ 要求" + why_zh,
+        formula_zh="（每线程寄存器数，每 block 共享内存字节）→ 按 CUDA 占用率规则每 SM 的 block 数，"
+        "≥ 要求的 block 数" + why_zh,
     )
     mistakes = [("tile-smem-only", f"{smem_only[0]}x{smem_only[1]}")] if smem_only != answer else []
     ask = _choice(

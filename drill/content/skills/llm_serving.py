@@ -201,7 +201,7 @@ def mbu(ctx: Ctx) -> Scenario:
         zh += f" 每条序列的 KV 缓存中有 {context} 个 token。"
     ask = number_ask("mbu", "What memory-bandwidth utilization (MBU) does it reach?",
                      "它的显存带宽利用率（MBU）是多少？", value, PCT, steps, mistakes,
-                     prefix_mistake=False)  # fmt: skip
+                     prefix_mistake=False, gib=True)  # fmt: skip
     conv_en, conv_zh = convention(dtype)
     conv_en += (" A decode step reads every weight once and each sequence's KV cache; ignore "
                 "activations." if context else " A decode step reads every weight once; the "

@@ -116,6 +116,7 @@ def collective_time(ctx: Ctx) -> Scenario:
             US,
             steps,
             mistakes,
+            gib=True,
         )
     ]
     if ctx.difficulty >= 2:

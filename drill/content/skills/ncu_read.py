@@ -99,7 +99,7 @@ def _cause_ask(truth: Truth, evidence: Text) -> Ask:
         "原因",
         evidence.en,
         "",
-        Text(truth.cause, CAUSE_TEXT[truth.cause].zh),
+        Text(CAUSE_TEXT[truth.cause].en, CAUSE_TEXT[truth.cause].zh),
         formula_zh=evidence.zh,
     )
     return Ask(
@@ -137,7 +137,7 @@ def _fix_ask(truth: Truth) -> Ask:
         "首要优化",
         f"what removes the cause: {cause.en}",
         "",
-        Text(truth.fix, fix.zh),
+        Text(fix.en, fix.zh),
         formula_zh=f"消除原因的办法：{cause.zh}",
     )
     return Ask(

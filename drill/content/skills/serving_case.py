@@ -133,8 +133,8 @@ def serving_case(ctx: Ctx) -> Scenario:
     asks.append(number_ask("decode-step", f"At batch {batch} with {context} tokens per sequence, what "
                            "is the lower bound on the decode step, communication aside?",
                            f"batch {batch}、每条序列 {context} 个 token 时，不计通信，解码一步的下界是多少？",
-                           step_time, MILLIS, (dec_step,),
-                           [("kv-ignored", max(weights / (gpus * bw), math_time)),
+                           step_time, MILLIS, (dec_step,), gib=True, mistakes=[
+                           ("kv-ignored", max(weights / (gpus * bw), math_time)),
                             ("query-heads-for-kv", max((weights + kv * heads / kv_heads) / (gpus * bw), math_time))]))  # fmt: skip
     nbytes = batch * width * s
     one = coll.collective("allreduce", nbytes, gpus, ic.in_node_bandwidth(gpus))

@@ -163,6 +163,7 @@ def rownorm(ctx: Ctx, dtype: str) -> OpPick:
             "count 5 FLOPs per element)",
             f"一个融合的按行 softmax，张量 {rows}×{cols}（读一次、写一次；每元素记 5 次运算）",
         )
+    cols = min(cols, 8192)  # a LayerNorm normalizes a hidden width, not a vocabulary
     return OpPick(
         ops.layernorm(rows, cols, dtype),
         f"a fused LayerNorm over a {rows}×{cols} tensor (x read once, y written once, "
