@@ -1305,3 +1305,19 @@ def test_decode_attention_flops_run_over_the_query_heads():
         assert p["move"]["before"][0] == pytest.approx(flops / nbytes, rel=1e-6), sc.seed
         seen += 1
     assert seen
+
+
+def test_a_bound_verdict_stands_clear_of_the_ridge():
+    """Memory- or compute-bound is asked only of an operator whose intensity stands 10 % or
+    more from the card's ridge: a sustained clock or a rounded figure cannot flip it."""
+    seen = 0
+    for sc in SCENARIOS:
+        p = sc.params
+        if sc.skill == "ncu-read" or not all(k in p for k in ("intensity", "peak", "bandwidth")):
+            continue  # ncu-read names the bound from the Speed-of-Light percentages
+        if any(a.key == "bound" for a in sc.asks):
+            ridge = p["peak"] / p["bandwidth"]
+            ai = p["intensity"]
+            assert max(ai, ridge) >= 1.1 * min(ai, ridge), (sc.skill, sc.seed, ai, ridge)
+            seen += 1
+    assert seen

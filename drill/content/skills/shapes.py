@@ -230,11 +230,19 @@ def lower_bound_time(card, cost: ops.OpCost, dtype: str) -> float:
     return max(cost.flops / roof(card, dtype, cost.op).value, cost.bytes / card.bandwidth)
 
 
+RIDGE_CLEAR = 1.1  # an intensity within 10 % of the ridge makes the bound a coin toss
+
+
 def runs_on(card, pick: OpPick, dtype: str) -> bool:
-    """Fits the card, and long enough that the roofline, not launch overhead, decides."""
+    """Fits the card, long enough that the roofline, not launch overhead, decides, and with
+    an intensity 10 % or more clear of the card's ridge for it."""
+    cost = pick.cost
+    ridge = roof(card, dtype, cost.op).value / card.bandwidth
+    intensity = cost.flops / cost.bytes
     return (
-        fits(card, pick.cost, dtype)
-        and lower_bound_time(card, pick.cost, dtype) >= MIN_VERDICT_TIME
+        fits(card, cost, dtype)
+        and lower_bound_time(card, cost, dtype) >= MIN_VERDICT_TIME
+        and max(intensity, ridge) >= RIDGE_CLEAR * min(intensity, ridge)
     )
 
 
