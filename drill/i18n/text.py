@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -60,6 +61,7 @@ _ACRONYM = re.compile(r"[A-Z](?:[A-Z]|\d)")
 _ARTICLE = re.compile(r"(\ban?|(?:^|(?<=[.!?:] ))An?) (?=([0-9]|[A-Z][A-Z0-9]|fp\d))(\S+)")
 
 
+@functools.lru_cache(maxsize=8192)  # options, conventions and hints repeat across scenarios
 def tidy_en(text: str) -> str:
     """English with "a" or "an" agreeing with a number or acronym after it ("an 8192×8192
     GEMM", "an H100"); templates fill such words in after the article is written."""
@@ -97,6 +99,7 @@ _NAME_WORDS = (
 )
 
 
+@functools.lru_cache(maxsize=8192)
 def tidy_zh(text: str) -> str:
     """Chinese text spaced the one way the product writes it: "运行 13B 模型", "带宽。用它"."""
     for pattern, repl in _NAME_WORDS:
