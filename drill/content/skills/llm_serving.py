@@ -98,12 +98,13 @@ def moe_batch(ctx: Ctx) -> Scenario:
         number_ask(
             "moe-critical-batch",
             f"From what decode batch does each {routed}expert's matrix product turn "
-            "compute-bound (routing spread evenly)?",
-            f"解码 batch 多大时每个{'路由' if shared else ''}专家的矩阵乘变为算力受限（路由均匀）？",
+            "compute-bound (routing spread evenly; a fraction is fine)?",
+            f"解码 batch 多大时每个{'路由' if shared else ''}专家的矩阵乘变为算力受限（路由均匀；"
+            "可以是小数）？",
             value,
             PLAIN,
             steps,
-            [("total-vs-active-params", dense), ("dtype-bytes", value * WRONG_BYTES[s] / s)],
+            [("expert-share", dense), ("dtype-bytes", value * WRONG_BYTES[s] / s)],
             prefix_mistake=False,
         )
     ]

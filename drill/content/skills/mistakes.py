@@ -95,6 +95,13 @@ MISTAKES: dict[str, Text] = {
         "Gave the idle share of the time; the question asks for the useful share (1 minus it).",
         "给出的是空闲时间的比例；题目问的是有效工作的比例（1 减去它）。",
     ),
+    "expert-share": Text(
+        "Took the dense critical batch; each expert sees only B·k/E of the batch's tokens, so "
+        "the batch must be E/k times larger before an expert's matrix product turns "
+        "compute-bound.",
+        "用了稠密模型的临界 batch；每个专家只分到 batch 中 B·k/E 的 token，所以 batch 要大 E/k 倍，"
+        "专家的矩阵乘才会变为算力受限。",
+    ),
     "once-per-layer": Text(
         "Counted one all-reduce per layer; tensor parallelism all-reduces twice a layer, after "
         "attention and after the MLP.",
