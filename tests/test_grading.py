@@ -559,3 +559,15 @@ def test_numbers_said_in_words_are_read(text: str, value: float) -> None:
     ask = Ask("n", NUMBER, "How many?", "多少？", value, PLAIN)
     assert numbers.grade(ask, text).correct
     assert numbers.grade(_percent_ask(0.835), "百分之83.5").correct
+
+
+def test_where_a_dot_moves_is_read_in_either_language() -> None:
+    options = (
+        Option("a", "left", "left: intensity falls", "左移：强度降低"),
+        Option("b", "right", "right: intensity rises", "右移：强度升高"),
+        Option("c", "same", "it stays", "不变"),
+    )
+    ask = Ask("move", CHOICE, "Which way?", "往哪边？", "right", None, options=options)
+    for typed in ("向右", "升高", "to the right", "b)"):
+        assert numbers.grade(ask, typed).correct, typed
+    assert not numbers.grade(ask, "向左").correct

@@ -126,6 +126,13 @@ _LEVELS = {  # the memory levels a hierarchy question names, as people write the
 }
 WORDS = {"memory": _MEMORY, "compute": _COMPUTE | {"tensor", "tensor cores"}, "latency": _LATENCY}
 WORDS |= _LEVELS
+WORDS |= {  # where a dot moves on the roofline, and what happens to a figure
+    "right": {"right", "to the right", "右", "向右", "右移", "升高", "rises"},
+    "left": {"left", "to the left", "左", "向左", "左移", "降低", "falls"},
+    "up": {"up", "rises", "higher", "上升", "升高", "变高", "提高"},
+    "down": {"down", "falls", "lower", "下降", "降低", "变低"},
+    "same": {"same", "unchanged", "stays", "the same", "不变", "没变", "一样"},
+}
 _BOUND = re.compile(r"(?:[- ]?bound|[- ]?roof|受限|屋顶)$")
 
 

@@ -21,13 +21,14 @@ from drill.core.engine.steps import Step
 from drill.core.units import format_si
 
 CONV_EN = (
-    "Decimal SI units; 1 FMA = 2 FLOPs; a BM×BN output tile streams s·K·(BM + BN) bytes "
+    "Decimal SI units; 1 FMA = 2 FLOPs; s = bytes per element; a BM×BN output tile "
+    "streams s·K·(BM + BN) bytes "
     "from L2; shared memory is written once with it and read by a 2×2 grid of warps per "
     "tile (fill and reads both count against its bandwidth); DRAM traffic is "
-    "taken as compulsory (each matrix once), which a swizzled tile order keeps it near."
+    "taken as compulsory (each matrix once): a swizzled tile order keeps it close to that."
 )
 CONV_ZH = (
-    "十进制 SI 单位；1 次 FMA = 2 FLOPs；一个 BM×BN 输出分块从 L2 读 s·K·(BM + BN) 字节；"
+    "十进制 SI 单位；1 次 FMA = 2 FLOPs；s 为每元素字节数；一个 BM×BN 输出分块从 L2 读 s·K·(BM + BN) 字节；"
     "这些字节写入共享内存一次，再由每个分块的 2×2 个 warp 读取（写入和读取都占共享内存带宽）；显存流量按必需流量计（每个矩阵一次），"
     "分块按 swizzle 顺序遍历时接近这一值。"
 )

@@ -141,9 +141,9 @@ def occupancy(
                 "每个 block 实际占用的共享内存（含 CUDA 保留量，向上取整）",
                 f"ceil((shared + {smem_reserved:g} B) / {smem_granularity}) × {smem_granularity}",
                 f"ceil(({smem_per_block:g} + {smem_reserved:g}) / {smem_granularity}) × "
-                f"{smem_granularity}",
-                smem_taken,
-                "B",
+                f"{smem_granularity} B",
+                smem_taken / 1024,
+                "KiB",  # as the question and CUDA state shared memory, not decimal kB
                 formula_zh=f"ceil((共享内存 + {smem_reserved:g} B) / {smem_granularity}) × "
                 f"{smem_granularity}",
             )
