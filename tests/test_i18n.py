@@ -246,6 +246,8 @@ ALLOWED_WORDS = UNITS | {
     "DRAM",
     "warp",
     "swizzle",
+    "Duration",
+    "ncu",
     "FFN",
     "KB",
     "Little",

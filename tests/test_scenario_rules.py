@@ -1038,8 +1038,8 @@ def test_serving_case_steps_show_their_ratio_and_only_their_terms():
             assert "β" not in step.formula and "k_net" not in step.formula, (where, step.formula)
         per_token = 2 * p["layers"] * p["kv_heads"] * p["head_dim"] * 2
         as_gb = (0.9 * p["node_gpus"] * card.capacity / 2**30 * 1e9 - weights) / per_token
-        slips = {tag: float(v) for tag, v in sc.asks[1].mistakes}
-        assert near(slips["gib-gb"], as_gb, 1e-9), where
+        slips = [float(v) for tag, v in sc.asks[1].mistakes if tag == "gib-gb"]
+        assert any(near(v, as_gb, 1e-9) for v in slips), where
         seen += 1
     assert seen == 3 * len(SEEDS)
 

@@ -285,16 +285,18 @@ CASES: tuple[Case, ...] = (
                 "fewer, larger kernels mean fewer launches and gaps.",
                 "更少、更大的 kernel 意味着更少的启动和空隙。",
             ),
-            "latency": (
-                "both throughputs are low: it is a latency problem, not bandwidth or compute.",
-                "两个吞吐都低：这是延迟问题，不是带宽或算力问题。",
-            ),
         },
         {
+            "latency": (
+                "both throughputs are low, but the time goes to the gaps between kernels, "
+                "which no tuning inside a kernel closes: remove the launches first.",
+                "两个吞吐都低，但时间花在 kernel 之间的空隙上，kernel 内部的调优填不上它："
+                "先去掉启动。",
+            ),
             "lower-precision": (
                 "fewer bytes do not shorten launch gaps.",
                 "少搬字节缩短不了启动间隙。",
-            )
+            ),
         },
     ),
     Case(

@@ -95,6 +95,11 @@ MISTAKES: dict[str, Text] = {
         "Gave the idle share of the time; the question asks for the useful share (1 minus it).",
         "给出的是空闲时间的比例；题目问的是有效工作的比例（1 减去它）。",
     ),
+    "headroom-ignored": Text(
+        "Used all of the memory; the question keeps a share free for the CUDA context, "
+        "activations and workspace.",
+        "把显存全用上了；题目要求留出一部分给 CUDA 上下文、激活值和工作区。",
+    ),
     "expert-share": Text(
         "Took the dense critical batch; each expert sees only B·k/E of the batch's tokens, so "
         "the batch must be E/k times larger before an expert's matrix product turns "

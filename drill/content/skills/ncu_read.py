@@ -195,8 +195,13 @@ def _evidence(truth: Truth, f: Figures) -> Text:
             f"每请求 {sig(f.smem_wavefronts)} 个共享内存波前（理想是 1）。",
         ),
         "launch-overhead": (
-            f"{format_si(f.duration_s, 's')} and {f.grid} blocks: launch cost dominates.",
-            f"{format_si(f.duration_s, 's')}、{f.grid} 个 block：启动开销占主导。",
+            f"{format_si(f.duration_s, 's')} and {f.grid} blocks ({sig(f.waves, 2)} waves): "
+            "far too little work to fill the GPU, so per launch the fixed costs (the launch "
+            "itself, which ncu's GPU-side Duration does not show, and the ramp up and down) "
+            "outweigh the work.",
+            f"{format_si(f.duration_s, 's')}、{f.grid} 个 block（{sig(f.waves, 2)} 波）：工作量远不够"
+            "填满 GPU，每次启动的固定开销（启动本身——ncu 只统计 GPU 端的 Duration，看不到它——以及"
+            "上升与收尾）比工作本身还大。",
         ),
         "long-scoreboard": (
             f"Top stall {f.stall} with {sig(f.achieved_occ)} % achieved occupancy and coalesced "

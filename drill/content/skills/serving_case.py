@@ -100,7 +100,8 @@ def serving_case(ctx: Ctx) -> Scenario:
                            "two) whose GPUs hold the weights?", "放得下权重的最小张量并行度（2 的幂）是多少？",
                            float(tp), PLAIN, (tp_step,),
                            [("dtype-bytes", float(_fewest_gpus(weights * WRONG_BYTES[s] / s, capacity, 64))),
-                            ("gib-gb", float(_fewest_gpus(weights, as_gb, 64)))],
+                            ("gib-gb", float(_fewest_gpus(weights, as_gb, 64))),
+                            ("headroom-ignored", float(_fewest_gpus(weights, capacity / MEMORY_SHARE, 64)))],
                            prefix_mistake=False))  # fmt: skip
     gpus = ic.node_gpus  # the case serves on the whole node from here on
     per_token = 2.0 * layers * kv_heads * head_dim * s
@@ -114,7 +115,9 @@ def serving_case(ctx: Ctx) -> Scenario:
                            f"用全部 {gpus} 块 GPU（TP = {gpus}）服务，剩下的显存能放多少个 token 的 KV 缓存？",
                            tokens, PLAIN, (kv_step,),
                            [("query-heads-for-kv", tokens * kv_heads / heads), ("kv-factor", tokens * 2),
-                            ("gib-gb", (MEMORY_SHARE * gpus * as_gb - weights) / per_token)],
+                            ("gib-gb", (MEMORY_SHARE * gpus * as_gb - weights) / per_token),
+                            ("gib-gb", (MEMORY_SHARE * gpus * capacity * GIB_PER_GB - weights) / per_token),
+                            ("headroom-ignored", (gpus * capacity - weights) / per_token)],
                            prefix_mistake=False))  # fmt: skip
     batch = ctx.choice((8, 16, 32))
     context = ctx.choice((2048, 4096, 8192))
