@@ -95,6 +95,12 @@ MISTAKES: dict[str, Text] = {
         "Gave the idle share of the time; the question asks for the useful share (1 minus it).",
         "给出的是空闲时间的比例；题目问的是有效工作的比例（1 减去它）。",
     ),
+    "mesh-one-link": Text(
+        "Gave the collective one link; in a full mesh each GPU sends over its links to all the "
+        "others at once, so it drives (N-1) links' bandwidth.",
+        "只给集合通信算了一条链路；全互联时每块 GPU 同时通过到其他所有 GPU 的链路发送，"
+        "可用带宽是 (N-1) 条链路之和。",
+    ),
     "headroom-ignored": Text(
         "Used all of the memory; the question keeps a share free for the CUDA context, "
         "activations and workspace.",

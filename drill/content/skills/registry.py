@@ -46,7 +46,7 @@ MODULES: dict[str, str] = {
     "collective-time": "multigpu",
     "comm-or-math": "multigpu",
     "dp-batch": "multigpu",
-    "tp-degree": "multigpu",
+    "tp-degree": "tensor_parallel",
     "moe-batch": "llm_serving",
     "mbu": "llm_serving",
     "per-die-peak": "llm_serving",
