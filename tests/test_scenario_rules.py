@@ -515,15 +515,20 @@ def test_a_sequence_never_outgrows_the_named_model():
             assert "Llama-2" not in sc.intro_en, (sc.skill, sc.seed, context)
 
 
+def library_cases():
+    """The scenarios whose measured throughput is a tuned vendor library's."""
+    library = ("tuned library kernel", "the vendor library runs")
+    for sc in SCENARIOS:
+        if any(w in sc.intro_en.lower() for w in library) and "measured" in sc.params:
+            yield sc
+
+
 def test_library_efficiencies_follow_the_vendor():
     """A tuned library kernel stays under what its vendor's libraries reach (AMD's well below
     NVIDIA's on matrix peaks), and no library runs a fused attention in fp32."""
     seen = amd = 0
-    for sc in SCENARIOS:
+    for sc in library_cases():
         p = sc.params
-        library = ("tuned library kernel", "the vendor library runs")
-        if not any(w in sc.intro_en.lower() for w in library) or "measured" not in p:
-            continue
         seen += 1
         card = CATALOG.get(p["gpu"])
         if card.vendor == "AMD" and p["attainable"] == p["peak"]:  # on the matrix roof
@@ -831,11 +836,8 @@ def test_library_efficiencies_stay_under_what_the_sources_measured():
     """A T4 holds about 24 of its 65 fp16 TFLOP/s under its 70 W cap (NVIDIA forum thread
     264462); FlashAttention-2 reaches at most 73 % of the A100's peak (Dao 2023)."""
     t4 = fused = 0
-    for sc in SCENARIOS:
+    for sc in library_cases():
         p = sc.params
-        library = ("tuned library kernel", "the vendor library runs")
-        if not any(w in sc.intro_en.lower() for w in library) or "measured" not in p:
-            continue
         if p["gpu"] == "t4" and p.get("peak_path", "").startswith("tensor"):
             t4 += 1
             assert p["measured"] <= 1.005 * 24 / 65 * p["peak"], (sc.skill, sc.seed, p)
