@@ -1323,3 +1323,25 @@ def test_a_bound_verdict_stands_clear_of_the_ridge():
             assert max(ai, ridge) >= 1.1 * min(ai, ridge), (sc.skill, sc.seed, ai, ridge)
             seen += 1
     assert seen
+
+
+def test_a_grid_smaller_than_the_chip_is_filled_first():
+    """Your own matrix kernel far below its roof with fewer 128×128 output tiles than the
+    card has SMs: more parallel work (split-K, smaller tiles) comes first."""
+    seen = 0
+    for sc in SCENARIOS:
+        p = sc.params
+        if sc.skill != "roofline-case" or "Your own kernel" not in sc.intro_en:
+            continue
+        shape, card = p["shape"], CATALOG.get(p["gpu"])
+        if p["op"] == "gemm":
+            n = math.ceil(shape["M"] / 128) * math.ceil(shape["N"] / 128) * shape["batch"]
+        elif p["op"] == "conv2d":
+            n = math.ceil(shape["gemm_M"] / 128) * math.ceil(shape["gemm_N"] / 128)
+        else:
+            continue
+        direction = next(a for a in sc.asks if a.key == "direction")
+        if n < card.units and p["measured"] < 0.5 * p["attainable"]:
+            assert direction.expected == {"parallelism"}, (sc.seed, sc.difficulty, n)
+            seen += 1
+    assert seen

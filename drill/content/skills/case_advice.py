@@ -71,6 +71,9 @@ def case_directions(s: Situation) -> tuple[set[str], set[str]]:
     op = s.cost.op
     if op == "attention" and not s.cost.params["fused"]:
         return {"change-algorithm", "fusion", "tiling"}, {"lower-precision"}
+    if s.reach < SLOW and not s.library and (tiles(s.cost) or s.card.units) < s.card.units:
+        # fewer output tiles than SMs: most of the chip idles whatever each block does
+        return {"parallelism"}, set()
     if s.bound == "compute":
         # On fp32 the roof is the non-tensor one: the matrix units change the roof, which
         # comes after the kernel reaches the roof it has.
@@ -278,6 +281,14 @@ def reason(s: Situation, d: str) -> tuple[str, str]:
     if d == "parallelism":
         n, units, busy = tiles(s.cost) or 0, s.card.units, _pct(s.waves())
         sms = "CUs" if s.card.vendor.upper() == "AMD" else "SMs"
+        if not s.library:
+            return (
+                f"{n} output tiles of 128×128 for {units} {sms}: most of the chip has no "
+                f"block to run; split-K or smaller tiles give every {sms[:-1]} work before "
+                "anything inside a block matters.",
+                f"128×128 的输出分块只有 {n} 个，而有 {units} 个 {sms[:-1]}：大部分芯片没有 block 可跑；"
+                f"先用 split-K 或更小的分块让每个 {sms[:-1]} 都有活干，块内的优化之后才有意义。",
+            )
         return (
             f"the library reaches only {pct}: {n} output tiles of 128×128 keep the {units} "
             f"{sms} busy {busy} of the time even in the best grid; more independent work "
