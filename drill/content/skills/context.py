@@ -45,7 +45,7 @@ GIB_PER_GB = 2.0**30 / 1e9  # reading a decimal GB figure as binary GiB inflates
 WRONG_BYTES = {1: 2, 2: 4, 4: 2, 8: 4}  # the bytes per element people confuse each size with
 # A workload keeps a tenth of the device's memory free for the CUDA context, activations and
 # workspace: a model that fills it to the byte does not run
-USABLE_MEMORY = 0.9
+MEMORY_SHARE = 0.9
 COLLIDE = 0.03  # a mistake this close to the answer cannot be told from it
 
 

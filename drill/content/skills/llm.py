@@ -5,6 +5,7 @@ from __future__ import annotations
 from drill.content.skills.context import (
     GB,
     GIB_PER_GB,
+    MEMORY_SHARE,
     MS,
     PLAIN,
     WRONG_BYTES,
@@ -89,7 +90,7 @@ def _workload(ctx: Ctx, card, dtype: str):
     ctx.rng.shuffle(combos)
     for model, batch, context in combos:
         need = model[2] * dtype_bytes(dtype) + _kv(model, kv_dtype, batch, context)
-        if need <= 0.9 * card.capacity:
+        if need <= MEMORY_SHARE * card.capacity:
             return model, batch, context, kv_dtype
     return None
 

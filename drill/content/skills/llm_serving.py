@@ -9,6 +9,7 @@ from drill.content.skills.context import AI as INTENSITY
 from drill.content.skills.context import (
     GB,
     GBPS,
+    MEMORY_SHARE,
     PCT,
     PLAIN,
     TFLOPS,
@@ -62,7 +63,7 @@ def _model_words(model) -> tuple[str, str]:
 def _gpus_for(weights: float, card) -> int:
     """The fewest GPUs (a power of two up to 8) whose memory holds the weights at 90 %."""
     n = 1
-    while weights > 0.9 * n * card.capacity and n < 8:
+    while weights > MEMORY_SHARE * n * card.capacity and n < 8:
         n *= 2
     return n
 
@@ -73,7 +74,7 @@ def moe_batch(ctx: Ctx) -> Scenario:
     card = ctx.card("bf16")
     dtype = ctx.dtype(card, ("bf16", "fp16", "fp8"))
     s = dtype_bytes(dtype)
-    while _gpus_for(total * s, card) * 0.9 * card.capacity < total * s:
+    while _gpus_for(total * s, card) * MEMORY_SHARE * card.capacity < total * s:
         card = ctx.rng.choice([c for c in ctx.catalog.drawn("common") if dtype in c.dtypes()])
     gpus = _gpus_for(total * s, card)
     peak, bw = card.peak(dtype).value, card.bandwidth
@@ -142,7 +143,7 @@ def _fitting(ctx: Ctx, card, dtype: str, contexts, batches):
     ctx.rng.shuffle(combos)
     for model, context, batch in combos:
         need = model[2] * dtype_bytes(dtype) + batch * kv_per_seq(model, context, dtype)
-        if need <= 0.9 * card.capacity:
+        if need <= MEMORY_SHARE * card.capacity:
             return model, context, batch
     return None
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from drill.content.catalog import Card
 from drill.content.skills.context import (
-    USABLE_MEMORY,
+    MEMORY_SHARE,
     Ctx,
     counted,
     roof,
@@ -30,7 +30,7 @@ def _cards(ctx: Ctx, fits) -> list[Card]:
 
 
 def _fits_memory(card: Card, nbytes: float) -> bool:
-    return nbytes <= USABLE_MEMORY * card.capacity
+    return nbytes <= MEMORY_SHARE * card.capacity
 
 
 # Each builder returns (move, intro en, intro zh, shape, card, dtype, new card, mistakes) or

@@ -12,6 +12,7 @@ import math
 from dataclasses import replace
 
 from drill.content.skills.context import (
+    MEMORY_SHARE,
     PLAIN,
     US,
     WRONG_BYTES,
@@ -199,7 +200,7 @@ def comm_or_math(ctx: Ctx) -> Scenario:
     )
     g_en, g_zh = givens(ctx, card, dtype)
     pp_en = pp_zh = ""
-    if model_params(name) * dtype_bytes(dtype) > 0.9 * degree * card.capacity:
+    if model_params(name) * dtype_bytes(dtype) > MEMORY_SHARE * degree * card.capacity:
         pp_en = (" The whole model does not fit on these GPUs: it is also split into pipeline "
                  "stages over more of them; this is one layer.")  # fmt: skip
         pp_zh = "整个模型放不进这些 GPU：它还按流水线并行切到更多 GPU 上；这里只看其中一层。"

@@ -11,6 +11,7 @@ import random
 
 from drill.content.skills.context import (
     GIB_PER_GB,
+    MEMORY_SHARE,
     PLAIN,
     US,
     WRONG_BYTES,
@@ -41,7 +42,6 @@ MODEL = (
     64,
     8192,
 )
-MEMORY_SHARE = 0.9  # of each GPU's memory, the rest for activations and the runtime
 LATENCY = coll.NODE_LATENCY
 
 

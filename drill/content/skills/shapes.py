@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from drill.content.skills.context import Ctx, counted, roof
+from drill.content.skills.context import MEMORY_SHARE, Ctx, counted, roof
 from drill.core.engine import operators as ops
 
 SQUARE = (512, 1024, 2048, 4096, 8192)
@@ -209,7 +209,6 @@ def retype(pick: OpPick, dtype: str) -> OpPick:
 
 # Scenario rules every operator put on a card obeys (tests/test_scenario_rules.py checks them).
 MIN_VERDICT_TIME = 10e-6  # below this, launch overhead and caches decide, not the roofline
-MEMORY_SHARE = 0.9  # the workload leaves a tenth of the card for the context and workspace
 
 
 def resident_bytes(cost: ops.OpCost, dtype: str) -> float:
