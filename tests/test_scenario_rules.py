@@ -1257,15 +1257,19 @@ def test_the_largest_tile_fits_with_room_to_spare():
     assert seen == 3 * len(SEEDS)
 
 
+def dot_moves_models():
+    """The dot-moves scenarios that decode an LLM (its weights and KV cache on the card)."""
+    for sc in SCENARIOS:
+        if sc.skill == "dot-moves" and sc.params["kind"] in ("weight-only", "batch"):
+            yield sc
+
+
 def test_a_model_leaves_a_tenth_of_the_memory_free():
     """Weights and KV cache of a dot-moves model take at most 90 % of the device: the CUDA
     context, activations and workspace need the rest."""
     seen = 0
-    for sc in SCENARIOS:
-        p = sc.params
-        if sc.skill != "dot-moves" or p["kind"] not in ("weight-only", "batch"):
-            continue
-        shape = p["shape"]
+    for sc in dot_moves_models():
+        p, shape = sc.params, sc.params["shape"]
         batch = shape.get("batch_new") or shape["batch"]
         kv = 2 * shape["layers"] * shape["kv_heads"] * 128 * shape["context"] * batch * 2
         need = 2 * shape["params"] + kv
@@ -1293,11 +1297,8 @@ def test_decode_attention_flops_run_over_the_query_heads():
     """A decode step's attention does 4·B·L·H·D·T FLOPs over the H query heads, which the
     question states beside the KV heads: a GQA model's KV heads set the bytes, not the math."""
     seen = 0
-    for sc in SCENARIOS:
-        p = sc.params
-        if sc.skill != "dot-moves" or p["kind"] not in ("weight-only", "batch"):
-            continue
-        shape = p["shape"]
+    for sc in dot_moves_models():
+        p, shape = sc.params, sc.params["shape"]
         heads = 32 if shape["layers"] == 32 else 40
         assert f"{heads} query heads" in sc.intro_en, sc.seed
         batch = 1 if p["kind"] == "batch" else shape["batch"]
