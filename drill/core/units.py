@@ -49,6 +49,9 @@ PREFIXES = {
     "n": 1e-9,
 }
 BINARY_PREFIXES = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
+# reading a decimal GB figure as binary GiB (or MB as MiB) inflates it by these
+GIB_PER_GB = 2.0**30 / 1e9
+MIB_PER_MB = 2.0**20 / 1e6
 
 # Bare multipliers people type after a number ("312T", "7B" parameters, "4k").
 _BARE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12, "P": 1e15}

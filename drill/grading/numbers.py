@@ -347,10 +347,6 @@ def _rel(value: float, target: float) -> float:
     return abs(value - target) / abs(target)
 
 
-GIB_PER_GB = 2.0**30 / 1e9
-MIB_PER_MB = 2.0**20 / 1e6
-
-
 def _slips(ask: Ask, target: float) -> list[tuple[str, float]]:
     """The numeric mistakes of an ask; binary and decimal units mixed up either way (GiB read
     as GB, or GB as GiB) are one slip, so each gib-gb value brings its mirror. Any amount of
@@ -365,9 +361,9 @@ def _slips(ask: Ask, target: float) -> list[tuple[str, float]]:
             found.append((tag, target * target / float(wrong)))
     if ask.unit is not None and ask.unit.dim in (u.BYTES, u.BYTE_RATE):
         found += [
-            ("gib-gb", target * GIB_PER_GB),
-            ("gib-gb", target / GIB_PER_GB),
-            ("gib-gb", target / MIB_PER_MB),
+            ("gib-gb", target * u.GIB_PER_GB),
+            ("gib-gb", target / u.GIB_PER_GB),
+            ("gib-gb", target / u.MIB_PER_MB),
         ]
     return found
 

@@ -12,7 +12,7 @@ from drill.content.skills.model import CHOICE, NUMBER, Ask, Option, Unit
 from drill.core import units as u
 from drill.core.engine.operators import dtype_bytes
 from drill.core.engine.steps import Step
-from drill.core.units import format_si, sig
+from drill.core.units import GIB_PER_GB, format_si, sig
 
 TFLOPS = Unit("TFLOP/s", u.FLOP_RATE, 1e12)
 TOPS = Unit("TOPS", u.FLOP_RATE, 1e12)
@@ -41,7 +41,6 @@ PCT = Unit("%", u.RATIO, 1.0)
 TIMES = Unit("x", u.RATIO, 1.0)
 PLAIN = Unit("", u.RATIO, 1.0)
 
-GIB_PER_GB = 2.0**30 / 1e9  # reading a decimal GB figure as binary GiB inflates it by this
 WRONG_BYTES = {1: 2, 2: 4, 4: 2, 8: 4}  # the bytes per element people confuse each size with
 # A workload keeps a tenth of the device's memory free for the CUDA context, activations and
 # workspace: a model that fills it to the byte does not run
@@ -280,7 +279,7 @@ def number_ask(
     kept: list[tuple[str, float]] = []
     candidates = list(mistakes)
     if gib:  # a time or share worked from GB or GB/s figures: GiB read for GB either way
-        candidates += [("gib-gb", value * GIB_PER_GB), ("gib-gb", value / GIB_PER_GB)]
+        candidates.append(("gib-gb", value / GIB_PER_GB))  # grading adds its mirror
     if prefix_mistake:
         candidates.append(("unit-prefix", value * 1e3))
     for tag, wrong in candidates:
