@@ -282,19 +282,10 @@ def _product(text: str) -> tuple[float, str]:
             raise UnitError("number out of range")
 
 
-def unit_written(text: str) -> str:
-    """The unit as typed after the number ("" for a bare number): ``32768 MiB`` → ``MiB``."""
-    try:
-        return _product(clean(text))[1]
-    except UnitError:
-        return ""
-
-
-def parse_quantity(text: str) -> Quantity:
-    """Parse what a person types: ``1555 GB/s``, ``312T``, ``8.6µs``, ``170 flop/byte``, ``64%``,
-    and products of numbers (``2×32×128 B``)."""
-    if text is None:
-        raise UnitError("empty answer")
+def _number_and_unit(text: str) -> tuple[float, str]:
+    """The number a person typed, as a value, and the unit words after it, normalized: a
+    symbol named first ("Y ="), 百分之, products and quotients, "million" / 万, Chinese byte
+    words, "per element" and counted nouns ("25 warps") dropped."""
     cleaned = _NAMED.sub("", clean(text))
     if not cleaned:
         raise UnitError("empty answer")
@@ -316,6 +307,23 @@ def parse_quantity(text: str) -> Quantity:
     counted = rest.lower().removeprefix("个").strip()  # "2930个token"
     if counted.lstrip("-") in COUNT_WORDS or counted in COUNT_WORDS:
         rest = ""
+    return value, rest
+
+
+def unit_written(text: str) -> str:
+    """The unit as typed after the number ("" for a bare number): ``32768 MiB`` → ``MiB``."""
+    try:
+        return _number_and_unit(text)[1]
+    except UnitError:
+        return ""
+
+
+def parse_quantity(text: str) -> Quantity:
+    """Parse what a person types: ``1555 GB/s``, ``312T``, ``8.6µs``, ``170 flop/byte``, ``64%``,
+    and products of numbers (``2×32×128 B``)."""
+    if text is None:
+        raise UnitError("empty answer")
+    value, rest = _number_and_unit(text)
     if not rest:
         return Quantity(value)
     if rest in ("%", "percent", "pct"):
