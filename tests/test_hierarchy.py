@@ -305,3 +305,10 @@ def test_new_skill_rules():
                         ordered = nums[0] <= nums[1] <= nums[2]
                         assert ordered == (option.value != bad)
                 assert all(math.isfinite(float(a.expected)) for a in sc.asks if a.kind == "number")
+
+
+def test_a_block_without_shared_memory_is_not_held_back_by_it():
+    """With 0 KiB a block, shared memory shows the block limit only as a cap: it is never
+    named among the resources that bind (here warps and blocks tie at 24)."""
+    occ = CATALOG.get("l40s").occupancy(32, 64, 0)
+    assert occ.blocks_per_unit == 24 and occ.limiters == ("warps", "blocks")

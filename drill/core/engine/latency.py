@@ -110,7 +110,10 @@ def occupancy(
     blocks = min(per.values())
     if blocks == 0:
         raise ShapeError("one block does not fit the SM: fewer registers or threads")
-    limiters = tuple(name for name in LIMITERS if per[name] == blocks)
+    # a block without shared memory is never held back by it (its count is only the cap)
+    limiters = tuple(
+        name for name in LIMITERS if per[name] == blocks and (name != "shared_memory" or smem_taken)
+    )
     resident = blocks * warps
     occ = resident / max_warps
     steps = [
