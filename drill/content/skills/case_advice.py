@@ -51,6 +51,15 @@ class Situation:
         """The useful share of the SMs' time the best grid a library picks leaves."""
         return wave_share(self.cost, self.card.units)
 
+    def few_tiles(self) -> bool:
+        """A real matrix product (both output sides 128 or more, so 128×128 tiles are the
+        natural grid; a one-token layer is a GEMV in all but name) with fewer output tiles
+        than the card has SMs."""
+        p = self.cost.params
+        sides = (p.get("M", p.get("gemm_M", 0)), p.get("N", p.get("gemm_N", 0)))
+        n = tiles(self.cost)
+        return n is not None and min(sides) >= 128 and n < self.card.units
+
     def vector_peak(self) -> float:
         """The non-tensor peak of this precision (the fp32 rate where none is published)."""
         return roof(self.card, self.dtype, "elementwise").value
@@ -71,7 +80,7 @@ def case_directions(s: Situation) -> tuple[set[str], set[str]]:
     op = s.cost.op
     if op == "attention" and not s.cost.params["fused"]:
         return {"change-algorithm", "fusion", "tiling"}, {"lower-precision"}
-    if s.reach < SLOW and not s.library and (tiles(s.cost) or s.card.units) < s.card.units:
+    if s.reach < SLOW and not s.library and s.few_tiles():
         # fewer output tiles than SMs: most of the chip idles whatever each block does
         return {"parallelism"}, set()
     if s.bound == "compute":
@@ -283,10 +292,10 @@ def reason(s: Situation, d: str) -> tuple[str, str]:
         sms = "CUs" if s.card.vendor.upper() == "AMD" else "SMs"
         if not s.library:
             return (
-                f"{n} output tiles of 128×128 for {units} {sms}: most of the chip has no "
+                f"{n} output tiles of 128×128 (a usual tile) for {units} {sms}: most of the chip has no "
                 f"block to run; split-K or smaller tiles give every {sms[:-1]} work before "
                 "anything inside a block matters.",
-                f"128×128 的输出分块只有 {n} 个，而有 {units} 个 {sms[:-1]}：大部分芯片没有 block 可跑；"
+                f"128×128（常用的分块大小）的输出分块只有 {n} 个，而有 {units} 个 {sms[:-1]}：大部分芯片没有 block 可跑；"
                 f"先用 split-K 或更小的分块让每个 {sms[:-1]} 都有活干，块内的优化之后才有意义。",
             )
         return (
