@@ -105,7 +105,11 @@ def moe_batch(ctx: Ctx) -> Scenario:
             value,
             PLAIN,
             steps,
-            [("expert-share", dense), ("dtype-bytes", value * WRONG_BYTES[s] / s)],
+            [
+                ("expert-share", dense),
+                ("dtype-bytes", value * WRONG_BYTES[s] / s),
+                ("fma-factor", value * 2),  # an FMA as one FLOP halves the ridge's FLOPs
+            ],
             prefix_mistake=False,
         )
     ]

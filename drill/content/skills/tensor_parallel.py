@@ -82,7 +82,12 @@ def tp_degree(ctx: Ctx) -> Scenario:
         f"1 + 3 · {hidden} · {format_si(w, 'B/s')} / ({s} · {format_si(peak, 'FLOP/s')})",
         bound,
     )
-    mistakes = [("dtype-bytes", 1 + ratio(hidden, size=WRONG_BYTES[s])), ("ring-factor", r)]
+    # an FMA counted once halves the math exactly as 4-byte elements double the bytes: one of
+    mistakes = [
+        ("dtype-bytes", 1 + ratio(hidden, size=WRONG_BYTES[s])),
+        ("fma-factor", 1 + r / 2),
+        ("ring-factor", r),
+    ]
     if ctx.difficulty >= 2:
         mistakes.append(("bidirectional-bw", 1 + ratio(hidden, link=2 * w)))
     g_en, g_zh = givens(ctx, card, dtype)
