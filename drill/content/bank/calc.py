@@ -85,7 +85,9 @@ def _compute(spec: dict[str, str], catalog) -> float:
         if show not in _CARD_SHOWS:
             raise PlaceholderError(f"calc: card shows {', '.join(_CARD_SHOWS)}")
         card = _card(spec, catalog)
-        peak = card.peak(spec.get("dtype", "fp32"), spec.get("cuda_cores") == "true").value
+        # fp16 by default, like every other placeholder (docs/question-format.md); a
+        # placeholder that means the FP32 CUDA-core peak says dtype: fp32
+        peak = card.peak(spec.get("dtype", "fp16"), spec.get("cuda_cores") == "true").value
         return {"peak": peak, "bandwidth": card.bandwidth, "ridge": peak / card.bandwidth}[show]
     if calc in calc_multigpu.CALCS:
         try:
@@ -135,12 +137,14 @@ def _compute(spec: dict[str, str], catalog) -> float:
 def _render(value: float, spec: dict[str, str]) -> tuple[str, str]:
     dim, unit = _SHOW[spec["show"]]
     digits = int(spec.get("digits", "3"))
+    if spec.get("unit") == "none" and dim == u.RATIO and unit != "%":
+        return u.sig(value, digits), dim  # the number alone: "2199 个 token"
     if "unit" in spec:
         if spec["unit"] not in _FIXED_UNITS or _FIXED_UNITS[spec["unit"]][1] != dim:
             raise PlaceholderError(f"unit: {spec['unit']} does not fit show: {spec['show']}")
         return f"{u.sig(value / _FIXED_UNITS[spec['unit']][0], digits)} {spec['unit']}", dim
     if unit == "%":
-        return f"{u.sig(value * 100, digits)} %", dim
+        return f"{u.sig(value * 100, digits)}%", dim  # "40.4%": right in Chinese too
     if unit in ("tokens/s", "FLOP/B", "tokens", ""):
         return f"{u.sig(value, digits)} {unit}".strip(), dim
     return u.format_si(value, unit, digits), dim
