@@ -1,12 +1,19 @@
 """Grading a free answer against its rubric, the way an examiner reads it.
 
-A rubric point holds phrases; a phrase is parts joined by `` & `` and every part must be
-found. A part is one of:
+A rubric point holds phrases; a phrase is parts joined by `` & ``, and every part must be
+said in one claim of the answer (drill.grading.claims), within a stretch that does not also
+say its opposite: "below the ridge → memory-bound" says ``@memory-bound & below & ridge``,
+"below the ridge it is compute-bound, above it memory-bound" does not, and reverses it, so
+the point is denied and the score capped. A part is one of:
 
 - plain words, found at word boundaries (``tile`` finds ``tiles``, never ``stile``);
 - ``@concept``, a shared bilingual concept set (drill.grading.concepts), negation-aware;
 - ``~QUANTITY`` or ``~QUANTITY ±N%``, a number with a unit read by the quantity parser and
-  compared numerically (default tolerance 5 %): ``~2.2x``, ``~0.03 ms``, ``~19.5 TFLOP/s``.
+  compared numerically (default tolerance 5 %): ``~2.2x``, ``~0.03 ms``, ``~19.5 TFLOP/s``;
+- ``!words``, words the claim must not hold: ``double & !dram`` is "it doubles", not "it
+  doubles only against DRAM";
+- ``words .. words``, words in that order within the claim: ``peak .. / .. bandwidth`` is
+  "peak FLOP/s ÷ peak bandwidth", and the reverse order says it the other way round.
 
 Required points make the score; optional points never lower it and are offered as "also
 worth saying".
@@ -17,10 +24,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from itertools import product
 
 from drill.core import units as u
 from drill.grading import concepts
-from drill.grading.text import Number, close, find_all, normalize, numbers_in, read_quantity
+from drill.grading.claims import Claim, read_claims
+from drill.grading.relations import CONCEPT_OPPOSITES, opposites
+from drill.grading.text import (
+    BREAKS,
+    Number,
+    close,
+    find_all,
+    normalize,
+    numbers_in,
+    read_quantity,
+    stem,
+)
 
 DEFAULT_TOLERANCE = 0.05
 _TOLERANCE = re.compile(r"\s*(?:±|\+-|\+/-)\s*(\d+(?:\.\d+)?)\s*%\s*$")
@@ -32,8 +51,9 @@ class PhraseError(ValueError):
 
 @dataclass(frozen=True)
 class Part:
-    kind: str  # "words", "concept" or "number"
+    kind: str  # "words", "concept", "number", "absent" (not in the claim) or "order"
     words: tuple[str, ...] = ()
+    steps: tuple[tuple[str, ...], ...] = ()  # an "order" part's word groups, in order
     concept: str = ""
     number: Number | None = None
     tolerance: float = DEFAULT_TOLERANCE
@@ -57,10 +77,16 @@ def parse_part(text: str) -> Part:
         except u.UnitError as exc:
             raise PhraseError(f"cannot read {raw!r} as a number with a unit: {exc}") from None
         return Part("number", number=number, tolerance=tolerance)
-    words = tuple(w for w in normalize(raw).split() if w != "|")
+    if " .. " in f" {raw} ":
+        steps = tuple(tuple(normalize(step).split()) for step in raw.split(".."))
+        if len(steps) < 2 or not all(steps):
+            raise PhraseError(f"phrase part {raw!r} needs words on both sides of ..")
+        return Part("order", steps=steps)
+    absent = raw.startswith("!")
+    words = tuple(w for w in normalize(raw.lstrip("!")).split() if w not in BREAKS)
     if not words:
         raise PhraseError(f"phrase part {raw!r} has no words")
-    return Part("words", words=words)
+    return Part("absent" if absent else "words", words=words)
 
 
 def parse_phrase(phrase: str) -> tuple[Part, ...]:
@@ -73,46 +99,277 @@ def parse_phrase(phrase: str) -> tuple[Part, ...]:
 
 @dataclass(frozen=True)
 class Answer:
-    """An answer read once: its tokens and its numbers."""
+    """An answer read once: its claims (drill.grading.claims), and all its tokens."""
 
+    claims: tuple[Claim, ...]
     tokens: tuple[str, ...]
-    numbers: tuple[Number, ...]
+    givens: tuple[Number, ...] = ()  # the prompt's numbers: repeating one claims no result
 
     @classmethod
-    def read(cls, text: str) -> Answer:
-        return cls(tuple(normalize(text).split()), tuple(numbers_in(text)))
+    def read(cls, text: str, prompt: str = "") -> Answer:
+        return cls(read_claims(text), tuple(normalize(text).split()), tuple(numbers_in(prompt)))
+
+    @property
+    def labelled(self) -> bool:
+        return any(c.label for c in self.claims)
 
 
 def _number_matches(want: Number, tolerance: float, got: Number) -> bool:
     if got.dims and want.dims and not (got.dims & want.dims):
         return False
+    tolerance = max(tolerance, got.band)
+    if not want.dims and not want.scaled:  # "~312": the figure as typed, in any unit
+        return close(got.typed, want.typed, tolerance) or close(got.value, want.value, tolerance)
     if got.dims or got.scaled:
         return close(got.value, want.value, tolerance)
     # a bare number: read in the unit the point was written in, or as a base value
     return close(got.value, want.typed, tolerance) or close(got.value, want.value, tolerance)
 
 
-def part_found(part: Part, answer: Answer) -> bool:
-    toks = list(answer.tokens)
-    if part.kind == "concept":
-        return concepts.asserted(part.concept, toks)
+Span = tuple[int, int]
+
+
+def _spans(
+    part: Part, claim: Claim, flipped: bool = False, givens: tuple[Number, ...] = ()
+) -> list[Span | None]:
+    """Where ``part`` is said in ``claim`` (None: said, at no token, as a number is); with
+    ``flipped``, where its opposite is said instead: for a number, another number of the
+    same kind that is not one of the prompt's ``givens``."""
+    toks = list(claim.tokens)
     if part.kind == "number":
-        assert part.number is not None
-        return any(_number_matches(part.number, part.tolerance, n) for n in answer.numbers)
-    return bool(find_all(toks, list(part.words)))
+        want = part.number
+        assert want is not None
+        if not flipped:
+            hit = any(_number_matches(want, part.tolerance, n) for n in claim.numbers)
+            return [None] if hit else []
+        other = [
+            n
+            for n in claim.numbers
+            if n.dims & want.dims
+            and not any(_number_matches(want, part.tolerance, m) for m in claim.numbers)
+            and not any(close(n.value, g.value, 0.01) for g in givens if g.dims & n.dims)
+        ]
+        return [None] if other else []
+    if part.kind == "concept":
+        return _concept_spans(part.concept, toks, flipped)
+    if part.kind == "absent":
+        return [] if find_all(toks, list(part.words)) else [None]
+    if part.kind == "order":  # flipped: the same words in the reverse order
+        return _in_order(toks, part.steps[::-1] if flipped else part.steps)
+    if not flipped:
+        return [(f.start, f.end) for f in find_all(toks, list(part.words))]
+    out: list[Span | None] = []
+    for k, word in enumerate(part.words):
+        for other in opposites(word):
+            words = [*part.words[:k], other, *part.words[k + 1 :]]
+            out += [(f.start, f.end) for f in find_all(toks, words)]
+    return out
 
 
-def phrase_found(phrase: str, answer: Answer) -> bool:
-    try:
-        parts = parse_phrase(phrase)
-    except PhraseError:
-        return False  # drill validate reports it; a broken phrase never matches
-    return all(part_found(p, answer) for p in parts)
+def _in_order(toks: list[str], steps: tuple[tuple[str, ...], ...]) -> list[Span | None]:
+    """Spans where each group of words follows the one before it."""
+    spans: list[Span | None] = []
+    for first in find_all(toks, list(steps[0])):
+        end = first.end
+        for step in steps[1:]:
+            later = [f for f in find_all(toks, list(step)) if f.start >= end]
+            if not later:
+                break
+            end = later[0].end
+        else:
+            spans.append((first.start, end))
+    return spans
+
+
+def _concept_spans(name: str, toks: list[str], flipped: bool) -> list[Span | None]:
+    """Where concept ``name`` is asserted (or, flipped, denied or its opposite asserted).
+    Two opposite concepts named side by side ("memory- and compute-bound") assert neither."""
+    mine = concepts.occurrences(name, toks)
+    opposite = CONCEPT_OPPOSITES.get(name)
+    theirs = concepts.occurrences(opposite, toks) if opposite else []
+    listed = {
+        occ
+        for occ in mine + theirs
+        for other in (theirs if occ in mine else mine)
+        if _side_by_side(toks, occ, other)
+    }
+    if not flipped:
+        return [(s, e) for s, e, neg in mine if not neg and (s, e, neg) not in listed]
+    return [(s, e) for s, e, neg in mine if neg] + [
+        (s, e) for s, e, neg in theirs if not neg and (s, e, neg) not in listed
+    ]
+
+
+_LIST_GLUE = frozenset({"and", "or", "&", "/", ",", "|", "both", "either", "nor", "vs",
+                        "和", "与", "或", "也", "又", "既", "还", "是"})  # fmt: skip
+
+
+def _side_by_side(toks: list[str], a: tuple[int, int, bool], b: tuple[int, int, bool]) -> bool:
+    lo, hi = (a, b) if a[0] < b[0] else (b, a)
+    between = toks[lo[1] : hi[0]]
+    return len(between) <= 3 and all(t in _LIST_GLUE for t in between)
+
+
+def _against(part: Part, toks: tuple[str, ...], lo: int, hi: int) -> bool:
+    """Whether ``toks[lo:hi]`` also says the opposite of ``part``."""
+    window = list(toks[lo:hi])
+    if part.kind == "concept":
+        return bool(_concept_spans(part.concept, window, flipped=True))
+    if part.kind == "order":
+        return bool(_in_order(window, part.steps[::-1]))
+    if part.kind == "words":
+        against = {stem(o) for w in part.words for o in opposites(w)}
+        return any(stem(t) in against for t in window)
+    return False
+
+
+def _polar(part: Part) -> bool:
+    if part.kind == "absent":
+        return False
+    if part.kind in ("concept", "number", "order"):
+        return True  # denied by a negation or its opposite; by another number of its kind
+    return part.kind == "words" and any(opposites(w) for w in part.words)
+
+
+def _said(
+    parts: tuple[Part, ...], claim: Claim, flip: int = -1, givens: tuple[Number, ...] = ()
+) -> bool:
+    """Whether the claim says every part, within one span that says none of their
+    opposites; with ``flip``, part number ``flip`` said the other way round instead."""
+    options = [_spans(p, claim, k == flip, givens) for k, p in enumerate(parts)]
+    if not all(options):
+        return False
+    combos = product(*(opts[:_MAX_PLACES] for opts in options))
+    for combo in sorted(combos, key=_width):
+        placed = [s for s in combo if s is not None]
+        lo = min((s[0] for s in placed), default=0)
+        hi = max((s[1] for s in placed), default=0)
+        clean = all(
+            not _against(p, claim.tokens, lo, hi) if k != flip else not _again(p, claim, lo, hi)
+            for k, p in enumerate(parts)
+        )
+        if clean:
+            return True
+    return False
+
+
+def _again(part: Part, claim: Claim, lo: int, hi: int) -> bool:
+    """Whether ``claim.tokens[lo:hi]`` says ``part`` itself (a flipped reading must not)."""
+    window = Claim(claim.tokens[lo:hi], ())
+    return bool(_spans(part, window))
+
+
+_MAX_PLACES = 6
+
+
+def _width(combo: tuple[Span | None, ...]) -> int:
+    placed = [s for s in combo if s is not None]
+    return max((s[1] for s in placed), default=0) - min((s[0] for s in placed), default=0)
+
+
+def _claims_for(point, answer: Answer, parts: tuple[Part, ...] = ()) -> tuple[Claim, ...]:
+    """The claims a phrase is looked for in: the point's labelled part when the answer has
+    labels; whole sentences for a phrase made of figures only ("19.5, 156 and 312")."""
+    label = getattr(point, "part", "")
+    claims = answer.claims
+    if label and answer.labelled:
+        claims = tuple(c for c in claims if c.label == label)
+    if parts and all(p.kind == "number" for p in parts):
+        merged: dict[tuple[str, int], list[Claim]] = {}
+        for c in claims:
+            merged.setdefault((c.label, c.sentence), []).append(c)
+        claims = tuple(
+            Claim(
+                tuple(t for c in group for t in c.tokens),
+                tuple(n for c in group for n in c.numbers),
+                label,
+                sentence,
+            )
+            for (label, sentence), group in merged.items()
+        )
+    return claims
+
+
+def _phrases(point) -> list[tuple[Part, ...]]:
+    out = []
+    for phrases in point.phrases.values():
+        for phrase in phrases:
+            try:
+                out.append(parse_phrase(phrase))
+            except PhraseError:
+                continue  # drill validate reports it; a broken phrase never matches
+    return out
 
 
 def point_found(point, answer: Answer) -> bool:
-    """Any phrase of the point, in either language, found in the answer."""
-    return any(phrase_found(ph, answer) for phrases in point.phrases.values() for ph in phrases)
+    """Any phrase of the point, in either language, said in one claim of the answer."""
+    return any(
+        _said(parts, c) for parts in _phrases(point) for c in _claims_for(point, answer, parts)
+    )
+
+
+def point_denied(point, answer: Answer) -> bool:
+    """The answer says the point the other way round: one of its relations or conclusions
+    reversed, with the rest of the phrase in the same claim (and nowhere said rightly)."""
+    for parts in _phrases(point):
+        flips = [k for k, p in enumerate(parts) if _polar(p)]
+        if len(parts) == 1 and parts[0].kind == "words":
+            continue  # a bare word reversed somewhere says nothing about this point
+        claims = _claims_for(point, answer, parts)
+        if any(_said(parts, c, k, answer.givens) for k in flips for c in claims):
+            return True
+    return False
+
+
+def listed_only(answer: Answer) -> bool:
+    """Mostly a list of concept words, with nothing (a verb, a number, a comparison) tying
+    them: "fuse, tile, coalesce, batch, tensor cores"."""
+    claims = answer.claims
+    bare = [c for c in claims if _words(c.tokens) <= _BARE_WORDS and not c.numbers]
+    return len(bare) >= _LIST_ITEMS and len(bare) >= _LIST_SHARE * len(claims)
+
+
+_BARE_WORDS = 2
+_LIST_ITEMS = 4
+_LIST_SHARE = 0.75
+LIST_CAP = 0.25  # the most a bare list of words can score
+DENIED_CAP = 0.25  # the most an answer that reverses a required point can score
+KEY_CAP = 0.4  # the most an answer without a key point (the conclusion asked for) can score
+
+
+def _words(tokens: tuple[str, ...]) -> float:
+    latin = [t for t in tokens if t.isascii() and t not in BREAKS]
+    cjk = [t for t in tokens if not t.isascii()]
+    return len(latin) + len(cjk) / 2
+
+
+@dataclass(frozen=True)
+class PointMark:
+    """One rubric point as graded: its label per language, and the grader's mark."""
+
+    label: dict[str, str]
+    required: bool
+    said: bool  # the grader found it
+    denied: bool = False  # the answer says it the other way round
+    key: bool = False  # the conclusion the prompt asks for
+
+    def text(self, lang: str) -> str:
+        return self.label.get(lang) or self.label.get("en", "")
+
+
+def score_marks(points: tuple[PointMark, ...], marks: list[bool]) -> float:
+    """The score of an answer whose points are marked ``marks`` (the grader's, with the user's
+    flips): the share of required points said, capped as grade_free caps it for a required
+    point still denied or a key point still missing."""
+    required = [k for k, p in enumerate(points) if p.required]
+    if not required:
+        return 1.0
+    score = sum(marks[k] for k in required) / len(required)
+    if any(points[k].denied and not marks[k] for k in required):
+        score = min(score, DENIED_CAP)
+    elif any(points[k].key and not marks[k] for k in required):
+        score = min(score, KEY_CAP)
+    return round(score, 4)
 
 
 @dataclass(frozen=True)
@@ -121,6 +378,7 @@ class RubricResult:
     hit: tuple  # points covered (required and optional)
     missed: tuple  # required points not covered
     also: tuple = ()  # optional points not covered: "also worth saying"
+    denied: tuple = ()  # points the answer says the other way round (among missed/also)
 
 
 def grade_free(q, text: str) -> RubricResult:
@@ -129,9 +387,23 @@ def grade_free(q, text: str) -> RubricResult:
     required = [p for p in rubric if not getattr(p, "optional", False)]
     if not text.strip() or not rubric:
         return RubricResult(0.0, (), tuple(required), tuple(p for p in rubric if p not in required))
-    answer = Answer.read(text)
-    hit = tuple(p for p in rubric if point_found(p, answer))
+    answer = Answer.read(text, " ".join(getattr(q, "prompt", {}).values()))
+    said = [point_found(p, answer) for p in rubric]
+    for k, point in enumerate(rubric):  # a right result earns the steps it implies
+        source = getattr(point, "implied_by", 0)
+        if not said[k] and source and said[source - 1]:
+            said[k] = True
+    denied = tuple(
+        p for p, ok in zip(rubric, said, strict=True) if not ok and point_denied(p, answer)
+    )
+    hit = tuple(p for p, ok in zip(rubric, said, strict=True) if ok)
     missed = tuple(p for p in required if p not in hit)
     also = tuple(p for p in rubric if p not in required and p not in hit)
     score = (len(required) - len(missed)) / len(required) if required else 1.0
-    return RubricResult(score, hit, missed, also)
+    if any(p in required for p in denied):
+        score = min(score, DENIED_CAP)
+    elif any(getattr(p, "key", False) for p in missed):
+        score = min(score, KEY_CAP)
+    if listed_only(answer):
+        score = min(score, LIST_CAP)
+    return RubricResult(score, hit, missed, also, denied)

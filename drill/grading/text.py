@@ -1,9 +1,12 @@
 """Reading free text the way an examiner does: normalise without losing meaning, find
 words at word boundaries, and read the numbers (with units) a learner writes.
 
-``×`` becomes ``x`` and ``÷`` ``/``; full-width forms fold to ASCII; English contractions
-are expanded (``don't`` reads ``do not``); a decimal point or sign between digits is kept,
-so ``2.2x`` never matches ``22x`` and ``0.1`` never matches ``1``.
+``×`` and ``*`` become ``x`` and ``÷`` ``/``; an arrow reads ``so``; full-width forms fold
+to ASCII; English contractions are expanded (``don't`` reads ``do not``); a decimal point or
+sign between digits is kept, so ``2.2x`` never matches ``22x`` and ``0.1`` never matches
+``1``; short forms (``TP``, ``node 内``, ``AI``) read as their canonical phrase
+(drill.grading.short_forms). Words match by stem: ``hidden`` is ``hide``, ``tokens`` is
+``token``.
 """
 
 from __future__ import annotations
@@ -12,84 +15,19 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from drill.core import units as u
+from drill.grading.short_forms import canonical
+from drill.grading.tokenize import BREAKS, CLAUSE, PAUSE, SYMBOLS, split_words
 
-CLAUSE = "|"  # clause break kept in the normalised text: phrases never span one
-
-_CONTRACTIONS = (
-    (r"\bcan['’]t\b", "can not"), (r"\bwon['’]t\b", "will not"), (r"\bshan['’]t\b", "shall not"),
-    (r"n['’]t\b", " not"), (r"['’]re\b", " are"), (r"['’]ve\b", " have"), (r"['’]ll\b", " will"),
-    (r"['’]d\b", " would"), (r"\b(it|that|there|what|he|she)['’]s\b", r"\1 is"), (r"\bi['’]m\b", "i am"),
-)  # fmt: skip
-_CONTRACTION_RES = tuple((re.compile(p), r) for p, r in _CONTRACTIONS)
-_SYMBOLS = str.maketrans(
-    {
-        "×": "x",
-        "✕": "x",
-        "÷": "/",
-        "−": "-",
-        "–": "-",
-        "—": " ",
-        "·": " x ",
-        "≈": " ~ ",
-        "µ": "u",
-        "μ": "u",
-        "’": "'",
-        "‘": "'",
-        "²": "^2",
-        "³": "^3",
-    }
-)
-_CLAUSE_MARKS = set('.;:!?,。；：！？，、\n()（）[]【】"“”→⇒')
-_KEEP = set("/%+-~=<>^'")  # symbols that carry meaning between words and numbers
+__all__ = ["BREAKS", "CLAUSE", "PAUSE", "normalize", "split_words"]
 
 
 def normalize(text: str) -> str:
-    """Lower-case, width-folded text with clause breaks as ``|`` and words split by spaces."""
-    folded = (
-        unicodedata.normalize("NFKC", (text or "").translate(_SYMBOLS))
-        .translate(_SYMBOLS)
-        .casefold()
-    )
-    for pattern, repl in _CONTRACTION_RES:
-        folded = pattern.sub(repl, folded)
-    out: list[str] = []
-    n = len(folded)
-    for i, ch in enumerate(folded):
-        prev = folded[i - 1] if i else ""
-        nxt = folded[i + 1] if i + 1 < n else ""
-        if ch in ".," and prev.isdigit() and nxt.isdigit():
-            out.append("." if ch == "." else "")  # 2.2 stays; 1,555 reads 1555
-        elif ch == "." and nxt.isdigit() and not prev.isalnum():
-            out.append("0.")  # ".5" is 0.5
-        elif ch in _CLAUSE_MARKS:
-            out.append(f" {CLAUSE} ")
-        elif ch == "-" and not (nxt.isdigit() and not prev.isalnum()):
-            out.append(" ")  # memory-bound reads memory bound; a sign before digits stays
-        elif ch == "'":
-            out.append("")
-        elif ch in _KEEP:
-            out.append(f" {ch} " if ch not in "-+" or not nxt.isdigit() else f" {ch}")
-        elif unicodedata.category(ch)[0] in "PSZC":
-            out.append(" ")
-        elif _is_cjk(ch):
-            out.append(f" {ch} ")  # one token per character: Chinese has no spaces
-        else:
-            out.append(ch)
-    tokens = "".join(out).split()
-    squeezed: list[str] = []
-    for tok in tokens:  # collapse runs of clause marks
-        if tok == CLAUSE and (not squeezed or squeezed[-1] == CLAUSE):
-            continue
-        squeezed.append(tok)
-    while squeezed and squeezed[-1] == CLAUSE:
-        squeezed.pop()
-    return " ".join(squeezed)
-
-
-def _is_cjk(ch: str) -> bool:
-    return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
+    """Lower-case, width-folded text with breaks as ``|`` (sentence) and ``,`` (pause), words
+    split by spaces and short forms in their canonical phrase."""
+    return " ".join(canonical(split_words(text)))
 
 
 def tokens(text: str) -> list[str]:
@@ -103,16 +41,54 @@ class Found:
     end: int  # token index after the last
 
 
-def _token_match(pattern: str, token: str, last: bool) -> bool:
-    """``token`` matches: exactly, or as a word starting with a last, alphabetic pattern token
-    (``coalesc`` matches ``coalesced``, ``tile`` matches ``tiles``)."""
+_IRREGULAR = {"hidden": "hide", "hid": "hide", "fed": "feed", "held": "hold", "ran": "run"}
+_SUFFIXES = ("ing", "ed", "es", "s", "e")
+
+
+@lru_cache(maxsize=1 << 16)
+def stem(word: str) -> str:
+    """A light English stem: ``tokens``/``token``, ``raised``/``raises``/``raise`` agree."""
+    word = _IRREGULAR.get(word, word)
+    if len(word) < 4 or not word.isalpha() or not word.isascii():
+        return word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and not word.endswith(("ss", "eed", "us")):
+            base = word[: -len(suffix)]
+            if len(base) >= 3:
+                if len(base) > 3 and base[-1] == base[-2] and base[-1] not in "aeiousl":
+                    base = base[:-1]  # stopped, running
+                return base
+            break
+    return word
+
+
+def _token_match(pattern: str, token: str, last: bool, shortened: bool = True) -> bool:
+    """``token`` matches: exactly, by stem, or as a word starting with a last, alphabetic
+    pattern token (``coalesc`` matches ``coalesced``) or shortening it (``dequant`` for
+    ``dequantiz``)."""
     if pattern == token:
         return True
-    return last and pattern[-1:].isalpha() and token.startswith(pattern) and token.isalpha()
+    if pattern[:1] != token[:1]:
+        return False  # every way to match keeps the first letter
+    if stem(pattern) == stem(token):
+        return True
+    if not (last and pattern[-1:].isalpha() and token.isalpha()):
+        return False
+    if token.startswith(pattern):
+        return True
+    long_enough = len(token) >= 5 and len(token) >= 0.6 * len(pattern)
+    return shortened and long_enough and pattern.startswith(token)
+
+
+GAP = 2  # words a phrase may have between two of its own: "below the ridge", "低于这个拐点"
+_NO_GAP = frozenset(
+    {"not", "no", "never", "without", "non", "nor", "不", "没", "非", "无", "未", "别"}
+)
 
 
 def find_all(answer_tokens: list[str], phrase_tokens: list[str]) -> list[Found]:
-    """Every place the phrase's tokens occur in order within one clause.
+    """Every place the phrase's tokens occur in order within one clause, with up to ``GAP``
+    other words between two of them (never a break or a negator).
 
     Tokens may also be glued in the answer (``memorybound`` for ``memory bound``): the
     phrase's ASCII words are tried joined too, so spacing and hyphens never matter.
@@ -123,11 +99,28 @@ def find_all(answer_tokens: list[str], phrase_tokens: list[str]) -> list[Found]:
     variants = [phrase_tokens]
     if len(phrase_tokens) > 1 and all(t.isascii() and t.isalnum() for t in phrase_tokens):
         variants.append(["".join(phrase_tokens)])
-    for variant in variants:
+    n = len(answer_tokens)
+    for v, variant in enumerate(variants):
         k = len(variant)
-        for i in range(len(answer_tokens) - k + 1):
-            if all(_token_match(variant[j], answer_tokens[i + j], j == k - 1) for j in range(k)):
-                found.append(Found(i, i + k))
+        for i in range(n):
+            if not _token_match(variant[0], answer_tokens[i], k == 1, shortened=v == 0):
+                continue
+            at, ok = i, True
+            for j in range(1, k):
+                for step in range(1, GAP + 2):
+                    nxt = at + step
+                    if nxt >= n or (step > 1 and answer_tokens[nxt - 1] in BREAKS | _NO_GAP):
+                        ok = False
+                        break
+                    if _token_match(variant[j], answer_tokens[nxt], j == k - 1):
+                        at = nxt
+                        break
+                else:
+                    ok = False
+                if not ok:
+                    break
+            if ok:
+                found.append(Found(i, at + 1))
     return found
 
 
@@ -146,6 +139,19 @@ class Number:
     value: float
     dims: frozenset[str]
     scaled: bool  # a unit or a multiplier (万, T, %) set the scale
+    band: float = 0.0  # how far an estimate may be off: "~0.5 MB" has one significant figure
+
+
+ESTIMATE_BAND = 0.10  # a one-significant-figure estimate is read as that figure ±10 %
+
+
+def _band(digits: str) -> float:
+    """The estimate band of a number as typed: ±10 % with one significant figure."""
+    mantissa = digits.lstrip("+-").lower().split("e")[0]
+    significant = mantissa.replace(".", "").lstrip("0")
+    if "." not in mantissa:
+        significant = significant.rstrip("0")
+    return ESTIMATE_BAND if len(significant) <= 1 else 0.0
 
 
 def read_quantity(text: str) -> Number:
@@ -171,32 +177,97 @@ def read_quantity(text: str) -> Number:
     return Number(typed, quantity.value * mult, quantity.dims, bool(rest) or mult != 1.0)
 
 
+_PRODUCT_GLUE = re.compile(r"\s*([x/])\s*$")
+_DECIMAL = {"KB": "KiB", "kB": "KiB", "MB": "MiB", "GB": "GiB", "TB": "TiB"}
+_BINARY = {v: k for k, v in _DECIMAL.items() if k != "kB"}
+
+
 def numbers_in(text: str) -> list[Number]:
-    """The numbers in raw answer text, each with its unit when one follows (and is known)."""
+    """The numbers in raw answer text, each with its unit when one follows (and is known).
+
+    A product typed as ``2×32×128`` or ``2*32*128`` gives every factor and the product; a
+    bare ``B`` after a number may be bytes as well as billions; a decimal unit (MB) may be
+    the shorthand of its binary one (MiB).
+    """
     # case kept: "mHz" is not "MHz", and "mb" must not read as millibytes
-    folded = unicodedata.normalize("NFKC", (text or "").translate(_SYMBOLS)).translate(_SYMBOLS)
+    folded = unicodedata.normalize("NFKC", (text or "").translate(SYMBOLS)).translate(SYMBOLS)
     folded = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", folded)
     out: list[Number] = []
+    chain: list[float] = []  # typed factors of the product being read
+    chain_end, chain_unit = -1, ""
     for match in _NUM.finditer(folded):
-        if match.start() and folded[match.start() - 1].isalpha():
+        before = folded[: match.start()]
+        glue = _PRODUCT_GLUE.search(before[chain_end:]) if chain and chain_end >= 0 else None
+        if glue is None or glue.start() != 0:
+            glue = None
+        if match.start() and folded[match.start() - 1].isalpha() and glue is None:
             continue  # fp16, l2, h100: part of a name, not a quantity
         tail = folded[match.end() : match.end() + 24]
         mult = re.match(r"\s*(万亿|亿|万|千)", tail)
         unit_at = mult.end() if mult else 0
         unit = _UNIT_WORD.match(tail[unit_at:].lstrip())
         unit_text = unit.group(0) if unit else ""
+        if re.fullmatch(r"x", unit_text) and re.match(r"\s*x\s*\d", tail[unit_at:]):
+            unit_text = ""  # 2x32: the x is the product's, not a ratio's
         cut = re.sub(r"\s+", "", unit_text)
         base = match.group(1) + (mult.group(1) if mult else "")
-        number = None
-        for candidate in ([cut] if cut else []) + [cut.split("/")[0]] * ("/" in cut) + [""]:
-            try:
-                number = read_quantity(f"{base} {candidate}".strip())
-                break
-            except u.UnitError:
-                continue
-        if number is not None:
-            out.append(number)
+        readings = _readings(base, cut)
+        out += readings
+        typed = float(match.group(1)) * _CN_MULT.get(mult.group(1) if mult else "", 1.0)
+        if glue is not None:
+            chain.append(typed if glue.group(1) == "x" else 1.0 / typed if typed else 0.0)
+        else:
+            out += _product(chain, chain_unit, folded[chain_end:])
+            chain = [typed]
+        chain_unit = cut
+        chain_end = match.end()
+        if unit_text:
+            rest = tail[unit_at:]
+            chain_end += unit_at + len(rest) - len(rest.lstrip()) + len(unit_text)
+    out += _product(chain, chain_unit, folded[chain_end:])
     return out
+
+
+_STATED = re.compile(r"\s*(?:=|~|约|大约|约为)\s*[-+]?\d")
+
+
+def _product(factors: list[float], unit: str, after: str) -> list[Number]:
+    """The product of a chain of two factors or more, in the last factor's unit; none when
+    the answer states its own result right after (``14 GB / 3.35 TB/s ≈ 42 ms``: 42 ms is
+    what it says)."""
+    if len(factors) < 2 or _STATED.match(after):
+        return []
+    value = math.prod(factors)
+    bare = [Number(value, value, frozenset(), False)]  # 108x64x2x1.41 GHz: FLOP/s, not Hz
+    return (_readings(repr(value), unit) if unit else []) + bare
+
+
+def _readings(base: str, unit: str) -> list[Number]:
+    """Every way ``base`` with ``unit`` may be meant (none when it cannot be read)."""
+    band = _band(re.sub(r"[^\d.eE+-]", "", base))
+    found: list[Number] = []
+    for candidate in ([unit] if unit else []) + [unit.split("/")[0]] * ("/" in unit) + [""]:
+        try:
+            found.append(read_quantity(f"{base} {candidate}".strip()))
+            break
+        except u.UnitError:
+            continue
+    if not found:
+        return []
+    alternatives = []
+    if unit == "B":
+        alternatives.append("byte")  # 2.0e6 B after a bytes question
+    head = re.fullmatch(r"[kKMGT]i?B", unit)  # a size: TB/s is always decimal
+    if head:
+        swap = _DECIMAL.get(head.group(0)) or _BINARY.get(head.group(0))
+        if swap:
+            alternatives.append(swap)
+    for alt in alternatives:
+        try:
+            found.append(read_quantity(f"{base} {alt}"))
+        except u.UnitError:
+            continue
+    return [Number(n.typed, n.value, n.dims, n.scaled, band) for n in found]
 
 
 def close(a: float, b: float, tolerance: float) -> bool:

@@ -162,6 +162,9 @@ def bank_from_json(data: dict):
                 label=dict(r["label"]),
                 phrases={lang: tuple(words) for lang, words in r["phrases"].items()},
                 optional=r["optional"],
+                key=r.get("key", False),
+                part=r.get("part", ""),
+                implied_by=r.get("implied_by", 0),
             )
             for r in q["rubric"]
         )

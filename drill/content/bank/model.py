@@ -38,12 +38,18 @@ class RubricPoint:
     """One key point of a free answer: a label per language and the phrases that cover it.
 
     An optional point is not asked for by the prompt: saying it never changes the score, it
-    is only offered as "also worth saying".
+    is only offered as "also worth saying". A ``key`` point is the conclusion the prompt asks
+    for: an answer without it scores below half. ``part`` ties the point to a labelled
+    sub-question ("(a)"); ``implied_by`` is the number (1 = first) of the result point that
+    earns this derivation step when the prompt asks for the result, not the working.
     """
 
     label: dict[str, str]
     phrases: dict[str, tuple[str, ...]]
     optional: bool = False
+    part: str = ""
+    implied_by: int = 0
+    key: bool = False
 
 
 @dataclass(frozen=True)

@@ -244,10 +244,23 @@ class _Reader:
             pw, pline = f"{where}.rubric[{k}]", _line(value, k)
             if not self.mapping(point, pline, pw, "point, en, zh"):
                 continue
-            self.unknown(point, ("point", "optional") + LANGS, pw)
-            optional = point.get("optional", False)
-            if not isinstance(optional, bool):
-                self.at(point, "optional", pw, "must be true or false")
+            self.unknown(point, ("point", "optional", "key", "part", "implied_by") + LANGS, pw)
+            optional, key = point.get("optional", False), point.get("key", False)
+            for name, flag in (("optional", optional), ("key", key)):
+                if not isinstance(flag, bool):
+                    self.at(point, name, pw, "must be true or false")
+            if optional is True and key is True:
+                self.at(point, "key", pw, "an optional point cannot be a key point")
+            part = point.get("part", "")
+            if not (isinstance(part, str) and (not part or part.isalnum())):
+                self.at(point, "part", pw, "must be the sub-question's label, such as a or 2")
+                part = ""
+            implied_by = point.get("implied_by", 0)
+            if not (isinstance(implied_by, int) and 0 <= implied_by <= len(value)) or (
+                implied_by == k + 1
+            ):
+                self.at(point, "implied_by", pw, "must be the number of another point (1 = first)")
+                implied_by = 0
             label: dict[str, str] = {}
             if "point" not in point:
                 self.add(pline, f"{pw}.point", "missing (the key point, with en and zh)")
@@ -277,7 +290,16 @@ class _Reader:
                 if items == []:
                     self.at(point, lang, pw, "needs at least one phrase")
                 phrases[lang] = tuple(found)
-            points.append(RubricPoint(label=label, phrases=phrases, optional=optional is True))
+            points.append(
+                RubricPoint(
+                    label=label,
+                    phrases=phrases,
+                    optional=optional is True,
+                    key=key is True and optional is not True,
+                    part=str(part).lower(),
+                    implied_by=implied_by if isinstance(implied_by, int) else 0,
+                )
+            )
         return tuple(points)
 
     def choices(self, item: dict, where: str, qtype: str) -> tuple[Choice, ...]:
