@@ -152,12 +152,13 @@ def test_optional_points_are_shown_apart_and_never_lower_the_score():
     plain = run_drill("start", "--plain", "--question", q.id, input=answer + "\n")
     lines = plain.stdout.splitlines()
     assert any(line.startswith("> correct (1)") for line in lines)
-    assert f"Also worth saying: {optional}" in lines
-    assert not any(line.startswith("Points missed") for line in lines)
+    number = next(k + 1 for k, p in enumerate(q.rubric) if p.optional)
+    assert f"  {number} ✗ {optional} (optional)" in lines  # listed, never counted
+    assert not any(" ✗ " in line for line in lines if "(optional)" not in line)
     grade = jsonl("--question", q.id, input=answer + "\n")[1]
     assert grade["score"] == 1.0 and grade["also"] == [optional] and grade["missed"] == []
     both = jsonl("--question", q.id, input=answer + "; the Gbps rate already includes DDR\n")[1]
     assert both["score"] == 1.0 and both["also"] == [] and optional in both["hit"]
     zh = run_drill("start", "--plain", "--question", q.id, "--lang", "zh", input=answer + "\n")
     optional_zh = next(p.label["zh"] for p in q.rubric if p.optional)
-    assert f"还值得一提: {optional_zh}" in zh.stdout.splitlines()
+    assert f"  {number} ✗ {optional_zh}（可选）" in zh.stdout.splitlines()

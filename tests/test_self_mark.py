@@ -50,7 +50,12 @@ def test_plain_self_mark_changes_the_stored_score_and_the_review(mark):
     result = run_drill("start", "--plain", "--question", question, input=f"{NONSENSE}\n{mark}\n")
     assert result.returncode == 0, result.stderr
     (row,) = attempts()
-    assert json.loads(row["parsed_json"]) == {"rubric_score": 0.0}  # the rubric's own score
+    parsed = json.loads(row["parsed_json"])
+    assert parsed["rubric_score"] == 0.0  # the rubric's own score
+    user = {"right": True, "wrong": False, "": None}[mark]  # r/w marks every point at once
+    assert [(p["grader"], p["user"]) for p in parsed["points"]] == [(False, user)] * len(
+        parsed["points"]
+    )
     state, due = card(question)
     now = datetime.now(timezone.utc)
     soon, later = (utc_iso(now + timedelta(days=d)) for d in (1.1, 1.5))

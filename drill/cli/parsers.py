@@ -170,6 +170,11 @@ def _stats(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
     stats.add_argument(
         "--skill", metavar="ID", type=argtypes.name, help="only this skill or question id"
     )
+    stats.add_argument(
+        "--rubrics",
+        action="store_true",
+        help="the rubric points you flip most: where a rubric and you disagree",
+    )
     _lang_flag(stats)
     parsers_adaptive.export_flags(stats)
 

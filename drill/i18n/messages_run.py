@@ -65,9 +65,40 @@ PAIRS: dict[str, tuple[str, str]] = {
     "solution": ("Worked solution", "解题过程"),
     "hint": ("Hint", "提示"),
     "no-hint": ("No more hints.", "没有更多提示了。"),
-    "points-hit": ("Points covered", "答到的要点"),
-    "points-missed": ("Points missed", "漏掉的要点"),
-    "points-also": ("Also worth saying", "还值得一提"),
+    "points-head": (
+        "Rubric points, as the grader marked them (flip N changes a mark):",
+        "评分要点及评分器的判定（输入 flip N 可改判第 N 条）：",
+    ),
+    "points-head-tui": (
+        "Rubric points, as the grader marked them (a point's number or Space on it flips it):",
+        "评分要点及评分器的判定（按要点编号，或在要点上按空格，可改判）：",
+    ),
+    "point-optional": ("optional", "可选"),
+    "point-denied": ("said the other way round", "说反了"),
+    "point-flipped": ("your mark", "你的判定"),
+    "flipped": ("Marks changed by you:", "已按你的判定改分："),
+    "last-flips": (
+        "Type 'flip N' to change point N's mark, or press Enter for the summary.",
+        "输入 flip N 可改判第 N 条要点，直接回车查看总结。",
+    ),
+    "flip-not-here": (
+        "only a practice session's free answers have points to flip",
+        "只有练习中的简答题才能改判要点",
+    ),
+    "rubrics-head": ("Rubric points you flipped", "你改判过的评分要点"),
+    "rubrics-none": (
+        "No rubric point flipped yet: after a free answer, flip N (or a point's number key in "
+        "the app) says the grader misread you.",
+        "还没有改判过评分要点：简答题作答后输入 flip N（应用里按要点编号）即可告诉评分器它判错了。",
+    ),
+    "rubrics-question": ("question", "题目"),
+    "rubrics-point": ("point", "要点"),
+    "rubrics-flips": ("flipped / answers", "改判 / 作答"),
+    "rubrics-note": (
+        "✗ → ✓: the grader missed a point you made · ✓ → ✗: it credited one you did not. "
+        "A point flipped often one way is a rubric to fix.",
+        "✗ → ✓：你答到了但评分器没认出 · ✓ → ✗：你没答到却被算了分。经常被同向改判的要点，说明评分规则需要修。",
+    ),
     "count-question": ("{n} question", "{n} 题"),
     "count-questions": ("{n} questions", "{n} 题"),
     "summary-head": (
@@ -92,18 +123,19 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     "try-again": ("Try again", "请重新输入"),
     "self-mark": (
-        "Did you say it in other words? Type 'right' or 'wrong' to mark it yourself, or press "
-        "Enter to go on.",
-        "如果你换了种说法，可输入 right（算对）或 wrong（算错）自评，直接回车继续。",
+        "Did you say it in other words? Type 'flip N' to change point N's mark, 'right' or "
+        "'wrong' to mark the whole answer, or press Enter to go on.",
+        "如果你换了种说法，可输入 flip N 改判第 N 条要点，或 right（算对）/ wrong（算错）自评"
+        "整题，直接回车继续。",
     ),
     "unit": ("unit", "单位"),
     "session-over": ("Session over.", "练习结束。"),
     "practise-again": ("Practise what you missed again:", "再练一次答错的题目："),
-    # Not yet looked up by their screens and commands (see each key's file).
-    "practice-progress": (  # ui/tui/screens/practice.py
+    "practice-progress": (
         "Question {number} of {total} · score {score} · {streak_word} {streak} · {clock}",
         "第 {number} 题 / 共 {total} 题 · 得分 {score} · {streak_word} {streak} · {clock}",
     ),
+    # Not yet looked up by their screens and commands (see each key's file).
     "practice-heading": (
         "== Question {number} of {total} [{skill}] ==",  # cli/commands/start.py
         "== 第 {number} 题 / 共 {total} 题 [{skill}] ==",

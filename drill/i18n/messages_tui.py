@@ -1,6 +1,7 @@
 """Strings of the app's keys, notices and layout (the terminal front end)."""
 
 PAIRS: dict[str, tuple[str, str]] = {
+    "key-flip": ("flip a point", "改判要点"),
     "key-mark-right": ("I was right", "自评对"),
     "key-mark-wrong": ("I was wrong", "自评错"),
     "key-scroll": ("scroll", "滚动"),
@@ -18,14 +19,15 @@ PAIRS: dict[str, tuple[str, str]] = {
         "Esc leave (asks first; answers so far are kept)\n"
         "On the feedback (the feedback has the keyboard):\n"
         "  Enter or n next question · PageUp / PageDown or the wheel scroll · F3 or p plot · "
-        "F4 or ? help · Esc or q leave · r / w mark your own free-text answer right / wrong\n"
+        "F4 or ? help · Esc or q leave · 1-9 flip the mark of that rubric point (or Tab to the "
+        "points and Space on one) · r / w mark your own free-text answer right / wrong\n"
         "The key bar at the bottom shows the keys that work now.",
         "答题时（键盘在答案框，字母总是输入到框中）：\n"
         "  回车 提交 · F1 提示 · F2 跳过 · F3 显示/隐藏 Roofline 图 · F4 本帮助 · "
         "Esc 离开（会先确认，已答的题会保留）\n"
         "反馈页（键盘在反馈上）：\n"
         "  回车或 n 下一题 · PageUp / PageDown 或滚轮 滚动 · F3 或 p 图 · F4 或 ? 帮助 · "
-        "Esc 或 q 离开 · r / w 自评自由作答题对 / 错\n"
+        "Esc 或 q 离开 · 1-9 改判该编号的评分要点（或 Tab 到要点上按空格）· r / w 自评自由作答题对 / 错\n"
         "底部的按键栏只显示当前可用的按键。",
     ),
     "next-keys-tui": (

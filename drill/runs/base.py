@@ -103,9 +103,9 @@ class RunBase:
             result_grade, feedback = grade_concept(
                 question.concept, text, self.lang, question.shown
             )
-            points = (feedback.found, feedback.missed, feedback.also)
+            points = (feedback.found, feedback.missed, feedback.also, feedback.points)
         else:
-            result_grade, points = grade(question.ask, text), ((), (), ())
+            result_grade, points = grade(question.ask, text), ((), (), (), ())
         return self._record(question, text, with_hints(result_grade, len(self._hints)), *points)
 
     def skip(self) -> Result:
@@ -115,7 +115,7 @@ class RunBase:
         return self._record(question, "", Grade(0.0, False, skipped=True), (), ())
 
     def _record(
-        self, question: Question, text: str, result_grade: Grade, hit, missed, also=()
+        self, question: Question, text: str, result_grade: Grade, hit, missed, also=(), points=()
     ) -> Result:
         from drill.runs.protocol import ResultRecorded
 
@@ -128,6 +128,7 @@ class RunBase:
             hit,
             missed,
             also=tuple(also),
+            points=tuple(points),
         )
         self.results.append(result)
         self._recorded(result)

@@ -263,6 +263,8 @@ class Result:
     uid: int = field(default_factory=lambda: next(_UIDS))
     rating: int = 0
     also: tuple[str, ...] = ()  # optional points not said: "also worth saying", never counted
+    points: tuple = ()  # every rubric point with the grader's mark (drill.grading PointMark)
+    flips: dict[int, bool] = field(default_factory=dict)  # point index -> the user's own mark
 
     def __post_init__(self) -> None:
         if not self.rating:
@@ -275,13 +277,63 @@ class Result:
 
     @property
     def score(self) -> float:
-        """The score that counts: the rubric's, or full credit (less the hints' cost) when the
-        user marked it right, nothing when they marked it wrong."""
-        if self.marked:
-            from drill.grading.numbers import hint_penalty
+        """The score that counts: the rubric's; full credit (less the hints' cost) when the
+        user marked it right, nothing when they marked it wrong; or the rubric's points as the
+        user confirmed or flipped them."""
+        from drill.grading.numbers import hint_penalty
 
+        if self.marked:
             return round(1.0 - hint_penalty(self.hints_used), 4) if self.self_mark else 0.0
+        if self.flips:
+            from drill.grading.rubric import score_marks
+
+            base = score_marks(self.points, self.marks)
+            return round(base * (1 - hint_penalty(self.hints_used)), 4)
         return self.grade.score
+
+    @property
+    def marks(self) -> list[bool]:
+        """Each rubric point's mark that counts: the user's where they flipped it."""
+        if self.marked:
+            return [bool(self.self_mark)] * len(self.points)
+        return [self.flips.get(k, p.said) for k, p in enumerate(self.points)]
+
+    @property
+    def points_correct(self) -> bool:
+        """Every required point marked said, as the user left the marks."""
+        from drill.grading.rubric import score_marks
+
+        return score_marks(self.points, self.marks) >= 0.999
+
+    @property
+    def can_flip(self) -> bool:
+        """A free answer's rubric points may be confirmed or flipped one by one."""
+        return bool(self.points) and not self.grade.skipped
+
+    def flip(self, numbers) -> None:
+        """Flip the marks of rubric points ``numbers`` (1 = first); the user's verdict on each.
+
+        Raises AnswerError naming the range when a number is not a point of this answer.
+        """
+        wanted = [int(n) for n in numbers]
+        if not wanted or any(not 1 <= n <= len(self.points) for n in wanted):
+            from drill.errors import AnswerError
+
+            raise AnswerError(
+                f"flip a point by its number, 1 to {len(self.points)}",
+                f"按编号翻转要点：1 到 {len(self.points)}",
+            )
+        marks = self.marks
+        self.self_mark = None  # a point's own mark replaces the whole-answer one
+        self.flips = {k: m for k, m in enumerate(marks) if m != self.points[k].said}
+        for n in dict.fromkeys(wanted):
+            k = n - 1
+            mark = not marks[k]
+            if mark == self.points[k].said:
+                self.flips.pop(k, None)
+            else:
+                self.flips[k] = mark
+        self.rating = rating_of(self)
 
     @property
     def rubric_score(self) -> float:
@@ -314,8 +366,10 @@ class Result:
         )
 
     def mark(self, right: bool) -> None:
-        """The user's own verdict on a free answer; the score and the rating follow it."""
+        """The user's own verdict on a free answer, every point at once; the score and the
+        rating follow it."""
         self.self_mark = right
+        self.flips = {}
         self.rating = rating_of(self)
 
     def verdict(self) -> str:

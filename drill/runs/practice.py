@@ -154,6 +154,23 @@ class Session(RunBase):
                 self.requeue(*item)
         self._updated(result)
 
+    def flip_last(self, numbers) -> None:
+        """The user's own mark on rubric points of the last free answer (1 = first point);
+        AnswerError when a number is not one of its points."""
+        if not self.results or not self.results[-1].can_flip:
+            from drill.errors import AnswerError
+
+            raise AnswerError("no rubric points to flip here", "这里没有可翻转的要点")
+        result = self.results[-1]
+        result.flip(numbers)
+        if self.config.retry_missed:
+            item = result.question.item.as_tuple()
+            if result.correct:
+                self._unqueue(*item)
+            else:
+                self.requeue(*item)
+        self._updated(result)
+
     def finish(self) -> None:
         """The user is done (left, or saw the last feedback): listeners hear it once."""
         self._finished()

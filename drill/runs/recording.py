@@ -87,7 +87,7 @@ def attempt_of(result, answered_utc: str) -> Attempt:
         scenario=question.scenario_json(),
         answer=result.answer,
         parsed=(
-            {"rubric_score": grade.score}
+            {"rubric_score": grade.score, "points": point_rows(result)}
             if question.kind == "free" and not grade.skipped
             else grade.parsed
         ),
@@ -98,6 +98,21 @@ def attempt_of(result, answered_utc: str) -> Attempt:
         mistakes=() if key is None else (key,),  # one event, counted once
         hints_used=int(result.hints_used),
     )
+
+
+def point_rows(result) -> list[dict]:
+    """Each rubric point as stored: its labels, whether it is required, the grader's mark and
+    the user's (None where the user left the grader's mark)."""
+    marks = result.marks
+    return [
+        {
+            "label": dict(p.label),
+            "required": p.required,
+            "grader": p.said,
+            "user": marks[k] if (result.marked or k in result.flips) else None,
+        }
+        for k, p in enumerate(result.points)
+    ]
 
 
 class Recorder:

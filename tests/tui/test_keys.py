@@ -136,7 +136,7 @@ async def test_feedback_is_reached_by_keyboard_at_80x24(drill_home):
             await pilot.pause()
         assert body.scroll_y == body.max_scroll_y
         # The last line of the feedback, "Enter or n: next question", is on screen.
-        feedback = screen.query_one("#feedback")
+        feedback = screen.query_one("#solution")
         assert feedback.region.bottom <= screen.region.bottom - 1
         assert app.screen.get_widget_at(2, feedback.region.bottom - 1)[0] is feedback
         await pilot.press("pageup")

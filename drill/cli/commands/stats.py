@@ -33,6 +33,8 @@ def run(args) -> int:
     except HistoryError as exc:
         print(f"drill: error: {exc}", file=sys.stderr)
         return 1
+    if getattr(args, "rubrics", False):
+        return _rubrics(args, history, since, path)
     try:
         stats = compute(history, since=since, skill=args.skill)
         locked = _locked(history)
@@ -74,6 +76,42 @@ def run(args) -> int:
             console.print(Text(line))
     exporter.save_recorded(console, "drill stats")
     exporter.report(lang)
+    return 0
+
+
+def _rubrics(args, history, since: date | None, path) -> int:
+    """``drill stats --rubrics``: the points users flip most, with how often and which way."""
+    from drill.learning.stats.rubrics import flipped_points
+    from drill.store.timeutil import local_zone
+
+    try:
+        rows = flipped_points(history, local_zone(), since)
+    except sqlite3.DatabaseError as exc:
+        print(
+            f"drill: error: {path}: cannot read the history ({exc}); run drill history check",
+            file=sys.stderr,
+        )
+        return 1
+    finally:
+        if history is not None:
+            history.close()
+    if args.skill:
+        rows = [r for r in rows if r.question == args.skill]
+    if args.json:
+        print_json(
+            {"since": since.isoformat() if since else None, "points": [r.to_json() for r in rows]}
+        )
+        return 0
+    from rich.console import Console
+
+    from drill.ui.render.export import Exporter
+    from drill.ui.render.rubric_flips import flips_view
+
+    exporter = Exporter.of(args)
+    console = Console(highlight=False, record=exporter.wanted)
+    console.print(flips_view(rows, lang_of(args)))
+    exporter.save_recorded(console, "drill stats --rubrics")
+    exporter.report(lang_of(args))
     return 0
 
 

@@ -66,6 +66,8 @@ def is_correct(result) -> bool:
     """Right by the grader, or by the user's own mark on a free answer."""
     if result.self_mark is not None and not result.grade.skipped:
         return bool(result.self_mark)
+    if getattr(result, "flips", None):  # the user confirmed or flipped rubric points
+        return bool(result.points_correct)
     return bool(result.grade.correct)
 
 
@@ -74,9 +76,10 @@ def rating_of(result) -> int:
     grade = result.grade
     correct = is_correct(result)
     marked_wrong = result.self_mark is False and not grade.skipped
+    score = result.score if getattr(result, "flips", None) else grade.score
     return rate(
         correct=correct,
-        score=1.0 if correct else 0.0 if marked_wrong else grade.score,
+        score=1.0 if correct else 0.0 if marked_wrong else score,
         skipped=grade.skipped,
         mistakes=() if correct else tuple(grade.mistakes),
         hints=result.hints_used,

@@ -25,7 +25,7 @@ from drill.grading.numbers import AnswerError
 from drill.i18n import tr
 from drill.runs.recording import saving_of
 
-HINT, SKIP, QUIT, EMPTY, ANSWER = "hint", "skip", "quit", "empty", "answer"
+HINT, SKIP, QUIT, EMPTY, ANSWER, FLIP = "hint", "skip", "quit", "empty", "answer", "flip"
 COMMANDS = {
     HINT: ("hint", "?", "提示"),
     SKIP: ("skip", "跳过"),
@@ -44,11 +44,40 @@ STOP_SIGNALS = tuple(
 )
 
 
+_FLIP = re.compile(r"\s*(?:flip|翻转|改判)\s*((?:\d+[\s,，、]*)+)$", re.IGNORECASE)
+
+
+def flip_numbers(text: str) -> list[int] | None:
+    """The rubric point numbers of ``flip 2`` / ``flip 1 3`` / ``翻转 2`` / ``{"flip": [2]}``,
+    or None when the line is something else."""
+    match = _FLIP.match(text)
+    if match:
+        return [int(n) for n in re.findall(r"\d+", match.group(1))][:50]
+    stripped = text.strip()
+    if stripped.startswith("{") and '"flip"' in stripped:
+        import json
+
+        try:
+            data = json.loads(stripped)
+        except ValueError:
+            return None
+        numbers = data.get("flip") if isinstance(data, dict) else None
+        if isinstance(numbers, int) and not isinstance(numbers, bool):
+            numbers = [numbers]
+        if isinstance(numbers, list) and all(
+            isinstance(n, int) and not isinstance(n, bool) for n in numbers
+        ):
+            return numbers[:50]
+    return None
+
+
 def command_of(text: str) -> str:
-    """What a line means: one of the commands, an empty line, or an answer."""
+    """What a line means: one of the commands, an empty line, a flip, or an answer."""
     word = text.strip().lower()
     if not word:
         return EMPTY
+    if flip_numbers(text) is not None:
+        return FLIP
     for command, words in COMMANDS.items():
         if word in words:
             return command
@@ -68,6 +97,8 @@ class Formatter(Protocol):
     def result(self, run, result) -> None: ...
     def self_mark(self, run, result) -> None: ...
     def marked(self, run, result) -> None: ...
+    def flipped(self, run, result) -> None: ...
+    def last_flips(self, run, result) -> None: ...
     def end(self, run) -> None: ...
 
 
@@ -205,6 +236,7 @@ def drive(run, stdin: TextIO, out: Formatter) -> None:
     with _Stop().installed() as stop:
         try:
             out.begin(run)
+            asked = False  # the last result's self-mark prompt was answered
             while not run.finished:
                 question = run.current
                 out.question(run, question)
@@ -212,19 +244,50 @@ def drive(run, stdin: TextIO, out: Formatter) -> None:
                 if result is None:
                     return
                 out.result(run, result)
-                if out.asks_self_mark and run.self_marking and result.can_self_mark:
+                asked = out.asks_self_mark and run.self_marking and result.can_self_mark
+                if asked:
                     out.self_mark(run, result)
-                    out.prompt()
-                    with stop.wait():
-                        mark = lines.read()
-                    if mark is None:
+                    if not _marks(run, lines, out, stop, result):
                         return
-                    word = mark.strip().lower()
-                    if word in RIGHT or word in WRONG:
-                        run.mark_last(word in RIGHT)
-                        out.marked(run, result)
+            last = run.results[-1] if run.results else None
+            if not asked and last is not None and run.self_marking and last.can_flip:
+                out.last_flips(run, last)  # flips of the last answer, before the summary
+                _marks(run, lines, out, stop, last, whole=False)
         finally:
             run.finish()
+
+
+def _marks(run, lines: Lines, out: Formatter, stop: _Stop, result, whole: bool = True) -> bool:
+    """Read ``flip N`` lines (and, with ``whole``, one right / wrong) until another line;
+    False at the end of input."""
+    while True:
+        out.prompt()
+        with stop.wait():
+            mark = lines.read()
+        if mark is None:
+            return False
+        if command_of(mark) == FLIP:
+            _flip(run, out, mark)
+            continue
+        word = mark.strip().lower()
+        if whole and (word in RIGHT or word in WRONG):
+            run.mark_last(word in RIGHT)
+            out.marked(run, result)
+        return True
+
+
+def _flip(run, out: Formatter, text: str) -> None:
+    """``flip N``: the user's own mark on point N of the last free answer."""
+    flip_last = getattr(run, "flip_last", None)
+    if flip_last is None or not run.self_marking:
+        out.error(run, AnswerError(tr("flip-not-here", "en"), tr("flip-not-here", "zh")))
+        return
+    try:
+        flip_last(flip_numbers(text))
+    except AnswerError as exc:
+        out.error(run, exc)
+        return
+    out.flipped(run, run.results[-1])
 
 
 def _answer(run, lines: Lines, out: Formatter, question, stop: _Stop):
@@ -252,6 +315,9 @@ def _answer(run, lines: Lines, out: Formatter, question, stop: _Stop):
             continue
         if command == HINT:
             out.hint(run, question, run.hint())
+            continue
+        if command == FLIP:
+            _flip(run, out, text)
             continue
         try:
             return run.skip() if command == SKIP else run.answer(text)

@@ -1,7 +1,10 @@
 """``--jsonl``: one JSON object per line each way, for scripts (the protocol is in the README).
 
 Events out: ``question``, ``hint``, ``grade``, ``error`` and a final ``summary``. Fields are
-only ever added, never renamed.
+only ever added, never renamed. A line ``{"flip": [2]}`` after a free answer flips the mark of
+its rubric point 2 and is answered with that answer's ``grade`` again (``"flipped": true``).
+After a last answer that has rubric points, the ``summary`` comes after the next line that is
+not a flip (an empty line will do) or the end of input.
 """
 
 from __future__ import annotations
@@ -48,6 +51,17 @@ def grade_event(result, lang: str) -> dict:
         "hit": list(result.hit),
         "missed": list(result.missed),
         "also": list(result.also),
+        "points": [
+            {
+                "n": k + 1,
+                "label": p.text(lang),
+                "required": p.required,
+                "grader": p.said,
+                "mark": mark,
+                "denied": p.denied,
+            }
+            for k, (p, mark) in enumerate(zip(result.points, result.marks, strict=True))
+        ],
     }
     event["mistake"] = None if result.mistake is None else result.mistake.label(lang)
     if q.concept is not None and q.concept.choices:
@@ -95,6 +109,14 @@ class JsonlFormatter:
 
     def marked(self, run, result) -> None:
         """Never asked (``asks_self_mark`` is False)."""
+
+    def last_flips(self, run, result) -> None:
+        """The summary waits for one more line: ``{"flip": [N]}`` lines, then any other line
+        (or the end of input)."""
+
+    def flipped(self, run, result) -> None:
+        """``{"flip": [2]}`` was read: the grade again, with the marks as they now count."""
+        self.emit(grade_event(result, self.lang) | {"flipped": True})
 
     def end(self, run) -> None:
         from drill.ui.lines.driver import saving_json

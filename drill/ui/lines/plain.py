@@ -8,6 +8,7 @@ from drill.i18n import tr
 from drill.runs.interview import clock_text
 from drill.runs.practice import mistake_lines
 from drill.runs.summary import mistake_explanation, mistake_label
+from drill.ui.render.points import point_lines
 
 
 class PlainFormatter:
@@ -89,18 +90,29 @@ class PlainFormatter:
         )
         for line in mistake_lines(result, lang):
             self.say(f"{tr('mistake', lang)}: {line}")
-        if result.hit:
-            self.say(f"{tr('points-hit', lang)}: " + "; ".join(result.hit))
-        if result.missed:
-            self.say(f"{tr('points-missed', lang)}: " + "; ".join(result.missed))
-        if result.also:
-            self.say(f"{tr('points-also', lang)}: " + "; ".join(result.also))
+        self._points(result)
         self.say(f"{tr('solution', lang)}:")
         for line in question.solution(lang):
             self.say(f"  {line}")
 
+    def _points(self, result) -> None:
+        if result.points:
+            self.say(tr("points-head", self.lang))
+            for line, _ in point_lines(result, self.lang):
+                self.say(f"  {line}")
+
     def self_mark(self, run, result) -> None:
         self.say(tr("self-mark", self.lang))
+
+    def last_flips(self, run, result) -> None:
+        self.say(tr("last-flips", self.lang))
+
+    def flipped(self, run, result) -> None:
+        """The user flipped rubric points: the marks, the verdict and the score as they count."""
+        self.say(
+            f"{tr('flipped', self.lang)} {tr(result.verdict(), self.lang)} ({result.score:.2g})"
+        )
+        self._points(result)
 
     def marked(self, run, result) -> None:
         """The user's mark is taken: the verdict and the score as they now count."""

@@ -16,6 +16,7 @@ from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.keybar import KeyBar, StatefulKeys
 from drill.ui.tui.widgets.paging import page
 from drill.ui.tui.widgets.plot import PlotView, figure_for
+from drill.ui.tui.widgets.points import PointList
 from drill.ui.tui.widgets.prose import Prose, split_choices
 
 VERDICT_STYLE = {
@@ -44,6 +45,7 @@ class PracticeScreen(StatefulKeys, Screen):
         Binding("escape,q", "leave", "leave", show=False),
         Binding("r", "mark(True)", "mark right", show=False),
         Binding("w", "mark(False)", "mark wrong", show=False),
+        *(Binding(str(n), f"flip({n})", "flip", show=False) for n in range(1, 10)),
         Binding("pageup", "scroll_body(-1)", "scroll", show=False),
         Binding("pagedown", "scroll_body(1)", "scroll", show=False),
     ]
@@ -55,6 +57,7 @@ class PracticeScreen(StatefulKeys, Screen):
         "help": "help",
         "leave": "leave",
         "mark": "mark-right",
+        "flip": "flip",
     }
 
     def __init__(self, options: dict | None = None, prepared=None) -> None:
@@ -79,6 +82,8 @@ class PracticeScreen(StatefulKeys, Screen):
                 yield AnswerInput(placeholder=tr("answer-placeholder", lang), id="answer")
             yield Prose("", id="message")
             yield Prose("", id="feedback")
+            yield PointList(id="points")
+            yield Prose("", id="solution")
             yield PlotView(id="plot")
             yield Static("", id="plot-note")
         yield KeyBar(self.keys_now(), self.app.lang)
@@ -91,6 +96,8 @@ class PracticeScreen(StatefulKeys, Screen):
         if result is None:
             return ["enter", "hint", "skip", "plot", "help", "leave"]
         keys = ["next", "scroll", "plot", "help", "leave"]
+        if result.can_flip and self.session.self_marking:
+            keys.append("flip")
         if result.can_self_mark:
             keys += ["mark-right", "mark-wrong"]
         return keys
@@ -164,18 +171,10 @@ class PracticeScreen(StatefulKeys, Screen):
             number = self.feedback_for.question.number
         else:
             number = s.current.number if s.current else s.total
-        elapsed = int(s.elapsed)
-        score = s.score
-        if lang == "zh":
-            text = (
-                f"第 {number} 题 / 共 {s.total} 题 · 得分 {score:.2f} · "
-                f"{tr('streak', lang)} {self.streak} · {elapsed // 60:02d}:{elapsed % 60:02d}"
-            )
-        else:
-            text = (
-                f"Question {number} of {s.total} · score {score:.2f} · "
-                f"{tr('streak', lang)} {self.streak} · {elapsed // 60:02d}:{elapsed % 60:02d}"
-            )
+        minutes, seconds = divmod(int(s.elapsed), 60)
+        values = {"number": number, "total": s.total, "score": f"{s.score:.2f}"}
+        values |= {"streak_word": tr("streak", lang), "streak": self.streak}
+        text = tr("practice-progress", lang, clock=f"{minutes:02d}:{seconds:02d}", **values)
         self.query_one("#progress", Static).update(text)
 
     def _show_question(self) -> None:
@@ -206,6 +205,8 @@ class PracticeScreen(StatefulKeys, Screen):
         self.query_one("#answer-label", Label).update(label)
         self.query_one("#message", Prose).show("")
         self.query_one("#feedback", Prose).show("")
+        self.query_one("#solution", Prose).display = False  # an empty Prose still takes a line
+        self.query_one("#points", PointList).show(None, lang)
         self._draw_plot(None)
         self._refresh_progress()
         self.query_one("#practice-body").scroll_home(animate=False)
@@ -233,7 +234,7 @@ class PracticeScreen(StatefulKeys, Screen):
         if visible:
             plot.show(self._figure)  # the view redraws only for a new figure or size
 
-    def _show_feedback(self, result) -> None:
+    def _show_feedback(self, result, refocus: bool = True) -> None:
         from drill.runs.practice import mistake_lines
 
         lang = self.app.lang
@@ -250,15 +251,9 @@ class PracticeScreen(StatefulKeys, Screen):
             line = Text(f"{tr('mistake', lang)} ", style="bold red")
             line.append(mistake)
             parts.append(line)
-        if result.hit:
-            parts.append(Text(f"{tr('points-hit', lang)}: " + "; ".join(result.hit), style="green"))
-        if result.missed:
-            parts.append(
-                Text(f"{tr('points-missed', lang)}: " + "; ".join(result.missed), style="yellow")
-            )
-        if result.also:
-            parts.append(Text(f"{tr('points-also', lang)}: " + "; ".join(result.also), style="dim"))
-        parts.append(Text(f"\n{tr('solution', lang)}", style="bold"))
+        self.query_one("#feedback", Prose).show(Group(*parts))
+        self.query_one("#points", PointList).show(result, lang)
+        parts = [Text(f"\n{tr('solution', lang)}", style="bold")]
         if question.ask is not None:
             from drill.ui.render.tables import steps_table
 
@@ -273,11 +268,16 @@ class PracticeScreen(StatefulKeys, Screen):
         if result.can_self_mark:
             keys += " · " + tr("self-mark-keys", lang)
         parts.append(Text(keys, style="dim"))
-        self.query_one("#feedback", Prose).show(Group(*parts))
+        solution = self.query_one("#solution", Prose)
+        solution.display = True
+        solution.show(Group(*parts))
         answer = self.query_one("#answer", AnswerInput)
         answer.disabled = True
         self.query_one("#message", Prose).show("")
         self._draw_plot(result)
+        if not refocus:
+            self.refresh_keys()
+            return
         body = self.query_one("#practice-body", VerticalScroll)
         body.focus()  # the keyboard goes to the feedback: PageDown, arrows, Enter
         self._answer_on_top = True
@@ -369,6 +369,31 @@ class PracticeScreen(StatefulKeys, Screen):
         self._refresh_progress()
         key = "marked-right" if right else "marked-wrong"
         self.query_one("#message", Prose).show(Text(tr(key, self.app.lang), style="cyan"))
+
+    def action_flip(self, number: int) -> None:
+        """Flip the grader's mark on rubric point ``number``; score, summary and review follow."""
+        from drill.errors import AnswerError
+
+        result = self.feedback_for
+        if result is None or not result.can_flip:
+            return
+        was_right = result.correct
+        try:
+            self.session.flip_last([number])
+        except AnswerError as exc:
+            self.query_one("#message", Prose).show(
+                Text(exc.message(self.app.lang), style="bold yellow")
+            )
+            return
+        if result.correct != was_right:
+            self.streak = self.streak + 1 if result.correct else 0
+        self._show_feedback(result, refocus=False)
+        self._refresh_progress()
+        self.query_one("#message", Prose).show(Text(tr("flipped", self.app.lang), style="cyan"))
+
+    @on(PointList.Flip)
+    def flip_focused(self, event: PointList.Flip) -> None:
+        self.action_flip(event.number)
 
     def action_help(self) -> None:
         from drill.ui.tui.screens.dialogs import HelpScreen

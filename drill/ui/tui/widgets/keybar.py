@@ -21,6 +21,7 @@ KEYS: dict[str, tuple[str, str]] = {
     "leave": ("Esc", "key-leave"),
     "next": ("Enter", "key-next"),
     "scroll": ("PgUp/PgDn", "key-scroll"),
+    "flip": ("1-9", "key-flip"),
     "mark-right": ("r", "key-mark-right"),
     "mark-wrong": ("w", "key-mark-wrong"),
     "back": ("Esc", "key-back"),
