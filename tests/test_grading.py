@@ -69,6 +69,26 @@ def test_candidate_answer_set_grades_like_an_examiner(builtin: Bank) -> None:
     assert len(full_wrong) <= 1, full_wrong
 
 
+@pytest.mark.parametrize("path", sorted(ANSWERS.glob("blind-*.yaml")), ids=lambda p: p.stem)
+def test_blind_answer_sets_grade_like_an_examiner(builtin: Bank, path: Path) -> None:
+    """Sets written without sight of the grader: right answers in every language earn full
+    marks, wrong ones stay below half and never pass."""
+    answers = yamlio.load_file(path)["answers"]
+    assert len(answers) >= 150 and sum(a["verdict"] != "correct" for a in answers) >= 60
+    assert sum(a["lang"] != "en" for a in answers) >= 0.4 * len(answers)
+    scores = [(a, grade_free(builtin.get(a["q"]), a["text"]).score) for a in answers]
+    right = [(a, s) for a, s in scores if a["verdict"] == "correct"]
+    low = [f"{a['q']} [{a['lang']}] {s:.2f}: {a['text']}" for a, s in right if s < 0.999]
+    assert len(low) <= 0.1 * len(right), low
+    for lang in ("en", "zh", "mixed"):
+        of_lang = [s for a, s in right if a["lang"] == lang]
+        assert sum(s >= 0.999 for s in of_lang) >= 0.85 * len(of_lang), lang
+    wrong = [(a, s) for a, s in scores if a["verdict"] == "wrong"]
+    high = [f"{a['q']} {s:.2f}: {a['text']}" for a, s in wrong if s >= 0.5]
+    assert len(high) <= 0.03 * len(wrong), high
+    assert not [a for a, s in scores if a["verdict"] != "correct" and s >= 0.999]
+
+
 def test_model_answers_earn_full_marks(builtin: Bank) -> None:
     for q in builtin.questions.values():
         if q.type == "free":
@@ -352,8 +372,8 @@ def _pack(
             skills: []
             difficulty: 1
             type: free
-            en: {prompt: "Ridge?", answer: "%s"}
-            zh: {prompt: "拐点？", answer: "%s"}
+            en: {prompt: "What is the ridge point?", answer: "%s"}
+            zh: {prompt: "拐点是什么？", answer: "%s"}
             rubric:
         """) % (answer_en, answer_zh)
     path = tmp_path / "t.yaml"
@@ -404,6 +424,48 @@ def test_validate_checks_labels_bare_numbers_and_common_words(tmp_path: Path) ->
         """,
     )
     assert any("unknown concept @no-such-set" in m for m in _validate(concept))
+
+
+def test_validate_flags_premise_only_phrases(tmp_path: Path) -> None:
+    premise = _pack(
+        tmp_path,
+        """\
+        - point: {en: "peak / bandwidth, memory-bound below it", zh: "峰值 / 带宽，低于它访存密集"}
+          en: ["peak / bandwidth", "ridge & moves right", "@below-ridge", "@below-ridge & @memory-bound"]
+          zh: ["峰值 / 带宽", "拐点右移"]
+        """,
+    )
+    found = [m for m in _validate(premise) if "premise only" in m]
+    assert len(found) == 3, found  # the two English premises and 拐点右移; not the relation
+
+
+def test_validate_warns_of_a_required_point_the_prompt_does_not_ask_for(tmp_path: Path) -> None:
+    path = _pack(
+        tmp_path,
+        """\
+        - point: {en: "peak / bandwidth", zh: "峰值 / 带宽"}
+          en: ["peak / bandwidth"]
+          zh: ["峰值 / 带宽"]
+        - point: {en: "FP16 needs loss scaling", zh: "FP16 需要 loss scaling"}
+          en: ["loss scaling"]
+          zh: ["loss scaling"]
+        """,
+        answer_en="Peak / bandwidth; FP16 needs loss scaling.",
+        answer_zh="峰值 / 带宽；FP16 需要 loss scaling。",
+    )
+    path.write_text(
+        path.read_text(encoding="utf-8")
+        .replace(
+            "What is the ridge point?", "Compute the ridge of an A100 from peak and bandwidth."
+        )
+        .replace("拐点是什么？", "由峰值和带宽算出 A100 的拐点。"),
+        encoding="utf-8",
+    )
+    warnings = [m for m in _validate(path) if m.startswith("warning: required point")]
+    assert len(warnings) == 1 and "FP16 needs loss scaling" in warnings[0]
+    result = run_drill("validate", str(path))
+    assert result.returncode == 0  # a warning, not a failure
+    assert "loss scaling" in result.stdout + result.stderr
 
 
 def test_validate_checks_the_model_answer_but_not_optional_points(tmp_path: Path) -> None:

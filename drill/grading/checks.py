@@ -3,7 +3,14 @@
 - every phrase parses (known concept, readable number);
 - each point's label, in both languages, earns its own point;
 - the model answer, in both languages, earns every required point;
-- no phrase is a bare number or a single common word (they match almost anything);
+- no phrase is a bare number or a single common word (they match almost anything), and no
+  phrase is a premise alone ("ridge & moves right", "@below-ridge", "flop / b"): a premise
+  names no conclusion, so an answer that draws the wrong one from it would earn the point;
+- on a prompt that asks for particular facts or figures, a required point is about something
+  the prompt asks (a word it shares with the prompt, a figure to work out, a step
+  ``implied_by`` a result); one that is not should be optional. Prompts that ask for an
+  explanation, reasons or directions ("why", "how", "what can cause", 为什么) are exempt:
+  every point of such a rubric is the explanation asked for;
 - a hand-typed number in a model answer may not contradict an engine placeholder;
 - a pack whose single-choice answers sit mostly on one letter, or whose true/false claims
   are mostly one way, gets a warning.
@@ -25,7 +32,16 @@ COMMON_WORDS = frozenset({
     "power", "size", "batch", "cache", "load", "work", "rate", "use", "more", "less",
     "一次", "位宽", "带宽", "算力", "内存", "显存", "计算", "访存", "数据", "性能", "时间",
     "峰值", "速度", "频率", "功耗", "受限", "瓶颈", "缓存", "更快", "更慢",
+    # single words that wrong answers on the same topics use as freely as right ones
+    "doubles", "double", "ideal", "timing", "latency", "l1", "l2", "idle", "good", "waiting",
+    "async", "翻倍", "理想", "延迟", "空闲", "同步",
 })  # fmt: skip
+# words and concepts that only set up a conclusion: where a kernel sits, which way a roof moves
+PREMISE_WORDS = frozenset({
+    "ridge", "above", "below", "right", "left", "move", "moves", "shift", "shifts", "higher",
+    "lower", "high", "low", "the", "a", "is", "it", "to", "拐", "点", "高", "低",
+})  # fmt: skip
+PREMISE_CONCEPTS = frozenset({"ridge", "below-ridge", "above-ridge"})
 CONTRADICTS = 0.02  # a typed number more than 2 % away from the engine's value
 SAME_QUANTITY = 0.25  # ... but within 25 % of it, so it is meant as that quantity
 SKEW_LETTER = 0.5  # a letter holding more than half of a pack's single-choice answers
@@ -42,6 +58,54 @@ def _bare(phrase: str) -> str | None:
     if words.replace(" ", "") in COMMON_WORDS:
         return "is a single common word (combine it with & or name a concept set)"
     return None
+
+
+def _premise_only(phrase: str) -> bool:
+    """A phrase every part of which is a premise word or concept (no conclusion, no figure)."""
+    try:
+        parts = parse_phrase(phrase)
+    except PhraseError:
+        return False
+    for part in parts:
+        if part.kind == "concept" and part.concept in PREMISE_CONCEPTS:
+            continue
+        words = part.words if part.kind == "words" else sum(part.steps, ())
+        if part.kind in ("words", "order") and all(w in PREMISE_WORDS for w in words):
+            continue
+        return False
+    return True
+
+
+_STOP = frozenset({
+    "the", "a", "an", "of", "and", "or", "to", "in", "on", "for", "is", "it", "its", "by",
+    "with", "at", "as", "be", "so", "not", "no", "x", "/", "=", "~", "+", "-", ",", "|",
+    "的", "是", "和", "在", "与", "或", "了", "就", "都", "也", "把", "被",
+})  # fmt: skip
+
+
+def _content(text: str) -> set[str]:
+    from drill.grading.text import normalize, stem
+
+    return {stem(t) for t in normalize(text).split() if t not in _STOP and not t[:1].isdigit()}
+
+
+_EXPLAIN = re.compile(
+    r"(?i)\b(why|how|explain|reasons?|causes?|mechanisms?|directions?|what do you|"
+    r"what does|what happens|what are the|what is)\b|为什么|怎么|如何|原因|解释|机制|方向|是什么"
+)
+
+
+def _asked(q, point) -> bool:
+    """Whether a required point is about something the prompt asks."""
+    if getattr(point, "implied_by", 0) or getattr(point, "part", ""):
+        return True
+    if any(_EXPLAIN.search(text) for text in q.prompt.values()):
+        return True
+    if any(p.strip().startswith("~") for ps in point.phrases.values() for p in ps):
+        return True  # a figure to work out
+    prompt = set().union(*(_content(text) for text in q.prompt.values()))
+    label = set().union(*(_content(text) for text in point.label.values()))
+    return bool(prompt & label)
 
 
 def _line_of(source, *keys) -> int:
@@ -84,8 +148,18 @@ def check_question(q, line: int = 0, where: str = "", source=None) -> list[Probl
                     add(f"{_where(k)}.{lang}", str(exc), "rubric", k, lang)
                     continue
                 why = _bare(phrase)
+                if why is None and _premise_only(phrase):
+                    why = "is a premise only (name the conclusion it leads to, with &)"
                 if why:
                     add(f"{_where(k)}.{lang}", f"phrase {phrase!r} {why}", "rubric", k, lang)
+        if not point.optional and not _asked(q, point):
+            add(
+                f"{_where(k)}",
+                f"warning: required point {point.label.get('en', '?')!r} shares no word with "
+                "the prompt; if the prompt does not ask for it, mark it optional",
+                "rubric",
+                k,
+            )
         for lang in LANGS:
             label = point.label.get(lang, "")
             if label and not point_found(point, Answer.read(label)):

@@ -40,8 +40,8 @@ _CONDITION_TOKENS = 12
 _PLACES = frozenset(
     {"for", "at", "in", "on", "with", "below", "above", "beyond", "past", "after", "before"}
 )
-_ZH_PLACES = ("对于", "对", "在")
-_PLACE_TOKENS = 5
+_ZH_PLACES = ("对于", "对", "在", "以")
+_PLACE_TOKENS = 5  # words; a Chinese character counts half
 
 _STRONG = re.compile(r"(?<!\d)\.(?!\d)|\.(?=\s|$)|[;!?。；！？\n]")
 _COMMA = re.compile(r"(?<!\d),|,(?!\d)|[，、]")
@@ -86,15 +86,33 @@ def sections(text: str) -> list[tuple[str, str]]:
 def _pieces(text: str) -> list[tuple[str, int, bool]]:
     """Text split at sentence ends, contrasts and commas: ``(piece, sentence, starts a claim
     of its own)``."""
-    text = _ABBREVIATIONS.sub(lambda m: m.group(1).replace(".", ""), text)
+    text = _shield(_ABBREVIATIONS.sub(lambda m: m.group(1).replace(".", ""), text))
     out: list[tuple[str, int, bool]] = []
     for k, sentence in enumerate(_STRONG.split(text)):
         marked = _CONTRAST.sub(lambda m: "\x00" + m.group(0), sentence)
         for c, part in enumerate(marked.split("\x00")):
             for j, piece in enumerate(_COMMA.split(part)):
                 if piece.strip():
-                    out.append((piece, k, (k > 0 or c > 0) and j == 0))
+                    out.append((piece.translate(_UNSHIELD), k, (k > 0 or c > 0) and j == 0))
     return out
+
+
+_OPEN, _CLOSE = "([（【", ")]）】"
+_SHIELDED = {",": "\x01", "，": "\x02", "、": "\x03", ";": "\x04", "；": "\x05"}
+_UNSHIELD = str.maketrans({v: k for k, v in _SHIELDED.items()})
+
+
+def _shield(text: str) -> str:
+    """Commas and semicolons inside brackets hidden, so a bracket stays in its claim:
+    "memory-bound ops (norms, softmax) do not gain"."""
+    out, depth = [], 0
+    for ch in text:
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth = max(0, depth - 1)
+        out.append(_SHIELDED.get(ch, ch) if depth else ch)
+    return "".join(out)
 
 
 def _starts(tokens: list[str], english: frozenset[str], chinese: tuple[str, ...]) -> bool:
@@ -107,7 +125,8 @@ def _starts(tokens: list[str], english: frozenset[str], chinese: tuple[str, ...]
 
 
 def _sets_up(tokens: list[str]) -> bool:
-    if len(tokens) <= _PLACE_TOKENS and _starts(tokens, _PLACES, _ZH_PLACES):
+    words = sum(1 if t.isascii() else 0.5 for t in tokens)
+    if words <= _PLACE_TOKENS and _starts(tokens, _PLACES, _ZH_PLACES):
         return True
     if len(tokens) > _CONDITION_TOKENS:
         return False

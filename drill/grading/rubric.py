@@ -310,7 +310,15 @@ def point_found(point, answer: Answer) -> bool:
 
 def point_denied(point, answer: Answer) -> bool:
     """The answer says the point the other way round: one of its relations or conclusions
-    reversed, with the rest of the phrase in the same claim (and nowhere said rightly)."""
+    reversed, with the rest of the phrase in the same claim, or one of its known wrong forms
+    (``denied_by``)."""
+    for phrase in getattr(point, "denied_by", ()):
+        try:
+            wrong = parse_phrase(phrase)
+        except PhraseError:
+            continue
+        if any(_said(wrong, c) for c in _claims_for(point, answer, wrong)):
+            return True
     for parts in _phrases(point):
         flips = [k for k, p in enumerate(parts) if _polar(p)]
         if len(parts) == 1 and parts[0].kind == "words":
@@ -389,13 +397,12 @@ def grade_free(q, text: str) -> RubricResult:
         return RubricResult(0.0, (), tuple(required), tuple(p for p in rubric if p not in required))
     answer = Answer.read(text, " ".join(getattr(q, "prompt", {}).values()))
     said = [point_found(p, answer) for p in rubric]
+    wrong = [not ok and point_denied(p, answer) for p, ok in zip(rubric, said, strict=True)]
     for k, point in enumerate(rubric):  # a right result earns the steps it implies
         source = getattr(point, "implied_by", 0)
-        if not said[k] and source and said[source - 1]:
+        if not said[k] and not wrong[k] and source and said[source - 1]:
             said[k] = True
-    denied = tuple(
-        p for p, ok in zip(rubric, said, strict=True) if not ok and point_denied(p, answer)
-    )
+    denied = tuple(p for p, no in zip(rubric, wrong, strict=True) if no)
     hit = tuple(p for p, ok in zip(rubric, said, strict=True) if ok)
     missed = tuple(p for p in required if p not in hit)
     also = tuple(p for p in rubric if p not in required and p not in hit)

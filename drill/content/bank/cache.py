@@ -165,6 +165,7 @@ def bank_from_json(data: dict):
                 key=r.get("key", False),
                 part=r.get("part", ""),
                 implied_by=r.get("implied_by", 0),
+                denied_by=tuple(r.get("denied_by", ())),
             )
             for r in q["rubric"]
         )

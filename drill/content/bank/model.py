@@ -41,7 +41,9 @@ class RubricPoint:
     is only offered as "also worth saying". A ``key`` point is the conclusion the prompt asks
     for: an answer without it scores below half. ``part`` ties the point to a labelled
     sub-question ("(a)"); ``implied_by`` is the number (1 = first) of the result point that
-    earns this derivation step when the prompt asks for the result, not the working.
+    earns this derivation step when the prompt asks for the result, not the working;
+    ``denied_by`` holds phrases of a known wrong form (``bandwidth .. / .. latency``) that deny
+    the point, implied or not.
     """
 
     label: dict[str, str]
@@ -50,6 +52,7 @@ class RubricPoint:
     part: str = ""
     implied_by: int = 0
     key: bool = False
+    denied_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

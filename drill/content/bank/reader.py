@@ -244,7 +244,12 @@ class _Reader:
             pw, pline = f"{where}.rubric[{k}]", _line(value, k)
             if not self.mapping(point, pline, pw, "point, en, zh"):
                 continue
-            self.unknown(point, ("point", "optional", "key", "part", "implied_by") + LANGS, pw)
+            self.unknown(
+                point, ("point", "optional", "key", "part", "implied_by", "denied_by") + LANGS, pw
+            )
+            denied_by = []
+            if "denied_by" in point:
+                denied_by = [p for _, _, p in self.string_list(point, "denied_by", pw) or []]
             optional, key = point.get("optional", False), point.get("key", False)
             for name, flag in (("optional", optional), ("key", key)):
                 if not isinstance(flag, bool):
@@ -298,6 +303,7 @@ class _Reader:
                     key=key is True and optional is not True,
                     part=str(part).lower(),
                     implied_by=implied_by if isinstance(implied_by, int) else 0,
+                    denied_by=tuple(denied_by),
                 )
             )
         return tuple(points)
