@@ -31,6 +31,8 @@ CONCEPT_OPPOSITES: dict[str, str] = {
     "compute-bound": "memory-bound",
     "below-ridge": "above-ridge",
     "above-ridge": "below-ridge",
+    "good": "poor",
+    "poor": "good",
 }
 
 

@@ -156,7 +156,7 @@ def _spans(
         return [] if find_all(toks, list(part.words)) else [None]
     if part.kind == "order":  # flipped: the same words in the reverse order
         return _in_order(toks, part.steps[::-1] if flipped else part.steps)
-    if not flipped:
+    if not flipped:  # a negation is not checked here: "latency can't be hidden" says the point
         return [(f.start, f.end) for f in find_all(toks, list(part.words))]
     out: list[Span | None] = []
     for k, word in enumerate(part.words):
@@ -224,11 +224,12 @@ def _against(part: Part, toks: tuple[str, ...], lo: int, hi: int) -> bool:
 
 
 def _polar(part: Part) -> bool:
-    if part.kind == "absent":
-        return False
-    if part.kind in ("concept", "number", "order"):
-        return True  # denied by a negation or its opposite; by another number of its kind
-    return part.kind == "words" and any(opposites(w) for w in part.words)
+    """Whether a part can be said the other way round: words by an opposite word, a concept
+    by a negation or its opposite, a number by another of its kind, an ordered part in the
+    reverse order."""
+    if part.kind == "words":
+        return any(opposites(w) for w in part.words)
+    return part.kind != "absent"
 
 
 def _said(
