@@ -117,3 +117,88 @@ def test_stats_rubrics_lists_the_flipped_points_both_ways(tmp_path):
 def test_stats_rubrics_without_flips_says_how_to_flip():
     out = run_drill("stats", "--rubrics").stdout
     assert "No rubric point flipped yet" in out
+
+
+def test_a_mistyped_flip_is_refused_never_taken_for_an_answer():
+    two = f"{PARTIAL}\nflip two\n\nflip\nanswer two\n"
+    result = run_drill(
+        "start", "--plain", "--question", QUESTION, "--question", "ridge-point-meaning", input=two
+    )
+    # refused on the feedback, then on question 2 (a flip names a point of the last answer)
+    assert result.stdout.count("flip a point by its number, 1 to 3") == 2
+    conn = sqlite3.connect(paths.database_file())
+    try:
+        answers = [r[0] for r in conn.execute("SELECT answer FROM attempts ORDER BY id")]
+    finally:
+        conn.close()
+    assert answers == [PARTIAL, "answer two"]  # "flip" on question 2 was refused, then asked again
+
+
+def test_jsonl_a_malformed_flip_is_an_error_never_an_answer():
+    lines = [
+        PARTIAL,
+        '{"flip": ["two"]}',
+        '{"flip": null}',
+        "{flip: [2]}",
+        '{"flip": [3], "id": "9"}',
+    ]
+    result = run_drill(
+        "start",
+        "--jsonl",
+        "--question",
+        QUESTION,
+        "--question",
+        "ridge-point-meaning",
+        input="\n".join(lines) + "\nridge = peak / bandwidth\n",
+    )
+    out = events(result.stdout)
+    errors = [e["message"] for e in out if e["type"] == "error"]
+    assert len(errors) == 4 and "last answer only" in errors[-1]
+    grades = [e for e in out if e["type"] == "grade"]
+    assert [g["id"] for g in grades] == ["1", "2"]  # no flip line was graded as question 2
+    assert grades[0]["missed"] and grades[1]["points"]
+
+
+def test_flipped_lists_and_back_to_the_graders_marks():
+    result = run_drill(
+        "start", "--jsonl", "--question", QUESTION, input=f'{PARTIAL}\n{{"flip": [2]}}\n'
+    )
+    grade = [e for e in events(result.stdout) if e["type"] == "grade"][-1]
+    assert "an FMA counts as 2 FLOPs" in grade["hit"] and grade["missed"] == ["about 19.5 TFLOP/s"]
+    back = run_drill(
+        "start", "--plain", "--question", QUESTION, input=f"{PARTIAL}\nflip 2\nflip 2\n\n"
+    )
+    assert "All marks are the grader's again:" in back.stdout
+
+
+def test_the_last_prompt_takes_a_whole_answer_mark_and_refuses_other_words():
+    full = "108 × 64 × 2 (FMA = 2 FLOPs) × 1.41 GHz ≈ 19.5 TFLOP/s"
+    result = run_drill("start", "--plain", "--question", QUESTION, input=f"{full}\nnope\nwrong\n")
+    assert "here type flip N, right or wrong" in result.stdout
+    assert "Marked wrong by you." in result.stdout and "1 question, 0 correct" in result.stdout
+
+
+def test_answer_time_runs_from_when_the_question_is_shown():
+    from drill.content.bank.cache import cached_bank
+    from drill.content.catalog import load_catalog
+    from drill.runs.factory import new_session
+    from drill.runs.practice import SessionConfig
+    from tests.helpers import FakeClock
+
+    clock = FakeClock()
+    plan = [("concept", QUESTION), ("concept", "ridge-point-meaning")]
+    session = new_session(
+        SessionConfig(count=2, seed=1, topic="concepts", plan=plan),
+        load_catalog(include_user=False),
+        cached_bank(),
+        clock=clock,
+    )
+    session.question_shown()
+    clock.now += 3
+    session.answer(PARTIAL)
+    clock.now += 60  # a minute reading and flipping the feedback
+    session.flip_last([2])
+    session.question_shown()
+    clock.now += 4
+    second = session.answer("ridge = peak / bandwidth")
+    assert second.seconds == 4

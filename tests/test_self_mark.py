@@ -52,8 +52,8 @@ def test_plain_self_mark_changes_the_stored_score_and_the_review(mark):
     (row,) = attempts()
     parsed = json.loads(row["parsed_json"])
     assert parsed["rubric_score"] == 0.0  # the rubric's own score
-    user = {"right": True, "wrong": False, "": None}[mark]  # r/w marks every point at once
-    assert [(p["grader"], p["user"]) for p in parsed["points"]] == [(False, user)] * len(
+    # a whole-answer mark is the attempt's self_mark, not a flip of each point
+    assert [(p["grader"], p["user"]) for p in parsed["points"]] == [(False, None)] * len(
         parsed["points"]
     )
     state, due = card(question)

@@ -6,6 +6,31 @@ guide uses (计算密集, 访存密集, 访存瓶颈, 算力瓶颈) are members.
 
 from __future__ import annotations
 
+_BELOW_RIDGE = (
+    "below the ridge", "below ridge", "left of the ridge", "left of ridge", "below the knee",
+    "intensity below", "intensity is below", "low intensity", "lower intensity",
+    "low arithmetic intensity", "lower arithmetic intensity", "intensity is low",
+    "under the ridge", "低于拐点", "拐点以下", "拐点左边", "拐点左侧", "拐点的左边", "在拐点左", "强度低", "强度较低", "强度很低",
+    "低强度", "强度低于", "强度小于", "ridge 左", "ridge 以下",
+)  # fmt: skip
+
+_ABOVE_RIDGE = (
+    "above the ridge", "above ridge", "right of the ridge", "right of ridge", "beyond the ridge",
+    "past the ridge", "intensity above", "intensity is above", "high intensity",
+    "higher intensity", "high arithmetic intensity", "higher arithmetic intensity",
+    "intensity is high", "高于拐点", "超过拐点", "拐点以上", "拐点右边", "拐点右侧", "拐点的右边", "在拐点右", "强度高", "强度较高",
+    "强度很高", "高强度", "强度高于", "强度大于", "ridge 右", "ridge 以上",
+)  # fmt: skip
+
+_GOOD = (
+    "good", "very good", "excellent", "fine", "healthy", "near the ceiling", "about as good as",
+    "很好", "不错", "挺好", "很高", "正常", "合理",
+)  # fmt: skip
+
+_POOR = (
+    "poor", "bad", "poorly", "badly", "far from", "too low", "很差", "偏低", "太低", "写得不好", "还差得远",
+)  # fmt: skip
+
 # Every phrase of every set is accepted in an answer in either language.
 CONCEPTS: dict[str, tuple[str, ...]] = {
     "memory-bound": (
@@ -108,94 +133,11 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "算力密集",
     ),
     # the premise of a bound: where the intensity sits against the ridge
-    "below-ridge": (
-        "below the ridge",
-        "below ridge",
-        "left of the ridge",
-        "left of ridge",
-        "below the knee",
-        "intensity below",
-        "intensity is below",
-        "low intensity",
-        "lower intensity",
-        "low arithmetic intensity",
-        "lower arithmetic intensity",
-        "intensity is low",
-        "under the ridge",
-        "低于拐点",
-        "拐点以下",
-        "拐点左边",
-        "拐点左侧",
-        "拐点的左边",
-        "在拐点左",
-        "强度低",
-        "强度较低",
-        "强度很低",
-        "低强度",
-        "强度低于",
-        "强度小于",
-        "ridge 左",
-        "ridge 以下",
-    ),
-    "above-ridge": (
-        "above the ridge",
-        "above ridge",
-        "right of the ridge",
-        "right of ridge",
-        "beyond the ridge",
-        "past the ridge",
-        "intensity above",
-        "intensity is above",
-        "high intensity",
-        "higher intensity",
-        "high arithmetic intensity",
-        "higher arithmetic intensity",
-        "intensity is high",
-        "高于拐点",
-        "超过拐点",
-        "拐点以上",
-        "拐点右边",
-        "拐点右侧",
-        "拐点的右边",
-        "在拐点右",
-        "强度高",
-        "强度较高",
-        "强度很高",
-        "高强度",
-        "强度高于",
-        "强度大于",
-        "ridge 右",
-        "ridge 以上",
-    ),
+    "below-ridge": _BELOW_RIDGE,
+    "above-ridge": _ABOVE_RIDGE,
     # a verdict on a measured figure
-    "good": (
-        "good",
-        "very good",
-        "excellent",
-        "fine",
-        "healthy",
-        "near the ceiling",
-        "about as good as",
-        "很好",
-        "不错",
-        "挺好",
-        "很高",
-        "正常",
-        "合理",
-    ),
-    "poor": (
-        "poor",
-        "bad",
-        "poorly",
-        "badly",
-        "far from",
-        "too low",
-        "很差",
-        "偏低",
-        "太低",
-        "写得不好",
-        "还差得远",
-    ),
+    "good": _GOOD,
+    "poor": _POOR,
     "latency-bound": (
         "latency bound",
         "latency limited",

@@ -12,8 +12,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "next-only": ("Enter or n: next question", "回车或 n：下一题"),
     "next-key": ("Enter or n: next question · p: plot", "回车或 n：下一题 · p：图"),
     "self-mark-keys": (
-        "Said it in other words? r: mark right · w: mark wrong",
-        "换了种说法？r：自评为对 · w：自评为错",
+        "Misread? 1-9: flip that point · r: mark it all right · w: all wrong",
+        "判错了？1-9：改判该条 · r：整题自评为对 · w：整题自评为错",
     ),
     "marked-right": ("Marked right by you.", "已自评为对。"),
     "marked-wrong": ("Marked wrong by you.", "已自评为错。"),
@@ -66,21 +66,40 @@ PAIRS: dict[str, tuple[str, str]] = {
     "hint": ("Hint", "提示"),
     "no-hint": ("No more hints.", "没有更多提示了。"),
     "points-head": (
-        "Rubric points, as the grader marked them (flip N changes a mark):",
-        "评分要点及评分器的判定（输入 flip N 可改判第 N 条）：",
+        "Rubric points, ✓ said, ✗ not said (flip N changes a mark):",
+        "评分要点，✓ 已答到，✗ 未答到（输入 flip N 或 翻转 N 可改判）：",
     ),
     "points-head-tui": (
-        "Rubric points, as the grader marked them (a point's number or Space on it flips it):",
-        "评分要点及评分器的判定（按要点编号，或在要点上按空格，可改判）：",
+        "Rubric points, ✓ said, ✗ not said (a point's number, or Space on it, flips it):",
+        "评分要点，✓ 已答到，✗ 未答到（按要点编号，或在要点上按空格，可改判）：",
     ),
+    "point-key": ("key", "关键"),
     "point-optional": ("optional", "可选"),
-    "point-denied": ("said the other way round", "说反了"),
+    "point-denied": ("your answer says otherwise", "答案的说法与此相反"),
+    "cap-denied": (
+        "Score at most {cap}: the answer says otherwise on point {points}.",
+        "得分最多 {cap}：答案在第 {points} 条上说法相反。",
+    ),
+    "cap-key": (
+        "Score at most {cap}: key point {points} (the conclusion asked for) is missing.",
+        "得分最多 {cap}：缺少关键要点第 {points} 条（题目要的结论）。",
+    ),
     "point-flipped": ("your mark", "你的判定"),
     "flipped": ("Marks changed by you:", "已按你的判定改分："),
     "last-flips": (
-        "Type 'flip N' to change point N's mark, or press Enter for the summary.",
-        "输入 flip N 可改判第 N 条要点，直接回车查看总结。",
+        "Type 'flip N' to change point N's mark, 'right' or 'wrong' to mark the whole answer, "
+        "or press Enter for the summary.",
+        "输入 flip N（或 翻转 N）可改判第 N 条要点，right / wrong 自评整题，直接回车查看总结。",
     ),
+    "flip-not-last": (
+        "a flip applies to the last answer only",
+        "改判只对最近一次作答有效",
+    ),
+    "marks-only": (
+        "here type flip N, right or wrong, or press Enter to go on",
+        "这里请输入 flip N（或 翻转 N）、right 或 wrong，直接回车继续",
+    ),
+    "flipped-back": ("All marks are the grader's again:", "已恢复评分器的判定："),
     "flip-not-here": (
         "only a practice session's free answers have points to flip",
         "只有练习中的简答题才能改判要点",
@@ -125,8 +144,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "self-mark": (
         "Did you say it in other words? Type 'flip N' to change point N's mark, 'right' or "
         "'wrong' to mark the whole answer, or press Enter to go on.",
-        "如果你换了种说法，可输入 flip N 改判第 N 条要点，或 right（算对）/ wrong（算错）自评"
-        "整题，直接回车继续。",
+        "如果你换了种说法，可输入 flip N（或 翻转 N）改判第 N 条要点，或 right（算对）/ wrong（算错）"
+        "自评整题，直接回车继续。",
     ),
     "unit": ("unit", "单位"),
     "session-over": ("Session over.", "练习结束。"),

@@ -1,7 +1,7 @@
 """Strings of the app's keys, notices and layout (the terminal front end)."""
 
 PAIRS: dict[str, tuple[str, str]] = {
-    "key-flip": ("flip a point", "改判要点"),
+    "key-flip": ("flip", "改判"),
     "key-mark-right": ("I was right", "自评对"),
     "key-mark-wrong": ("I was wrong", "自评错"),
     "key-scroll": ("scroll", "滚动"),

@@ -140,6 +140,11 @@ class RunBase:
         """Move past ``result``'s question (before listeners hear of it)."""
         raise NotImplementedError
 
+    def question_shown(self) -> None:
+        """The current question is on screen now: its answer time counts from here, not from
+        the last answer (the user may have read, flipped or marked its feedback first)."""
+        self._shown_at = self.clock()
+
     def _next_question(self) -> None:
         self._shown_at = self.clock()
         self._hints = []

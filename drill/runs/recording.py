@@ -101,15 +101,17 @@ def attempt_of(result, answered_utc: str) -> Attempt:
 
 
 def point_rows(result) -> list[dict]:
-    """Each rubric point as stored: its labels, whether it is required, the grader's mark and
-    the user's (None where the user left the grader's mark)."""
-    marks = result.marks
+    """Each rubric point as stored: its labels, whether it is required (or key), the grader's
+    mark, whether the answer said it the other way round, and the user's own mark where they
+    flipped it (None otherwise; a whole-answer right / wrong is the attempt's self_mark)."""
     return [
         {
             "label": dict(p.label),
             "required": p.required,
+            "key": p.key,
             "grader": p.said,
-            "user": marks[k] if (result.marked or k in result.flips) else None,
+            "denied": p.denied,
+            "user": result.flips.get(k),
         }
         for k, p in enumerate(result.points)
     ]

@@ -278,7 +278,7 @@ async def test_conceptual_questions_and_self_mark(drill_home):
         await type_answer(pilot, "it depends on the bandwidth")
         points = screen.query_one("#points", PointList)
         assert points.display and "✗" in str(points.get_option_at_index(1).prompt)
-        assert "r: mark right" in text_of(app, "#solution")
+        assert "r: mark it all right" in text_of(app, "#solution")
         await pilot.press("r")
         await pilot.pause()
         assert screen.session.results[-1].self_mark is True

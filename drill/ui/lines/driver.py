@@ -44,31 +44,40 @@ STOP_SIGNALS = tuple(
 )
 
 
-_FLIP = re.compile(r"\s*(?:flip|翻转|改判)\s*((?:\d+[\s,，、]*)+)$", re.IGNORECASE)
+_FLIP_WORD = re.compile(r"\s*(?:flip|翻转|改判)(?![a-z])(.*)$", re.IGNORECASE)
+_FLIP_TAIL = 16  # "flip the tiles so …" is an answer, not a mistyped flip
+_FLIP_NUMBERS = re.compile(r"\s*(\d+(?:\s*[\s,，、]\s*\d+)*)\s*$")
 
 
-def flip_numbers(text: str) -> list[int] | None:
-    """The rubric point numbers of ``flip 2`` / ``flip 1 3`` / ``翻转 2`` / ``{"flip": [2]}``,
-    or None when the line is something else."""
-    match = _FLIP.match(text)
-    if match:
-        return [int(n) for n in re.findall(r"\d+", match.group(1))][:50]
+def flip_request(text: str) -> tuple[list[int], str | None] | None:
+    """``(numbers, question id or None)`` for a flip line, ``flip 2`` / ``flip 1 3`` /
+    ``翻转 2`` / ``{"flip": [2], "id": "1"}``; an empty list when it names no point it can
+    read (``flip two``); None when the line is not a flip at all."""
     stripped = text.strip()
-    if stripped.startswith("{") and '"flip"' in stripped:
-        import json
+    match = _FLIP_WORD.match(stripped)
+    if match and len(match.group(1)) <= _FLIP_TAIL:
+        numbers = _FLIP_NUMBERS.fullmatch(match.group(1))
+        return (
+            [int(n) for n in re.findall(r"\d+", numbers.group(1))][:50] if numbers else []
+        ), None
+    if not (stripped.startswith("{") and "flip" in stripped.casefold()):
+        return None
+    import json
 
-        try:
-            data = json.loads(stripped)
-        except ValueError:
-            return None
-        numbers = data.get("flip") if isinstance(data, dict) else None
-        if isinstance(numbers, int) and not isinstance(numbers, bool):
-            numbers = [numbers]
-        if isinstance(numbers, list) and all(
-            isinstance(n, int) and not isinstance(n, bool) for n in numbers
-        ):
-            return numbers[:50]
-    return None
+    try:
+        data = json.loads(stripped)
+    except ValueError:
+        return [], None  # a JSON flip that cannot be read: refused, never an answer
+    if not isinstance(data, dict) or not any(str(k).casefold() == "flip" for k in data):
+        return None
+    numbers = next(v for k, v in data.items() if str(k).casefold() == "flip")
+    if isinstance(numbers, int) and not isinstance(numbers, bool):
+        numbers = [numbers]
+    ok = isinstance(numbers, list) and all(
+        isinstance(n, int) and not isinstance(n, bool) for n in numbers
+    )
+    qid = data.get("id")
+    return (numbers[:50] if ok else []), (str(qid) if qid is not None else None)
 
 
 def command_of(text: str) -> str:
@@ -76,7 +85,7 @@ def command_of(text: str) -> str:
     word = text.strip().lower()
     if not word:
         return EMPTY
-    if flip_numbers(text) is not None:
+    if flip_request(text) is not None:
         return FLIP
     for command, words in COMMANDS.items():
         if word in words:
@@ -239,6 +248,7 @@ def drive(run, stdin: TextIO, out: Formatter) -> None:
             asked = False  # the last result's self-mark prompt was answered
             while not run.finished:
                 question = run.current
+                run.question_shown()
                 out.question(run, question)
                 result = _answer(run, lines, out, question, stop)
                 if result is None:
@@ -252,14 +262,15 @@ def drive(run, stdin: TextIO, out: Formatter) -> None:
             last = run.results[-1] if run.results else None
             if not asked and last is not None and run.self_marking and last.can_flip:
                 out.last_flips(run, last)  # flips of the last answer, before the summary
-                _marks(run, lines, out, stop, last, whole=False)
+                _marks(run, lines, out, stop, last)
         finally:
             run.finish()
 
 
-def _marks(run, lines: Lines, out: Formatter, stop: _Stop, result, whole: bool = True) -> bool:
-    """Read ``flip N`` lines (and, with ``whole``, one right / wrong) until another line;
-    False at the end of input."""
+def _marks(run, lines: Lines, out: Formatter, stop: _Stop, result) -> bool:
+    """Read ``flip N`` lines until right / wrong (the whole answer) or an empty line; anything
+    else is refused and asked again, never taken for the next answer. False at the end of
+    input."""
     while True:
         out.prompt()
         with stop.wait():
@@ -270,10 +281,13 @@ def _marks(run, lines: Lines, out: Formatter, stop: _Stop, result, whole: bool =
             _flip(run, out, mark)
             continue
         word = mark.strip().lower()
-        if whole and (word in RIGHT or word in WRONG):
+        if word in RIGHT or word in WRONG:
             run.mark_last(word in RIGHT)
             out.marked(run, result)
-        return True
+            return True
+        if not word:
+            return True
+        out.error(run, AnswerError(tr("marks-only", "en"), tr("marks-only", "zh")))
 
 
 def _flip(run, out: Formatter, text: str) -> None:
@@ -282,8 +296,13 @@ def _flip(run, out: Formatter, text: str) -> None:
     if flip_last is None or not run.self_marking:
         out.error(run, AnswerError(tr("flip-not-here", "en"), tr("flip-not-here", "zh")))
         return
+    numbers, qid = flip_request(text) or ([], None)
+    last = run.results[-1] if run.results else None
+    if qid is not None and last is not None and qid != last.question.id:
+        out.error(run, AnswerError(tr("flip-not-last", "en"), tr("flip-not-last", "zh")))
+        return
     try:
-        flip_last(flip_numbers(text))
+        flip_last(numbers)
     except AnswerError as exc:
         out.error(run, exc)
         return

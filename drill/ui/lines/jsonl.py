@@ -63,6 +63,11 @@ def grade_event(result, lang: str) -> dict:
             for k, (p, mark) in enumerate(zip(result.points, result.marks, strict=True))
         ],
     }
+    if result.points:  # the point lists as the marks now count, the user's flips applied
+        marks = list(zip(result.points, result.marks, strict=True))
+        event["hit"] = [p.text(lang) for p, mark in marks if mark]
+        event["missed"] = [p.text(lang) for p, mark in marks if p.required and not mark]
+        event["also"] = [p.text(lang) for p, mark in marks if not p.required and not mark]
     event["mistake"] = None if result.mistake is None else result.mistake.label(lang)
     if q.concept is not None and q.concept.choices:
         event["expected_options"] = q.expected_json()  # the pack's option ids

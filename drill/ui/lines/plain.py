@@ -109,9 +109,8 @@ class PlainFormatter:
 
     def flipped(self, run, result) -> None:
         """The user flipped rubric points: the marks, the verdict and the score as they count."""
-        self.say(
-            f"{tr('flipped', self.lang)} {tr(result.verdict(), self.lang)} ({result.score:.2g})"
-        )
+        key = "flipped" if result.flips or result.marked else "flipped-back"
+        self.say(f"{tr(key, self.lang)} {tr(result.verdict(), self.lang)} ({result.score:.2g})")
         self._points(result)
 
     def marked(self, run, result) -> None:

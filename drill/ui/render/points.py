@@ -1,4 +1,5 @@
-"""A free answer's rubric points as the feedback lists them: number, mark, label."""
+"""A free answer's rubric points as the feedback lists them: number, mark, label, and why
+the score may be lower than the marks suggest."""
 
 from __future__ import annotations
 
@@ -7,17 +8,40 @@ from drill.i18n import tr
 
 def point_lines(result, lang: str) -> list[tuple[str, bool]]:
     """``(line, said)`` for every rubric point of ``result``, numbered from 1: ✓ or ✗ as the
-    mark now counts, and why it reads so (optional, said the other way round, your mark)."""
+    mark now counts, and notes: key (the conclusion asked for), optional, said otherwise,
+    your mark (where it differs from the grader's). A last line names a cap that holds."""
     lines = []
     for k, (point, mark) in enumerate(zip(result.points, result.marks, strict=True)):
         notes = []
+        if point.key:
+            notes.append(tr("point-key", lang))
         if not point.required:
             notes.append(tr("point-optional", lang))
         if point.denied and not mark:
             notes.append(tr("point-denied", lang))
-        if k in result.flips or result.marked:
+        if mark != point.said:
             notes.append(tr("point-flipped", lang))
-        note = "".join(f"（{n}）" for n in notes) if lang == "zh" else f" ({', '.join(notes)})"
-        note = note if notes else ""
-        lines.append((f"{k + 1} {'✓' if mark else '✗'} {point.text(lang)}{note}", mark))
+        sep = "，" if lang == "zh" else ", "
+        note = f"（{sep.join(notes)}）" if lang == "zh" else f" ({sep.join(notes)})"
+        lines.append(
+            (f"{k + 1} {'✓' if mark else '✗'} {point.text(lang)}{note if notes else ''}", mark)
+        )
+    cap = cap_line(result, lang)
+    if cap:
+        lines.append((cap, False))
     return lines
+
+
+def cap_line(result, lang: str) -> str:
+    """Why the score is capped, or "": a required point said otherwise or a key point missing."""
+    from drill.grading.rubric import DENIED_CAP, KEY_CAP
+
+    marks = result.marks
+    required = [(k, p) for k, p in enumerate(result.points) if p.required and not marks[k]]
+    denied = [k + 1 for k, p in required if p.denied]
+    if denied:
+        return tr("cap-denied", lang, cap=f"{DENIED_CAP:g}", points=", ".join(map(str, denied)))
+    missing = [k + 1 for k, p in required if p.key]
+    if missing:
+        return tr("cap-key", lang, cap=f"{KEY_CAP:g}", points=", ".join(map(str, missing)))
+    return ""

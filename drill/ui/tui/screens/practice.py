@@ -97,9 +97,7 @@ class PracticeScreen(StatefulKeys, Screen):
             return ["enter", "hint", "skip", "plot", "help", "leave"]
         keys = ["next", "scroll", "plot", "help", "leave"]
         if result.can_flip and self.session.self_marking:
-            keys.append("flip")
-        if result.can_self_mark:
-            keys += ["mark-right", "mark-wrong"]
+            keys += ["flip", "mark-right", "mark-wrong"]
         return keys
 
     def on_mount(self) -> None:
@@ -182,6 +180,7 @@ class PracticeScreen(StatefulKeys, Screen):
         if question is None:
             self._finish()
             return
+        self.session.question_shown()
         lang = self.app.lang
         self.feedback_for = None
         body = Text()
@@ -245,7 +244,7 @@ class PracticeScreen(StatefulKeys, Screen):
         head = Text(f"{tr(verdict, lang)}", style=VERDICT_STYLE[verdict])
         head.append(f"  ({result.score:.2f})", style="dim")
         parts.append(head)
-        if not result.grade.correct:
+        if not result.grade.correct and not result.points:  # a model answer is the solution
             parts.append(Text(f"{tr('expected', lang)}: {question.expected_text(lang)}"))
         for mistake in mistake_lines(result, lang):  # one event: "one of: …" when ambiguous
             line = Text(f"{tr('mistake', lang)} ", style="bold red")
@@ -265,7 +264,7 @@ class PracticeScreen(StatefulKeys, Screen):
             for line in question.solution(lang):
                 parts.append(Text(line))
         keys = tr("next-keys-tui", lang)
-        if result.can_self_mark:
+        if result.can_flip:
             keys += " · " + tr("self-mark-keys", lang)
         parts.append(Text(keys, style="dim"))
         solution = self.query_one("#solution", Prose)
@@ -359,13 +358,13 @@ class PracticeScreen(StatefulKeys, Screen):
 
     def action_mark(self, right: bool) -> None:
         result = self.feedback_for
-        if result is None or not result.can_self_mark:
+        if result is None or not result.can_flip:
             return
         was_right = result.correct
         self.session.mark_last(right)  # the score, the summary and the review follow the mark
         if result.correct != was_right:
             self.streak = self.streak + 1 if result.correct else 0
-        self._show_feedback(result)
+        self._show_feedback(result, refocus=False)
         self._refresh_progress()
         key = "marked-right" if right else "marked-wrong"
         self.query_one("#message", Prose).show(Text(tr(key, self.app.lang), style="cyan"))
@@ -389,7 +388,8 @@ class PracticeScreen(StatefulKeys, Screen):
             self.streak = self.streak + 1 if result.correct else 0
         self._show_feedback(result, refocus=False)
         self._refresh_progress()
-        self.query_one("#message", Prose).show(Text(tr("flipped", self.app.lang), style="cyan"))
+        key = "flipped" if result.flips or result.marked else "flipped-back"
+        self.query_one("#message", Prose).show(Text(tr(key, self.app.lang), style="cyan"))
 
     @on(PointList.Flip)
     def flip_focused(self, event: PointList.Flip) -> None:

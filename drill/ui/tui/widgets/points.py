@@ -47,6 +47,10 @@ class PointList(OptionList, inherit_bindings=False):
         if highlighted is not None and highlighted < self.option_count:
             self.highlighted = highlighted
 
+    def on_focus(self) -> None:
+        if self.highlighted is None and self.option_count > 1:
+            self.highlighted = 1  # the first point, under the heading
+
     def action_flip(self) -> None:
         if self.highlighted is not None and self.highlighted > 0:
             self.post_message(self.Flip(self.highlighted))
