@@ -262,3 +262,31 @@ def test_the_stated_result_counts_over_its_expression() -> None:
 )
 def test_chinese_negation_only_for_real_negators(text: str, meant: bool) -> None:
     assert asserted("memory-bound", normalize(text).split()) is meant
+
+
+def test_a_wrong_form_denies_a_point_even_beside_its_words(bank: Bank) -> None:
+    q = bank.get("pitfall-timing")
+    wrong = (
+        "Launches are asynchronous, so synchronize; warm-up hides the real cost, so time a "
+        "single cold run; repeat and take the median."
+    )
+    assert q.rubric[1] in grade_free(q, wrong).denied
+    right = "Launches are async: synchronize or use CUDA events, warm up first, repeat, median."
+    assert grade_free(q, right).score == 1.0
+
+
+@pytest.mark.parametrize(
+    ("phrase", "text"),
+    [
+        ("~19.5 TFLOP/s ±2%", "A100 峰值约19.5 TFLOP/s"),
+        ("sm x &  lanes", "peak = SM×lanes×2×clk"),
+        ("sm x & lanes", "peak = SM*lanes*2*clk"),
+    ],
+)
+def test_figures_and_products_typed_without_spaces(phrase: str, text: str) -> None:
+    assert says(point(phrase), text)
+
+
+def test_a_range_is_not_an_estimate_of_what_lies_inside_it() -> None:
+    assert not says(point("~86% ±3%"), "it reached 80-90 % of peak")
+    assert says(point("~86% ±3%"), "about 86 % of peak")

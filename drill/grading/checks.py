@@ -22,7 +22,7 @@ import re
 from collections import Counter
 
 from drill.content.problems import Problem
-from drill.grading.rubric import Answer, PhraseError, parse_phrase, point_found
+from drill.grading.rubric import Answer, PhraseError, parse_phrase, point_found, wrong_form_said
 from drill.grading.text import close, numbers_in
 
 LANGS = ("en", "zh")
@@ -173,7 +173,11 @@ def check_question(q, line: int = 0, where: str = "", source=None) -> list[Probl
                 )
     for lang in LANGS:
         answer = Answer.read(q.answer.get(lang, ""))
-        missed = [p for p in q.rubric if not p.optional and not point_found(p, answer)]
+        missed = [
+            p
+            for p in q.rubric
+            if not p.optional and (not point_found(p, answer) or wrong_form_said(p, answer))
+        ]
         if missed:
             labels = "; ".join(p.label.get("en", "?") for p in missed)
             add(

@@ -309,10 +309,9 @@ def point_found(point, answer: Answer) -> bool:
     )
 
 
-def point_denied(point, answer: Answer) -> bool:
-    """The answer says the point the other way round: one of its relations or conclusions
-    reversed, with the rest of the phrase in the same claim, or one of its known wrong forms
-    (``denied_by``)."""
+def wrong_form_said(point, answer: Answer) -> bool:
+    """One of the point's known wrong forms (``denied_by``) is said: it denies the point even
+    where the point's own words appear ("warm-up hides the cost: time a single cold run")."""
     for phrase in getattr(point, "denied_by", ()):
         try:
             wrong = parse_phrase(phrase)
@@ -320,6 +319,15 @@ def point_denied(point, answer: Answer) -> bool:
             continue
         if any(_said(wrong, c) for c in _claims_for(point, answer, wrong)):
             return True
+    return False
+
+
+def point_denied(point, answer: Answer) -> bool:
+    """The answer says the point the other way round: one of its relations or conclusions
+    reversed, with the rest of the phrase in the same claim, or one of its known wrong forms
+    (``denied_by``)."""
+    if wrong_form_said(point, answer):
+        return True
     for parts in _phrases(point):
         flips = [k for k, p in enumerate(parts) if _polar(p)]
         if len(parts) == 1 and parts[0].kind == "words":
@@ -397,7 +405,8 @@ def grade_free(q, text: str) -> RubricResult:
     if not text.strip() or not rubric:
         return RubricResult(0.0, (), tuple(required), tuple(p for p in rubric if p not in required))
     answer = Answer.read(text, " ".join(getattr(q, "prompt", {}).values()))
-    said = [point_found(p, answer) for p in rubric]
+    forms = [wrong_form_said(p, answer) for p in rubric]
+    said = [point_found(p, answer) and not form for p, form in zip(rubric, forms, strict=True)]
     wrong = [not ok and point_denied(p, answer) for p, ok in zip(rubric, said, strict=True)]
     for k, point in enumerate(rubric):  # a right result earns the steps it implies
         source = getattr(point, "implied_by", 0)

@@ -140,9 +140,16 @@ class Number:
     dims: frozenset[str]
     scaled: bool  # a unit or a multiplier (万, T, %) set the scale
     band: float = 0.0  # how far an estimate may be off: "~0.5 MB" has one significant figure
+    at: int = 0  # where it starts in the text read
+    stated: bool = False  # written as a result: after =, ≈, ~, 约, "so"
 
 
-ESTIMATE_BAND = 0.10  # a one-significant-figure estimate is read as that figure ±10 %
+ESTIMATE_BAND = 0.10  # a one-significant-figure estimate ("~0.5 MB") is read ±10 %
+_ESTIMATE_BEFORE = re.compile(
+    r"(?i)(?:~|about|around|roughly|approx\w*|nearly|some|约|大约|大概|近)\s*$"
+)
+_ESTIMATE_AFTER = re.compile(r"^\s*\S{0,8}?\s*(?:左右|上下)")
+_RESULT_BEFORE = re.compile(r"(?i)(?:=|~|约|大约|约为|so|gives|即|得)\s*$")
 
 
 def _band(digits: str) -> float:
@@ -200,8 +207,9 @@ def numbers_in(text: str) -> list[Number]:
         glue = _PRODUCT_GLUE.search(before[chain_end:]) if chain and chain_end >= 0 else None
         if glue is None or glue.start() != 0:
             glue = None
-        if match.start() and folded[match.start() - 1].isalpha() and glue is None:
-            continue  # fp16, l2, h100: part of a name, not a quantity
+        prev = folded[match.start() - 1] if match.start() else ""
+        if prev.isascii() and prev.isalpha() and glue is None:
+            continue  # fp16, l2, h100: part of a name, not a quantity (约19.5 is a figure)
         tail = folded[match.end() : match.end() + 24]
         mult = re.match(r"\s*(万亿|亿|万|千)", tail)
         unit_at = mult.end() if mult else 0
@@ -211,7 +219,13 @@ def numbers_in(text: str) -> list[Number]:
             unit_text = ""  # 2x32: the x is the product's, not a ratio's
         cut = re.sub(r"\s+", "", unit_text)
         base = match.group(1) + (mult.group(1) if mult else "")
-        readings = _readings(base, cut)
+        ahead = before[-12:]
+        estimate = bool(_ESTIMATE_BEFORE.search(ahead) or _ESTIMATE_AFTER.match(tail))
+        stated = bool(_RESULT_BEFORE.search(ahead))
+        readings = [
+            Number(n.typed, n.value, n.dims, n.scaled, n.band, match.start(), stated)
+            for n in _readings(base, cut, estimate)
+        ]
         out += readings
         typed = float(match.group(1)) * _CN_MULT.get(mult.group(1) if mult else "", 1.0)
         if glue is not None:
@@ -242,22 +256,25 @@ def _product(factors: list[float], unit: str, after: str) -> list[Number]:
     return (_readings(repr(value), unit) if unit else []) + bare
 
 
-def _readings(base: str, unit: str) -> list[Number]:
-    """Every way ``base`` with ``unit`` may be meant (none when it cannot be read)."""
-    band = _band(re.sub(r"[^\d.eE+-]", "", base))
+def _readings(base: str, unit: str, estimate: bool = False) -> list[Number]:
+    """Every way ``base`` with ``unit`` may be meant (none when it cannot be read); an
+    ``estimate`` (marked ~, about, 约, 左右) with one significant figure gets the band."""
+    band = _band(re.sub(r"[^\d.eE+-]", "", base)) if estimate else 0.0
     found: list[Number] = []
+    read = ""  # the unit text that was read
     for candidate in ([unit] if unit else []) + [unit.split("/")[0]] * ("/" in unit) + [""]:
         try:
             found.append(read_quantity(f"{base} {candidate}".strip()))
+            read = candidate
             break
         except u.UnitError:
             continue
     if not found:
         return []
     alternatives = []
-    if unit == "B":
+    if read == "B":
         alternatives.append("byte")  # 2.0e6 B after a bytes question
-    head = re.fullmatch(r"[kKMGT]i?B", unit)  # a size: TB/s is always decimal
+    head = re.fullmatch(r"[kKMGT]i?B", read)  # a size (MB/token too); TB/s is always decimal
     if head:
         swap = _DECIMAL.get(head.group(0)) or _BINARY.get(head.group(0))
         if swap:

@@ -45,14 +45,14 @@ _STRONG_MARKS = set(".;!?。；！？\n")
 _PAUSE_MARKS = set(',:，：、()（）[]【】"“”')
 _ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|vs|approx|etc|cf)\.", re.IGNORECASE)
 _ARROWS = re.compile(r"-+>|=+>")
+_LETTER_TIMES = re.compile(r"(?<=[^\W\d_])[×✕*](?=\S)|(?<=\S)[×✕*](?=[^\W\d_])")
 _KEEP = set("/%+-~=<>^'")  # symbols that carry meaning between words and numbers
 
 
 def split_words(text: str) -> list[str]:
     """The tokens of ``text`` before short forms are read (the short-form table's own)."""
-    folded = _ARROWS.sub(
-        " so ", _ABBREVIATIONS.sub(lambda m: m.group(1).replace(".", ""), text or "")
-    )
+    folded = _LETTER_TIMES.sub(" x ", text or "")  # SM×lanes×2: a product of words too
+    folded = _ARROWS.sub(" so ", _ABBREVIATIONS.sub(lambda m: m.group(1).replace(".", ""), folded))
     folded = unicodedata.normalize("NFKC", folded.translate(SYMBOLS)).translate(SYMBOLS).casefold()
     for pattern, repl in _CONTRACTION_RES:
         folded = pattern.sub(repl, folded)
