@@ -114,9 +114,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "rubrics-point": ("point", "要点"),
     "rubrics-flips": ("flipped / answers", "改判 / 作答"),
     "rubrics-note": (
-        "✗ → ✓: the grader missed a point you made · ✓ → ✗: it credited one you did not. "
+        "✗→✓: the grader missed a point you made · ✓→✗: it credited one you did not. "
         "A point flipped often one way is a rubric to fix.",
-        "✗ → ✓：你答到了但评分器没认出 · ✓ → ✗：你没答到却被算了分。经常被同向改判的要点，说明评分规则需要修。",
+        "✗→✓：你答到了但评分器没认出 · ✓→✗：你没答到却被算了分。经常被同向改判的要点，说明评分规则需要修。",
     ),
     "count-question": ("{n} question", "{n} 题"),
     "count-questions": ("{n} questions", "{n} 题"),

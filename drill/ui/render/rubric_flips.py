@@ -15,12 +15,12 @@ def flips_view(rows, lang: str) -> RenderableType:
     head = Text(tr("rubrics-head", lang), style="bold underline")
     if not rows:
         return Group(head, Text(tr("rubrics-none", lang)))
-    table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False)
+    table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False, expand=True)
     table.add_column(tr("rubrics-question", lang), no_wrap=True)
-    table.add_column(tr("rubrics-point", lang))
+    table.add_column(tr("rubrics-point", lang), ratio=1)
     table.add_column(tr("rubrics-flips", lang), justify="right", no_wrap=True)
-    table.add_column("✗ → ✓", justify="right", no_wrap=True)
-    table.add_column("✓ → ✗", justify="right", no_wrap=True)
+    table.add_column("✗→✓", justify="right", no_wrap=True)
+    table.add_column("✓→✗", justify="right", no_wrap=True)
     for r in rows:
         label = r.label.get(lang) or r.label.get("en", "")
         table.add_row(
