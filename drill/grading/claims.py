@@ -139,7 +139,7 @@ def read_claims(text: str) -> tuple[Claim, ...]:
     claims: list[Claim] = []
     offset = 0  # sentences in the sections before
     for label, body in sections(text):
-        pending: list[str] = []  # raw pieces of the claim being built
+        pending: list[tuple[str, list[str]]] = []  # pieces of the claim being built, read
         condition = False  # the last piece only set up a condition for the next
         sentence = 0  # the sentence the claim being built started in
         for piece, in_sentence, apart in _pieces(body):
@@ -152,7 +152,7 @@ def read_claims(text: str) -> tuple[Claim, ...]:
                 pending = []
             if not pending:
                 sentence = in_sentence
-            pending.append(piece)
+            pending.append((piece, tokens))
             condition = _sets_up(tokens)
         if pending:
             claims.append(_claim(pending, label, sentence + offset))
@@ -160,6 +160,10 @@ def read_claims(text: str) -> tuple[Claim, ...]:
     return tuple(claims)
 
 
-def _claim(pieces: list[str], label: str, sentence: int) -> Claim:
-    raw = " , ".join(pieces)
-    return Claim(tuple(normalize(raw).split()), tuple(numbers_in(raw)), label, sentence)
+def _claim(pieces: list[tuple[str, list[str]]], label: str, sentence: int) -> Claim:
+    tokens: list[str] = []
+    numbers: list[Number] = []
+    for raw, read in pieces:
+        tokens += ([","] if tokens else []) + read
+        numbers += numbers_in(raw)
+    return Claim(tuple(tokens), tuple(numbers), label, sentence)

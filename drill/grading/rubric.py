@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 
 from drill.core import units as u
@@ -129,6 +129,7 @@ def _number_matches(want: Number, tolerance: float, got: Number) -> bool:
 Span = tuple[int, int]
 
 
+@lru_cache(maxsize=1 << 15)
 def _spans(
     part: Part, claim: Claim, flipped: bool = False, givens: tuple[Number, ...] = ()
 ) -> list[Span | None]:

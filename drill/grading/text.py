@@ -24,6 +24,7 @@ from drill.grading.tokenize import BREAKS, CLAUSE, PAUSE, SYMBOLS, split_words
 __all__ = ["BREAKS", "CLAUSE", "PAUSE", "normalize", "split_words"]
 
 
+@lru_cache(maxsize=1 << 14)
 def normalize(text: str) -> str:
     """Lower-case, width-folded text with breaks as ``|`` (sentence) and ``,`` (pause), words
     split by spaces and short forms in their canonical phrase."""
