@@ -14,7 +14,7 @@ from drill.ui.tui.widgets.keybar import KEYS, KeyBar
 from tests.tui.helpers import START, frozen, text_of, wait_for_question
 
 PRESS = {"Enter": "enter", "F1": "f1", "F2": "f2", "F3": "f3", "F4": "f4", "Esc": "escape"}
-PRESS.update({"PgUp/PgDn": "pagedown", "r": "r", "w": "w"})
+PRESS.update({"PgUp/PgDn": "pagedown", "r": "r", "w": "w", "r/w": "r", "1-9": "1"})
 
 # (session options, question number) that open on each kind of question.
 KINDS = {

@@ -95,10 +95,9 @@ class PracticeScreen(StatefulKeys, Screen):
         result = self.feedback_for
         if result is None:
             return ["enter", "hint", "skip", "plot", "help", "leave"]
-        keys = ["next", "scroll", "plot", "help", "leave"]
-        if result.can_flip and self.session.self_marking:
-            keys += ["flip", "mark-right", "mark-wrong"]
-        return keys
+        if result.can_flip and self.session.self_marking:  # flipping first: scroll is in the text
+            return ["next", "flip", "mark-both", "plot", "help", "leave", "scroll"]
+        return ["next", "scroll", "plot", "help", "leave"]
 
     def on_mount(self) -> None:
         from drill.errors import SetupError

@@ -22,6 +22,7 @@ KEYS: dict[str, tuple[str, str]] = {
     "next": ("Enter", "key-next"),
     "scroll": ("PgUp/PgDn", "key-scroll"),
     "flip": ("1-9", "key-flip"),
+    "mark-both": ("r/w", "key-mark-both"),
     "mark-right": ("r", "key-mark-right"),
     "mark-wrong": ("w", "key-mark-wrong"),
     "back": ("Esc", "key-back"),
@@ -80,9 +81,11 @@ class StatefulKeys:
         name = self.ACTIONS.get(action)
         if name is None:
             return True
+        keys = self.keys_now()
         if action == "mark":
             name = "mark-right" if parameters and parameters[0] else "mark-wrong"
-        return name in self.keys_now()
+            return name in keys or "mark-both" in keys
+        return name in keys
 
     def refresh_keys(self) -> None:
         self.refresh_bindings()

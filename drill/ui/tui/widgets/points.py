@@ -42,8 +42,10 @@ class PointList(OptionList, inherit_bindings=False):
         if not lines:
             return
         self.add_option(Option(Text(tr("points-head-tui", lang), style="bold"), disabled=True))
-        for line, said in lines:
-            self.add_option(Option(Text(line, style="green" if said else "yellow")))
+        for k, (line, said) in enumerate(lines):
+            note = k >= len(result.points)  # the cap's line: read, never flipped
+            style = "dim" if note else "green" if said else "yellow"
+            self.add_option(Option(Text(line, style=style), disabled=note))
         if highlighted is not None and highlighted < self.option_count:
             self.highlighted = highlighted
 
