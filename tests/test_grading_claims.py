@@ -10,10 +10,8 @@ import pytest
 from drill.content.bank import Bank, RubricPoint, load_bank
 from drill.grading.claims import read_claims
 from drill.grading.concepts import asserted
+from drill.grading.marks import DENIED_CAP, KEY_CAP, LIST_CAP
 from drill.grading.rubric import (
-    DENIED_CAP,
-    KEY_CAP,
-    LIST_CAP,
     Answer,
     grade_free,
     point_denied,

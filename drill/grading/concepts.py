@@ -128,11 +128,7 @@ def negated(toks: list[str], start: int) -> bool:
 
 def asserted(name: str, toks: list[str]) -> bool:
     """Whether the answer (normalised tokens) asserts concept ``name`` at least once."""
-    for phrase in _phrase_tokens(name):
-        for found in find_all(toks, list(phrase)):
-            if not negated(toks, found.start):
-                return True
-    return False
+    return any(not neg for _, _, neg in _occurrences(name, tuple(toks)))
 
 
 def occurrences(name: str, toks: list[str]) -> list[tuple[int, int, bool]]:

@@ -6,37 +6,34 @@ from dataclasses import dataclass
 
 from drill.errors import AnswerError
 from drill.grading.choices import Presentation, grade_choice
+from drill.grading.marks import PointMark, labels
 from drill.grading.numbers import Grade
-from drill.grading.rubric import PointMark, RubricResult, grade_free
+from drill.grading.rubric import grade_free, point_marks
 
 
 @dataclass(frozen=True)
 class Feedback:
-    """Rubric points as labels in the user's language: found, missed (required), and the
-    optional ones not said ("also worth saying", never counted against the score); and every
-    point with the grader's mark, in rubric order, for the user to confirm or flip."""
+    """Every rubric point with the grader's mark, in rubric order, for the user to confirm or
+    flip; ``found``, ``missed`` (required) and ``also`` (optional, not said: never counted)
+    are their labels in the user's language."""
 
-    found: tuple[str, ...] = ()
-    missed: tuple[str, ...] = ()
-    also: tuple[str, ...] = ()
     points: tuple[PointMark, ...] = ()
+    lang: str = "en"
 
+    def _labels(self) -> tuple[tuple[str, ...], ...]:
+        return labels(self.points, [p.said for p in self.points], self.lang)
 
-def _label(point, lang: str) -> str:
-    return point.label.get(lang) or point.label["en"]
+    @property
+    def found(self) -> tuple[str, ...]:
+        return self._labels()[0]
 
+    @property
+    def missed(self) -> tuple[str, ...]:
+        return self._labels()[1]
 
-def point_marks(rubric: RubricResult, q) -> tuple[PointMark, ...]:
-    return tuple(
-        PointMark(
-            label=dict(p.label),
-            required=not p.optional,
-            said=p in rubric.hit,
-            denied=p in rubric.denied,
-            key=p.key,
-        )
-        for p in q.rubric
-    )
+    @property
+    def also(self) -> tuple[str, ...]:
+        return self._labels()[2]
 
 
 def grade_concept(
@@ -47,12 +44,7 @@ def grade_concept(
         if not text.strip():
             raise AnswerError("type your answer in a sentence or two", "请用一两句话写下你的答案")
         rubric = grade_free(q, text)
-        feedback = Feedback(
-            tuple(_label(p, lang) for p in rubric.hit),
-            tuple(_label(p, lang) for p in rubric.missed),
-            tuple(_label(p, lang) for p in rubric.also),
-            point_marks(rubric, q),
-        )
+        feedback = Feedback(point_marks(q.rubric, rubric.hit, rubric.denied), lang)
         return Grade(round(rubric.score, 4), rubric.score >= 0.999, parsed=text), feedback
     choice = grade_choice(q, text, shown)
     return Grade(

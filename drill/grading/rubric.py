@@ -29,6 +29,7 @@ from itertools import product
 from drill.core import units as u
 from drill.grading import concepts
 from drill.grading.claims import Claim, read_claims
+from drill.grading.marks import LIST_CAP, PointMark, score_marks
 from drill.grading.relations import CONCEPT_OPPOSITES, opposites
 from drill.grading.text import (
     BREAKS,
@@ -339,6 +340,14 @@ def point_denied(point, answer: Answer) -> bool:
     return False
 
 
+def point_marks(rubric, hit, denied) -> tuple[PointMark, ...]:
+    """The rubric's points as the grader marked them (said, denied), for the user to flip."""
+    return tuple(
+        PointMark(dict(p.label), not p.optional, p in hit, p in denied, getattr(p, "key", False))
+        for p in rubric
+    )
+
+
 def listed_only(answer: Answer) -> bool:
     """Mostly a list of concept words, with nothing (a verb, a number, a comparison) tying
     them: "fuse, tile, coalesce, batch, tensor cores"."""
@@ -350,44 +359,12 @@ def listed_only(answer: Answer) -> bool:
 _BARE_WORDS = 2
 _LIST_ITEMS = 4
 _LIST_SHARE = 0.75
-LIST_CAP = 0.25  # the most a bare list of words can score
-DENIED_CAP = 0.25  # the most an answer that reverses a required point can score
-KEY_CAP = 0.4  # the most an answer without a key point (the conclusion asked for) can score
 
 
 def _words(tokens: tuple[str, ...]) -> float:
     latin = [t for t in tokens if t.isascii() and t not in BREAKS]
     cjk = [t for t in tokens if not t.isascii()]
     return len(latin) + len(cjk) / 2
-
-
-@dataclass(frozen=True)
-class PointMark:
-    """One rubric point as graded: its label per language, and the grader's mark."""
-
-    label: dict[str, str]
-    required: bool
-    said: bool  # the grader found it
-    denied: bool = False  # the answer says it the other way round
-    key: bool = False  # the conclusion the prompt asks for
-
-    def text(self, lang: str) -> str:
-        return self.label.get(lang) or self.label.get("en", "")
-
-
-def score_marks(points: tuple[PointMark, ...], marks: list[bool]) -> float:
-    """The score of an answer whose points are marked ``marks`` (the grader's, with the user's
-    flips): the share of required points said, capped as grade_free caps it for a required
-    point still denied or a key point still missing."""
-    required = [k for k, p in enumerate(points) if p.required]
-    if not required:
-        return 1.0
-    score = sum(marks[k] for k in required) / len(required)
-    if any(points[k].denied and not marks[k] for k in required):
-        score = min(score, DENIED_CAP)
-    elif any(points[k].key and not marks[k] for k in required):
-        score = min(score, KEY_CAP)
-    return round(score, 4)
 
 
 @dataclass(frozen=True)
@@ -417,11 +394,7 @@ def grade_free(q, text: str) -> RubricResult:
     hit = tuple(p for p, ok in zip(rubric, said, strict=True) if ok)
     missed = tuple(p for p in required if p not in hit)
     also = tuple(p for p in rubric if p not in required and p not in hit)
-    score = (len(required) - len(missed)) / len(required) if required else 1.0
-    if any(p in required for p in denied):
-        score = min(score, DENIED_CAP)
-    elif any(getattr(p, "key", False) for p in missed):
-        score = min(score, KEY_CAP)
+    score = score_marks(point_marks(rubric, hit, denied), said)
     if listed_only(answer):
         score = min(score, LIST_CAP)
     return RubricResult(score, hit, missed, also, denied)

@@ -141,8 +141,6 @@ class Number:
     dims: frozenset[str]
     scaled: bool  # a unit or a multiplier (万, T, %) set the scale
     band: float = 0.0  # how far an estimate may be off: "~0.5 MB" has one significant figure
-    at: int = 0  # where it starts in the text read
-    stated: bool = False  # written as a result: after =, ≈, ~, 约, "so"
 
 
 ESTIMATE_BAND = 0.10  # a one-significant-figure estimate ("~0.5 MB") is read ±10 %
@@ -150,7 +148,6 @@ _ESTIMATE_BEFORE = re.compile(
     r"(?i)(?:~|about|around|roughly|approx\w*|nearly|some|约|大约|大概|近)\s*$"
 )
 _ESTIMATE_AFTER = re.compile(r"^\s*\S{0,8}?\s*(?:左右|上下)")
-_RESULT_BEFORE = re.compile(r"(?i)(?:=|~|约|大约|约为|so|gives|即|得)\s*$")
 
 
 def _band(digits: str) -> float:
@@ -222,12 +219,7 @@ def numbers_in(text: str) -> list[Number]:
         base = match.group(1) + (mult.group(1) if mult else "")
         ahead = before[-12:]
         estimate = bool(_ESTIMATE_BEFORE.search(ahead) or _ESTIMATE_AFTER.match(tail))
-        stated = bool(_RESULT_BEFORE.search(ahead))
-        readings = [
-            Number(n.typed, n.value, n.dims, n.scaled, n.band, match.start(), stated)
-            for n in _readings(base, cut, estimate)
-        ]
-        out += readings
+        out += _readings(base, cut, estimate)
         typed = float(match.group(1)) * _CN_MULT.get(mult.group(1) if mult else "", 1.0)
         if glue is not None:
             chain.append(typed if glue.group(1) == "x" else 1.0 / typed if typed else 0.0)

@@ -3,8 +3,6 @@
 PAIRS: dict[str, tuple[str, str]] = {
     "key-flip": ("flip", "改判"),
     "key-mark-both": ("mark all", "整题自评"),
-    "key-mark-right": ("I was right", "自评对"),
-    "key-mark-wrong": ("I was wrong", "自评错"),
     "key-scroll": ("scroll", "滚动"),
     "key-length": ("length", "时长"),
     "key-choose": ("choose", "选择"),

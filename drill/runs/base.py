@@ -103,20 +103,18 @@ class RunBase:
             result_grade, feedback = grade_concept(
                 question.concept, text, self.lang, question.shown
             )
-            points = (feedback.found, feedback.missed, feedback.also, feedback.points)
+            points = feedback.points
         else:
-            result_grade, points = grade(question.ask, text), ((), (), (), ())
-        return self._record(question, text, with_hints(result_grade, len(self._hints)), *points)
+            result_grade, points = grade(question.ask, text), ()
+        return self._record(question, text, with_hints(result_grade, len(self._hints)), points)
 
     def skip(self) -> Result:
         from drill.grading.numbers import Grade
 
         question = self._check_open()
-        return self._record(question, "", Grade(0.0, False, skipped=True), (), ())
+        return self._record(question, "", Grade(0.0, False, skipped=True))
 
-    def _record(
-        self, question: Question, text: str, result_grade: Grade, hit, missed, also=(), points=()
-    ) -> Result:
+    def _record(self, question: Question, text: str, result_grade: Grade, points=()) -> Result:
         from drill.runs.protocol import ResultRecorded
 
         result = Result(
@@ -125,9 +123,6 @@ class RunBase:
             result_grade,
             self.clock() - self._shown_at,
             len(self._hints),
-            hit,
-            missed,
-            also=tuple(also),
             points=tuple(points),
         )
         self.results.append(result)

@@ -256,14 +256,11 @@ class Result:
     grade: Grade  # the grader's verdict, kept as it was when the user marks the answer
     seconds: float
     hints_used: int = 0
-    hit: tuple[str, ...] = ()  # rubric points covered (free questions)
-    missed: tuple[str, ...] = ()  # required rubric points not covered
     self_mark: bool | None = None
     unanswered: bool = False  # never on screen: a mock interview's time ran out first
     uid: int = field(default_factory=lambda: next(_UIDS))
     rating: int = 0
-    also: tuple[str, ...] = ()  # optional points not said: "also worth saying", never counted
-    points: tuple = ()  # every rubric point with the grader's mark (drill.grading PointMark)
+    points: tuple = ()  # every rubric point with the grader's mark (drill.grading.marks)
     flips: dict[int, bool] = field(default_factory=dict)  # point index -> the user's own mark
 
     def __post_init__(self) -> None:
@@ -285,7 +282,7 @@ class Result:
         if self.marked:
             return round(1.0 - hint_penalty(self.hints_used), 4) if self.self_mark else 0.0
         if self.flips:
-            from drill.grading.rubric import score_marks
+            from drill.grading.marks import score_marks
 
             base = score_marks(self.points, self.marks)
             return round(base * (1 - hint_penalty(self.hints_used)), 4)
@@ -301,7 +298,7 @@ class Result:
     @property
     def points_correct(self) -> bool:
         """Every required point marked said, as the user left the marks."""
-        from drill.grading.rubric import score_marks
+        from drill.grading.marks import score_marks
 
         return score_marks(self.points, self.marks) >= 0.999
 

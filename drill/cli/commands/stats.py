@@ -35,18 +35,10 @@ def run(args) -> int:
         return 1
     if getattr(args, "rubrics", False):
         return _rubrics(args, history, since, path)
-    try:
-        stats = compute(history, since=since, skill=args.skill)
-        locked = _locked(history)
-    except sqlite3.DatabaseError as exc:
-        print(
-            f"drill: error: {path}: cannot read the history ({exc}); run drill history check",
-            file=sys.stderr,
-        )
+    read = _read(history, path, lambda h: (compute(h, since=since, skill=args.skill), _locked(h)))
+    if read is None:
         return 1
-    finally:
-        if history is not None:
-            history.close()
+    stats, locked = read
     if args.skill and not stats.overview.attempts:
         _check_skill(args.skill)
     if args.json:
@@ -79,22 +71,30 @@ def run(args) -> int:
     return 0
 
 
-def _rubrics(args, history, since: date | None, path) -> int:
-    """``drill stats --rubrics``: the points users flip most, with how often and which way."""
-    from drill.learning.stats.rubrics import flipped_points
-    from drill.store.timeutil import local_zone
-
+def _read(history, path, query):
+    """``query(history)``, then the history closed; None (and the error said) when the file
+    cannot be read."""
     try:
-        rows = flipped_points(history, local_zone(), since)
+        return query(history)
     except sqlite3.DatabaseError as exc:
         print(
             f"drill: error: {path}: cannot read the history ({exc}); run drill history check",
             file=sys.stderr,
         )
-        return 1
+        return None
     finally:
         if history is not None:
             history.close()
+
+
+def _rubrics(args, history, since: date | None, path) -> int:
+    """``drill stats --rubrics``: the points users flip most, with how often and which way."""
+    from drill.learning.stats.rubrics import flipped_points
+    from drill.store.timeutil import local_zone
+
+    rows = _read(history, path, lambda h: flipped_points(h, local_zone(), since))
+    if rows is None:
+        return 1
     if args.skill:
         rows = [r for r in rows if r.question == args.skill]
     if args.json:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
+from drill.grading.marks import labels
+
 
 def question_event(run, question) -> dict:
     lang = run.lang
@@ -38,6 +40,7 @@ def question_event(run, question) -> dict:
 
 def grade_event(result, lang: str) -> dict:
     q = result.question
+    hit, missed, also = labels(result.points, result.marks, lang)  # as the marks now count
     event = {
         "type": "grade",
         "id": q.id,
@@ -48,9 +51,9 @@ def grade_event(result, lang: str) -> dict:
         "expected_text": q.expected_text(lang),
         "mistakes": list(result.grade.mistakes),  # the candidate tags of one mistake event
         "solution": q.solution(lang),
-        "hit": list(result.hit),
-        "missed": list(result.missed),
-        "also": list(result.also),
+        "hit": list(hit),
+        "missed": list(missed),
+        "also": list(also),
         "points": [
             {
                 "n": k + 1,
@@ -63,11 +66,6 @@ def grade_event(result, lang: str) -> dict:
             for k, (p, mark) in enumerate(zip(result.points, result.marks, strict=True))
         ],
     }
-    if result.points:  # the point lists as the marks now count, the user's flips applied
-        marks = list(zip(result.points, result.marks, strict=True))
-        event["hit"] = [p.text(lang) for p, mark in marks if mark]
-        event["missed"] = [p.text(lang) for p, mark in marks if p.required and not mark]
-        event["also"] = [p.text(lang) for p, mark in marks if not p.required and not mark]
     event["mistake"] = None if result.mistake is None else result.mistake.label(lang)
     if q.concept is not None and q.concept.choices:
         event["expected_options"] = q.expected_json()  # the pack's option ids

@@ -34,14 +34,10 @@ def point_lines(result, lang: str) -> list[tuple[str, bool]]:
 
 def cap_line(result, lang: str) -> str:
     """Why the score is capped, or "": a required point said otherwise or a key point missing."""
-    from drill.grading.rubric import DENIED_CAP, KEY_CAP
+    from drill.grading.marks import cap_of
 
-    marks = result.marks
-    required = [(k, p) for k, p in enumerate(result.points) if p.required and not marks[k]]
-    denied = [k + 1 for k, p in required if p.denied]
-    if denied:
-        return tr("cap-denied", lang, cap=f"{DENIED_CAP:g}", points=", ".join(map(str, denied)))
-    missing = [k + 1 for k, p in required if p.key]
-    if missing:
-        return tr("cap-key", lang, cap=f"{KEY_CAP:g}", points=", ".join(map(str, missing)))
-    return ""
+    cap = cap_of(result.points, result.marks)
+    if cap is None:
+        return ""
+    value, why, points = cap
+    return tr(f"cap-{why}", lang, cap=f"{value:g}", points=", ".join(map(str, points)))

@@ -56,7 +56,7 @@ class PracticeScreen(StatefulKeys, Screen):
         "toggle_plot": "plot",
         "help": "help",
         "leave": "leave",
-        "mark": "mark-right",
+        "mark": "mark-both",
         "flip": "flip",
     }
 

@@ -23,8 +23,6 @@ KEYS: dict[str, tuple[str, str]] = {
     "scroll": ("PgUp/PgDn", "key-scroll"),
     "flip": ("1-9", "key-flip"),
     "mark-both": ("r/w", "key-mark-both"),
-    "mark-right": ("r", "key-mark-right"),
-    "mark-wrong": ("w", "key-mark-wrong"),
     "back": ("Esc", "key-back"),
     "again": ("r", "key-again"),
     "home": ("Esc", "key-home"),
@@ -81,11 +79,7 @@ class StatefulKeys:
         name = self.ACTIONS.get(action)
         if name is None:
             return True
-        keys = self.keys_now()
-        if action == "mark":
-            name = "mark-right" if parameters and parameters[0] else "mark-wrong"
-            return name in keys or "mark-both" in keys
-        return name in keys
+        return name in self.keys_now()
 
     def refresh_keys(self) -> None:
         self.refresh_bindings()
