@@ -17,6 +17,7 @@ from drill.i18n import (
     messages_report,
     messages_run,
     messages_stats,
+    messages_steps,
     messages_tui,
 )
 from drill.i18n.text import Text
@@ -32,6 +33,7 @@ AREAS = (
     messages_ncu,
     messages_tui,
     messages_adaptive,
+    messages_steps,
 )
 
 

@@ -126,6 +126,12 @@ PAIRS: dict[str, tuple[str, str]] = {
         "共 {count}，答对 {correct} 题，跳过 {skipped} 题；得分 {score} / {questions}（{pct} %），"
         "用时 {seconds} 秒",
     ),
+    "summary-head-steps": (
+        "{count} in {questions} steps: {correct} right, {skipped} skipped; score {score} / "
+        "{questions} ({pct} %), {seconds} s",
+        "共 {count}（{questions} 步）：答对 {correct} 步，跳过 {skipped} 步；得分 {score} / "
+        "{questions}（{pct} %），用时 {seconds} 秒",
+    ),
     "summary": ("Summary", "总结"),
     "score": ("Score", "得分"),
     "time": ("Time", "用时"),
@@ -151,15 +157,15 @@ PAIRS: dict[str, tuple[str, str]] = {
     "session-over": ("Session over.", "练习结束。"),
     "practise-again": ("Practise what you missed again:", "再练一次答错的题目："),
     "practice-progress": (
-        "Question {number} of {total} · score {score} · {streak_word} {streak} · {clock}",
-        "第 {number} 题 / 共 {total} 题 · 得分 {score} · {streak_word} {streak} · {clock}",
+        "Question {number} of {total}{step} · score {score} · {streak_word} {streak} · {clock}",
+        "第 {number} 题 / 共 {total} 题{step} · 得分 {score} · {streak_word} {streak} · {clock}",
     ),
     # Not yet looked up by their screens and commands (see each key's file).
     "practice-heading": (
-        "== Question {number} of {total} [{skill}] ==",  # cli/commands/start.py
-        "== 第 {number} 题 / 共 {total} 题 [{skill}] ==",
+        "== Question {number} of {total}{step} [{skill}] ==",  # ui/lines/plain.py
+        "== 第 {number} 题 / 共 {total} 题{step} [{skill}] ==",
     ),
-    "convention-label": ("Convention: ", "约定："),  # runs/practice.py, tui/screens/practice.py
+    "convention-label": ("Convention: ", "约定："),  # runs/items.py
     "plot-truth": ("the operator", "算子位置"),  # ui/tui/screens/practice.py figure_for
     "plot-answer": ("your answer", "你的答案"),
     "summary-line": (  # ui/tui/screens/summary.py

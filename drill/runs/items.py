@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from drill.content.skills.model import Ask, Scenario
+from drill.i18n import STRINGS, tr
 from drill.learning.srs.rating import AGAIN, is_correct, rating_of
 
 if TYPE_CHECKING:  # the graders load with the first answer or bank question
@@ -138,11 +139,43 @@ class Question:
             parts.append(f"({chr(96 + self.part)}) {self.ask.prompt(lang)}")
         else:
             parts.append(self.ask.prompt(lang))
-        if self.scenario.convention(lang):
-            parts.append(
-                ("约定：" if lang == "zh" else "Convention: ") + self.scenario.convention(lang)
-            )
+        if self.convention_line(lang):
+            parts.append(self.convention_line(lang))
         return "\n".join(parts)
+
+    def convention_line(self, lang: str) -> str:
+        """The conventions the answer is graded by, as every mode shows them ("" if none)."""
+        convention = self.scenario.convention(lang) if self.scenario is not None else ""
+        if not convention:
+            return ""
+        return tr("convention-label", lang) + convention
+
+    def step_name(self, lang: str) -> str:
+        """The step's name ("ridge point") where the catalog has one for its ask."""
+        key = "step-" + self.ask.key if self.ask is not None else ""
+        return tr(key, lang) if key in STRINGS else ""
+
+    def step_label(self, lang: str) -> str:
+        """ "step 2 of 6: ridge point" for one step of a multi-step question, "" otherwise."""
+        if self.parts < 2:
+            return ""
+        name = self.step_name(lang)
+        values = {"part": self.part, "parts": self.parts}
+        return (
+            tr("step-of-named", lang, name=name, **values)
+            if name
+            else tr("step-of", lang, **values)
+        )
+
+    def case_label(self, lang: str) -> str:
+        """ "Serving case, step 2 of 4: KV capacity": a case step named as the mock names it."""
+        key = "case-name-" + self.item.id
+        if self.parts < 2 or key not in STRINGS:
+            return self.step_label(lang)
+        name = self.step_name(lang) or str(self.part)
+        return tr(
+            "case-step", lang, case=tr(key, lang), part=self.part, parts=self.parts, name=name
+        )
 
     def prompt(self, lang: str) -> str:
         if self.concept is not None:

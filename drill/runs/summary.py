@@ -54,6 +54,7 @@ class Summary:
     seconds: float
     per_item: dict[ItemRef, tuple[int, float]] = field(default_factory=dict)  # n, score sum
     mistakes: dict[str, int] = field(default_factory=dict)  # mistake key -> events
+    asked: int = 0  # questions as the header counts them: a case's steps are one question
 
     @property
     def accuracy(self) -> float:
@@ -103,10 +104,11 @@ class Summary:
 
     def line(self, lang: str) -> str:
         """The summary's headline in ``lang`` (one question, several questions)."""
+        asked = self.asked or self.questions
         return tr(
-            "summary-head",
+            "summary-head" if asked == self.questions else "summary-head-steps",
             lang,
-            count=questions_text(self.questions, lang),
+            count=questions_text(asked, lang),
             questions=self.questions,
             correct=self.correct,
             skipped=self.skipped,
@@ -119,6 +121,7 @@ class Summary:
         return {
             "type": "summary",
             "questions": self.questions,
+            "asked": self.asked or self.questions,
             "answered": self.answered,
             "skipped": self.skipped,
             "correct": self.correct,
@@ -151,4 +154,5 @@ def summarize(results: list[Result], seconds: float) -> Summary:
         seconds=seconds,
         per_item={k: (len(v), sum(v)) for k, v in per_item.items()},
         mistakes=mistakes,
+        asked=len({r.question.group for r in results}),
     )

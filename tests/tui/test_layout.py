@@ -8,9 +8,10 @@ from textual.widgets import Input, OptionList, Select
 from drill.core.engine.calc_ops import OPERATORS
 from drill.ui.tui.app import make_app
 from drill.ui.tui.screens.calculator import CalculatorScreen
-from drill.ui.tui.screens.dialogs import MockLengthScreen, TooSmallScreen
+from drill.ui.tui.screens.dialogs import TooSmallScreen
 from drill.ui.tui.screens.home import HomeScreen
 from drill.ui.tui.screens.mock import MockScreen
+from drill.ui.tui.screens.mock_setup import MockSetupScreen
 from tests.tui.helpers import frozen, text_of, until
 
 
@@ -107,25 +108,36 @@ async def test_too_small_notice_comes_and_goes(drill_home):
         assert isinstance(app.screen, CalculatorScreen)
 
 
-async def test_mock_from_home_asks_the_length(drill_home):
+async def test_mock_from_home_asks_the_length_the_case_and_the_card(drill_home):
     app = make_app(home=drill_home, lang="zh", clock=frozen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("m")
         await pilot.pause()
-        assert isinstance(app.screen, MockLengthScreen)
-        options = app.screen.query_one(OptionList)
-        assert options.has_focus
-        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert isinstance(app.screen, MockSetupScreen)
+        lengths = app.screen.query_one("#mock-lengths", OptionList)
+        assert lengths.has_focus
+        labels = [str(lengths.get_option_at_index(i).prompt) for i in range(lengths.option_count)]
         assert labels == ["10 分钟", "20 分钟", "30 分钟", "45 分钟"]
-        await pilot.press("down", "enter")  # from 30 to 45
+        cards = app.screen.query_one("#mock-cards", OptionList)
+        names = [str(cards.get_option_at_index(i).prompt) for i in range(cards.option_count)]
+        assert names[0] == "任意显卡" and "NVIDIA H100 SXM5 80GB" in names
+        assert not any("MI300X" in n for n in names)  # the kernel case is asked on NVIDIA cards
+        await pilot.press("down")  # from 30 to 45
+        await pilot.press("right", "down")  # the serving case
+        await pilot.press("right", *["down"] * names.index("NVIDIA H100 SXM5 80GB"))
+        await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, MockScreen)
         for _ in range(200):
             if app.screen.interview is not None:
                 break
             await pilot.pause(0.02)
-        assert app.screen.interview.config.minutes == 45
+        config = app.screen.interview.config
+        assert (config.minutes, config.case, config.gpu) == (45, "serving", "h100-sxm5-80gb")
         assert app.screen.query_one("#answer", Input).has_focus
+        shown = text_of(app, "#mock-question")
+        assert "服务案例，第 1 步 / 共 4 步：张量并行度" in shown
+        assert "90%" in shown and "0.5 µs" in shown  # the conventions it is graded by
 
 
 async def test_catalog_fits_80_columns_with_dashes_figures_and_the_sort_arrow(drill_home):

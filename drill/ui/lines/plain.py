@@ -42,20 +42,22 @@ class PlainFormatter:
         self.say()
         if run.mode == "mock":
             item = run.current_item
-            self.say(
-                f"== {question.id} ({tr('stage-' + item.stage, lang)}) {timer_line(run, lang)}"
-            )
+            label = question.case_label(lang) if question.parts > 1 else ""
+            stage = f"({tr('stage-' + item.stage, lang)})" + (f" {label}" if label else "")
+            self.say(f"== {question.id} {stage} {timer_line(run, lang)}")
             if question.scenario is not None and (not self._shown_case or item.stage == "design"):
                 self.say(question.scenario.intro(lang))
                 self._shown_case = self._shown_case or item.stage == "case"
-            self.say(
-                question.prompt(lang) if question.scenario is not None else question.text(lang)
-            )
+            if question.scenario is None:
+                self.say(question.text(lang))
+                return
+            self.say(question.prompt(lang))
+            if question.convention_line(lang):
+                self.say(question.convention_line(lang))
             return
-        if lang == "zh":
-            self.say(f"== 第 {question.number} 题 / 共 {run.total} 题 [{question.item.id}] ==")
-        else:
-            self.say(f"== Question {question.number} of {run.total} [{question.item.id}] ==")
+        step = question.step_label(lang)
+        values = {"number": question.number, "total": run.total, "skill": question.item.id}
+        self.say(tr("practice-heading", lang, step=f" · {step}" if step else "", **values))
         self.say(question.text(lang))
 
     def hint(self, run, question, text: str | None) -> None:

@@ -94,37 +94,3 @@ class TooSmallScreen(ModalScreen[None]):
         need_w, need_h = self.app.MIN_SIZE
         text = tr("terminal-too-small", self.app.lang, w=need_w, h=need_h, cw=width, ch=height)
         self.query_one("#too-small", Static).update(Text(text, style="bold"))
-
-
-class MockLengthScreen(ModalScreen[float | None]):
-    """How long a mock interview from the home screen lasts: 10, 20, 30 or 45 minutes."""
-
-    LENGTHS = (10, 20, 30, 45)
-    BINDINGS = [Binding("escape,q", "close", "back", show=False)]
-
-    def compose(self) -> ComposeResult:
-        from textual.widgets import OptionList
-        from textual.widgets.option_list import Option
-
-        lang = self.app.lang
-        with Vertical(id="mock-length"):
-            yield Static(Text(tr("mock-length-title", lang), style="bold"))
-            yield OptionList(
-                *[
-                    Option(tr("mock-length-option", lang, minutes=m), id=str(m))
-                    for m in self.LENGTHS
-                ],
-                id="mock-lengths",
-            )
-            yield Static(tr("mock-length-hint", lang), classes="dim-hint")
-
-    def on_mount(self) -> None:
-        options = self.query_one("#mock-lengths")
-        options.highlighted = self.LENGTHS.index(30)
-        options.focus()
-
-    def on_option_list_option_selected(self, event) -> None:
-        self.dismiss(float(event.option.id))
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -112,15 +112,15 @@ class HomeScreen(Screen):
 
             self.app.push_screen(PlacementScreen({}))
         elif item == "mock":
-            from drill.ui.tui.screens.dialogs import MockLengthScreen
+            from drill.ui.tui.screens.mock_setup import MockSetupScreen
 
-            def chosen(minutes: float | None) -> None:
+            def chosen(options: dict | None) -> None:
                 from drill.ui.tui.screens.mock import MockScreen
 
-                if minutes:
-                    self.app.push_screen(MockScreen({"minutes": minutes}))
+                if options:
+                    self.app.push_screen(MockScreen(options))
 
-            self.app.push_screen(MockLengthScreen(), chosen)
+            self.app.push_screen(MockSetupScreen(), chosen)
         elif item == "reference":
             from drill.ui.tui.screens.reference import ReferenceScreen
 

@@ -19,7 +19,8 @@ from drill.ui.render.scorecard import scorecard_view
 from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.keybar import KeyBar, StatefulKeys
 from drill.ui.tui.widgets.paging import page
-from drill.ui.tui.widgets.prose import Prose, split_choices
+from drill.ui.tui.widgets.prose import Prose
+from drill.ui.tui.widgets.question import question_body
 
 REMINDERS = (0.5, 300.0, 60.0)  # at half time, then with 5 and 1 minutes left
 
@@ -159,13 +160,7 @@ class MockScreen(StatefulKeys, Screen):
         item = interview.current_item
         self.shown_item = item
         question = item.question
-        body = Text()
-        if question.scenario is not None:
-            body.append(question.scenario.intro(lang) + "\n\n")
-            prompt = split_choices(question.ask.prompt(lang), [o.id for o in question.ask.options])
-            body.append(prompt, style="bold")
-        else:
-            body.append(question.text(lang), style="bold")
+        body = question_body(question, lang, question.case_label(lang))
         self.query_one("#mock-question", Prose).show(body)
         unit = question.unit()
         self.query_one("#answer-label", Label).update(

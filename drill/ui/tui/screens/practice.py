@@ -17,7 +17,8 @@ from drill.ui.tui.widgets.keybar import KeyBar, StatefulKeys
 from drill.ui.tui.widgets.paging import page
 from drill.ui.tui.widgets.plot import PlotView, figure_for
 from drill.ui.tui.widgets.points import PointList
-from drill.ui.tui.widgets.prose import Prose, split_choices
+from drill.ui.tui.widgets.prose import Prose
+from drill.ui.tui.widgets.question import question_body
 
 VERDICT_STYLE = {
     "correct": "bold green",
@@ -164,12 +165,12 @@ class PracticeScreen(StatefulKeys, Screen):
             return
         lang = self.app.lang
         s = self.session
-        if self.feedback_for is not None:
-            number = self.feedback_for.question.number
-        else:
-            number = s.current.number if s.current else s.total
+        shown = self.feedback_for.question if self.feedback_for is not None else s.current
+        number = shown.number if shown is not None else s.total
+        step = tr("step-of", lang, part=shown.part, parts=shown.parts) if shown else ""
         minutes, seconds = divmod(int(s.elapsed), 60)
         values = {"number": number, "total": s.total, "score": f"{s.score:.2f}"}
+        values["step"] = f" · {step}" if shown is not None and shown.parts > 1 else ""
         values |= {"streak_word": tr("streak", lang), "streak": self.streak}
         text = tr("practice-progress", lang, clock=f"{minutes:02d}:{seconds:02d}", **values)
         self.query_one("#progress", Static).update(text)
@@ -182,20 +183,7 @@ class PracticeScreen(StatefulKeys, Screen):
         self.session.question_shown()
         lang = self.app.lang
         self.feedback_for = None
-        body = Text()
-        if question.scenario is not None:
-            body.append(question.scenario.intro(lang) + "\n\n")
-            prefix = f"({chr(96 + question.part)}) " if question.parts > 1 else ""
-            prompt = split_choices(question.ask.prompt(lang), [o.id for o in question.ask.options])
-            body.append(prefix + prompt, style="bold")
-            convention = question.scenario.convention(lang)
-            if convention:
-                body.append(
-                    "\n" + ("约定：" if lang == "zh" else "Convention: ") + convention, style="dim"
-                )
-        else:
-            body.append(question.text(lang), style="bold")
-        self.query_one("#scenario", Prose).show(body)
+        self.query_one("#scenario", Prose).show(question_body(question, lang))
         answer = self.query_one("#answer", AnswerInput)
         answer.ask(question)
         unit = question.unit()

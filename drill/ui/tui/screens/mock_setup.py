@@ -1,0 +1,89 @@
+"""The mock interview's set-up from the home screen: how long, which case, which card, as
+``drill mock --minutes --case --gpu`` would choose them. Enter in any list starts."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from drill.i18n import tr
+
+LENGTHS = (10, 20, 30, 45)
+CASES = ("kernel", "serving", "random")
+ANY_CARD = "any"
+
+
+def mock_cards() -> list:
+    """The cards the mock's case accepts (the factory's rule: NVIDIA, fp16 tensor cores)."""
+    from drill.content.catalog import load_catalog
+
+    return [c for c in load_catalog() if c.vendor.upper() == "NVIDIA" and "fp16" in c.tensor]
+
+
+class MockSetupScreen(ModalScreen[dict | None]):
+    """Three lists side by side; ←/→ (or Tab) move between them, Enter starts."""
+
+    BINDINGS = [
+        Binding("escape,q", "close", "back", show=False),
+        Binding("left", "app.focus_previous", "previous list", show=False),
+        Binding("right", "app.focus_next", "next list", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        lang = self.app.lang
+        cards = [Option(tr("mock-any-card", lang), id=ANY_CARD)]
+        cards += [Option(c.name, id=c.id) for c in mock_cards()]
+        with Vertical(id="mock-setup"):
+            yield Static(Text(tr("mock-setup-title", lang), style="bold"))
+            with Horizontal(id="mock-setup-lists"):
+                with Vertical(classes="mock-setup-column"):
+                    yield Static(tr("mock-setup-length", lang), classes="dim-hint")
+                    yield OptionList(
+                        *[
+                            Option(tr("mock-length-option", lang, minutes=m), id=str(m))
+                            for m in LENGTHS
+                        ],
+                        id="mock-lengths",
+                    )
+                with Vertical(classes="mock-setup-column"):
+                    yield Static(tr("mock-setup-case", lang), classes="dim-hint")
+                    yield OptionList(
+                        *[Option(tr("mock-case-" + c, lang), id=c) for c in CASES],
+                        id="mock-cases",
+                    )
+                with Vertical(classes="mock-setup-column", id="mock-card-column"):
+                    yield Static(tr("mock-setup-card", lang), classes="dim-hint")
+                    yield OptionList(*cards, id="mock-cards")
+            yield Static(tr("mock-length-hint", lang), classes="dim-hint")
+
+    def on_mount(self) -> None:
+        for ident, index in (("#mock-lengths", LENGTHS.index(30)), ("#mock-cases", 0)):
+            self.query_one(ident, OptionList).highlighted = index
+        self.query_one("#mock-cards", OptionList).highlighted = 0
+        self.query_one("#mock-lengths", OptionList).focus()
+
+    def chosen(self) -> dict:
+        """The options ``MockScreen`` takes, from each list's highlighted entry."""
+
+        def pick(ident: str) -> str:
+            options = self.query_one(ident, OptionList)
+            return options.get_option_at_index(options.highlighted or 0).id
+
+        card = pick("#mock-cards")
+        return {
+            "minutes": float(pick("#mock-lengths")),
+            "case": pick("#mock-cases"),
+            "gpu": None if card == ANY_CARD else card,
+        }
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.chosen())
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,26 @@
+"""A question's text as the practice and mock screens show it: the scenario, the step, the
+prompt with one choice per line, and the conventions it is graded by."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from drill.ui.tui.widgets.prose import split_choices
+
+
+def question_body(question, lang: str, heading: str = "") -> Text:
+    """``heading`` names the step above its prompt (the mock's "Serving case, step 2 of 4")."""
+    body = Text()
+    if question.scenario is None:
+        body.append(question.text(lang), style="bold")
+        return body
+    body.append(question.scenario.intro(lang) + "\n\n")
+    if heading:
+        body.append(heading + "\n", style="italic")
+    prefix = f"({chr(96 + question.part)}) " if question.parts > 1 else ""
+    prompt = split_choices(question.ask.prompt(lang), [o.id for o in question.ask.options])
+    body.append(prefix + prompt, style="bold")
+    convention = question.convention_line(lang)
+    if convention:
+        body.append("\n" + convention, style="dim")
+    return body

@@ -1,0 +1,67 @@
+"""The mock states what it grades by: every case step names itself and shows its conventions,
+in the app's text and in ``--plain``, and an answer worked from what is shown scores full."""
+
+from __future__ import annotations
+
+import re
+
+from drill.content.bank import load_bank
+from drill.content.catalog import load_catalog
+from drill.runs.interview import MockConfig, MockInterview
+from tests.helpers import FakeClock, run_drill
+
+CATALOG = load_catalog(include_user=False)
+BANK = load_bank(include_user=False)
+
+
+def serving_mock(seed: int, lang: str = "en") -> MockInterview:
+    config = MockConfig(minutes=10, seed=seed, case="serving", lang=lang)
+    return MockInterview(config, CATALOG, BANK, clock=FakeClock())
+
+
+def test_plain_serving_mock_prints_each_steps_name_and_conventions():
+    result = run_drill(
+        "mock", "--plain", "--case", "serving", "--minutes", "10", "--seed", "5", "--no-save",
+        input="skip\n" * 4 + "quit\n",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    names = ["tensor-parallel degree", "KV capacity", "decode step", "all-reduce time"]
+    for step, name in enumerate(names, 1):
+        assert f"(case) Serving case, step {step} of 4: {name}" in out
+    conventions = re.findall(r"^Convention: .*$", out, flags=re.M)
+    assert len(conventions) == 4
+    for line in conventions:
+        assert "at most 90% of each GPU's memory" in line and "0.5 µs per step" in line
+
+
+def test_chinese_plain_mock_names_its_steps_too():
+    result = run_drill(
+        "mock", "--plain", "--case", "serving", "--minutes", "10", "--seed", "5", "--no-save",
+        "--lang", "zh", input="skip\n" * 4 + "quit\n",
+    )  # fmt: skip
+    assert "服务案例，第 2 步 / 共 4 步：KV 缓存容量" in result.stdout
+    assert result.stdout.count("约定：") == 4 and "最多用 90% 的显存" in result.stdout
+
+
+def test_kv_capacity_is_graded_by_the_stated_memory_cap():
+    """The review's candidate left the 90 % out ((N·M − s·P) / per-token bytes): now that the
+    cap is shown, that answer is the one marked down, and the capped one is right."""
+    for seed in range(6):
+        mock = serving_mock(seed)
+        case = mock.current.scenario
+        p = case.params
+        card = CATALOG.get(p["gpu"])
+        shown = mock.current.convention_line("en")
+        assert "at most 90%" in shown
+        mock.answer(str(float(mock.current.ask.expected)))  # tp degree
+        assert mock.current.ask.key == "kv-capacity"
+        per_token = 2 * p["layers"] * p["kv_heads"] * p["head_dim"] * 2
+        weights = 2 * p["params"]
+        capped = (0.9 * p["node_gpus"] * card.capacity - weights) / per_token
+        uncapped = (p["node_gpus"] * card.capacity - weights) / per_token
+        result = mock.answer(f"{capped:.4g}")
+        assert result.score == 1.0
+        other = serving_mock(seed)
+        other.answer(str(float(other.current.ask.expected)))
+        assert other.answer(f"{uncapped:.4g}").score < 1.0
