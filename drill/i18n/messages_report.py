@@ -1,6 +1,7 @@
 """The mock interview's Markdown report (ui/render/report_md.py looks them up as report-<key>)."""
 
 PAIRS: dict[str, tuple[str, str]] = {
+    "mock-mistake-at": ("{label} (question {id})", "{label}（第 {id} 题）"),
     "report-title": ("Mock interview report", "模拟面试报告"),
     "report-summary": ("Summary", "总结"),
     "report-questions": ("Questions", "题目"),

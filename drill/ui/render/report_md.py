@@ -25,6 +25,13 @@ WORDS = {
         "The time ran out; the questions left count as unanswered.",
         "时间用完；剩下的题目按未作答计。",
     ),
+    "col-stage": ("Stage", "环节"),
+    "col-question": ("Question", "题目"),
+    "col-result": ("Result", "结果"),
+    "col-score": ("Score", "得分"),
+    "col-time": ("Time / budget", "用时 / 预算"),
+    "col-hints": ("Hints", "提示"),
+    "col-mistakes": ("Mistakes", "错因"),
     "stage": ("stage", "环节"),
     "status": ("result", "结果"),
     "time": ("time / budget", "用时 / 预算"),
@@ -79,9 +86,9 @@ def report(card: Scorecard, lang: str = "en", when: datetime | None = None) -> s
         "",
         f"## {w('questions', lang)}",
         "",
-        f"| # | {w('stage', lang)} | {w('questions', lang)} | {w('status', lang)} | "
-        f"{w('score', lang)} | {w('time', lang)} | {w('hints', lang)} | "
-        f"{w('mistakes', lang)} |",
+        f"| # | {w('col-stage', lang)} | {w('col-question', lang)} | {w('col-result', lang)} | "
+        f"{w('col-score', lang)} | {w('col-time', lang)} | {w('col-hints', lang)} | "
+        f"{w('col-mistakes', lang)} |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows(card, lang):

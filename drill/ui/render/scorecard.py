@@ -36,7 +36,9 @@ def rows(card: Scorecard, lang: str = "en") -> list[Row]:
             item.question.id,
             item.stage,
             item.question.item.id,
-            skill_name(item.question.item.id, lang, item.question.item.kind),
+            item.question.case_label(lang)
+            if item.question.parts > 1
+            else skill_name(item.question.item.id, lang, item.question.item.kind),
             item.status,
             item.score,
             clock_text(item.result.seconds) if item.answered else None,
@@ -135,7 +137,8 @@ def scorecard_view(card: Scorecard, lang: str):
             str(r.hints),
         )
         if r.mistakes:
-            missed.append(f"{r.id}. {mistake_label('|'.join(r.mistakes), lang)}")
+            label = mistake_label("|".join(r.mistakes), lang)
+            missed.append(tr("mock-mistake-at", lang, label=label, id=r.id))
     style = {"ready": "bold green", "close": "bold yellow"}.get(card.band, "bold red")
     band = Text(f"{tr('score', lang)}: {card.score * 100:.0f} % — ", style="bold")
     band.append(card.band_text(lang), style=style)
