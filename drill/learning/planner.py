@@ -9,7 +9,8 @@ Modes:
             forgotten), then the weakest items by recent accuracy, then
             at most NEW_PER_SESSION unseen items, then cards that fall due within AHEAD_DAYS,
             then the core case (CORE: the whole roofline chain on one scenario) if it is not
-            in the plan yet, so it stays in rotation when little else is due
+            in the plan yet, so it stays in rotation when little else is due, then more
+            unseen items while the session has room
   review    only the cards due today
   mistakes  items answered wrongly in the last MISTAKES_WINDOW answers (most misses first),
             then other items where the same mistake tags were made
@@ -19,11 +20,19 @@ Modes:
             same questions every time for the same seed
   slow      items answered right but slowly: slower than SLOW_BY × your median for that item
 
-A smart session introduces no locked skill: one never practised whose prerequisites
-(drill.content.skills.prerequisites) are not solid yet, i.e. neither their last
-SOLID_ATTEMPTS answers average SOLID_SCORE nor their review card is mature (a memory
-stability of MATURE_DAYS, as placement gives a skill you already master). ``--skill``
-and ``--new`` always work.
+Two rules a person expects from a flash-card app (Anki buries a card answered Good, and its
+siblings, until the next day):
+- An item answered right today (the user's local day) rests until tomorrow in the modes of
+  RESTING (drill.learning.srs.rested_today); a wrong one may come back. cram, mistakes and
+  slow are asked for by name and ask what they find.
+- One item per family in a session while others fill it: a bank question belongs to the
+  family of its first skill, a numeric skill is its own, so the peak skill and the peak
+  questions do not all come at once. Only when the session still has room do siblings
+  follow.
+
+A smart session introduces no locked skill (drill.learning.unlocking): one never practised
+whose prerequisites are not solid yet and whose own step of the roofline case was not
+answered right. ``--skill`` and ``--new`` always work.
 
 Every mode mixes skills and bank questions by one rule: every third item is a question.
 """
@@ -38,7 +47,8 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone, tzinfo
 
-from drill.learning.srs import card_id, end_of_day
+from drill.learning.srs import card_id, end_of_day, rested_today
+from drill.learning.unlocking import locked_among, locked_skills, solid_skills
 from drill.store.timeutil import parse_utc, utc_iso
 
 SEEDED = "plain"
@@ -51,14 +61,13 @@ MISTAKES_WINDOW = 200  # answers that count as "recent" for --mistakes
 TAG_WINDOW = 1000  # mistaken answers searched for other items with the same tags
 CONCEPT_EVERY = 3  # a mixed session: two skills, then a question
 CORE = "roofline-case"  # the first skill of the curriculum: a new user's first question
-SOLID_ATTEMPTS = 5  # a prerequisite is solid when its last 5 answers ...
-SOLID_SCORE = 0.8  # ... average at least 80 %
-MATURE_DAYS = 21.0  # or its review card's stability is three weeks or more
+RESTING = ("smart", "review", "new")  # modes that leave out what was answered right today
 SLOW_BY = 1.5  # --slow: right answers slower than 1.5 × your median for the item
 SLOW_WINDOW = 500  # recent answers searched for slow ones
 SLOW_MIN_TIMED = 5  # answers to an item before its median counts
 
 Item = tuple[str, str]  # ("skill" | "concept", id)
+__all__ = ["Plan", "locked_skills", "plan_session", "seeded_plan", "slow_items", "solid_skills"]
 
 
 @dataclass
@@ -70,6 +79,7 @@ class Plan:
     difficulties: dict[str, int] = field(default_factory=dict)  # skill id -> level
     reasons: list[str] = field(default_factory=list)  # per item: due, weak, new, ahead, ...
     due: int = 0  # items due today (in this session's topic), asked or not
+    resting: int = 0  # items answered right today, left out until tomorrow
 
 
 @dataclass
@@ -159,26 +169,56 @@ def _interleave(skills: list[Item], concepts: list[Item]) -> list[Item]:
 
 
 class _Builder:
-    def __init__(self, count: int) -> None:
+    """The plan as it fills: each item once, nothing resting, and while ``strict`` one item
+    per family."""
+
+    def __init__(self, count: int, family, resting: set[Item]) -> None:
         self.count = count
         self.items: list[Item] = []
         self.reasons: list[str] = []
+        self.strict = True
         self._in: set[Item] = set()
+        self._family = family
+        self._families: set[str] = set()
+        self._resting = resting
 
     @property
     def full(self) -> bool:
         return len(self.items) >= self.count
+
+    def _free(self, item: Item) -> bool:
+        if item in self._in or item in self._resting:
+            return False
+        return not self.strict or self._family(item) not in self._families
+
+    def _take(self, item: Item, reason: str) -> None:
+        self._in.add(item)
+        self._families.add(self._family(item))
+        self.items.append(item)
+        self.reasons.append(reason)
 
     def add(self, items, reason: str, limit: int | None = None) -> None:
         added = 0
         for item in items:
             if self.full or (limit is not None and added >= limit):
                 return
-            if item in self._in:
-                continue
-            self._in.add(item)
-            self.items.append(item)
-            self.reasons.append(reason)
+            if self._free(item):
+                self._take(item, reason)
+                added += 1
+
+    def add_mixed(self, skills, concepts, reason: str, limit: int | None = None) -> None:
+        """Unseen items, every third place of the session a question: the first free one of
+        the kind due at this place, else of the other kind."""
+        added = 0
+        while not self.full and (limit is None or added < limit):
+            concept_now = len(self.items) % CONCEPT_EVERY == CONCEPT_EVERY - 1
+            first, second = (concepts, skills) if concept_now else (skills, concepts)
+            item = next((i for i in first if self._free(i)), None)
+            if item is None:
+                item = next((i for i in second if self._free(i)), None)
+            if item is None:
+                return
+            self._take(item, reason)
             added += 1
 
 
@@ -211,9 +251,11 @@ def plan_session(
     new_per_session: int = NEW_PER_SESSION,
     seed: int | None = None,
     core: str | None = CORE,
+    families: dict[str, str] | None = None,
 ) -> Plan:
     """The session's items in the order asked. ``skills`` and ``concepts`` are the items this
-    session may ask, in the order new ones are introduced; the seeded mode needs ``seed``."""
+    session may ask, in the order new ones are introduced; ``families`` gives a question's
+    family (its first skill); the seeded mode needs ``seed``."""
     from drill.store.timeutil import local_zone
 
     if mode not in MODES:
@@ -229,6 +271,9 @@ def plan_session(
     universe = skill_items + concept_items
     conn = _conn(history)
     known = _read(conn, universe)
+    resting: set[Item] = set()
+    if conn is not None and mode in RESTING:
+        resting = rested_today(conn, now, zone) & set(universe)
     today_end = utc_iso(end_of_day(now, zone))
     ahead_end = utc_iso(end_of_day(now + timedelta(days=AHEAD_DAYS), zone))
     due = sorted(
@@ -236,37 +281,47 @@ def plan_session(
     )
     seen = known.seen
     unseen = [i for i in skill_items if i not in seen]
-    if mode == "smart":  # a skill is introduced only once its prerequisites are solid
-        locked = _locked_among(conn, [i[1] for i in unseen], skills)
+    if mode == "smart":  # a skill is introduced only once it is unlocked
+        locked = locked_among(conn, [i[1] for i in unseen], skills)
         unseen = [i for i in unseen if i[1] not in locked]
-    fresh = _interleave(unseen, [i for i in concept_items if i not in seen])
+    unseen_concepts = [i for i in concept_items if i not in seen]
     never = "9999"
 
     def weakness(item: Item) -> tuple:
         return known.accuracy.get(item, 0.0), known.due.get(item, never)
 
-    plan = _Builder(count)
+    def family(item: Item) -> str:
+        return (families or {}).get(item[1], item[1]) if item[0] == "concept" else item[1]
+
+    plan = _Builder(count, family, resting)
+    plan.strict = mode in RESTING
     if mode == "smart":
+        weak = sorted((i for i in seen if known.accuracy.get(i, 1.0) < WEAK_BELOW), key=weakness)
+        ahead = sorted((i for i in known.due if known.due[i] < ahead_end), key=known.due.get)
         plan.add(due, "due")
-        plan.add(
-            sorted((i for i in seen if known.accuracy.get(i, 1.0) < WEAK_BELOW), key=weakness),
-            "weak",
-        )
-        plan.add(fresh, "new", limit=new_per_session if seen else None)
-        plan.add(
-            sorted((i for i in known.due if known.due[i] < ahead_end), key=lambda i: known.due[i]),
-            "ahead",
-        )
+        plan.add(weak, "weak")
+        plan.add_mixed(unseen, unseen_concepts, "new", new_per_session if seen else None)
+        plan.add(ahead, "ahead")
         if core is not None and ("skill", core) in skill_items:
             plan.add([("skill", core)], "core")
+        plan.add_mixed(unseen, unseen_concepts, "new")  # new ones rather than today's again
+        plan.strict = False  # siblings only where the session still has room
+        plan.add(due, "due")
+        plan.add(weak, "weak")
+        plan.add(ahead, "ahead")
+        plan.add_mixed(unseen, unseen_concepts, "new")
     elif mode == "review":
+        plan.add(due, "due")
+        plan.strict = False
         plan.add(due, "due")
     elif mode == "cram":
         plan.add(sorted(seen, key=weakness), "weak")
         if not seen:
-            plan.add(fresh, "new")
+            plan.add_mixed(unseen, unseen_concepts, "new")
     elif mode == "new":
-        plan.add(fresh, "new")
+        plan.add_mixed(unseen, unseen_concepts, "new")
+        plan.strict = False
+        plan.add_mixed(unseen, unseen_concepts, "new")
     elif mode == "mistakes" and conn is not None:
         missed, related = _mistakes(conn, universe)
         plan.add(missed, "mistake")
@@ -279,6 +334,7 @@ def plan_session(
         {i[1]: known.level[i] for i in plan.items if i[0] == "skill" and i in known.level},
         plan.reasons,
         len(due),
+        len(resting),
     )
 
 
@@ -318,58 +374,6 @@ def _mistakes(conn: sqlite3.Connection, universe: list[Item]) -> tuple[list[Item
         ).fetchall()
         related = [by_id[i] for i, _ in found if i in by_id]
     return missed, related
-
-
-# -- unlocking ------------------------------------------------------------------------------
-def solid_skills(history, skills) -> set[str]:
-    """Skills whose last SOLID_ATTEMPTS answers average SOLID_SCORE or more, or whose review
-    card is mature (stability of MATURE_DAYS or more)."""
-    conn = _conn(history)
-    skills = list(skills)
-    if conn is None or not skills:
-        return set()
-    solid: set[str] = set()
-    rows = conn.execute(
-        "SELECT j.value, (SELECT count(*) FROM (SELECT score FROM attempts a WHERE a.skill = "
-        "j.value ORDER BY a.answered_utc DESC LIMIT :n)), (SELECT avg(score) FROM (SELECT "
-        "score FROM attempts a WHERE a.skill = j.value ORDER BY a.answered_utc DESC LIMIT :n)) "
-        "FROM json_each(:ids) j",
-        {"ids": json.dumps(skills), "n": SOLID_ATTEMPTS},
-    )
-    for ident, n, mean in rows:
-        if n >= SOLID_ATTEMPTS and mean is not None and mean >= SOLID_SCORE - 1e-9:
-            solid.add(ident)
-    cards = {card_id("skill", s): s for s in skills}
-    for cid, stability in conn.execute(
-        "SELECT card_id, json_extract(state_json, '$.fsrs.stability') FROM review_cards "
-        "WHERE json_valid(state_json) AND card_id IN (SELECT value FROM json_each(:ids))",
-        {"ids": json.dumps(list(cards))},
-    ):
-        if isinstance(stability, (int, float)) and stability >= MATURE_DAYS:
-            solid.add(cards[cid])
-    return solid
-
-
-def locked_skills(history, skills) -> dict[str, tuple[str, ...]]:
-    """Per locked skill of ``skills``, its prerequisites that are not solid yet. A skill is
-    locked until it is introduced: once practised (it has answers or a scheduled review),
-    it stays unlocked, as a typing tutor never takes back a key."""
-    conn = _conn(history)
-    skills = list(skills)
-    seen = _read(conn, [("skill", s) for s in skills]).seen
-    return _locked_among(conn, [s for s in skills if ("skill", s) not in seen], skills)
-
-
-def _locked_among(conn, candidates: list[str], skills: list[str]) -> dict[str, tuple[str, ...]]:
-    """Of ``candidates``, those whose prerequisites (among ``skills``) are not all solid."""
-    from drill.content.skills.prerequisites import prerequisites_of
-
-    known = set(skills)
-    needed = {s: prerequisites_of(s, known) for s in candidates}
-    wanted = {p for ps in needed.values() for p in ps}
-    solid = solid_skills(conn, sorted(wanted))
-    missing = {s: tuple(p for p in ps if p not in solid) for s, ps in needed.items()}
-    return {s: ps for s, ps in missing.items() if ps}
 
 
 # -- slow items -----------------------------------------------------------------------------

@@ -106,6 +106,7 @@ def plan_config(
     seeded = config.mode == SEEDED
     skills: list[str] = []
     concepts: list[str] = []
+    families: dict[str, str] = {}  # a question's family: its first skill
     if config.topic != "concepts":
         skills = list(config.skills or CURRICULUM)
     if config.topic != "numeric":
@@ -119,8 +120,10 @@ def plan_config(
         else:
             index = sorted(index, key=lambda row: row[1])  # stable: load order within a level
         concepts = [qid for qid, _, skills in index if not wanted or wanted & set(skills)]
+        families = {qid: skills[0] for qid, _, skills in index if skills}
     if config.topic == "concepts" and not concepts and seeded:
         raise SetupError("no conceptual questions are available (see drill validate)")
+    extra = {"seed": config.seed, "families": families}
     own = history is USER_HISTORY
     if seeded:
         history, own = None, False
@@ -129,11 +132,11 @@ def plan_config(
     try:
         try:
             plan = plan_session(
-                history, config.mode, config.count, skills, concepts, now, zone, seed=config.seed
+                history, config.mode, config.count, skills, concepts, now, zone, **extra
             )
         except sqlite3.DatabaseError:
             plan = plan_session(
-                None, config.mode, config.count, skills, concepts, now, zone, seed=config.seed
+                None, config.mode, config.count, skills, concepts, now, zone, **extra
             )
     finally:
         if own and history is not None:

@@ -1,6 +1,10 @@
 """Which skills build on which: smart practice introduces a skill only once the skills it
-needs are solid (drill.learning.planner), the way a typing tutor adds a key only when the
+needs are solid (drill.learning.unlocking), the way a typing tutor adds a key only when the
 keys before it are sure.
+
+The roofline case asks the core skills as its own steps (CASE_STEPS): answers to a step count
+as answers to its skill, and a step answered right unlocks the skill by itself, so the
+core chain never waits behind spec arithmetic.
 
 Data only, next to the registry. A skill missing here has no prerequisites; an id that is
 not registered (a skill another pack adds or removes) is ignored by the planner. Placement
@@ -18,8 +22,7 @@ PREREQUISITES: dict[str, tuple[str, ...]] = {
     "gemv-intensity": ("gemm-intensity",),
     "conv-intensity": ("gemm-intensity",),
     "attention-intensity": ("gemm-intensity",),
-    # the roofline
-    "ridge-point": ("peak-from-specs", "bandwidth-from-specs"),
+    # the roofline; ridge-point needs nothing: its questions give the peak and the bandwidth
     "bound": ("ridge-point", "gemm-intensity"),
     "attainable": ("ridge-point",),
     "min-time": ("attainable",),
@@ -59,6 +62,17 @@ PREREQUISITES: dict[str, tuple[str, ...]] = {
 }
 # roofline-case has none on purpose: it walks intensity, ridge, bound, attainable,
 # efficiency and direction one step at a time, so a new user's first session starts with it.
+
+# The skills that ask the case (practice and the mock interview), and which of their steps
+# (an ask's key) practises which skill. The minimum time is the work over the attainable rate.
+CASE_SKILLS = ("roofline-case", "interview-case")
+CASE_STEPS: dict[str, str] = {
+    "ridge-point": "ridge",
+    "bound": "bound",
+    "attainable": "attainable",
+    "efficiency": "efficiency",
+    "min-time": "attainable",
+}
 
 # The order placement visits the skill groups in (the skills' topics); topics not named
 # here follow in curriculum order.

@@ -27,6 +27,8 @@ from drill.learning.srs.queries import (
     forecast,
     load_state,
     median_seconds,
+    rested_today,
+    resting_today,
     retention,
 )
 from drill.learning.srs.rating import (
@@ -76,6 +78,8 @@ __all__ = [
     "median_seconds",
     "rate",
     "rating_of",
+    "rested_today",
+    "resting_today",
     "retention",
     "split_card_id",
     "with_speed",

@@ -6,6 +6,7 @@ import json
 import sqlite3
 from datetime import datetime, time, timedelta, timezone, tzinfo
 from pathlib import Path
+from string import ascii_lowercase
 
 from drill.learning.srs.card import CardState, card_id, end_of_day, split_card_id
 from drill.store.timeutil import parse_utc, utc_iso
@@ -50,6 +51,30 @@ def median_seconds(history, item: str, ask: str) -> float | None:
     return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
 
 
+def rested_today(history, now: datetime, zone: tzinfo) -> set[tuple[str, str]]:
+    """Items (kind, id) whose last showing today, the user's local day, was answered right:
+    every part of its scenario right, none skipped. Like a card answered Good in Anki, they
+    are not asked again before tomorrow; a wrong answer may come back the same day.
+
+    Answers from every mode count (practice, mock, daily, placement): a right answer is one."""
+    start = datetime.combine(now.astimezone(zone).date(), time(), zone)
+    rows = _conn(history).execute(
+        "SELECT item_kind, skill, session_id, question, correct, skipped FROM attempts "
+        "WHERE answered_utc >= ? AND answered_utc < ? ORDER BY answered_utc",
+        (utc_iso(start), utc_iso(end_of_day(now, zone))),
+    )
+    last: dict[tuple[str, str], tuple[tuple, bool]] = {}
+    for kind, ident, session, question, correct, skipped in rows:
+        # the parts of one scenario share the session and its number ("3a", "3b", ...)
+        showing = (session, str(question).rstrip(ascii_lowercase))
+        right = bool(correct) and not skipped
+        held = last.get((kind, ident))
+        if held is not None and held[0] == showing:
+            right = right and held[1]
+        last[(kind, ident)] = (showing, right)
+    return {item for item, (_, right) in last.items() if right}
+
+
 # -- figures for stats and the home screen ----------------------------------------------------
 def _open_default(history):
     """The given history, or the user's (None when there is none yet or it is refused)."""
@@ -82,6 +107,23 @@ def due_today(history=None, now: datetime | None = None, zone: tzinfo | None = N
             .execute("SELECT count(*) FROM review_cards WHERE due_utc < ?", (horizon,))
             .fetchone()[0]
         )
+    except sqlite3.Error:
+        return 0
+    finally:
+        if opened:
+            history.close()
+
+
+def resting_today(history=None, now: datetime | None = None, zone: tzinfo | None = None) -> int:
+    """How many items answered right today rest until tomorrow (``rested_today``), for the
+    home screen's line; the user's history when none is given."""
+    from drill.store.timeutil import local_zone
+
+    history, opened = _open_default(history)
+    if history is None:
+        return 0
+    try:
+        return len(rested_today(history, now or datetime.now(timezone.utc), zone or local_zone()))
     except sqlite3.Error:
         return 0
     finally:

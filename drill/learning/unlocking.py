@@ -1,0 +1,136 @@
+"""Which skills smart practice may introduce: those whose prerequisites are solid
+(drill.content.skills.prerequisites), or whose own step of the roofline case was answered right.
+
+A skill is solid when its last answers (SOLID_ATTEMPTS at most, SOLID_MIN at least) average
+SOLID_SCORE, or when its review card is mature (a memory stability of MATURE_DAYS, as
+placement gives a skill you already master). Two answers suffice because a card answered
+right rests until the next day: waiting for five would keep the next skills locked for a week
+or more. Answers to a skill's step in the roofline case (CASE_STEPS) count as answers to the
+skill, so the case and the skill itself, right the same day, make it solid.
+
+SQL only, like the planner: fsrs is never imported here.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from drill.learning.srs import card_id
+
+SOLID_ATTEMPTS = 5  # a prerequisite is solid when its last answers (5 at most ...
+SOLID_MIN = 2  # ... 2 at least) ...
+SOLID_SCORE = 0.8  # ... average at least 80 %
+MATURE_DAYS = 21.0  # or its review card's stability is three weeks or more
+
+
+def _conn(history) -> sqlite3.Connection | None:
+    return None if history is None else getattr(history, "conn", history)
+
+
+def _scores(conn: sqlite3.Connection, skill: str, n: int) -> list[float]:
+    """The scores of the last ``n`` answers to ``skill``, its case step's included."""
+    from drill.content.skills.prerequisites import CASE_SKILLS, CASE_STEPS
+
+    step = CASE_STEPS.get(skill)
+    if step is None:
+        sql = "SELECT score, answered_utc FROM attempts WHERE skill = :s"
+    else:
+        sql = (
+            "SELECT score, answered_utc FROM attempts WHERE skill = :s UNION ALL "
+            "SELECT score, answered_utc FROM attempts WHERE ask = :step AND skill IN "
+            "(SELECT value FROM json_each(:cases))"
+        )
+    sql += " ORDER BY answered_utc DESC LIMIT :n"
+    args = {"s": skill, "step": step, "cases": json.dumps(CASE_SKILLS), "n": n}
+    return [score for score, _ in conn.execute(sql, args)]
+
+
+def solid_skills(history, skills) -> set[str]:
+    """Skills of ``skills`` that are solid (see the module's rule)."""
+    conn = _conn(history)
+    skills = list(skills)
+    if conn is None or not skills:
+        return set()
+    solid: set[str] = set()
+    for skill in skills:
+        scores = _scores(conn, skill, SOLID_ATTEMPTS)
+        if len(scores) >= SOLID_MIN and sum(scores) / len(scores) >= SOLID_SCORE - 1e-9:
+            solid.add(skill)
+    cards = {card_id("skill", s): s for s in skills}
+    for cid, stability in conn.execute(
+        "SELECT card_id, json_extract(state_json, '$.fsrs.stability') FROM review_cards "
+        "WHERE json_valid(state_json) AND card_id IN (SELECT value FROM json_each(:ids))",
+        {"ids": json.dumps(list(cards))},
+    ):
+        if isinstance(stability, (int, float)) and stability >= MATURE_DAYS:
+            solid.add(cards[cid])
+    return solid
+
+
+def shown_in_case(history, skills) -> set[str]:
+    """Skills of ``skills`` whose step of the roofline case was answered right the last time
+    it was asked: the case showed the user can do it, on the same kind of scenario."""
+    from drill.content.skills.prerequisites import CASE_SKILLS, CASE_STEPS
+
+    conn = _conn(history)
+    steps = {s: CASE_STEPS[s] for s in skills if s in CASE_STEPS}
+    if conn is None or not steps:
+        return set()
+    last = {}
+    for ask, correct in conn.execute(
+        "SELECT ask, correct FROM attempts WHERE skill IN (SELECT value FROM json_each(:cases)) "
+        "AND ask IN (SELECT value FROM json_each(:steps)) ORDER BY answered_utc",
+        {"cases": json.dumps(CASE_SKILLS), "steps": json.dumps(sorted(set(steps.values())))},
+    ):
+        last[ask] = bool(correct)
+    return {s for s, step in steps.items() if last.get(step)}
+
+
+def locked_skills(history, skills) -> dict[str, tuple[str, ...]]:
+    """Per locked skill of ``skills``, its prerequisites that are not solid yet. A skill is
+    locked until it is introduced: once practised (it has answers or a scheduled review),
+    it stays unlocked, as a typing tutor never takes back a key."""
+    conn = _conn(history)
+    skills = list(skills)
+    practised = _practised(conn, skills)
+    return locked_among(conn, [s for s in skills if s not in practised], skills)
+
+
+def _practised(conn, skills: list[str]) -> set[str]:
+    """Skills with an answer or a scheduled review card."""
+    if conn is None or not skills:
+        return set()
+    found = {
+        s
+        for (s,) in conn.execute(
+            "SELECT j.value FROM json_each(:ids) j WHERE EXISTS "
+            "(SELECT 1 FROM attempts a WHERE a.skill = j.value)",
+            {"ids": json.dumps(skills)},
+        )
+    }
+    cards = {card_id("skill", s): s for s in skills}
+    for (cid,) in conn.execute(
+        "SELECT card_id FROM review_cards WHERE due_utc IS NOT NULL AND due_utc <> '' "
+        "AND card_id IN (SELECT value FROM json_each(:ids))",
+        {"ids": json.dumps(list(cards))},
+    ):
+        found.add(cards[cid])
+    return found
+
+
+def locked_among(conn, candidates: list[str], skills: list[str]) -> dict[str, tuple[str, ...]]:
+    """Of ``candidates``, those whose prerequisites (among ``skills``) are not all solid and
+    whose own case step has not been answered right."""
+    from drill.content.skills.prerequisites import prerequisites_of
+
+    known = set(skills)
+    needed = {s: prerequisites_of(s, known) for s in candidates}
+    needed = {s: ps for s, ps in needed.items() if ps}
+    if not needed:
+        return {}
+    shown = shown_in_case(conn, list(needed))
+    wanted = {p for s, ps in needed.items() if s not in shown for p in ps}
+    solid = solid_skills(conn, sorted(wanted))
+    missing = {s: tuple(p for p in ps if p not in solid) for s, ps in needed.items()}
+    return {s: ps for s, ps in missing.items() if ps and s not in shown}
