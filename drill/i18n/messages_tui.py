@@ -49,8 +49,13 @@ PAIRS: dict[str, tuple[str, str]] = {
         "终端窗口太小\n至少需要 {w}×{h}，当前 {cw}×{ch}\n请放大窗口后继续\nCtrl+Q 退出",
     ),
     "home-due-tomorrow": (
-        "Nothing due today; {count} reviews due tomorrow.",
-        "今天没有待复习的内容；明天有 {count} 项待复习。",
+        "Nothing due today ({count} due tomorrow): p brings new items.",
+        "今天没有到期的复习（明天有 {count} 项）：按 p 练习新内容。",
+    ),
+    "home-resting": (
+        "Nothing due today; the {count} items you got right today rest until tomorrow. "
+        "p brings new ones.",
+        "今天没有到期的复习；今天答对的 {count} 项明天再练。按 p 练习新内容。",
     ),
     "mock-setup-title": ("Mock interview", "模拟面试"),
     "mock-setup-length": ("How long", "时长"),

@@ -68,6 +68,11 @@ class RunBase:
     def hints_used(self) -> int:
         return len(self._hints)
 
+    @property
+    def hints_shown(self) -> tuple[str, ...]:
+        """The rungs of the current question's ladder shown so far, in order."""
+        return tuple(self._hints)
+
     def _hint_limit(self) -> int | None:
         return None
 

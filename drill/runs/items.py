@@ -210,6 +210,12 @@ class Question:
             )
         return q.answer.get(lang) or q.answer["en"]
 
+    @property
+    def model_answer(self) -> bool:
+        """A free answer's expected text is the model answer, which the solution shows."""
+        q = self.concept
+        return q is not None and q.type != "truefalse" and not q.choices
+
     def expected_json(self):
         """The expected answer as stored: option ids (the pack's letters) for choices."""
         if self.ask is not None:
@@ -233,7 +239,7 @@ class Question:
             lines = [step.text(lang) for step in self.ask.steps]
             extra = self.ask.explain_zh if lang == "zh" else self.ask.explain_en
             if extra and extra not in " ".join(lines):
-                lines.append(extra)
+                lines.extend(extra.splitlines())  # a direction step: one line per option
             return lines
         q = self.concept
         lines = [q.answer.get(lang) or q.answer["en"]]

@@ -11,6 +11,7 @@ from drill.ui.tui.app import make_app
 from drill.ui.tui.screens.dialogs import ConfirmScreen, HelpScreen
 from drill.ui.tui.screens.practice import PracticeScreen
 from drill.ui.tui.widgets.keybar import KEYS, KeyBar
+from drill.ui.tui.widgets.paging import in_view
 from tests.tui.helpers import START, frozen, text_of, wait_for_question
 
 PRESS = {"Enter": "enter", "F1": "f1", "F2": "f2", "F3": "f3", "F4": "f4", "Esc": "escape"}
@@ -63,6 +64,9 @@ async def test_every_key_shown_works_and_types_nothing(drill_home, kind):
         for name in keys:
             if name in ("enter", "skip"):
                 continue  # below: they end the question
+            plot_was_in_view = in_view(
+                screen.query_one("#practice-body"), screen.query_one("#plot")
+            )
             await pilot.press(PRESS[KEYS[name][0]])
             await pilot.pause()
             assert box.value == typed, (name, box.value)  # nothing typed by a command
@@ -70,10 +74,13 @@ async def test_every_key_shown_works_and_types_nothing(drill_home, kind):
                 assert text_of(app, "#message").strip()
             elif name == "plot":
                 message = text_of(app, "#message").strip()
+                body, plot = screen.query_one("#practice-body"), screen.query_one("#plot")
                 if plot_spec(question, None) is None:
                     assert message.startswith("No plot"), message
-                else:
+                elif plot_was_in_view:
                     assert message == "Plot hidden (F3 shows it).", message
+                else:  # below the fold: F3 goes to the plot rather than hiding it
+                    assert screen.show_plot and in_view(body, plot)
             elif name == "help":
                 assert isinstance(app.screen, HelpScreen)
                 await pilot.press("escape")

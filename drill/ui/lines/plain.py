@@ -86,10 +86,11 @@ class PlainFormatter:
             for line in mistake_lines(result, lang):
                 self.say(f"{tr('mistake', lang)}: {line}")
             return
-        self.say(
-            f"{tr(result.verdict(), lang)} ({result.score:.2g}) — {tr('expected', lang)}: "
-            f"{question.expected_text(lang)}"
-        )
+        verdict = f"{tr(result.verdict(), lang)} ({result.score:.2g})"
+        if question.model_answer:  # the solution below opens with the model answer
+            self.say(verdict)
+        else:
+            self.say(f"{verdict} — {tr('expected', lang)}: {question.expected_text(lang)}")
         for line in mistake_lines(result, lang):
             self.say(f"{tr('mistake', lang)}: {line}")
         self._points(result)

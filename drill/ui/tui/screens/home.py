@@ -78,12 +78,15 @@ class HomeScreen(Screen):
         """Cards due today, from the history (SQLite): after the first frame, off the UI."""
         from datetime import datetime, timedelta, timezone
 
-        from drill.learning.srs import due_today
+        from drill.learning.srs import due_today, resting_today
 
         due = due_today()
         lang = self.app.lang
+        resting = 0 if due else resting_today()
         if due:
             text = tr("home-due", lang, count=due)
+        elif resting:
+            text = tr("home-resting", lang, count=resting)
         else:
             tomorrow = due_today(now=datetime.now(timezone.utc) + timedelta(days=1))
             text = (

@@ -20,7 +20,7 @@ from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.keybar import KeyBar, StatefulKeys
 from drill.ui.tui.widgets.paging import page
 from drill.ui.tui.widgets.prose import Prose
-from drill.ui.tui.widgets.question import question_body
+from drill.ui.tui.widgets.question import hint_ladder, question_body
 
 REMINDERS = (0.5, 300.0, 60.0)  # at half time, then with 5 and 1 minutes left
 
@@ -229,15 +229,10 @@ class MockScreen(StatefulKeys, Screen):
         from drill.grading.numbers import HINT_COSTS
 
         hint = self.interview.hint()
-        lang = self.app.lang
-        if hint is None:
-            text = tr("no-hint", lang)
-        else:
-            used = self.interview.hints_used
-            text = (
-                f"{tr('hint', lang)} {used}/{len(HINT_COSTS)} (−{HINT_COSTS[used - 1]:.0%}): {hint}"
-            )
-        self.query_one("#message", Prose).show(Text(text, style="cyan"))
+        costs = [f"−{cost:.0%}" for cost in HINT_COSTS]
+        self.query_one("#message", Prose).show(
+            hint_ladder(self.interview.hints_shown, hint is None, self.app.lang, costs)
+        )
 
     def action_skip(self) -> None:
         if self.interview is None or self.feedback_shown or self.interview.finished:

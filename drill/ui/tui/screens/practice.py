@@ -14,11 +14,11 @@ from textual.widgets import Label, Static
 from drill.i18n import tr
 from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.keybar import KeyBar, StatefulKeys
-from drill.ui.tui.widgets.paging import page
+from drill.ui.tui.widgets.paging import in_view, page
 from drill.ui.tui.widgets.plot import PlotView, figure_for
 from drill.ui.tui.widgets.points import PointList
 from drill.ui.tui.widgets.prose import Prose
-from drill.ui.tui.widgets.question import question_body
+from drill.ui.tui.widgets.question import hint_ladder, question_body
 
 VERDICT_STYLE = {
     "correct": "bold green",
@@ -196,6 +196,7 @@ class PracticeScreen(StatefulKeys, Screen):
         self._draw_plot(None)
         self._refresh_progress()
         self.query_one("#practice-body").scroll_home(animate=False)
+        self.call_after_refresh(self._keep_answer_on_top)
         self.refresh_keys()
 
     def _draw_plot(self, result) -> None:
@@ -274,11 +275,13 @@ class PracticeScreen(StatefulKeys, Screen):
         """The feedback opens with the answer row at the top. A scroll made before the feedback
         is laid out stops short (the view is shorter then), so it is made again as the
         content grows, until it can reach the row; after that the view is the user's."""
+        body = self.query_one("#practice-body", VerticalScroll)
+        row = self.query_one("#answer-row")
         if self._answer_on_top and self.feedback_for is not None:
-            body = self.query_one("#practice-body", VerticalScroll)
-            row = self.query_one("#answer-row")
             body.scroll_to_widget(row, top=True, animate=False)
             self._answer_on_top = body.max_scroll_y < row.virtual_region_with_margin.y
+        elif self.feedback_for is None and row.display and not in_view(body, row):
+            body.scroll_to_widget(row, animate=False)  # a long question: its box still shows
 
     # -- actions ----------------------------------------------------------------------
     @on(AnswerInput.Submitted, "#answer")
@@ -306,8 +309,10 @@ class PracticeScreen(StatefulKeys, Screen):
         if self.session is None or self.feedback_for is not None:
             return
         hint = self.session.hint()
-        text = f"{tr('hint', self.app.lang)}: {hint}" if hint else tr("no-hint", self.app.lang)
-        self.query_one("#message", Prose).show(Text(text, style="cyan"))
+        message = self.query_one("#message", Prose)
+        message.show(hint_ladder(self.session.hints_shown, hint is None, self.app.lang))
+        body = self.query_one("#practice-body", VerticalScroll)
+        self.call_after_refresh(body.scroll_to_widget, message, animate=False)
 
     def action_skip(self) -> None:
         if self.session is None or self.feedback_for is not None or self.session.finished:
@@ -334,10 +339,16 @@ class PracticeScreen(StatefulKeys, Screen):
             why = "no-plot-card" if why_no_plot(question) == "card" else "no-plot-data"
             self.query_one("#message", Prose).show(Text(tr(why, self.app.lang), style="cyan"))
             return
+        body, plot = self.query_one("#practice-body", VerticalScroll), self.query_one("#plot")
+        if self.show_plot and plot.display and not in_view(body, plot):
+            body.scroll_to_widget(plot, top=True, animate=False)  # below the fold: go to it
+            return
         self.show_plot = not self.show_plot
         note = tr("plot-on" if self.show_plot else "plot-off", self.app.lang)
         self.query_one("#message", Prose).show(Text(note, style="cyan"))
         self._draw_plot(self.feedback_for)
+        if self.show_plot:
+            self.call_after_refresh(body.scroll_to_widget, plot, top=True, animate=False)
 
     def on_resize(self) -> None:
         if self.session is not None:

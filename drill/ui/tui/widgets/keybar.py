@@ -38,6 +38,9 @@ KEYS: dict[str, tuple[str, str]] = {
 
 
 class KeyBar(Static):
+    """The keys in the order given (the most needed first). When they do not fit the width,
+    the spacing tightens, then whole keys go from the end, so no label is ever cut."""
+
     DEFAULT_CSS = """
     KeyBar { dock: bottom; height: 1; background: $panel; color: $text-muted; padding: 0 1; }
     """
@@ -45,20 +48,39 @@ class KeyBar(Static):
     def __init__(self, keys: list[str], lang: str, **kwargs) -> None:
         super().__init__(self.render_keys(keys, lang), **kwargs)
         self.keys = list(keys)
+        self.lang = lang
 
     def show(self, keys: list[str], lang: str) -> None:
-        if keys != self.keys:
-            self.keys = list(keys)
-            self.update(self.render_keys(keys, lang))
+        if keys != self.keys or lang != self.lang:
+            self.keys, self.lang = list(keys), lang
+            self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        width = self.content_size.width
+        self.update(self.render_keys(self.keys, self.lang, width or None))
 
     @staticmethod
-    def render_keys(keys: list[str], lang: str) -> Text:
+    def render_keys(keys: list[str], lang: str, width: int | None = None) -> Text:
+        for tight in (False, True):
+            for count in range(len(keys), 0, -1):
+                text = KeyBar._keys_text(keys[:count], lang, tight)
+                if width is None or text.cell_len <= width:
+                    return text
+                if not tight:
+                    break  # tighten the spacing before dropping any key
+        return KeyBar._keys_text(keys[:1], lang, True)
+
+    @staticmethod
+    def _keys_text(keys: list[str], lang: str, tight: bool) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         for i, name in enumerate(keys):
             key, label = KEYS[name]
             if i:
-                text.append("  ")
-            text.append(f" {key} ", style="reverse")
+                text.append(" " if tight else "  ")
+            text.append(key if tight else f" {key} ", style="reverse")
             text.append(" " + tr(label, lang))
         return text
 

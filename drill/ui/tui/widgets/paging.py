@@ -11,3 +11,12 @@ def page(area: Widget, pages: int) -> None:
         area.scroll_page_up(animate=False)
     else:
         area.scroll_page_down(animate=False)
+
+
+def in_view(scroll, widget) -> bool:
+    """Whether ``widget`` (a child of ``scroll``) is on screen: all of it, or, when it is
+    taller than the view, enough of it to fill the view."""
+    region = widget.virtual_region_with_margin
+    top, height = scroll.scroll_y, scroll.scrollable_content_region.height
+    shown = min(region.bottom, top + height) - max(region.y, top)
+    return shown >= min(region.height, height)

@@ -24,3 +24,20 @@ def question_body(question, lang: str, heading: str = "") -> Text:
     if convention:
         body.append("\n" + convention, style="dim")
     return body
+
+
+def hint_ladder(shown, exhausted: bool, lang: str, costs: list[str] | None = None) -> Text:
+    """Every rung shown so far, one per line (each F1 adds the next, none replaces the last),
+    with "no more hints" added under them once the ladder is used up; ``costs`` labels each
+    rung with what it costs (the mock)."""
+    from drill.i18n import tr
+
+    text = Text(style="cyan")
+    for number, hint in enumerate(shown, 1):
+        cost = f" ({costs[number - 1]})" if costs and number <= len(costs) else ""
+        of = f"/{len(costs)}" if costs else ""
+        text.append(f"{tr('hint', lang)} {number}{of}{cost}: {hint}\n")
+    if exhausted:
+        text.append(tr("no-hint", lang), style="dim")
+    text.rstrip()
+    return text

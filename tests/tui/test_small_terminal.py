@@ -1,0 +1,98 @@
+"""80×24 first: the answer box shows when a long question opens, F3 goes to a plot below the
+fold, hints pile up as a ladder, the key bar is never cut, and a case counts as one question."""
+
+from __future__ import annotations
+
+from textual.widgets import Input
+
+from drill.ui.tui.app import make_app
+from drill.ui.tui.widgets.keybar import KEYS, KeyBar
+from drill.ui.tui.widgets.paging import in_view
+from tests.tui.conftest import screen_text
+from tests.tui.helpers import frozen, settle, text_of, type_answer, until, wait_for_question
+
+CASE = {"skills": ["roofline-case"], "seed": 12, "count": 1, "topic": "numeric"}
+SIZE = (80, 24)
+
+
+async def skip_to_step(pilot, screen, part: int) -> None:
+    while screen.session.current.part < part:
+        await pilot.press("f2")
+        await until(pilot, lambda: screen.feedback_for is not None, "feedback")
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.feedback_for is None, "the next step")
+    await settle(pilot)
+
+
+async def test_the_direction_steps_answer_box_shows_when_it_opens(drill_home):
+    app = make_app(home=drill_home, lang="en", start=CASE, clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_question(pilot)
+        await skip_to_step(pilot, screen, 6)
+        assert screen.session.current.ask.key == "direction"
+        body, row = screen.query_one("#practice-body"), screen.query_one("#answer-row")
+        assert body.max_scroll_y > 0  # the question is taller than the screen
+        assert in_view(body, row)
+        assert "Answer" in screen_text(app)
+        assert text_of(app, "#progress").startswith("Question 1 of 1 · step 6 of 6")
+
+
+async def test_f3_goes_to_a_plot_below_the_fold_and_then_hides_it(drill_home):
+    app = make_app(home=drill_home, lang="en", start=CASE, clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_question(pilot)
+        await type_answer(pilot, "4")
+        await settle(pilot)
+        body, plot = screen.query_one("#practice-body"), screen.query_one("#plot")
+        assert plot.display and not in_view(body, plot)
+        await pilot.press("f3")
+        await settle(pilot)
+        assert screen.show_plot and in_view(body, plot)
+        assert "arithmetic intensity (FLOP/B)" in screen_text(app)
+        await pilot.press("f3")  # on screen now: F3 hides it
+        await pilot.pause()
+        assert not screen.show_plot
+
+
+async def test_hints_pile_up_as_a_ladder(drill_home):
+    app = make_app(home=drill_home, lang="zh", start=CASE, clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_question(pilot)
+        ladder = screen.session.current.hints("zh")
+        assert len(ladder) >= 2
+        for _ in range(len(ladder) + 2):
+            await pilot.press("f1")
+            await pilot.pause()
+        shown = text_of(app, "#message")
+        for number, hint in enumerate(ladder, 1):
+            assert f"提示 {number}: {hint}" in shown or f"提示 {number}：{hint}" in shown
+        assert shown.count("没有更多提示了。") == 1
+        assert shown.strip().endswith("没有更多提示了。")
+        assert in_view(screen.query_one("#practice-body"), screen.query_one("#message"))
+        assert screen.query_one("#answer", Input).value == ""
+
+
+async def test_the_key_bar_is_never_cut_on_free_text_feedback(drill_home):
+    for lang in ("en", "zh"):
+        start = {"questions": ["peak-flops-formula"], "seed": 1}
+        app = make_app(home=drill_home, lang=lang, start=start, clock=frozen)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await wait_for_question(pilot)
+            await type_answer(pilot, "SMs times lanes times clock")
+            await settle(pilot)
+            bar = screen.query_one(KeyBar)
+            last = screen_text(app).splitlines()[-1]
+            assert "…" not in last
+            assert bar.keys[:3] == ["next", "flip", "mark-both"]
+            labels = [KEYS[name][0] for name in bar.keys]
+            shown = [key for key in labels if key in last]
+            assert shown[:3] == ["Enter", "1-9", "r/w"]  # the most needed keys stay
+
+
+def test_a_key_bar_drops_whole_keys_from_the_end_when_narrow():
+    keys = ["next", "flip", "mark-both", "plot", "help", "leave", "scroll"]
+    wide = KeyBar.render_keys(keys, "en", 200).plain
+    narrow = KeyBar.render_keys(keys, "en", 50).plain
+    assert "PgUp/PgDn" in wide and len(narrow) <= 50
+    assert narrow.startswith("Enter next 1-9 flip")  # tighter spacing before any key goes
+    assert "PgUp/PgDn" not in narrow and not narrow.endswith(("P", "Pg", " "))
