@@ -112,7 +112,7 @@ def test_direction_partial_credit():
     scenario = skills.generate("direction", 0, 1, CATALOG)
     ask = scenario.asks[0]
     right = [o.id for o in ask.options if o.value in ask.expected]
-    wrong = [o.id for o in ask.options if o.value not in ask.expected]
+    wrong = [o.id for o in ask.options if o.value not in ask.expected | set(ask.accepted)]
     assert grade(ask, ",".join(right)).score == 1.0
     assert grade(ask, right[0]).score == pytest.approx(1 / len(right))
     assert grade(ask, f"{right[0]} {wrong[0]}").score == 0

@@ -734,25 +734,32 @@ def _case_reasons(sc, lang: str = "en") -> str:
 
 def test_an_fp32_matrix_kernel_moves_onto_the_matrix_units_the_card_has():
     """TF32 only where the card's TF32 rate beats its fp32 one (not on T4, V100, MI250X, nor
-    the GeForce cards that run TF32 at the fp32 rate); elsewhere the data becomes 16-bit.
-    AMD's matrix units are matrix cores in both languages."""
+    the GeForce cards that run TF32 at the fp32 rate): there the matrix units are credited and
+    the reasons say TF32; elsewhere picking them is wrong, and the reason names the 16-bit
+    data they would take instead. AMD's matrix units are matrix cores in both languages."""
     seen = {"tf32": 0, "16-bit": 0}
     for sc in SCENARIOS:
         p = sc.params
-        if sc.skill != "roofline-case" or p["dtype"] != "fp32":
+        if sc.skill not in ("roofline-case", "direction") or p.get("dtype") != "fp32":
+            continue
+        if p["op"] in VECTOR_KERNELS:
             continue
         ask = next(a for a in sc.asks if a.key == "direction")
-        if "tensor-cores" not in ask.expected | set(ask.accepted):
-            continue
         card = CATALOG.get(p["gpu"])
         en, zh = _case_reasons(sc, "en"), _case_reasons(sc, "zh")
+        credited = "tensor-cores" in ask.expected | set(ask.accepted)
         if card.tensor.get("tf32", 0) > card.vector["fp32"]:
+            if not credited:
+                continue
             seen["tf32"] += 1
             assert "TF32" in en and "TF32" in zh, (sc.seed, sc.difficulty, en)
         else:
+            assert not credited, (sc.seed, sc.difficulty, card.id)
             seen["16-bit"] += 1
-            for text in (en, zh):
-                left = re.sub(r"has no TF32|runs TF32 no faster|没有 TF32|的 TF32 并不比", "", text)
+            line = next(x for x in ask.explain_en.splitlines() if x.strip().startswith("✗ d)"))
+            line_zh = next(x for x in ask.explain_zh.splitlines() if x.strip().startswith("✗ d)"))
+            for text in (line, line_zh):
+                left = re.sub(r"TF32 runs no faster|的 TF32 并不比", "", text)
                 assert "TF32" not in left, (sc.seed, sc.difficulty, card.id, text)
                 assert re.search(r"\b(fp16|bf16)\b", text), (sc.seed, sc.difficulty, text)
         if card.vendor == "AMD":

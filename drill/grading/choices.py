@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from drill.errors import AnswerError
@@ -120,6 +121,21 @@ def parse_choice(q, text: str, shown: Presentation | None = None) -> tuple[str, 
     return tuple(c.id for c in q.choices if c.id in ids)
 
 
+def multi_score(
+    chosen: Iterable[str], first: Iterable[str], also: Iterable[str] = ()
+) -> tuple[float, bool]:
+    """A multi-pick answer's score and whether it is right. Each first pick earns 1; another
+    defensible pick (``also``) earns ½ in place of a first pick left out and never costs; each
+    other pick costs 1; the total over the number of first picks, between 0 and 1. Right: every
+    first pick and no wrong one (defensible extras are fine)."""
+    picked, first, also = set(chosen), set(first), set(also) - set(first)
+    right = len(picked & first)
+    standing_in = min(len(picked & also), len(first) - right)
+    wrong = len(picked - first - also)
+    score = max(0.0, (right + 0.5 * standing_in - wrong) / len(first))
+    return min(score, 1.0), right == len(first) and wrong == 0
+
+
 def grade_choice(q, text: str, shown: Presentation | None = None) -> ChoiceResult:
     """Choice and true/false score 1 or 0; multi gives partial credit, wrong picks cost."""
     selected = parse_choice(q, text, shown)
@@ -128,9 +144,7 @@ def grade_choice(q, text: str, shown: Presentation | None = None) -> ChoiceResul
     else:
         correct_ids = tuple(c.id for c in q.choices if c.correct)
     if q.type == "multi" and correct_ids:
-        right = len(set(selected) & set(correct_ids))
-        wrong = len(set(selected) - set(correct_ids))
-        score = max(0.0, (right - wrong) / len(correct_ids))
+        score = multi_score(selected, correct_ids)[0]
     else:
         score = 1.0 if selected == correct_ids else 0.0
     return ChoiceResult(score, selected, correct_ids)

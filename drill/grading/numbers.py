@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from drill.content.skills.model import CHOICE, MULTI, NUMBER, Ask
 from drill.core import units as u
 from drill.errors import AnswerError  # the one answer error; runs and screens import it here
+from drill.grading.choices import multi_score
 
 FULL = 0.02  # within 2 %: right
 BANDS = ((0.05, 0.75), (0.10, 0.5), (0.20, 0.25))  # estimates: partial credit
 MISTAKE_MATCH = 0.015
-LATER_COST = 0.5  # of a wrong pick, for a multi-choice pick that comes second, not first
 HINT_COSTS = (0.15, 0.15, 0.2)  # share of the question's credit each hint costs
 
 
@@ -380,13 +380,8 @@ def grade(ask: Ask, text: str) -> Grade:
         return Grade(0.0, False, tags, parsed=value)
     if ask.kind == MULTI:
         chosen = parse_multi(ask, text)
-        expected = ask.expected
-        right = sum(1 for c in chosen if c in expected)
-        later = sum(1 for c in chosen if c not in expected and c in ask.accepted)
-        wrong = len(chosen) - right - later
-        # a pick that comes second is defensible: half the cost of a wrong one
-        score = max(0.0, (right - wrong - LATER_COST * later) / len(expected))
-        return Grade(round(score, 4), set(chosen) == set(expected), parsed=chosen)
+        score, right = multi_score(chosen, ask.expected, ask.accepted)
+        return Grade(round(score, 4), right, parsed=chosen)
     if ask.kind != NUMBER:
         raise ValueError(f"unknown ask kind {ask.kind}")
     candidates, quantity = parse_number(ask, text)

@@ -6,7 +6,7 @@ The same builder serves the practice skill `roofline-case` and the mock intervie
 from __future__ import annotations
 
 from drill.content.skills import shapes
-from drill.content.skills.case_advice import Situation, case_directions, why
+from drill.content.skills.case_advice import Situation, advise, summary
 from drill.content.skills.context import (
     AI,
     GIB_PER_GB,
@@ -21,7 +21,7 @@ from drill.content.skills.context import (
     roof,
     unit_words,
 )
-from drill.content.skills.diag import direction_ask
+from drill.content.skills.directions import direction_ask
 from drill.content.skills.intensity import intensity_mistakes
 from drill.content.skills.model import Scenario
 from drill.content.skills.realism import library_efficiency, naive_efficiency
@@ -76,7 +76,6 @@ def build_case(
         att_mistakes.append(("gib-gb", a.attainable * GIB_PER_GB))
         eff_mistakes.append(("gib-gb", a.efficiency / GIB_PER_GB))
     where = Situation(card, cost, dtype, a.bound, a.efficiency, yours, peak, not slow)
-    picks, later = case_directions(where)
     w = unit_words(card)
     roof_en = w.matrix_adj if choice.path.startswith("tensor") else w.vector_adj
     roof_zh = w.matrix_zh if choice.path.startswith("tensor") else w.vector_adj_zh
@@ -124,12 +123,7 @@ def build_case(
             eff_mistakes,
             prefix_mistake=False,
         ),
-        direction_ask(
-            picks,
-            why(where, picks, later, "en"),
-            why(where, picks, later, "zh"),
-            later=frozenset(later),
-        ),
+        direction_ask(advise(where), summary(where), card, dtype),
     )
     conv_en, conv_zh = convention(dtype, matrices=True)
     if not uses_tensor_cores(op):

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from drill.content.skills import directions as dirs
 from drill.content.skills.context import Ctx
-from drill.content.skills.model import CHOICE, MULTI, Ask, Option, Scenario
+from drill.content.skills.direction_drill import direction_scenario
+from drill.content.skills.model import CHOICE, Ask, Option, Scenario
 from drill.content.skills.skill import skill
 from drill.core.engine import roofline as rl
 from drill.core.engine.steps import Step
@@ -132,58 +132,7 @@ def sol_diagnosis(ctx: Ctx) -> Scenario:
     )
 
 
-def direction_ask(
-    correct: set[str], why_en: str, why_zh: str, later: frozenset[str] = frozenset()
-) -> Ask:
-    """Choose the directions that come first from the fixed list; partial credit per pick.
-    ``later``: defensible picks that come second: they earn nothing and cost half a wrong
-    pick."""
-    options = tuple(Option(dirs.letter(d), d, e, z) for d, e, z in dirs.DIRECTIONS)
-    listing_en = "  ".join(f"{o.id}) {o.en}" for o in options)
-    listing_zh = "  ".join(f"{o.id}) {o.zh}" for o in options)
-    step = Step(
-        "direction", "Directions", "优化方向", why_en, "", dirs.chosen(correct), formula_zh=why_zh
-    )
-    return Ask(
-        "direction",
-        MULTI,
-        f"Which directions come first? Choose all that apply (e.g. a,c): {listing_en}",
-        f"首先应该往哪些方向优化？多选（如 a,c）：{listing_zh}",
-        frozenset(correct),
-        None,
-        (),
-        (step,),
-        options,
-        why_en,
-        why_zh,
-        hints_en=(
-            "Name the bound first, then how far below the roof it is.",
-            "Far below a compute roof: data reuse and the right instructions. Far "
-            "below a bandwidth roof: the access pattern.",
-            f"Expected {len(correct)} choices.",
-        ),
-        hints_zh=(
-            "先说出瓶颈，再看离屋顶有多远。",
-            "远低于算力屋顶：数据复用和合适的指令；远低于带宽屋顶：访存模式。",
-            f"应选 {len(correct)} 项。",
-        ),
-        accepted=tuple(sorted(later)),
-    )
-
-
 @skill("direction", "diagnosis", en="Optimization direction", zh="优化方向")
 def direction(ctx: Ctx) -> Scenario:
-    index = ctx.rng.randrange(len(dirs.CASES))
-    case = dirs.CASES[index]
-    return Scenario(
-        "direction",
-        ctx.difficulty,
-        ctx.seed,
-        case.en,
-        case.zh,
-        (direction_ask(set(case.picks), case.why("en"), case.why("zh")),),
-        {"case": index, "case_id": case.id},
-        "Every defensible pick earns credit: right picks minus wrong picks, over the "
-        "number of defensible picks.",
-        "每个站得住的选项都得分：选对数减选错数，除以站得住的选项数。",
-    )
+    """Which directions come first: a generated kernel on a card, or a hand-written case."""
+    return direction_scenario(ctx)

@@ -1,9 +1,17 @@
-"""The fixed list of optimization directions that `direction` questions choose from."""
+"""The fixed list of optimization directions that `direction` questions choose from, and the
+one way a direction question is asked, scored and explained.
+
+Every option gets a verdict for the scenario at hand: a first pick, a defensible pick that
+comes later (it earns credit and never costs), or a pick counted wrong; the solution gives
+each its one-line reason, so a wrong pick always says why.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from drill.content.skills.model import MULTI, Ask, Option
+from drill.core.engine.steps import Step
 from drill.i18n.text import Text
 
 # id -> what the option says; the order fixes each option's letter.
@@ -11,7 +19,8 @@ DIRECTION_TEXT: dict[str, Text] = {
     "fusion": Text("Fuse operators so intermediates stay on chip", "算子融合，让中间结果留在片上"),
     "vectorize": Text("Vectorized, coalesced loads (e.g. float4)", "向量化、合并访存（如 float4）"),
     "lower-precision": Text(
-        "Lower precision (fp16/bf16/fp8, quantized weights)", "降低精度（fp16/bf16/fp8，权重量化）"
+        "Lower precision (fewer bytes per element, quantized weights)",
+        "降低精度（每元素更少字节，权重量化）",
     ),
     "tensor-cores": Text(
         "Use tensor cores (matrix cores on AMD)", "使用 Tensor Core（AMD 上为 Matrix Core）"
@@ -38,25 +47,72 @@ DIRECTION_TEXT: dict[str, Text] = {
         "更多并行工作（更多 block，把工作分给更多 SM）",
     ),
 }
+# The short names the solution's lines and the result cell use (one line per option).
+SHORT: dict[str, Text] = {
+    "fusion": Text("fusion", "算子融合"),
+    "vectorize": Text("vectorized loads", "向量化访存"),
+    "lower-precision": Text("lower precision", "降低精度"),
+    "tensor-cores": Text("tensor cores", "用 Tensor Core"),
+    "tiling": Text("tiling", "分块"),
+    "occupancy": Text("occupancy", "提高占用率"),
+    "larger-batch": Text("larger batch", "增大 batch"),
+    "cuda-graphs": Text("launch overhead", "减少启动开销"),
+    "latency": Text("latency first", "先查延迟"),
+    "change-algorithm": Text("change the algorithm", "换算法"),
+    "parallelism": Text("more parallel work", "更多并行工作"),
+}
 DIRECTION_IDS = tuple(DIRECTION_TEXT)
-# (id, English, Chinese) rows, the shape the option builder in skills/diag.py reads.
+# (id, English, Chinese) rows, the shape the option builder reads.
 DIRECTIONS: tuple[tuple[str, str, str], ...] = tuple(
     (did, text.en, text.zh) for did, text in DIRECTION_TEXT.items()
 )
 LETTERS = "abcdefghijk"
+
+FIRST, ALSO, WRONG = "first", "also", "wrong"
+MARKS = {FIRST: "✓", ALSO: "○", WRONG: "✗"}
+RULE = Text(
+    "Scoring: each first pick earns 1; another defensible pick earns ½ in place of a first "
+    "pick you left out, and never costs; each wrong pick costs 1; the total is divided by "
+    "the number of first picks.",
+    "计分：每个首选项得 1 分；其他站得住的选项可顶替漏选的首选项，每个得 ½ 分，且从不扣分；"
+    "每个错选扣 1 分；总分除以首选项的个数。",
+)
+LEGEND = Text(
+    "✓ first pick  ○ defensible, not first  ✗ counted wrong",
+    "✓ 首选  ○ 站得住，但不是首选  ✗ 算错",
+)
+HEAD = Text(
+    "Which directions come first? Choose all that apply (e.g. a,c).",
+    "首先应该往哪些方向优化？多选（如 a,c）。",
+)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One option in one scenario: first / also / wrong, and the reason in both languages."""
+
+    kind: str
+    en: str
+    zh: str
 
 
 def letter(direction_id: str) -> str:
     return LETTERS[DIRECTION_IDS.index(direction_id)]
 
 
-def chosen(direction_ids: set[str] | frozenset[str]) -> Text:
-    """The right picks as a worked solution's result: by id in English (as the JSON carries
-    them), by the option's words in Chinese."""
+def short(direction_id: str, lang: str, amd: bool = False) -> str:
+    if direction_id == "tensor-cores" and amd:
+        return "用 Matrix Core" if lang == "zh" else "matrix cores"
+    return SHORT[direction_id](lang)
+
+
+def chosen(direction_ids: set[str] | frozenset[str], amd: bool = False) -> Text:
+    """The first picks as a worked solution's result: by id in English (as the JSON carries
+    them), by their short names in Chinese."""
     picked = [d for d in DIRECTION_IDS if d in direction_ids]
     return Text(
         ", ".join(f"{letter(d)}) {d}" for d in picked),
-        "；".join(f"{letter(d)}) {DIRECTION_TEXT[d].zh}" for d in picked),
+        "；".join(f"{letter(d)}) {short(d, 'zh', amd)}" for d in picked),
     )
 
 
@@ -65,265 +121,102 @@ def text(direction_id: str, lang: str) -> str:
     return entry(lang) if entry is not None else direction_id
 
 
-# A case: a profiled situation, the bound its numbers show, every defensible first pick with
-# why it helps (all of them earn credit), and the tempting picks that come second, with why.
-@dataclass(frozen=True)
-class Case:
-    id: str
-    en: str
-    zh: str
-    bound: str  # memory / compute from intensity vs ridge; latency when both shares are low
-    compute_pct: int  # share of the compute roof the profile shows
-    memory_pct: int  # share of the memory roof
-    picks: dict[str, tuple[str, str]]
-    second: dict[str, tuple[str, str]] = field(default_factory=dict)
-    intensity: float = 0.0  # FLOP/B of the kernel, for memory and compute cases
-    ridge: float = 0.0  # FLOP/B of the roof it runs against
-
-    def why(self, lang: str) -> str:
-        """The rationale shown as feedback: each pick, then why the others come later."""
-        i = 1 if lang == "zh" else 0
-        lines = [f"{letter(d)}) {text(d, lang)}: {why[i]}" for d, why in self.picks.items()]
-        lines += [
-            ("次要 " if i else "Second-order ") + f"{letter(d)}) {text(d, lang)}: {why[i]}"
-            for d, why in self.second.items()
-        ]
-        return " ".join(lines)
+def lower_dtypes(card, dtype: str | None) -> list[str]:
+    """The floating-point types with fewer bytes than ``dtype`` that ``card`` has a rate for."""
+    if card is None or dtype is None:
+        return []
+    below = {"fp32": ("fp16", "bf16", "fp8"), "fp16": ("fp8",), "bf16": ("fp8",)}
+    return [d for d in below.get(dtype, ()) if d in card.dtypes()]
 
 
-CASES: tuple[Case, ...] = (
-    Case(
-        "fuse-elementwise",
-        "Three element-wise kernels run back to back (bias add, GELU, dropout). Each "
-        "reaches 85 % of the memory bandwidth; compute is at 5 %.",
-        "三个逐元素 kernel 依次执行（加 bias、GELU、dropout）。每个都达到显存带宽的 85 %，计算只有 5 %。",
-        "memory",
-        5,
-        85,
-        {
-            "fusion": (
-                "one kernel reads the input once and writes once; the two intermediates "
-                "never reach DRAM, cutting the traffic about threefold.",
-                "一个 kernel 只读一次输入、写一次输出，两个中间结果不落显存，流量约降为三分之一。",
-            ),
-            "lower-precision": (
-                "fewer bytes per element is the other way to move fewer bytes.",
-                "每元素更少字节，是少搬数据的另一条路。",
-            ),
-        },
-        {
-            "vectorize": (
-                "at 85 % of the bandwidth the access pattern is already good.",
-                "已达带宽的 85 %，访存模式已经不错。",
+def option_text(direction_id: str, card=None, dtype: str | None = None) -> Text:
+    """An option as this scenario shows it: the precisions its card has, its vendor's name for
+    the matrix units; without a card, the plain wording (which names no precision)."""
+    if card is None:
+        return DIRECTION_TEXT[direction_id]
+    if direction_id == "lower-precision":
+        floats = "/".join(lower_dtypes(card, dtype))
+        if floats:
+            return Text(
+                f"Lower precision ({floats}, quantized weights)", f"降低精度（{floats}，权重量化）"
             )
-        },
-        intensity=1.0,
-        ridge=40,
-    ),
-    Case(
-        "strided-copy",
-        "A copy-like kernel (a transpose) reads with a stride between threads and reaches "
-        "30 % of the memory bandwidth; compute is at 3 %, intensity 0.1 FLOP/B.",
-        "一个类似拷贝的 kernel（转置）线程之间跨步读取，只达到显存带宽的 30 %；计算 3 %，强度 0.1 FLOP/B。",
-        "memory",
-        3,
-        30,
-        {
-            "vectorize": (
-                "make neighbouring threads touch neighbouring addresses with wide "
-                "loads, so each DRAM transaction carries only useful bytes.",
-                "让相邻线程访问相邻地址并用宽加载，每次显存事务只搬有用的字节。",
-            ),
-            "tiling": (
-                "stage a tile through shared memory: read it coalesced, write it "
-                "coalesced in the other order (the classic transpose fix).",
-                "经共享内存中转一个分块：合并地读入，再按另一顺序合并地写出（经典的转置优化）。",
-            ),
-        },
-        {
-            "occupancy": (
-                "more loads in flight helps only once each load is coalesced.",
-                "访存合并之后，增加在途请求才有用。",
-            )
-        },
-        intensity=0.1,
-        ridge=40,
-    ),
-    Case(
-        "hand-gemm",
-        "A hand-written fp16 GEMM, 4096³, on an A100 reaches 20 TFLOP/s; cuBLAS reaches 250.",
-        "手写的 fp16 GEMM（4096³）在 A100 上只有 20 TFLOP/s；cuBLAS 能到 250。",
-        "compute",
-        22,
-        30,
-        {
-            "tiling": (
-                "intensity ~1365 FLOP/B ≫ ridge ~200: compute-bound, so reuse each loaded "
-                "tile many times from shared memory and registers.",
-                "强度约 1365 FLOP/B ≫ 拐点约 200：算力受限，要让每个加载的分块在共享内存和寄存器中多次复用。",
-            ),
-            "tensor-cores": (
-                "the 312 TFLOP/s roof is the tensor-core one; FMA instructions on "
-                "the CUDA cores top out at 78.",
-                "312 TFLOP/s 的屋顶属于 Tensor Core；CUDA Core 上的 FMA 最多 78。",
-            ),
-        },
-        {
-            "vectorize": (
-                "wide loads help, but a compute-bound kernel is limited by reuse and "
-                "the instructions it issues.",
-                "宽加载有帮助，但算力受限的 kernel 瓶颈在复用和所用指令。",
-            )
-        },
-        intensity=1365,
-        ridge=200,
-    ),
-    Case(
-        "fp32-at-roof",
-        "An fp32 GEMM, 8192³, on an A100 runs at 17.5 TFLOP/s, 90 % of the fp32 peak.",
-        "fp32 GEMM（8192³）在 A100 上跑到 17.5 TFLOP/s，达到 fp32 峰值的 90 %。",
-        "compute",
-        90,
-        35,
-        {
-            "tensor-cores": (
-                "at the fp32 roof the only way up is a higher roof: tf32 on the "
-                "tensor cores (156 TFLOP/s).",
-                "已贴着 fp32 屋顶，只能换更高的屋顶：Tensor Core 上的 tf32（156 TFLOP/s）。",
-            ),
-            "lower-precision": (
-                "fp16/bf16 on the tensor cores doubles that roof again.",
-                "在 Tensor Core 上用 fp16/bf16，屋顶再翻一倍。",
-            ),
-        },
-        {
-            "tiling": (
-                "the kernel already reaches 90 % of its roof: reuse is not the problem.",
-                "已达屋顶的 90 %，复用不是问题。",
-            )
-        },
-        intensity=1365,
-        ridge=12.5,
-    ),
-    Case(
-        "decode-batch-1",
-        "A 7B model decodes at batch 1 in fp16 on an H100; each step reads all weights and "
-        "reaches 80 % of the memory bandwidth.",
-        "7B 模型在 H100 上以 fp16、batch 1 解码；每步读全部权重，达到显存带宽的 80 %。",
-        "memory",
-        2,
-        80,
-        {
-            "larger-batch": (
-                "intensity is about 1 FLOP/B: each weight read serves one token; "
-                "batching sequences makes it serve many.",
-                "强度约 1 FLOP/B：每次读权重只服务一个 token；合并序列让它服务多个。",
-            ),
-            "lower-precision": (
-                "quantized weights (int8, fp8, int4) halve or quarter the bytes read per step.",
-                "量化权重（int8、fp8、int4）让每步读取的字节减半或更少。",
-            ),
-        },
-        {
-            "tensor-cores": (
-                "a memory-bound step does not wait on math.",
-                "带宽受限的步骤并不在等计算。",
-            )
-        },
-        intensity=1.0,
-        ridge=295,
-    ),
-    Case(
-        "naive-attention",
-        "Naive fp16 attention at sequence length 8192 (batch 1, 32 heads) writes the "
-        "8192×8192 score matrix of every head to DRAM and reads it back; the kernels reach "
-        "80 % of the memory bandwidth.",
-        "序列长度 8192 的朴素 fp16 注意力（batch 1，32 个头）把每个头 8192×8192 的分数矩阵写回显存再读出；"
-        "这些 kernel 达到显存带宽的 80 %。",
-        "memory",
-        15,
-        80,
-        {
-            "change-algorithm": (
-                "flash attention computes the same result without ever storing the S×S matrix.",
-                "flash attention 得到同样的结果，却从不存下 S×S 矩阵。",
-            ),
-            "fusion": (
-                "fusing QKᵀ, softmax and PV keeps the scores on chip.",
-                "融合 QKᵀ、softmax 和 PV，分数留在片上。",
-            ),
-            "tiling": (
-                "tiling Q, K and V blocks through shared memory with an online softmax "
-                "is how flash attention fits on chip.",
-                "把 Q、K、V 分块放进共享内存并配合在线 softmax，正是 flash attention 能放在片上的方法。",
-            ),
-        },
-        {
-            "lower-precision": (
-                "fewer bytes per score helps far less than not storing them.",
-                "分数少用几个字节，远不如根本不存它们。",
-            )
-        },
-        intensity=63,
-        ridge=295,
-    ),
-    Case(
-        "tiny-kernels",
-        "A training step launches 4,000 tiny kernels; the profiler shows gaps between them "
-        "and each kernel has compute 10 % and memory 15 % of peak.",
-        "一个训练步启动 4000 个很小的 kernel；profiler 显示它们之间有空隙，每个 kernel 计算 10 %、访存 15 %。",
-        "latency",
-        10,
-        15,
-        {
-            "cuda-graphs": (
-                "capturing the launches in a CUDA graph removes most of the "
-                "per-launch CPU and driver cost.",
-                "用 CUDA Graph 捕获启动，去掉大部分每次启动的 CPU 与驱动开销。",
-            ),
-            "fusion": (
-                "fewer, larger kernels mean fewer launches and gaps.",
-                "更少、更大的 kernel 意味着更少的启动和空隙。",
-            ),
-        },
-        {
-            "latency": (
-                "both throughputs are low, but the time goes to the gaps between kernels, "
-                "which no tuning inside a kernel closes: remove the launches first.",
-                "两个吞吐都低，但时间花在 kernel 之间的空隙上，kernel 内部的调优填不上它："
-                "先去掉启动。",
-            ),
-            "lower-precision": (
-                "fewer bytes do not shorten launch gaps.",
-                "少搬字节缩短不了启动间隙。",
-            ),
-        },
-    ),
-    Case(
-        "few-blocks",
-        "A reduction kernel shows compute 20 % and memory 25 % of peak; it runs 64 blocks on "
-        "a 132-SM H100 and its registers limit it to 1 block per SM.",
-        "一个规约 kernel 计算 20 %、访存 25 %；在 132 个 SM 的 H100 上只有 64 个 block，寄存器限制每个 SM 只能驻留 1 个 block。",
-        "latency",
-        20,
-        25,
-        {
-            "parallelism": (
-                "64 blocks leave 68 of 132 SMs idle: split the reduction across "
-                "more blocks (a two-pass or grid-stride reduction).",
-                "64 个 block 让 132 个 SM 中的 68 个空闲：把规约拆给更多 block（两趟或 grid-stride 规约）。",
-            ),
-            "latency": (
-                "both throughputs are low: too little work in flight to hide memory latency.",
-                "两个吞吐都低：在途工作太少，掩盖不了访存延迟。",
-            ),
-        },
-        {
-            "occupancy": (
-                "cutting registers lets 2 blocks share an SM, but there are not even "
-                "enough blocks for one per SM.",
-                "减少寄存器能让一个 SM 驻留 2 个 block，但现在连每个 SM 一个 block 都凑不够。",
-            )
-        },
-    ),
-)
+        return Text("Lower precision (8-bit quantized weights)", "降低精度（8 位权重量化）")
+    if direction_id == "tensor-cores":
+        if card.vendor.upper() == "AMD":
+            return Text("Use the matrix cores", "使用 Matrix Core")
+        return Text("Use the tensor cores", "使用 Tensor Core")
+    return DIRECTION_TEXT[direction_id]
+
+
+def explanation(verdicts: dict[str, Verdict], lang: str, amd: bool = False) -> str:
+    """A legend, then one line per option: first picks, defensible ones, wrong ones, each
+    with its reason."""
+    zh = lang == "zh"
+    lines = [LEGEND(lang)]
+    for kind in (FIRST, ALSO, WRONG):
+        for d in DIRECTION_IDS:
+            v = verdicts[d]
+            if v.kind == kind:
+                why = v.zh if zh else v.en
+                sep = "：" if zh else ": "
+                lines.append(f"{MARKS[kind]} {letter(d)}) {short(d, lang, amd)}{sep}{why}")
+    return "\n".join(lines)
+
+
+def direction_ask(
+    verdicts: dict[str, Verdict],
+    summary: Text,
+    card=None,
+    dtype: str | None = None,
+) -> Ask:
+    """Choose the directions that come first from the fixed list. ``verdicts`` judges every
+    option; ``summary`` is the solution step's short formula (where the kernel stands)."""
+    missing = set(DIRECTION_IDS) - set(verdicts)
+    if missing:
+        raise ValueError(f"no verdict for {sorted(missing)}")
+    first = frozenset(d for d, v in verdicts.items() if v.kind == FIRST)
+    also = tuple(sorted(d for d, v in verdicts.items() if v.kind == ALSO))
+    amd = card is not None and card.vendor.upper() == "AMD"
+    options = tuple(
+        Option(letter(d), d, option_text(d, card, dtype).en, option_text(d, card, dtype).zh)
+        for d in DIRECTION_IDS
+    )
+    listing_en = "  ".join(f"{o.id}) {o.en}" for o in options)
+    listing_zh = "  ".join(f"{o.id}) {o.zh}" for o in options)
+    why_en, why_zh = explanation(verdicts, "en", amd), explanation(verdicts, "zh", amd)
+    step = Step(
+        "direction",
+        "Directions",
+        "优化方向",
+        summary.en,
+        "",
+        chosen(first, amd),
+        formula_zh=summary.zh,
+    )
+    return Ask(
+        "direction",
+        MULTI,
+        f"{HEAD.en} {RULE.en} {listing_en}",
+        f"{HEAD.zh}{RULE.zh}{listing_zh}",
+        first,
+        None,
+        (),
+        (step,),
+        options,
+        why_en,
+        why_zh,
+        hints_en=(
+            "Name the bound first, then how far below the roof it is.",
+            "Far below a compute roof: data reuse and the right instructions. Far "
+            "below a bandwidth roof: the access pattern. At the roof: a higher roof or "
+            "less work.",
+            "There is 1 first pick." if len(first) == 1 else f"There are {len(first)} first picks.",
+        ),
+        hints_zh=(
+            "先说出瓶颈，再看离屋顶有多远。",
+            "远低于算力屋顶：数据复用和合适的指令；远低于带宽屋顶：访存模式；贴着屋顶："
+            "换更高的屋顶或少做工作。",
+            f"首选项共 {len(first)} 个。",
+        ),
+        accepted=also,
+    )

@@ -1,0 +1,301 @@
+"""The direction step: its scoring rule where it is asked, credit for every defensible pick,
+a reason for every pick counted wrong, answers that follow the scenario (not three patterns),
+and no expectation that contradicts the card (tensor cores, fp8, bf16 it does not have).
+
+The review's repros (newcomer-2026-12-01, P5) are here as tests: the T4 fp32 case that
+expected tensor cores, the fp32 M=8 GEMM whose `b,c,g` scored 0, and the H100 one-token
+layer whose `g` counted wrong without a word.
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+
+import pytest
+
+from drill.content.skills import directions as dirs
+from drill.content.skills.case_advice import Situation, advise, summary
+from drill.content.skills.direction_cases import CASES
+from drill.core.engine import operators as ops
+from drill.grading.choices import multi_score
+from drill.grading.numbers import grade
+from tests.helpers import builtin_catalog, generated, run_drill
+
+CATALOG = builtin_catalog()
+MATRIX_OPS = {"gemm", "conv2d", "attention"}
+DTYPE = re.compile(r"\b(fp8|bf16|fp16|tf32|int8)\b", re.I)
+
+
+def direction_asks(seeds=range(300)):
+    """Every direction question the two skills ask over seeds × difficulties, with its
+    scenario."""
+    for skill_id in ("direction", "roofline-case"):
+        for difficulty in (1, 2, 3):
+            for seed in seeds:
+                sc = generated(skill_id, seed, difficulty)
+                yield sc, next(a for a in sc.asks if a.key == "direction")
+
+
+def lines(ask, lang: str = "en") -> dict[str, tuple[str, str]]:
+    """The solution's line per option letter: (mark, reason)."""
+    text = ask.explain_zh if lang == "zh" else ask.explain_en
+    found = {}
+    for line in text.splitlines()[1:]:
+        mark, rest = line.strip().split(" ", 1)
+        letter, _, reason = rest.partition(") ")
+        found[letter] = (mark, reason)
+    return found
+
+
+def letters(*ids: str) -> str:
+    return ",".join(dirs.letter(d) for d in ids)
+
+
+def situation(
+    gpu: str, cost, dtype: str, share: float = 0.0, measured: float = 0.0, library: bool = False
+) -> Situation:
+    """A case's kernel as the case builder sees it, measured in FLOP/s or as a share of what
+    it can attain: the bound and the share from the roof."""
+    card = CATALOG.get(gpu)
+    peak = card.op_peak(dtype, cost.op).value
+    attainable = min(peak, cost.flops / cost.bytes * card.bandwidth)
+    bound = "memory" if cost.flops / cost.bytes < peak / card.bandwidth else "compute"
+    measured = measured or share * attainable
+    return Situation(card, cost, dtype, bound, measured / attainable, measured, peak, library)
+
+
+def asked(s: Situation):
+    return dirs.direction_ask(advise(s), summary(s), s.card, s.dtype)
+
+
+# -- scoring -------------------------------------------------------------------------------
+def test_defensible_picks_earn_credit_and_never_cost():
+    first, also = {"vectorize", "occupancy"}, {"lower-precision", "larger-batch"}
+    assert multi_score(first, first, also) == (1.0, True)
+    assert multi_score(first | also, first, also) == (1.0, True)  # extras that help are fine
+    assert multi_score({"vectorize", "lower-precision"}, first, also) == (0.75, False)
+    assert multi_score(also, first, also) == (0.5, False)
+    # a defensible pick stands in for a missing first pick only: it cannot hide a wrong one
+    assert multi_score(first | also | {"tensor-cores"}, first, also) == (0.5, False)
+    assert multi_score({"tensor-cores"}, first, also) == (0.0, False)
+    # bank questions have no defensible extras: right minus wrong over the right ones
+    assert multi_score({"a", "b"}, {"a", "b", "c"}) == (pytest.approx(2 / 3), False)
+
+
+def test_the_scoring_rule_is_in_the_prompt_before_the_options_in_both_languages():
+    from drill.ui.tui.widgets.prose import split_choices
+
+    kinds = set()
+    for sc, ask in direction_asks(range(40)):
+        kinds.add("case" if sc.skill == "roofline-case" else sc.params.get("case_id", "kernel"))
+        for lang, rule in (("en", dirs.RULE.en), ("zh", dirs.RULE.zh)):
+            prompt = ask.prompt(lang)
+            assert rule in prompt, (sc.skill, sc.seed, lang)
+            shown = split_choices(prompt, [o.id for o in ask.options]).splitlines()
+            assert len(shown) == 12 and rule in shown[0], shown[:2]  # rule, then a) … k)
+    assert {"case", "kernel"} <= kinds and len(kinds) > 3  # case step, generated, hand-written
+
+
+@pytest.mark.parametrize("lang, rule", [("en", "Scoring: each first pick"), ("zh", "计分：")])
+def test_plain_mode_prints_the_rule_in_the_case_step_and_the_skill(lang, rule):
+    case = run_drill(
+        "start", "--plain", "--no-save", "--lang", lang, "--skill", "roofline-case",
+        "--gpu", "t4", "--seed", "12", "--count", "1", input="1\n1\na\n1\n1\ne\n",
+    )  # fmt: skip
+    alone = run_drill(
+        "start", "--plain", "--no-save", "--lang", lang, "--skill", "direction",
+        "--seed", "5", "--count", "1", input="a\n",
+    )  # fmt: skip
+    for result in (case, alone):
+        assert result.returncode == 0, result.stderr
+        asked_at = [line for line in result.stdout.splitlines() if rule in line]
+        assert asked_at and all(re.search(r"\ba\) \S", line) for line in asked_at)
+
+
+# -- the review's repros -------------------------------------------------------------------
+def test_t4_fp32_case_does_not_expect_tensor_cores_and_says_why():
+    """`drill start --plain --skill roofline-case --gpu t4 --seed 12`: fp32 on the T4's
+    non-tensor roof. Tensor cores are not expected; picking them is wrong, with the reason."""
+    result = run_drill(
+        "start", "--plain", "--no-save", "--skill", "roofline-case", "--gpu", "t4",
+        "--seed", "12", "--count", "1", input="1\n1\na\n1\n1\nd,e\n",
+    )  # fmt: skip
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "fp32 on the non-tensor units" in out
+    step = out[out.index("(f) ") :]
+    expected = re.search(r"Expected: (.*)", step).group(1)
+    assert "tensor" not in expected.lower()
+    assert "✗ d) tensor cores: fp32 on the NVIDIA T4 has no path onto its tensor cores" in step
+    assert "the roof here is the non-tensor one" in step
+
+
+def test_a_fp32_eight_token_layer_credits_lower_precision_and_a_larger_batch():
+    """The fp32 M=8 GEMM on a T4 at 240 GFLOP/s (18.8 % of the bandwidth roof): `b,c,g`
+    scored 0. Lower precision and a larger batch are textbook for it: both earn credit."""
+    s = situation("t4", ops.gemm(8, 4096, 11008, "fp32"), "fp32", measured=240e9)
+    assert s.bound == "memory" and round(s.share * 100, 1) == 18.8
+    ask = asked(s)
+    assert {"lower-precision", "larger-batch"} <= set(ask.accepted)
+    picked = grade(ask, letters("vectorize", "lower-precision", "larger-batch"))
+    assert picked.score == pytest.approx(1.0 if {"vectorize"} == ask.expected else 0.75)
+    full = ",".join(sorted(dirs.letter(d) for d in ask.expected)) + ",c,g"
+    assert grade(ask, full).score == 1.0 and grade(ask, full).correct
+    # and the options it shows name only what a T4 has (no bf16, no fp8)
+    option = next(o for o in ask.options if o.value == "lower-precision")
+    assert option.en == "Lower precision (fp16, quantized weights)"
+
+
+def test_the_generated_eight_token_fp32_layers_accept_the_same_picks():
+    seen = 0
+    for sc, ask in direction_asks():
+        p = sc.params
+        if p.get("op") != "gemm" or p["dtype"] != "fp32" or p["shape"]["M"] != 8:
+            continue
+        if p["measured"] >= 0.5 * p["attainable"] or p["intensity"] * p["bandwidth"] > p["peak"]:
+            continue  # own kernels far below a bandwidth roof
+        seen += 1
+        assert {"lower-precision", "larger-batch"} <= set(ask.accepted) | ask.expected, sc.seed
+    assert seen
+
+
+def test_a_one_token_bf16_layer_on_an_h100_counts_a_larger_batch():
+    """H100 bf16, one token × 4096×4096: `b,f,g` scored 0.5 with g wrong and no word."""
+    s = situation("h100-sxm5-80gb", ops.gemm(1, 4096, 4096, "bf16"), "bf16", 0.23)
+    ask = asked(s)
+    assert ask.expected == {"vectorize", "occupancy"} and "larger-batch" in ask.accepted
+    assert grade(ask, "b,f,g").score == 1.0 and grade(ask, "b,f,g").correct
+    assert lines(ask)["g"][0] == "○" and "twice the batch" in lines(ask)["g"][1]
+
+
+# -- every option judged; a wrong pick says why ----------------------------------------------
+def test_every_option_has_one_line_and_a_wrong_pick_says_why():
+    for sc, ask in direction_asks(range(100)):
+        for lang in ("en", "zh"):
+            found = lines(ask, lang)
+            assert sorted(found) == list(dirs.LETTERS), (sc.skill, sc.seed)
+            for option in ask.options:
+                mark, reason = found[option.id]
+                kind = (
+                    dirs.FIRST
+                    if option.value in ask.expected
+                    else dirs.ALSO
+                    if option.value in ask.accepted
+                    else dirs.WRONG
+                )
+                assert mark == dirs.MARKS[kind], (sc.seed, option.value)
+                assert len(reason) > 12 and "\n" not in reason, (sc.seed, option.value)
+        wrong = next(o for o in ask.options if o.value not in ask.expected | set(ask.accepted))
+        graded = grade(ask, wrong.id)
+        assert graded.score == 0 and not graded.correct
+        assert lines(ask)[wrong.id][0] == "✗"
+
+
+def test_every_hand_written_case_judges_all_options_and_credits_its_second_picks():
+    for case in CASES:
+        verdicts = case.verdicts()
+        ask = dirs.direction_ask(verdicts, case.summary())
+        first = [d for d, v in verdicts.items() if v.kind == dirs.FIRST]
+        assert sorted(verdicts) == sorted(dirs.DIRECTION_IDS) and first, case.id
+        for d in ask.accepted:
+            g = grade(ask, letters(*first, d))
+            assert g.score == 1.0 and g.correct, (case.id, d)
+        assert not DTYPE.search(next(o.en for o in ask.options if o.value == "lower-precision"))
+
+
+# -- no expectation contradicts its scenario -----------------------------------------------
+def _named_without(text: str, card) -> list[str]:
+    """Precisions a line names that the card lacks, unless the line says it lacks them."""
+    have = {d.lower() for d in card.dtypes()}
+    return [
+        m.group(1)
+        for m in DTYPE.finditer(text)
+        if m.group(1).lower() not in have
+        and not re.search(r"(?:no|没有|不用) $", text[: m.start()])
+    ]
+
+
+def test_no_expectation_contradicts_the_card_or_the_roof():
+    checked = 0
+    for sc, ask in direction_asks():
+        p = sc.params
+        if "gpu" not in p:
+            continue
+        checked += 1
+        card, where = CATALOG.get(p["gpu"]), (sc.skill, sc.seed, sc.difficulty)
+        good = ask.expected | set(ask.accepted)
+        compute = p["intensity"] >= p["peak"] / p["bandwidth"]
+        if "tensor-cores" in good:
+            assert p["op"] in MATRIX_OPS and compute, where
+            if p["dtype"] == "fp32":  # only through TF32, where it beats fp32
+                assert card.tensor.get("tf32", 0) > card.vector["fp32"], where
+            else:  # a 16-bit matrix roof the kernel is not on yet: one's own, slower
+                vector = card.vector.get(p["dtype"], card.vector["fp32"]) * 1e12
+                assert p["peak_path"].startswith("tensor") and p["measured"] <= vector, where
+                assert p["measured"] != p["library"], where
+        if p["dtype"] == "fp32" and not card.tensor.get("tf32", 0) > card.vector["fp32"]:
+            assert "tensor-cores" not in good, where
+        naive = p["op"] == "attention" and not p["shape"]["fused"]
+        if compute:  # a higher intensity or fewer bytes do not raise a compute roof
+            assert "larger-batch" not in good and ("fusion" not in good or naive), where
+        else:  # faster math moves no more bytes
+            assert "tensor-cores" not in good, where
+        # options and the reasons of credited picks name only precisions the card has
+        option = next(o for o in ask.options if o.value == "lower-precision")
+        assert not _named_without(option.en, card) and not _named_without(option.zh, card)
+        for lang in ("en", "zh"):
+            for letter, (_, reason) in lines(ask, lang).items():
+                assert not _named_without(reason, card), (where, lang, letter, reason)
+        if "fp8" not in card.dtypes():
+            assert "fp8" not in ask.prompt_en and "fp8" not in ask.prompt_zh, where
+    assert checked > 1000
+
+
+def test_fp8_is_offered_only_on_cards_that_have_it():
+    a100, h100 = CATALOG.get("a100-sxm4-80gb"), CATALOG.get("h100-sxm5-80gb")
+    assert dirs.option_text("lower-precision", a100, "fp16").en == (
+        "Lower precision (8-bit quantized weights)"
+    )
+    assert "fp8" in dirs.option_text("lower-precision", h100, "bf16").en
+    # fused attention at the A100's roof: no lower precision raises it, so less work it is
+    cost = ops.attention(4, 32, 4096, 128, "fp16", fused=True)
+    s = situation("a100-sxm4-80gb", cost, "fp16", 0.7, library=True)
+    ask = asked(s)
+    assert ask.expected == {"change-algorithm"}, ask.expected
+    assert lines(ask)["c"][0] == "✗" and "fp8" not in ask.explain_en
+
+
+# -- the answer follows the scenario, not three patterns ------------------------------------
+def test_the_first_picks_change_with_operator_distance_and_resource():
+    h100, a100 = "h100-sxm5-80gb", "a100-sxm4-80gb"
+    cases = {
+        "stream": situation(h100, ops.elementwise(1 << 26, 1, 2, 1, "fp16"), "fp16", 0.2),
+        "tiled": situation(h100, ops.gemm(8, 4096, 11008, "fp16"), "fp16", 0.2),
+        "near": situation(h100, ops.gemm(8, 4096, 11008, "fp16"), "fp16", 0.8, library=True),
+        "rows": situation(h100, ops.softmax(8192, 4096, "fp16"), "fp16", 0.2),
+        "own": situation("t4", ops.gemm(2048, 2048, 2048, "fp32"), "fp32", measured=1.9e12),
+        "roof": situation(a100, ops.gemm(8192, 8192, 8192, "fp32"), "fp32", 0.9, library=True),
+    }
+    firsts = {name: asked(s).expected for name, s in cases.items()}
+    assert firsts["stream"] == {"vectorize", "occupancy"}
+    assert firsts["tiled"] == {"vectorize", "tiling"}  # an untiled GEMM re-reads its operands
+    assert firsts["near"] == {"larger-batch", "lower-precision"}
+    assert firsts["rows"] == {"vectorize", "tiling"}  # one pass over each row
+    assert firsts["own"] == {"tiling"}
+    assert firsts["roof"] == {"tensor-cores", "lower-precision"}  # TF32, then 16-bit
+
+
+def test_the_expected_answers_are_not_three_patterns():
+    """The review saw only b,f / d,e / c; over seeds × difficulties the first picks take many
+    sets, none of them a majority, and the three commonest cover well under two thirds."""
+    for skill_id in ("direction", "roofline-case"):
+        sets = collections.Counter(
+            frozenset(ask.expected)
+            for sc, ask in direction_asks(range(200))
+            if sc.skill == skill_id
+        )
+        total = sum(sets.values())
+        assert len(sets) >= 10, (skill_id, sets)
+        assert sets.most_common(1)[0][1] < 0.3 * total, (skill_id, sets.most_common(3))
+        assert sum(n for _, n in sets.most_common(3)) < 0.6 * total, skill_id
