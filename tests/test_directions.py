@@ -84,15 +84,13 @@ def test_defensible_picks_earn_credit_and_never_cost():
 
 
 def test_the_scoring_rule_is_in_the_prompt_before_the_options_in_both_languages():
-    from drill.ui.tui.widgets.prose import split_choices
-
     kinds = set()
     for sc, ask in direction_asks(range(40)):
         kinds.add("case" if sc.skill == "roofline-case" else sc.params.get("case_id", "kernel"))
         for lang, rule in (("en", dirs.RULE.en), ("zh", dirs.RULE.zh)):
             prompt = ask.prompt(lang)
             assert rule in prompt, (sc.skill, sc.seed, lang)
-            shown = split_choices(prompt, [o.id for o in ask.options]).splitlines()
+            shown = ask.prompt_lines(lang).splitlines()
             assert len(shown) == 12 and rule in shown[0], shown[:2]  # rule, then a) … k)
     assert {"case", "kernel"} <= kinds and len(kinds) > 3  # case step, generated, hand-written
 
@@ -109,8 +107,11 @@ def test_plain_mode_prints_the_rule_in_the_case_step_and_the_skill(lang, rule):
     )  # fmt: skip
     for result in (case, alone):
         assert result.returncode == 0, result.stderr
-        asked_at = [line for line in result.stdout.splitlines() if rule in line]
-        assert asked_at and all(re.search(r"\ba\) \S", line) for line in asked_at)
+        lines = result.stdout.splitlines()
+        asked_at = [i for i, line in enumerate(lines) if rule in line]
+        assert asked_at  # the rule, then the options one per line
+        assert all(lines[i + 1].startswith("  a) ") for i in asked_at), lines[asked_at[0] + 1]
+        assert all(lines[i + 11].startswith("  k) ") for i in asked_at)
 
 
 # -- the review's repros -------------------------------------------------------------------

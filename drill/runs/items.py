@@ -135,10 +135,8 @@ class Question:
                 lines.append("  (true / false)" if lang != "zh" else "  （对 / 错）")
             return "\n".join(lines)
         parts = [self.scenario.intro(lang)]
-        if self.parts > 1:
-            parts.append(f"({chr(96 + self.part)}) {self.ask.prompt(lang)}")
-        else:
-            parts.append(self.ask.prompt(lang))
+        prompt = self.ask.prompt_lines(lang)
+        parts.append(f"({chr(96 + self.part)}) {prompt}" if self.parts > 1 else prompt)
         if self.convention_line(lang):
             parts.append(self.convention_line(lang))
         return "\n".join(parts)

@@ -1,5 +1,6 @@
-"""A dot-moves question: after the answer the plot draws the arrow from the old point to the
-new one (a stored screen), and the speed-up grades against the engine."""
+"""A dot-moves question: once its last step is answered the plot draws the arrow from the
+old point to the new one (a stored screen), never before (the arrow shows the speed-up the
+last step asks for), and the speed-up grades against the engine."""
 
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ async def _answered(pilot) -> None:
     await wait_for_question(pilot)
     await pilot.pause()
     await type_answer(pilot, "b")
+    await pilot.press("enter")
+    await wait_for_question(pilot)
+    await type_answer(pilot, "2")  # the speed-up, the last step
     await plots_drawn(pilot)
 
 
@@ -39,6 +43,12 @@ async def test_arrow_only_after_the_answer(drill_home):
         before = _plot_text(app)
         assert not HEADS & set(before)  # the open question shows the roof alone
         await type_answer(pilot, "b")
+        await plots_drawn(pilot)
+        assert not HEADS & set(_plot_text(app))  # the speed-up is still to come
+        await pilot.press("enter")
+        await wait_for_question(pilot)
+        assert not HEADS & set(_plot_text(app))
+        await type_answer(pilot, "2")
         await plots_drawn(pilot)
         after = _plot_text(app)
         assert HEADS & set(after)

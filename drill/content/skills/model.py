@@ -61,6 +61,24 @@ class Option:
     zh: str
 
 
+def choices_on_lines(prompt: str, ids: list[str]) -> str:
+    """A prompt that lists its choices inline ("… a) x  b) y") with one choice per line."""
+    if len(ids) < 2:
+        return prompt
+    cuts = []
+    start = 0
+    for ident in ids:
+        at = prompt.find(f"{ident}) ", start)
+        if at < 0 or (at > 0 and prompt[at - 1].isalnum()):
+            return prompt
+        cuts.append(at)
+        start = at + 3
+    lines = [prompt[: cuts[0]].rstrip()]
+    for a, b in zip(cuts, cuts[1:] + [len(prompt)], strict=True):
+        lines.append("  " + prompt[a:b].strip())
+    return "\n".join(line for line in lines if line.strip())
+
+
 @dataclass(frozen=True)
 class Ask:
     """One sub-question. Numbers are in base units; the unit says how they are shown."""
@@ -79,14 +97,18 @@ class Ask:
     hints_en: tuple[str, ...] = ()
     hints_zh: tuple[str, ...] = ()
     ladder: bool = False  # the hints are the steps' ladder (see ``ladder``), written when asked
-    # choice: other values as right (a tie); multi: defensible picks that come second
-    # (they earn nothing and cost half a wrong pick)
+    # choice: other values as right (a tie); multi: defensible picks that are not first
+    # (½ each in place of a first pick left out, never a cost: grading/choices.multi_score)
     accepted: tuple[str, ...] = ()
     at_most: bool = False  # the largest whole number that meets a limit: above it is wrong
     in_unit: bool = False  # a conversion: the answer is written in the asked unit or bare
 
     def prompt(self, lang: str) -> str:
         return self.prompt_zh if lang == "zh" else self.prompt_en
+
+    def prompt_lines(self, lang: str) -> str:
+        """The prompt with the choices it lists inline ("… a) x  b) y") one per line."""
+        return choices_on_lines(self.prompt(lang), [o.id for o in self.options])
 
     def hints(self, lang: str) -> tuple[str, ...]:
         if self.ladder:
@@ -134,15 +156,30 @@ RIDGE_ASKS = frozenset(
     {"ridge", "bound", "intensity", "attainable", "critical-batch", "ops-per-element"}
 )
 POINT_SAFE_ASKS = frozenset({"direction"})
+# What each plot element lets a reader take off the plot, by ask key: the roofs (where the
+# card's figures are the learner's to recall) and the ridge marker the ridge, whose worked
+# solution states peak and bandwidth; the operator's point its intensity, its bound (slope
+# or flat roof) and its attainable rate; the measured point below it the efficiency too; a
+# dot-moves arrow every way the point moves. Once all of an element's keys are answered it
+# shows nothing the feedback did not.
+PLOT_SHOWS = {
+    "roof": frozenset({"ridge"}),
+    "ridge": frozenset({"ridge"}),
+    "point": frozenset({"intensity", "bound", "attainable"}),
+    "measured": frozenset({"intensity", "bound", "attainable", "efficiency"}),
+    "move": frozenset({"intensity-move", "attainable-move", "bound-flip", "speedup"}),
+}
 
 
 @dataclass(frozen=True)
 class PlotReveal:
-    """What a roofline drawn under an open question may show."""
+    """What a roofline drawn for a question (open, or just answered) may show."""
 
     roof: bool  # the card's roofs
     ridge: bool  # the ridge marker and its label
-    point: bool  # the operator's point (and the measured one)
+    point: bool  # the operator's point on the roof
+    measured: bool  # the measured point
+    move: bool  # a dot-moves arrow
 
 
 @dataclass(frozen=True)
@@ -166,12 +203,36 @@ class Scenario:
         return {k: v for k, v in self.params.items() if k not in drop}
 
     def plot_while_open(self, ask_key: str) -> PlotReveal:
-        """What the plot under the open question may show; after the answer, everything."""
+        """What the plot under ``ask_key``, open, may show by that ask alone (``plot_reveal``
+        weighs the other steps of a scenario too)."""
         roof = bool(self.params.get("card_in_question", True)) and not (
             {"peak", "bandwidth"} & set(self.hidden)
         )
+        point = roof and ask_key in POINT_SAFE_ASKS
+        return PlotReveal(roof, roof and ask_key not in RIDGE_ASKS, point, point, point)
+
+    def plot_reveal(self, answered: int) -> PlotReveal:
+        """What a plot may show once the first ``answered`` asks are answered (they come in
+        order): in the feedback of the last one and under the next. An element is drawn when
+        every ask it shows has been answered, or when each ask still open could be asked with
+        it on screen (``plot_while_open``)."""
+        keys = [a.key for a in self.asks]
+        done = set(keys[:answered])
+        still_open = [self.plot_while_open(k) for k in keys[answered:]]
+        roof = bool(self.params.get("card_in_question", True)) and (
+            PLOT_SHOWS["roof"] <= done or all(r.roof for r in still_open)
+        )
+
+        def drawn(element: str, flag: str) -> bool:
+            shown = PLOT_SHOWS[element] <= done
+            return roof and (shown or all(getattr(r, flag) for r in still_open))
+
         return PlotReveal(
-            roof, roof and ask_key not in RIDGE_ASKS, roof and ask_key in POINT_SAFE_ASKS
+            roof,
+            drawn("ridge", "ridge"),
+            drawn("point", "point"),
+            drawn("measured", "point"),
+            drawn("move", "point"),
         )
 
     def intro(self, lang: str) -> str:

@@ -158,7 +158,8 @@ def mock_view(scorecard, catalog, lang: str, width: int = EXPORT_WIDTH) -> list:
     shown: list = [scorecard_view(scorecard, lang)]
     names = {"truth": "plot-on-roof", "measured": "plot-measured", "answer": "answer"}
     for item in scorecard.items:
-        spec = plot_spec(item.question, item.result if item.answered else None)
+        # the scorecard comes after the whole case: every step is answered
+        spec = plot_spec(item.question, item.result if item.answered else None, complete=True)
         if spec is None:
             continue
         try:
@@ -167,7 +168,7 @@ def mock_view(scorecard, catalog, lang: str, width: int = EXPORT_WIDTH) -> list:
             )
         except LookupError:
             figure = Figure(spec.gpu, [RoofLine(spec.dtype, spec.peak, spec.bandwidth, True)])
-        marks = {"truth": ("●", "green"), "measured": ("x", "red"), "answer": ("◆", "magenta")}
+        marks = {"truth": ("●", "green"), "measured": ("x", "red"), "answer": ("▲", "magenta")}
         for role, ai, rate in spec.points:
             from drill.i18n import tr
 

@@ -155,7 +155,7 @@ def _plot(console, card, placements: list[Placement], lang: str) -> None:
     figure.lang = lang
     markers = "x+*o#@"
     for i, p in enumerate(points):
-        name = p.kernel.name.split("(")[0].removeprefix("void ")[:24]
+        name = short_kernel_name(p.kernel.name)
         figure.points.append(
             Point(
                 f"{i + 1} {name}", p.intensity, p.achieved_flops, markers[i % len(markers)], "red"
@@ -167,3 +167,14 @@ def _plot(console, card, placements: list[Placement], lang: str) -> None:
         console.print(Text.from_ansi(text), soft_wrap=True)
     else:
         console.print(tr("plot-too-small", lang, w=size.columns, h=size.lines))
+
+
+def short_kernel_name(name: str, width: int = 28) -> str:
+    """A kernel's name for the plot's legend: no return type, arguments, namespaces or
+    template arguments ("sgemm_kernel<…>"), and an ellipsis where it is still too long; the
+    number before it points to the full name above."""
+    name = name.split("(")[0].removeprefix("void ").strip()
+    head, angle, _ = name.partition("<")
+    head = head.rsplit("::", 1)[-1]
+    short = head + ("<…>" if angle else "")
+    return short if len(short) <= width else short[: width - 1] + "…"

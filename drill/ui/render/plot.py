@@ -1,4 +1,5 @@
-"""The roofline drawn with plotext, as text (ANSI colours optional), for the CLI and the TUI.
+"""The roofline as text (ANSI colours optional), for the CLI and the TUI: plotext draws the
+frame, ticks and titles, ``plotgrid`` the roofs, points and labels inside.
 
 plotext's own log scale misbehaves when a figure is rebuilt, so the axes are linear over
 log10 values with hand-made tick labels.
@@ -14,6 +15,7 @@ from rich.cells import cell_len
 
 from drill.i18n import tr
 from drill.ui.render.canvas import plotext_figure
+from drill.ui.render.plotgrid import Grid, paint
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 MIN_WIDTH = 30
@@ -67,7 +69,8 @@ class Figure:
 
 
 RIDGE_MARKER = ("◆", "yellow")
-_ANSI_COLOR = {"green": 32, "red": 31, "yellow": 33, "magenta": 35, "cyan": 36, "blue": 34}
+ROOF_MARKER = "─"  # a roof's legend entry, when its label has no room on its line
+AT_ROOF = 0.005  # log10 distance (~1 %) within which a point is drawn on the roof line
 
 
 def legend_lines(entries: list[tuple[str, str, str]], width: int, color: bool) -> list[str]:
@@ -79,7 +82,7 @@ def legend_lines(entries: list[tuple[str, str, str]], width: int, color: bool) -
     for marker, colour, label in entries:
         label = fit(label, max(width - 4, 8))[0]
         w = 2 + cell_len(label)
-        glyph = f"\x1b[{_ANSI_COLOR.get(colour, 39)}m{marker}\x1b[0m" if color else marker
+        glyph = paint(marker, colour) if color else marker
         if used and used + 3 + w > width:
             lines.append(current)
             current, used = "", 0
@@ -131,8 +134,8 @@ def _tick_label(exp: int, scale: float = 1.0) -> str:
 
 def _roof_corners(roof, x_lo: float, x_hi: float, y_lo: float) -> tuple[list, list]:
     """The roof over [x_lo, x_hi] in log-log axes as its corners: where the slope enters the
-    plot (at its left edge or its floor), the ridge, the right edge. plotext joins them with
-    straight lines, as a roofline is straight between its corners."""
+    plot (at its left edge or its floor), the ridge, the right edge. A roofline is straight
+    between its corners."""
     ridge = math.log10(roof.peak / roof.bandwidth)
     top = math.log10(roof.peak)
     start = max(x_lo, y_lo - math.log10(roof.bandwidth))  # the slope reaches the floor here
@@ -155,58 +158,39 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
     y_values = peaks + [p.rate for p in figure.points]
     y_values.append(min(r.bandwidth * 10.0**x_lo for r in figure.roofs))
     y_lo, y_hi = _span(y_values, 0.05)
-    y_lo = max(y_lo, y_hi - 6)
+    bounds = (x_lo, x_hi, max(y_lo, y_hi - 6), y_hi)
 
     legend = width >= 60 and height >= 16
     entries: list[tuple[str, str, str]] = []
-    ridge_x = math.log10(main.ridge)
-    ridge_shown = figure.show_ridge and x_lo <= ridge_x <= x_hi
+    ridge_shown = figure.show_ridge and x_lo <= math.log10(main.ridge) <= x_hi
     if ridge_shown:
         ridge_label = f"{tr('plot-ridge', figure.lang)} {main.ridge:.3g} FLOP/B"
         entries.append((RIDGE_MARKER[0], RIDGE_MARKER[1], ridge_label))
     for point in figure.points:
-        if point.intensity > 0 and point.rate > 0:
-            entries.append((point.marker, point.color, point.label))
-    legend_text = legend_lines(entries, width, color) if legend and entries else []
-    plot_height = height - len(legend_text)
+        entry = (point.marker, point.color, point.label)
+        # a point without a label is one of a series already named (measure's sweep)
+        if point.intensity > 0 and point.rate > 0 and point.label and entry not in entries:
+            entries.append(entry)
+    unlabelled: list[tuple[str, str, str]] = []
+    for _ in range(3):  # roofs whose label finds no room on their line go to the legend
+        shown = entries + unlabelled
+        legend_text = legend_lines(shown, width, color) if legend and shown else []
+        lines, missed = _draw(figure, width, height - len(legend_text), bounds, ridge_shown, color)
+        if not legend or all(entry in unlabelled for entry in missed):
+            break
+        unlabelled += [entry for entry in missed if entry not in unlabelled]
+    text = "\n".join([_fit_line(line, width) for line in lines] + legend_text)
+    return text if color else _ANSI.sub("", text)
+
+
+def _frame(figure: Figure, width: int, height: int, bounds: tuple) -> list[str]:
+    """plotext's frame, ticks, title and axis labels around an empty data area."""
+    x_lo, x_hi, y_lo, y_hi = bounds
     with plotext_figure() as plt:
-        plt.plotsize(width, plot_height)
-        plt.theme("pro" if color else "clear")
-        for roof in sorted(figure.roofs, key=lambda r: r.main):
-            xs_line, ys_line = _roof_corners(roof, x_lo, x_hi, y_lo)
-            if xs_line:
-                plt.plot(
-                    xs_line,
-                    ys_line,
-                    marker="braille",
-                    color=("cyan" if roof.main else "gray") if color else "default",
-                )
-                plt.text(
-                    roof.label,
-                    x_hi - (x_hi - x_lo) * 0.02,
-                    math.log10(roof.peak),
-                    alignment="right",
-                    color=("cyan" if roof.main else "gray") if color else "default",
-                )
-        if ridge_shown:
-            plt.scatter(
-                [ridge_x],
-                [math.log10(main.peak)],
-                marker=RIDGE_MARKER[0],
-                color=RIDGE_MARKER[1] if color else "default",
-            )
-        for point in figure.points:
-            if point.intensity <= 0 or point.rate <= 0:
-                continue
-            lx = min(max(math.log10(point.intensity), x_lo), x_hi)
-            ly = min(max(math.log10(point.rate), y_lo), y_hi)
-            plt.scatter(
-                [lx],
-                [ly],
-                marker=point.marker,
-                color=point.color if color else "default",
-            )
-        draw_arrows(plt, figure.arrows, (x_lo, x_hi, y_lo, y_hi), color)
+        plt.limitsize(False, False)  # the size asked for, not plotext's guess of the terminal's
+        plt.plotsize(width, height)
+        plt.theme("clear")
+        plt.scatter([x_lo, x_hi], [y_lo, y_hi], marker=" ")  # ticks need a series
         x_ticks = list(range(x_lo, x_hi + 1))
         if len(x_ticks) > max(2, width // 8):
             x_ticks = x_ticks[:: math.ceil(len(x_ticks) / max(2, width // 8))]
@@ -219,9 +203,68 @@ def render(figure: Figure, width: int, height: int, color: bool = True) -> str:
         plt.ylabel(figure.y_label)
         plt.title(figure.title)
         text = plt.build()
-    lines = [_fit_line(line, width) for line in text.rstrip("\n").split("\n")] + legend_text
-    text = "\n".join(lines)
-    return text if color else _ANSI.sub("", text)
+    return _ANSI.sub("", text).rstrip("\n").split("\n")
+
+
+def _draw(figure: Figure, width: int, height: int, bounds: tuple, ridge_shown: bool, color: bool):
+    """The frame with the roofs, arrows, markers and roof labels drawn into its data area;
+    also the legend entries of roofs whose label found no room on their line."""
+    lines = _frame(figure, width, height, bounds)
+    top = next(i for i, line in enumerate(lines) if "┌" in line)
+    bottom = next(i for i, line in enumerate(lines) if "└" in line)
+    left, right = lines[top].index("┌"), lines[top].index("┐")
+    grid = Grid(right - left - 1, bottom - top - 1, bounds)
+    x_lo, x_hi, y_lo, y_hi = bounds
+    roofs = merged_roofs(figure.roofs)  # the main roof last: its colour wins
+    for roof in roofs:
+        xs_line, ys_line = _roof_corners(roof, x_lo, x_hi, y_lo)
+        if xs_line:
+            grid.line(xs_line, ys_line, "cyan" if roof.main else "gray")
+    heads = draw_arrows(grid, figure.arrows)
+    main = next((r for r in figure.roofs if r.main), figure.roofs[0])
+    if ridge_shown:
+        grid.mark(*grid.cell(math.log10(main.ridge), math.log10(main.peak)), *RIDGE_MARKER)
+    for point in figure.points:
+        if point.intensity > 0 and point.rate > 0:
+            grid.mark(*_point_cell(grid, figure.roofs, point), point.marker, point.color)
+    for row, col, head in heads:
+        grid.mark(row, col, head, "magenta")
+    missed = []
+    rows: dict[int, list[RoofLine]] = {}
+    for roof in reversed(roofs):  # the main roof's name first on a shared row
+        rows.setdefault(grid.cell(x_hi, math.log10(roof.peak))[0], []).append(roof)
+    for row, group in rows.items():
+        label = ", ".join(r.label for r in group)
+        shade = "cyan" if any(r.main for r in group) else "gray"
+        first = max(grid.cell(math.log10(r.ridge), y_hi)[1] for r in group) + 1
+        if not grid.label(row, label, shade, first):
+            missed.append((ROOF_MARKER, shade, label))
+    area = grid.rows(color)
+    for i, cells in enumerate(area):
+        line = lines[top + 1 + i]
+        lines[top + 1 + i] = line[: left + 1] + cells + line[right:]
+    return lines, missed
+
+
+def _point_cell(grid: Grid, roofs: list[RoofLine], point: Point) -> tuple[int, int]:
+    """A point's cell; one that is not at a roof but falls on a roof's line moves off it, to
+    the side of the line it is on (a measured point below the roof is drawn below it)."""
+    x_lo, x_hi, y_lo, y_hi = grid.bounds
+    lx = min(max(math.log10(point.intensity), x_lo), x_hi)
+    ly = min(max(math.log10(point.rate), y_lo), y_hi)
+    row, col = grid.cell(lx, ly)
+    at = [(math.log10(min(r.peak, point.intensity * r.bandwidth)), r.main) for r in roofs]
+    if not grid.line_at(row, col) or any(abs(ly - y) <= AT_ROOF for y, _ in at):
+        return row, col
+    # the roofs whose line is in this cell; the main one (the point's own roof) decides
+    here = [(y, main) for y, main in at if grid.cell(lx, y)[0] == row] or at
+    nearest, main_here = max(here, key=lambda item: (item[1], -abs(ly - item[0])))
+    moved = row + (1 if ly < nearest else -1)
+    # one row off; onto a fainter roof's line only to leave the main one, where the point
+    # would read as running at the roof
+    if 0 <= moved < grid.height and (main_here or not grid.line_at(moved, col)):
+        return moved, col
+    return row, col
 
 
 def card_figure(
@@ -231,40 +274,75 @@ def card_figure(
     title: str = "",
     peak: float | None = None,
     bandwidth: float | None = None,
+    label: str = "",
 ) -> Figure:
-    """The chosen dtype's roof in front, the card's other dtypes fainter behind it."""
+    """The chosen dtype's roof in front, the card's other dtypes fainter behind it (roofs of
+    one height are drawn as one line named after all of them, see ``render``).
+
+    ``peak`` draws the front roof at another height than the card's ``dtype`` peak (a GEMV's
+    non-tensor roof); with ``label`` naming it, the card's own ``dtype`` roof is drawn too.
+    """
     main_peak = peak if peak is not None else card.peak(dtype, cuda_cores).value
     bw = bandwidth if bandwidth is not None else card.bandwidth
-    roofs = [RoofLine(dtype, main_peak, bw, main=True)]
+    roofs = [RoofLine(label or dtype, main_peak, bw, main=True)]
     if card is not None:
         for other in card.dtypes():
-            if other == dtype:
-                continue
             value = card.peak(other).value
-            if value != main_peak and all(abs(value - r.peak) > 1e-6 * value for r in roofs):
+            if other != dtype or (label and value != main_peak):
                 roofs.append(RoofLine(other, value, bw))
     return Figure(title or (card.name if card else "roofline"), roofs)
 
 
-def draw_arrows(plt, arrows: list[Arrow], bounds: tuple, color: bool) -> None:
-    """A dotted path from each arrow's start to its end, with a head at the end."""
-    x_lo, x_hi, y_lo, y_hi = bounds
-    for arrow in arrows:
-        (x0, y0), (x1, y1) = (
+def merged_roofs(roofs: list[RoofLine]) -> list[RoofLine]:
+    """One line per height and slope, named after every roof on it ("fp32 = fp64"), the
+    main roof's name first; the main roof last, so it is drawn over the others."""
+    lines: list[tuple[list[str], RoofLine]] = []
+    for roof in sorted(roofs, key=lambda r: not r.main):
+        same = next(
             (
+                entry
+                for entry in lines
+                if abs(roof.peak - entry[1].peak) <= 1e-6 * roof.peak
+                and abs(roof.bandwidth - entry[1].bandwidth) <= 1e-6 * roof.bandwidth
+            ),
+            None,
+        )
+        if same is None:
+            lines.append(([roof.label], roof))
+        elif roof.label not in same[0]:
+            same[0].append(roof.label)
+    merged = [RoofLine(" = ".join(names), r.peak, r.bandwidth, r.main) for names, r in lines]
+    return sorted(merged, key=lambda r: r.main)
+
+
+def draw_arrows(grid: Grid, arrows: list[Arrow]) -> list[tuple[int, int, str]]:
+    """A dotted path between each arrow's two points, and where its head goes: the last cell
+    before the end, so the head points at the end's marker instead of covering it."""
+    x_lo, x_hi, y_lo, y_hi = grid.bounds
+    heads = []
+    for arrow in arrows:
+        (r0, c0), (r1, c1) = (
+            grid.cell(
                 min(max(math.log10(x), x_lo), x_hi),
                 min(max(math.log10(y), y_lo), y_hi),
             )
             for x, y in (arrow.start, arrow.end)
         )
-        steps = 24
-        path_x = [x0 + (x1 - x0) * i / steps for i in range(1, steps)]
-        path_y = [y0 + (y1 - y0) * i / steps for i in range(1, steps)]
-        shade = "magenta" if color else "default"
-        if path_x:
-            plt.scatter(path_x, path_y, marker="·", color=shade)
-        head = "▶" if x1 > x0 + 1e-9 else "◀" if x1 < x0 - 1e-9 else ("▲" if y1 >= y0 else "▼")
-        plt.scatter([x1], [y1], marker=head, color=shade)
+        steps = max(abs(r1 - r0), abs(c1 - c0))
+        path = []
+        for i in range(1, steps):
+            cell = (round(r0 + (r1 - r0) * i / steps), round(c0 + (c1 - c0) * i / steps))
+            if cell not in path and cell not in ((r0, c0), (r1, c1)):
+                path.append(cell)
+        if not path:
+            continue
+        for row, col in path[:-1]:
+            grid.trail(row, col, "·", "magenta")
+        row, col = path[-1]
+        dr, dc = r1 - row, c1 - col
+        head = ("▶" if dc > 0 else "◀") if abs(dc) >= abs(dr) else ("▼" if dr > 0 else "▲")
+        heads.append((row, col, head))
+    return heads
 
 
 def add_move(figure: Figure, move: dict | None, lang: str) -> None:

@@ -26,11 +26,13 @@ def why_no_plot(question) -> str:
     return "data"
 
 
-def plot_spec(question, result=None) -> PlotSpec | None:
+def plot_spec(question, result=None, complete: bool = False) -> PlotSpec | None:
     """The roof of the scenario's card with the true point, the measured one, and the user's.
 
     Roles: "truth" (the operator on the roof), "measured", "answer" (where the typed number
-    puts the operator). Returns None for questions with no card and dtype to draw.
+    puts the operator). Within a scenario of several asks the plot shows only what the asks
+    answered so far reveal (``Scenario.plot_reveal``); ``complete``: all of them are (a
+    report after the run). Returns None for questions with no card and dtype to draw.
     """
     scenario = getattr(question, "scenario", None)
     if scenario is None:
@@ -38,37 +40,44 @@ def plot_spec(question, result=None) -> PlotSpec | None:
     p = scenario.params
     if not all(k in p for k in ("gpu", "dtype", "peak", "bandwidth")):
         return None
-    peak, bw = float(p["peak"]), float(p["bandwidth"])
-    points: list[tuple[str, float, float]] = []
     if not p.get("card_in_question", True):
         return None  # a card the question never names is no help: no plot
+    answered = len(scenario.asks) if complete else _asked_before(scenario, question)
+    if result is not None and not complete:
+        answered += 1
+    reveal = scenario.plot_reveal(answered)
+    if not reveal.roof:
+        return None
+    peak, bw = float(p["peak"]), float(p["bandwidth"])
     ai = p.get("intensity")
-    if result is None:
-        # While the question is open: what the scenario says gives nothing away.
-        key = question.ask.key if question.ask is not None else ""
-        reveal = scenario.plot_while_open(key)
-        if not reveal.roof:
-            return None
-        if reveal.point and ai:
-            points.append(("truth", ai, min(peak, ai * bw)))
-            if p.get("measured"):
-                points.append(("measured", ai, float(p["measured"])))
-        return PlotSpec(p["gpu"], p["dtype"], peak, bw, tuple(points), ridge=reveal.ridge)
-    if ai:
+    points: list[tuple[str, float, float]] = []
+    if ai and reveal.point:
         points.append(("truth", ai, min(peak, ai * bw)))
-        if p.get("measured"):
-            points.append(("measured", ai, float(p["measured"])))
+    if ai and reveal.measured and p.get("measured"):
+        points.append(("measured", ai, float(p["measured"])))
     parsed = getattr(getattr(result, "grade", None), "parsed", None)
     key = question.ask.key if question.ask is not None else ""
-    if isinstance(parsed, float) and parsed > 0:
-        if key == "intensity":
+    if result is not None and isinstance(parsed, float) and parsed > 0:
+        # the answer is drawn where its truth is: on the roof, at the ridge, under the roof
+        if key == "intensity" and reveal.point:
             points.append(("answer", parsed, min(peak, parsed * bw)))
-        elif key == "attainable" and ai:
+        elif key == "attainable" and ai and reveal.point:
             points.append(("answer", ai, parsed))
-        elif key == "ridge":
+        elif key == "ridge" and reveal.ridge:
             points.append(("answer", parsed, peak))
-        elif key == "efficiency" and ai:
+        elif key == "efficiency" and ai and reveal.measured:
             points.append(("answer", ai, parsed * min(peak, ai * bw)))
-    if p.get("move"):  # the arrow replaces the single truth point
+    move = p.get("move") if reveal.move else None
+    if move:  # the arrow replaces the single truth point
         points = [pt for pt in points if pt[0] != "truth"]
-    return PlotSpec(p["gpu"], p["dtype"], peak, bw, tuple(points), ridge=True, move=p.get("move"))
+    return PlotSpec(p["gpu"], p["dtype"], peak, bw, tuple(points), ridge=reveal.ridge, move=move)
+
+
+def _asked_before(scenario, question) -> int:
+    """How many of the scenario's asks come before the question's (all answered by then)."""
+    for i, ask in enumerate(scenario.asks):
+        if ask is question.ask:
+            return i
+    keys = [a.key for a in scenario.asks]
+    key = question.ask.key if question.ask is not None else ""
+    return keys.index(key) if key in keys else max(getattr(question, "part", 1) - 1, 0)

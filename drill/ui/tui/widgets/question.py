@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from drill.ui.tui.widgets.prose import split_choices
-
 
 def question_body(question, lang: str, heading: str = "") -> Text:
     """``heading`` names the step above its prompt (the mock's "Serving case, step 2 of 4")."""
@@ -18,7 +16,7 @@ def question_body(question, lang: str, heading: str = "") -> Text:
     if heading:
         body.append(heading + "\n", style="italic")
     prefix = f"({chr(96 + question.part)}) " if question.parts > 1 else ""
-    prompt = split_choices(question.ask.prompt(lang), [o.id for o in question.ask.options])
+    prompt = question.ask.prompt_lines(lang)
     body.append(prefix + prompt, style="bold")
     convention = question.convention_line(lang)
     if convention:
