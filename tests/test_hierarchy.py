@@ -180,6 +180,8 @@ def test_calc_tile_reports_l2_intensity_64():
     )
     assert data["l2_intensity"] == 64
     assert data["levels"]["l2"]["intensity"] == 64
+    # the level the binding is judged by is the one the derivation shows: 64 / 3 FLOP/B
+    assert data["levels"]["shared_memory"]["intensity"] == pytest.approx(64 / 3)
     assert data["binding"] in ("compute", "l2", "shared_memory")
 
 
