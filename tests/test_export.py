@@ -1,20 +1,14 @@
-"""Results you can share: SVG and text of what a command shows, CSV of the roofline's data,
-and the browser view."""
+"""Results you can share: SVG and text of what a command shows, and CSV of the roofline's
+data."""
 
 from __future__ import annotations
 
 import csv
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from tests.helpers import ROOT, run_drill
+from tests.helpers import run_drill
 
 
 def svg_text(path) -> str:
@@ -81,59 +75,3 @@ def test_mock_scorecard_svg_and_the_report_links_it(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "Scorecard" in svg_text(svg)
     assert "![Scorecard and roofline](mock.svg)" in report.read_text(encoding="utf-8")
-
-
-# -- drill serve ------------------------------------------------------------------------------
-def test_serve_without_the_extra_says_how_to_install_it():
-    code = (
-        "import sys; sys.modules['textual_serve'] = None\n"
-        "from drill.cli.main import main\nsys.exit(main(['serve']))\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
-    assert result.returncode == 2
-    assert "pip install 'roofline-drill[web]'" in result.stderr
-    assert "Traceback" not in result.stderr
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.mark.serial
-def test_serve_shows_the_app_in_a_browser_page():
-    port = free_port()
-    child = subprocess.Popen(
-        [sys.executable, "-m", "drill", "serve", "--port", str(port)],
-        cwd=ROOT,
-        env=dict(os.environ),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        page = ""
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as reply:
-                    page = reply.read().decode("utf-8")
-                break
-            except OSError:
-                time.sleep(0.2)
-        assert "roofline-drill" in page
-    finally:
-        child.send_signal(2)  # SIGINT, as Ctrl+C
-        _, err = child.communicate(timeout=20)
-    assert child.returncode == 0, err
-    assert "warning" not in err  # loopback: nothing to warn about
-
-
-def test_only_loopback_addresses_go_without_a_warning():
-    from drill.cli.commands.serve import is_loopback
-
-    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
-    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")

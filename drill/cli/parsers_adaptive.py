@@ -98,8 +98,21 @@ def add_serve(sub: argparse._SubParsersAction, argv: list[str] | None = None) ->
         "serve",
         help="the app in a browser (needs the web extra)",
         description="Serve the app to a browser through textual-serve (pip install "
-        "'roofline-drill[web]'). Bound to this machine only unless --host says otherwise.",
+        "'roofline-drill[web]'). Each tab runs its own drill on this machine, with your "
+        "history. Bound to loopback: another --host needs --public, and only pages served "
+        "from this address may connect.",
     )
-    serve.add_argument("--host", default="127.0.0.1", type=argtypes.name, help="default 127.0.0.1")
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        type=argtypes.name,
+        help="default 127.0.0.1; an address other machines reach needs --public",
+    )
     serve.add_argument("--port", default=8000, type=port, help="default 8000")
+    serve.add_argument(
+        "--public",
+        action="store_true",
+        help="allow a --host that is not loopback: anyone who can reach it can use the app "
+        "and your history (no password)",
+    )
     _lang(serve)

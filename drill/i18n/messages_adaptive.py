@@ -11,8 +11,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "profile-shaky": ("shaky", "不稳"),
     "profile-not-yet": ("not yet", "尚未掌握"),
     "profile-then-strong": (
-        "Strong ({groups}): marked mastered; reviews come back in a month.",
-        "扎实（{groups}）：已标记为掌握，一个月后再复习。",
+        "Strong ({groups}): practice starts at level 3; a skill you answered comes back for "
+        "review in about a week, the group's others in two days.",
+        "扎实（{groups}）：练习从难度 3 开始；答过的技能约一周后复习，同组其他技能两天后复习。",
     ),
     "profile-then-shaky": (
         "Shaky ({groups}): practice starts at the level shown.",
@@ -22,16 +23,73 @@ PAIRS: dict[str, tuple[str, str]] = {
         "Not yet ({groups}): practice starts at level 1, each skill once the skills it needs are solid.",
         "尚未掌握（{groups}）：从难度 1 开始练习，每个技能在其前置技能扎实后解锁。",
     ),
-    "group-hardware": ("specs", "硬件规格"),
+    "placement-title": ("Placement", "定级测试"),
+    "placement-length": (
+        "{total} questions, {per} from each of {groups} skill groups, about {minutes} minutes.",
+        "共 {total} 题，{groups} 个技能组各 {per} 题，大约 {minutes} 分钟。",
+    ),
+    "placement-final-app": (
+        "Each answer is final (no going back); F2 skips one you do not know.",
+        "每个回答都是最终答案，不能回头修改；不会的题按 F2 跳过。",
+    ),
+    "placement-final-plain": (
+        "Each answer is final (no going back); type skip for one you do not know.",
+        "每个回答都是最终答案，不能回头修改；不会的题输入 skip 跳过。",
+    ),
+    "placement-changes": (
+        "A finished group sets where its skills start (all right: level 3, reviewed early; "
+        "otherwise the level you reached). Stop at any time: finished groups are kept.",
+        "做完的技能组决定其技能的起点（全对：难度 3，较早复习；否则为你达到的难度）。"
+        "随时可以停止：做完的组会保留定级。",
+    ),
+    "placement-stopped-title": ("== Placement stopped ==", "== 定级测试已停止 =="),
+    "placement-stopped-none": (
+        "You answered {answered} of {total} questions. A group is placed after its {per} "
+        "questions, and none was finished, so nothing was placed: every skill starts where "
+        "it did before.",
+        "你回答了 {total} 题中的 {answered} 题。每个技能组要做完 {per} 题才会定级，"
+        "这次一个组也没有做完，所以没有定级：每个技能都保持原来的起点。",
+    ),
+    "placement-stopped-some": (
+        "You stopped after {answered} of {total} questions: the groups above are placed, the "
+        "others stay as they were.",
+        "你在 {total} 题中答了 {answered} 题后停止：上面的组已定级，其余保持原样。",
+    ),
+    "placement-saved": (
+        "Your answers are kept in your history, like practice answers.",
+        "你的回答已像练习一样记入历史。",
+    ),
+    "placement-not-saved": (
+        "Nothing was saved (--no-save).",
+        "没有保存任何内容（--no-save）。",
+    ),
+    "placement-again-app": (
+        "To place the groups left, start the placement again with l on the home screen: it "
+        "begins at the first group, with new questions.",
+        "要给剩下的组定级，在主页按 l 重新开始定级测试：它从第一个组开始，题目是新的。",
+    ),
+    "placement-again-plain": (
+        "To place the groups left, run drill placement again: it begins at the first group, "
+        "with new questions.",
+        "要给剩下的组定级，重新运行 drill placement：它从第一个组开始，题目是新的。",
+    ),
+    # placement's skill groups (the skills' topics), each under a name of its own
+    "group-hardware": ("hardware specs", "硬件规格"),
     "group-intensity": ("intensity", "算术强度"),
     "group-roofline": ("roofline", "Roofline"),
     "group-diagnosis": ("diagnosis", "诊断"),
     "group-llm": ("LLM", "大模型推理"),
+    "group-moves": ("moves on the plot", "优化后点的移动"),
+    "group-multigpu": ("multi-GPU", "多 GPU"),
+    "group-specs": ("multi-die packages", "多芯粒封装"),
+    "group-case": ("serving case", "服务案例"),
+    "group-hierarchy": ("memory hierarchy", "存储层次"),
+    "group-latency": ("latency and occupancy", "延迟与占用率"),
     "daily-share": (
         "roofline-drill daily {day} · {right}/{total} · {time}",
         "roofline-drill 每日挑战 {day} · {right}/{total} · {time}",
     ),
-    "daily-streak": ("streak: {days} day(s)", "连续打卡：{days} 天"),
+    "daily-streak": ("days in a row: {days}", "连续打卡：{days} 天"),
     "daily-intro": (
         "Daily challenge for {day} (UTC): the same 5 questions for everyone today.",
         "{day}（UTC）的每日挑战：今天所有人都做同样的 5 道题。",

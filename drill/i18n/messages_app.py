@@ -53,6 +53,10 @@ PAIRS: dict[str, tuple[str, str]] = {
         "终端太小：放大以查看完整界面。",
     ),
     "catalog-ridge": ("ridge", "拐点"),
+    "catalog-units": (
+        "peaks in TFLOP/s (int8: TOPS) · ridge: fp16 peak / bandwidth, FLOP/B",
+        "峰值单位 TFLOP/s（int8 为 TOPS）· 拐点：fp16 峰值 / 带宽，FLOP/B",
+    ),
     "card-title": (
         "{name} · {dtype} · ridge {ridge} FLOP/B",
         "{name} · {dtype} · 拐点 {ridge} FLOP/B",

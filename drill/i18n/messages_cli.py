@@ -68,6 +68,32 @@ PAIRS: dict[str, tuple[str, str]] = {
         "峰值 450 GB/s）。",
     ),
     "multigpu-given-link": ("the link given (--link)", "给定的链路（--link）"),
+    "multigpu-title-node": (
+        "{op} of {size} · {gpus} × {card} in one node · {algo}",
+        "{op}，{size} · 单节点 {gpus} 张 {card} · {algo}",
+    ),
+    "multigpu-title-nodes": (
+        "{op} of {size} · {nodes} nodes × {gpus} × {card} ({ranks} GPUs) · {algo}",
+        "{op}，{size} · {nodes} 个节点 × 每节点 {gpus} 张 {card}（共 {ranks} 张）· {algo}",
+    ),
+    "multigpu-title-link": ("link {link} per direction", "链路单向 {link}"),
+    "tile-per": (
+        "The times are for one step of K of one {bm}×{bn} tile at the whole card's peak and "
+        "bandwidths: only their ratio matters, and the longest names the binding roof.",
+        "这些时间是一个 {bm}×{bn} 分块在 K 方向走一步、按整卡峰值和各级带宽算的：只看它们的比值，"
+        "最长的那一项就是起作用的屋顶。",
+    ),
+    "occupancy-conventions": (
+        "Occupancy as CUDA's occupancy calculator works it out, with this card's allocation "
+        "units and per-SM limits: resident warps over the SM's maximum, a ceiling on latency "
+        "hiding rather than a speed.",
+        "按 CUDA 占用率计算器的规则、用这张卡的分配粒度和每个 SM 的上限计算：驻留 warp 数除以 "
+        "SM 的最大值，它限制的是延迟隐藏的能力，而不是速度本身。",
+    ),
+    "units-conventions": (
+        "Decimal SI units (1 GB/s = 1e9 B/s, 1 kB = 1000 B).",
+        "十进制 SI 单位（1 GB/s = 1e9 B/s，1 kB = 1000 B）。",
+    ),
     "config-read": (
         "config.json ({kind}): {layers} layers, width {hidden}, {heads} query heads; {attention}; "
         "{mlp}; vocabulary {vocab}, {head}.",
@@ -108,4 +134,13 @@ PAIRS: dict[str, tuple[str, str]] = {
         "{dtype_source}）。",
     ),
     "config-dtype-source": (", the config's torch_dtype", "，来自配置的 torch_dtype"),
+    "serve-needs-public": (
+        "{host} is not loopback: anyone who can reach this machine could use the app and its "
+        "history; add --public to serve there anyway",
+        "{host} 不是本机回环地址：能访问这台机器的人都能使用本应用及其历史记录；确需如此请加上 --public",
+    ),
+    "serve-refused-origin": (
+        "refused a connection from {origin}: another site's page may not open the app",
+        "已拒绝来自 {origin} 的连接：其他网站的页面不能打开本应用",
+    ),
 }

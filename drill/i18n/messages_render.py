@@ -49,6 +49,11 @@ PAIRS: dict[str, tuple[str, str]] = {
     "cards-dtype": ("dtype", "精度"),
     "cards-path": ("unit", "单元"),
     "cards-sparse": ("2:4 sparse (not used)", "2:4 稀疏（不使用）"),
+    "cards-peaks-int8": ("int8 in TOPS and OP/B.", "int8 的单位是 TOPS 和 OP/B。"),
+    "cards-peaks-vector": (
+        "vector.* rows: the peak without {matrix} (drill calc --cuda-cores).",
+        "vector.* 行：不用 {matrix} 的峰值（drill calc --cuda-cores）。",
+    ),
     "cards-formula": ("spec check", "公式核对"),
     "cards-notes": ("Notes", "说明"),
     "cards-sources": ("Sources", "来源"),

@@ -28,14 +28,25 @@ PAIRS: dict[str, tuple[str, str]] = {
     "stats-recent": ("Last {n}", "最近 {n} 次"),
     "stats-median": ("Median s", "中位用时"),
     "stats-last": ("Last practised", "上次练习"),
+    "stats-skills-note": (
+        "Accuracy: your mean score on it; Last {n}: the same over your last {n} answers "
+        "(a skipped question scores 0).",
+        "正确率：这一项的平均得分；最近 {n} 次：最近 {n} 次回答的平均得分（跳过的题记 0 分）。",
+    ),
     "stats-mistakes": (
         "Mistakes: last {days} days vs before",
-        "错误类型：最近 {days} 天与之前对比",
+        "错误类型：近 {days} 天与更早对比",
     ),
     "stats-tag": ("Mistake", "错误"),
     "stats-count": ("Total", "总数"),
-    "stats-recent-rate": ("Recent", "最近"),
-    "stats-earlier-rate": ("Before", "之前"),
+    "stats-recent-rate": ("Last {days} d", "近 {days} 天"),
+    "stats-earlier-rate": ("Before", "更早"),
+    "stats-meaning": ("What it means", "含义"),
+    "stats-mistakes-note": (
+        "Last {days} d and Before: answers with this mistake, as a share of all your answers "
+        "in that period.",
+        "近 {days} 天与更早：出现这个错误的回答占该时段全部回答的比例。",
+    ),
     "stats-trend-col": ("Trend", "趋势"),
     "stats-fading": ("fading", "在减少"),
     "stats-growing": ("growing", "在增加"),

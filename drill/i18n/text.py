@@ -17,7 +17,9 @@ class Text:
     zh: str
 
     def __call__(self, lang: str) -> str:
-        return self.zh if lang == "zh" else self.en
+        # one seam for every Text shown: Chinese written by hand or filled in by a template
+        # comes out punctuated and spaced alike (``tidy_zh``)
+        return tidy_zh(self.zh) if lang == "zh" else self.en
 
     def format(self, **values: object) -> Text:
         return Text(self.en.format(**values), self.zh.format(**values))
@@ -99,11 +101,35 @@ _NAME_WORDS = (
 )
 
 
+_STOPS = "。，；：、"
+_PUNCTUATION = (
+    # an ASCII colon that belongs to Chinese is the full-width one: after Chinese
+    # ("结果: 1365", "精度）: bf16") or before it ("fma-factor: 每个元素"); a comma in a formula
+    # ("min(峰值, 强度 × 带宽)") stays as written
+    (re.compile(rf"(?<=[{_HAN}{_PUNCT}])(?: ?:)+ ?(?!//)"), "："),
+    (re.compile(rf"(?<!:):+ ?(?=[{_HAN}{_OPENING}])"), "："),
+    # a comma after a closing bracket lists Chinese items: "（每元素更少字节）, e) 增大 batch"
+    (re.compile(r"(?<=[）」』》]), ?"), "，"),
+)
+# pieces joined after their own full stop: "…1）。；或把…" keeps the joiner's mark (last, as
+# taking out spaces can bring two marks together)
+_DOUBLED = (re.compile(rf"[{_STOPS}]+(?=[{_STOPS}])"), "")
+_HAS_CHINESE = re.compile(rf"[{_HAN}{_PUNCT}{_OPENING}]")
+
+
 @functools.lru_cache(maxsize=8192)
 def tidy_zh(text: str) -> str:
-    """Chinese text spaced the one way the product writes it: "运行 13B 模型", "带宽。用它"."""
+    """Chinese text punctuated and spaced the one way the product writes it: "运行 13B 模型",
+    "带宽。用它", "结果：1365", never "。；". It touches only what sits beside Chinese, so
+    English and formulas pass through unchanged."""
     for pattern, repl in _NAME_WORDS:
         text = pattern.sub(repl, text)
-    for pattern, repl in _SPACING:
-        text = pattern.sub(repl, text)
+    if not _HAS_CHINESE.search(text):
+        return text
+    for _ in range(4):  # till nothing changes: one rule's edit can make work for another
+        before = text
+        for pattern, repl in (*_PUNCTUATION, *_SPACING, _DOUBLED):
+            text = pattern.sub(repl, text)
+        if text == before:
+            break
     return text

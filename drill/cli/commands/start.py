@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from drill.cli.flags import lang_of
@@ -36,9 +37,20 @@ def open_session(args, lang: str):
         raise UsageError(str(exc)) from None
 
 
+def served_to_a_browser() -> bool:
+    """Whether a web server (``drill serve``, ``textual serve``) runs this process.
+
+    Such a server sets TEXTUAL_DRIVER to Textual's web driver, which speaks its own protocol
+    over the pipes on stdin and stdout. Reading the variable Textual itself reads to choose
+    that driver means the app and the driver cannot disagree, whichever server started us.
+    """
+    return "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")
+
+
 def run(args) -> int:
     lang = lang_of(args)
-    if args.jsonl or args.plain or not sys.stdin.isatty() or not sys.stdout.isatty():
+    not_a_terminal = not sys.stdin.isatty() or not sys.stdout.isatty()
+    if args.jsonl or args.plain or (not_a_terminal and not served_to_a_browser()):
         from drill.ui.lines.driver import drive
 
         if args.jsonl:
