@@ -26,16 +26,21 @@ def add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
     ops.required = True
     if not full:
         return
-    from drill.core.engine.calc_ops import OPERATORS
+    from drill.core.engine.calc_ops import CONTEXT_NEEDS, DECODE_CONTEXT, OPERATORS
 
     for spec in OPERATORS.values():
-        p = ops.add_parser(spec.name, help=spec.en, description=spec.en)
+        description = f"{spec.en}. {DECODE_CONTEXT}" if spec.name == "decode" else spec.en
+        p = ops.add_parser(spec.name, help=spec.en, description=description)
         for param in spec.params:
             if param.kind == "flag":
                 p.add_argument(*param.flags, dest=param.name, action="store_true", help=param.en)
             else:
                 kind = argtypes.count if param.kind == "count" else argtypes.number
-                default = "" if param.default is None else f" (default {param.default:g})"
+                # decode's attention fields have no default: --context asks for them all
+                given = param.default is None or (
+                    spec.name == "decode" and param.name in CONTEXT_NEEDS
+                )
+                default = "" if given else f" (default {param.default:g})"
                 p.add_argument(
                     *param.flags,
                     dest=param.name,

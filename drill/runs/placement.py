@@ -4,9 +4,11 @@ The run visits the skill groups (the skills' topics, in GROUP_ORDER) and asks
 QUESTIONS_PER_GROUP scenarios in each, adaptive within the group: the first at START_LEVEL,
 then one level up after a right answer and one down after a wrong one. A scenario counts as
 right when every part of it is. At the end (``RunFinished``) each skill of a finished group
-gets its review card: a group answered right every time is mastered (level 3, a mature card
-that comes back only after MASTERED_DAYS), any other group sets its skills' starting level.
-The profile sorts the groups into strong, shaky and not yet.
+gets its review card. A group answered right every time is strong: its skills start at level
+3, and their first review comes as soon as the evidence warrants (``strong_card``): a skill
+answered right counts as one Easy review, a skill of the group that was not asked as one
+Good review (three answers say less about the skills they did not touch). Any other group
+sets its skills' starting level. The profile sorts the groups into strong, shaky and not yet.
 """
 
 from __future__ import annotations
@@ -16,20 +18,30 @@ import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 from drill.content.catalog import Catalog
 from drill.content.skills import registry as skill_registry
 from drill.content.skills.prerequisites import GROUP_ORDER
-from drill.learning.srs import MAX_LEVEL, MIN_LEVEL, CardState, card_id, due_utc_of, load_state
+from drill.learning.srs import (
+    EASY,
+    GOOD,
+    MAX_LEVEL,
+    MIN_LEVEL,
+    CardState,
+    advance,
+    card_id,
+    due_utc_of,
+    load_state,
+)
 from drill.runs.base import RunBase
 from drill.runs.items import Question, Result
 from drill.runs.protocol import Event, RunFinished
 from drill.runs.summary import Summary, summarize
 
-QUESTIONS_PER_GROUP = 3  # 5 groups × 3 scenarios ≈ 10 minutes
+QUESTIONS_PER_GROUP = 3
+SECONDS_PER_QUESTION = 30  # what the intro's time estimate assumes
 START_LEVEL = 2
-MASTERED_DAYS = 30.0  # a mastered skill's first interval (and its memory stability)
 STRONG, SHAKY, NOT_YET = "strong", "shaky", "not-yet"
 
 
@@ -122,6 +134,16 @@ class Placement(RunBase):
         return len(self.groups) * QUESTIONS_PER_GROUP
 
     @property
+    def minutes(self) -> int:
+        """About how long the whole run takes, to the nearest five minutes."""
+        return max(5, 5 * round(self.total * SECONDS_PER_QUESTION / 300))
+
+    @property
+    def answered(self) -> int:
+        """Scenarios answered so far (a scenario of several parts counts once)."""
+        return sum(len(g.answers) for g in self.groups)
+
+    @property
     def current(self) -> Question | None:
         return self._queue[0] if self._queue else None
 
@@ -173,34 +195,29 @@ class Placement(RunBase):
 
 
 # -- what placement leaves in the history -----------------------------------------------------
-def mastered_card(now: datetime) -> dict:
-    """A review card in the Review state, due MASTERED_DAYS from now (fsrs's own form)."""
-    import fsrs
-
-    now = now.astimezone(timezone.utc)
-    card = fsrs.Card(
-        card_id=int(now.timestamp() * 1000),
-        state=fsrs.State.Review,
-        stability=MASTERED_DAYS,
-        difficulty=3.0,
-        due=now + timedelta(days=MASTERED_DAYS),
-        last_review=now,
-    )
-    return card.to_dict()
+def strong_card(now: datetime, answered: bool) -> dict:
+    """The review card of a skill in a strong group, as FSRS schedules one review of a new
+    card: Easy for a skill answered right in the placement (about eight days), Good for one
+    the group's other answers vouch for (about two days). Each real review after that moves
+    it on, so what placement guessed is soon replaced by what practice shows."""
+    rating = EASY if answered else GOOD
+    return advance(CardState(), rating, now, correct=answered).fsrs
 
 
 def place(run: Placement, history, now: datetime | None = None) -> None:
-    """Write each placed skill's review card: mastered ones mature, the others at their
-    starting level (a card placement made but never reviewed has no due date)."""
+    """Write each placed skill's review card: strong ones as one review (``strong_card``),
+    the others at their starting level (a card placement made but never reviewed has no due
+    date). A card a skill of a strong group already had is kept unless it was asked."""
     now = now or datetime.now(timezone.utc)
     for group in run.profile():
+        answered = {skill for skill, _, right in group.answers if right}
         for skill_id in group.skills:
             cid = card_id("skill", skill_id)
             state = load_state(history, cid) or CardState()
             state.level = group.placed_level
             state.run = 0
-            if group.verdict == STRONG:
-                state.fsrs = mastered_card(now)
+            if group.verdict == STRONG and (skill_id in answered or state.fsrs is None):
+                state.fsrs = strong_card(now, skill_id in answered)
             due = due_utc_of(state) if state.fsrs else None
             history.put_review_card(cid, "skill", state.to_json(), due)
 

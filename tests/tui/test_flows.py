@@ -315,7 +315,7 @@ async def test_every_screen_shows_its_content_on_small_terminals(drill_home, siz
         assert await visible_cells(pilot, "#scenario") > 0
         await type_answer(pilot, "12")
         feedback = text_of(app, "#feedback")
-        assert feedback.startswith("错误") and "标准答案: 473.9 FLOP/B" in feedback
+        assert feedback.startswith("错误") and "标准答案：473.9 FLOP/B" in feedback
         if size == (80, 24):  # at 60x18 the question alone fills the body; feedback is below
             assert await visible_cells(pilot, "#feedback") > 0
         screens = [

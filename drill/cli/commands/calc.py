@@ -58,7 +58,7 @@ def _analysis(spec, values, dtype, args, gpu=None, own_figures=False):
     roof = (
         roof_for(card_args, dtype)
         if rl.uses_tensor_cores(spec.name)
-        else _vector_roof(card_args, dtype)
+        else _vector_roof(card_args, dtype, spec.name)
     )
     try:
         cost = spec.cost(values, dtype)
@@ -218,31 +218,13 @@ def spec_note(analysis, lang: str) -> str:
     return Text(cost.note_en, cost.note_zh or cost.note_en)(lang)
 
 
-def _plot_analysis(console, analysis, roof, args, lang: str) -> None:
+def _plot_analysis(console, analysis, roof, args, lang: str):
     from rich.text import Text
 
-    from drill.ui.render.plot import Figure, Point, RoofLine, card_figure, render
+    from drill.ui.render.calc_plot import operator_figure
+    from drill.ui.render.plot import render
 
-    if roof.card is not None:
-        figure = card_figure(
-            roof.card, args.dtype, args.cuda_cores, peak=roof.peak, bandwidth=roof.bandwidth
-        )
-    else:
-        figure = Figure(
-            tr("calc-custom", lang), [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)]
-        )
-    figure.lang = lang
-    figure.points.append(
-        Point(
-            f"{analysis.cost.op} ({tr('plot-on-roof', lang)})",
-            analysis.intensity,
-            analysis.attainable,
-        )
-    )
-    if analysis.measured:
-        figure.points.append(
-            Point(tr("plot-measured", lang), analysis.intensity, analysis.measured, "x", "red")
-        )
+    figure = operator_figure(analysis, roof.card, lang, args.cuda_cores)
     width, height = _plot_size(args)
     text = render(figure, width, height, color=console.is_terminal)
     if text:

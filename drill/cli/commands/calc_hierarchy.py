@@ -11,6 +11,7 @@ from drill.core.engine import hierarchy as hi
 from drill.core.engine import latency as lat
 from drill.core.engine.steps import Step
 from drill.errors import UsageError
+from drill.i18n import tr
 
 OPS = ("tile", "occupancy", "bytes-in-flight", "move")
 
@@ -68,7 +69,8 @@ def _tile(args, lang: str) -> int:
     data["l2_intensity"] = hi.tile_l2_intensity(args.bm, args.bn, _s(dtype))
     data["shared_memory_intensity"] = hi.tile_shared_intensity(args.bm, args.bn, _s(dtype))
     data["sources"] = {k: v.to_json() for k, v in card.hierarchy.items()}
-    return emit(args, lang, list(placed.steps), data, card, levels=True)
+    per = tr("tile-per", lang, bm=args.bm, bn=args.bn)
+    return emit(args, lang, list(placed.steps), data, card, levels=True, notes=(per,))
 
 
 def _s(dtype: str) -> int:
@@ -105,7 +107,7 @@ def _occupancy(args, lang: str) -> int:
     data = {"gpu": card.id, "regs_per_thread": args.regs, "threads_per_block": args.threads}
     data["smem_per_block"] = args.smem_kib * 1024
     data.update(occ.to_json())
-    return emit(args, lang, list(occ.steps), data, card)
+    return emit(args, lang, list(occ.steps), data, card, conventions="occupancy-conventions")
 
 
 def _in_flight(args, lang: str) -> int:
@@ -129,4 +131,4 @@ def _in_flight(args, lang: str) -> int:
         "bytes_in_flight": flight.bytes,
         "bytes_in_flight_per_unit": flight.per_unit,
     }
-    return emit(args, lang, list(flight.steps), data, card)
+    return emit(args, lang, list(flight.steps), data, card, conventions="units-conventions")

@@ -105,9 +105,19 @@ def run_move(args, lang: str) -> int:
     return emit(args, lang, list(m.steps()) + [moves], data, card)
 
 
-def emit(args, lang: str, steps: list[Step], data: dict, card=None, levels: bool = False) -> int:
+def emit(
+    args,
+    lang: str,
+    steps: list[Step],
+    data: dict,
+    card=None,
+    levels: bool = False,
+    notes: tuple[str, ...] = (),
+    conventions: str = "conventions",
+) -> int:
     """The steps as a table (or JSON); ``levels`` adds the card's on-chip bandwidths, each
-    with its kind (derived or measured) and how it is worked out."""
+    with its kind (derived or measured) and how it is worked out; ``notes`` follow the
+    table, and ``conventions`` names the footnote that fits the command."""
     if args.json:
         data.setdefault("steps", [s.to_json() for s in steps])
         print_json(data)
@@ -123,5 +133,7 @@ def emit(args, lang: str, steps: list[Step], data: dict, card=None, levels: bool
 
         for line in level_lines(card, lang):
             console.print(line, style="dim")
-    console.print(tr("conventions", lang), style="dim")
+    for note in notes:
+        console.print(note, style="dim")
+    console.print(tr(conventions, lang), style="dim")
     return 0

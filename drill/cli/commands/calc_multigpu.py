@@ -24,7 +24,7 @@ def handles(op: str) -> bool:
     return op in COLLECTIVES or op in SERVING
 
 
-def emit(args, lang: str, steps: list[Step], data: dict, note: str = "") -> int:
+def emit(args, lang: str, steps: list[Step], data: dict, note: str = "", title: str = "") -> int:
     if args.json:
         data["steps"] = [s.to_json() for s in steps]
         print_json(data)
@@ -35,7 +35,7 @@ def emit(args, lang: str, steps: list[Step], data: dict, note: str = "") -> int:
     console = console_for_output()
     if note:
         console.print(note)
-    console.print(steps_table(steps, lang))
+    console.print(steps_table(steps, lang, title))
     key = "multigpu-conventions" if args.op in OVER_LINKS else "conventions"
     console.print(tr(key, lang), style="dim")
     return 0
@@ -145,7 +145,27 @@ def collective(args, lang: str) -> int:
         raise UsageError(f"{args.op}: {exc}") from None
     data = {"gpu": card.id, **result.to_json()}
     data.pop("steps")
-    return emit(args, lang, list(result.steps), data)
+    return emit(args, lang, list(result.steps), data, title=_collective_title(args, card, lang))
+
+
+def _collective_title(args, card, lang: str) -> str:
+    """Which collective, how much, on which card and how many GPUs: the table's title."""
+    from drill.core.units import format_si
+
+    values = {
+        "op": args.op,
+        "size": format_si(args.bytes, "B"),
+        "gpus": args.gpus,
+        "card": card.name,
+        "nodes": args.nodes,
+        "ranks": args.gpus * args.nodes,
+        "algo": args.algo,
+    }
+    key = "multigpu-title-nodes" if args.nodes > 1 else "multigpu-title-node"
+    title = tr(key, lang, **values)
+    if args.link:
+        title += " · " + tr("multigpu-title-link", lang, link=format_si(args.link, "B/s"))
+    return title
 
 
 def _card_and_dtype(args):

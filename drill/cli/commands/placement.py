@@ -1,4 +1,4 @@
-"""``drill placement``: about ten minutes that set where practice starts, line by line
+"""``drill placement``: a quarter of an hour that sets where practice starts, line by line
 (--jsonl for scripts); the app's home screen offers the same run."""
 
 from __future__ import annotations
@@ -26,14 +26,24 @@ def run(args) -> int:
     except SetupError as exc:
         raise UsageError(str(exc)) from None
     out = Formatter(sys.stdout, lang)
+    if not args.jsonl:
+        from drill.ui.render.placement_text import intro_lines
+
+        title, *lines = intro_lines(placement, lang, "plain")
+        print("\n".join([f"== {title} ==", *lines]), end="\n\n")
     drive(placement, sys.stdin, out)
     if args.jsonl:
         out.end(placement)
         print(json.dumps(placement.to_json(), ensure_ascii=False), flush=True)
         return 0
+    from drill.ui.render.placement_text import stopped_lines
     from drill.ui.render.profile import profile_lines
 
+    lines = profile_lines(placement.profile(), lang) if placement.profile() else []
+    if placement.answered < placement.total:
+        saved = getattr(placement, "recorder", None) is not None
+        lines += stopped_lines(placement, lang, "plain", saved)
     print()
-    for line in profile_lines(placement.profile(), lang):
+    for line in lines:
         print(line)
     return 0

@@ -9,6 +9,7 @@ from drill.content.skills.context import (
     Ctx,
     convention,
     number_ask,
+    unit_words,
 )
 from drill.content.skills.model import Scenario
 from drill.content.skills.skill import skill
@@ -39,11 +40,12 @@ def peak_from_specs(ctx: Ctx) -> Scenario:
         base, _ = rl.peak_from_specs(card.units, card.lanes, card.base_clock_mhz * 1e6)
         mistakes.append(("base-clock", base))
         en += f" Its base clock is {card.base_clock_mhz:g} MHz."
-        zh += f" 基础频率为 {card.base_clock_mhz:g} MHz。"
+        zh += f"基础频率为 {card.base_clock_mhz:g} MHz。"
+    units = unit_words(card)  # AMD's vector units, NVIDIA's non-tensor ones
     ask = number_ask(
         "peak",
-        "What is its peak FP32 throughput (non-tensor)?",
-        "它的 FP32（非 Tensor）峰值算力是多少？",
+        f"What is its peak FP32 throughput on {units.vector}?",
+        f"它在{units.vector_zh}上的 FP32 峰值算力是多少？",
         value,
         TFLOPS,
         (step,),
@@ -51,7 +53,7 @@ def peak_from_specs(ctx: Ctx) -> Scenario:
     )
     conv_en, conv_zh = convention()
     conv_en += " Peaks are quoted at the boost clock."
-    conv_zh += " 峰值按 boost 频率计算。"
+    conv_zh += "峰值按 boost 频率计算。"
     return Scenario(
         "peak-from-specs",
         ctx.difficulty,

@@ -205,7 +205,12 @@ OPERATORS: dict[str, OpSpec] = {
                     "每头维度",
                 ),
                 _p(
-                    "heads", "--heads", "number", 0, "query heads (default: KV heads)", "query 头数"
+                    "heads",
+                    "--heads",
+                    "number",
+                    0,
+                    "query heads (with --context; as many as --kv-heads without GQA)",
+                    "query 头数（配合 --context；不用 GQA 时与 KV 头数相同）",
                 ),
             ),
             decoding.decode,
@@ -222,6 +227,14 @@ OPERATORS: dict[str, OpSpec] = {
         ),
     )
 }
+
+
+CONTEXT_NEEDS = ("layers", "kv_heads", "head_dim", "heads")  # decode's fields with --context
+DECODE_CONTEXT = (
+    "With --context the KV cache is read and attention over it is counted: give --layers, "
+    "--kv-heads, --head-dim and --heads (query heads; the same as --kv-heads without "
+    "grouped-query attention), or --config PATH."
+)
 
 
 def check_values(spec: OpSpec, values: dict) -> dict:
@@ -245,10 +258,13 @@ def check_values(spec: OpSpec, values: dict) -> dict:
                 "each KV head serves one or more query heads"
             )
     if spec.name == "decode" and result["context"]:
-        for name in ("layers", "kv_heads", "head_dim"):
+        # Attention over the cache needs the query heads too: taking the KV heads for them
+        # would count a grouped-query model's attention FLOPs several times too low.
+        for name in CONTEXT_NEEDS:
             if not result[name]:
                 flag = "--" + name.replace("_", "-")
-                raise ops.ShapeError(f"decode with --context also needs {flag}")
+                why = " (query heads: as many as --kv-heads without GQA)" if name == "heads" else ""
+                raise ops.ShapeError(f"decode with --context also needs {flag}{why}")
     if spec.name == "conv2d":
         result["padding"] = int(result["padding"])
     for name in ("context", "layers", "kv_heads", "head_dim", "heads"):

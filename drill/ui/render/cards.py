@@ -108,15 +108,26 @@ def card_panel(card, lang: str = "en") -> Panel:
             sig(choice.value / card.bandwidth, 4),
             sig(sparse, 4) if sparse else "",
         )
+    second = False  # a vector.* row for a dtype that also has a tensor row
     for dtype, value in card.vector.items():
         if card.peak(dtype).path != f"vector.{dtype}":
+            second = True
             peaks.add_row(
-                f"{dtype} (--cuda-cores)",
+                dtype,
                 f"vector.{dtype}",
                 sig(value, 4),
                 sig(value * 1e12 / card.bandwidth, 4),
                 "",
             )
+    notes = [tr("cards-peaks-int8", lang)] if "int8" in card.dtypes() else []
+    if second:
+        amd = card.vendor.upper() == "AMD"
+        matrix = ("matrix cores", "Matrix Core") if amd else ("tensor cores", "Tensor Core")
+        notes.append(tr("cards-peaks-vector", lang, matrix=matrix[lang == "zh"]))
+    if notes:
+        # under the table, wrapped to its width: a "(--cuda-cores)" in the dtype cell was cut
+        peaks.caption = ("" if lang == "zh" else " ").join(notes)
+        peaks.caption_justify = "left"
     parts: list = [
         facts,
         Text(""),

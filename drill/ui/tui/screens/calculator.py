@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.console import Group
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Vertical, VerticalScroll
@@ -17,6 +17,8 @@ from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.paging import page
 from drill.ui.tui.widgets.plot import PlotView
 
+# Example values the form opens with (the operators' own defaults fill the rest): a Mistral-7B
+# shaped decoder for decode, 32 layers, 32 query heads sharing 8 KV heads of 128.
 EXAMPLE = {
     "m": "4096",
     "n": "4096",
@@ -31,7 +33,7 @@ EXAMPLE = {
     "height": "56",
     "width": "56",
     "out_channels": "64",
-    "context": "4096",  # a 7B Llama-style decoder: 32 layers, 32 query heads, 8 KV heads
+    "context": "4096",
     "layers": "32",
     "kv_heads": "8",
     "head_dim": "128",
@@ -63,21 +65,21 @@ class CalculatorScreen(Screen):
         )
         with Container(id="calc"):
             with VerticalScroll(id="calc-form"):
-                yield Label(tr("calc-card", lang))
+                yield Label(tr("calc-card", lang), classes="calc-label")
                 yield Select(
                     [(c.id, c.id) for c in catalog],
                     value=default,
                     allow_blank=False,
                     id="calc-card",
                 )
-                yield Label(tr("calc-dtype", lang))
+                yield Label(tr("calc-dtype", lang), classes="calc-label")
                 yield Select(
                     [(d, d) for d in catalog.get(default).dtypes()],
                     value="fp16",
                     allow_blank=False,
                     id="calc-dtype",
                 )
-                yield Label(tr("calc-op", lang))
+                yield Label(tr("calc-op", lang), classes="calc-label")
                 yield Select(
                     [(f"{s.name} — {s.label(lang)}", s.name) for s in OPERATORS.values()],
                     value=self.op,
@@ -85,7 +87,7 @@ class CalculatorScreen(Screen):
                     id="calc-op",
                 )
                 yield Vertical(id="calc-params")
-                yield Label(tr("calc-measured", lang))
+                yield Label(tr("calc-measured", lang), classes="calc-label")
                 yield Input(placeholder=tr("calc-measured-placeholder", lang), id="calc-measured")
             with VerticalScroll(id="calc-out"):
                 yield Static("", id="calc-result")
@@ -114,14 +116,14 @@ class CalculatorScreen(Screen):
         lang = self.app.lang
         widgets = []
         for param in OPERATORS[self.op].params:
-            text = param.label(lang)
+            # the label wraps over as many lines as it needs; the field comes below it
+            widgets.append(Label(f"{param.flags[0]}  {param.label(lang)}", classes="calc-label"))
             if param.kind == "flag":
-                widgets.append(Checkbox(f"{param.flags[0]} {text}", id=self._field(param.name)))
+                widgets.append(Checkbox(param.flags[0], id=self._field(param.name)))
             else:
                 value = EXAMPLE.get(
                     param.name, "" if param.default is None else f"{param.default:g}"
                 )
-                widgets.append(Label(f"{param.flags[0]}  {text}"))
                 widgets.append(Input(value=value, id=self._field(param.name)))
         await box.mount_all(widgets)
         self.shown_op = self.op
@@ -130,6 +132,30 @@ class CalculatorScreen(Screen):
     @staticmethod
     def _field(name: str) -> str:
         return f"p-{name}"
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The focused field's label is marked (a bar and bold), not only its colour."""
+        for label in self.query(".calc-label.-focus"):
+            label.remove_class("-focus")
+        label = self._label_of(event.widget)
+        if label is not None:
+            label.add_class("-focus")
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        label = self._label_of(event.widget)
+        if label is not None:
+            label.remove_class("-focus")
+
+    @staticmethod
+    def _label_of(widget) -> Label | None:
+        """A form field's label: the Label just before it in its container."""
+        parent = widget.parent
+        if parent is None or parent.id not in ("calc-form", "calc-params"):
+            return None
+        siblings = list(parent.children)
+        index = siblings.index(widget)
+        before = siblings[index - 1] if index else None
+        return before if isinstance(before, Label) else None
 
     @on(Select.Changed, "#calc-op")
     async def op_changed(self, event: Select.Changed) -> None:
@@ -182,7 +208,7 @@ class CalculatorScreen(Screen):
         from drill.core.engine import ShapeError, analyze
         from drill.core.engine.calc_ops import check_values
         from drill.core.units import FLOP_RATE, UnitError, parse_rate
-        from drill.ui.render.plot import Point, card_figure
+        from drill.ui.render.calc_plot import operator_figure
         from drill.ui.render.tables import steps_table, verdict
 
         out = self.query_one("#calc-result", Static)
@@ -211,14 +237,7 @@ class CalculatorScreen(Screen):
             return
         table = steps_table(analysis.steps, lang, breakable=True)
         out.update(Group(table, verdict(analysis, lang)))
-        figure = card_figure(card, dtype)
-        figure.lang = lang
-        figure.points.append(Point(self.op, analysis.intensity, analysis.attainable))
-        if measured:
-            figure.points.append(
-                Point(tr("plot-measured", lang), analysis.intensity, measured, "x", "red")
-            )
-        plot.show(figure)
+        plot.show(operator_figure(analysis, card, lang))
 
     def action_scroll_page(self, pages: int) -> None:
         """PageUp / PageDown move through the results (or, stacked, the whole page)."""

@@ -7,7 +7,6 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
-from textual.widgets.data_table import ColumnKey
 
 from drill.core.units import sig
 from drill.i18n import tr
@@ -21,8 +20,9 @@ MISSING = "—"  # as the CLI shows a precision the card lacks
 
 
 def column_label(name: str, lang: str, arrow: str = "") -> str:
-    """The header shown for a column (only the ridge's is a word), with the sort arrow."""
-    label = f"{tr('catalog-ridge', lang)} fp16" if name == "ridge fp16" else name
+    """The header shown for a column (only the ridge's is a word; the hint line says it is
+    fp16's), with the sort arrow."""
+    label = tr("catalog-ridge", lang) if name == "ridge fp16" else name
     return f"{label} {arrow}" if arrow else label
 
 
@@ -65,33 +65,40 @@ class CatalogScreen(Screen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.sorted_by: tuple[int, bool] = (0, False)
+        self.sorted_by: tuple[int, bool] = (0, False)  # by id, A to Z
+        self.rows: list[tuple] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(tr("catalog-hint", self.app.lang), id="catalog-hint")
+        lang = self.app.lang
+        hint = f"{tr('catalog-hint', lang)}\n{tr('catalog-units', lang)}"
+        yield Static(hint, id="catalog-hint")
         yield DataTable(id="catalog", cursor_type="row", zebra_stripes=True)
         yield KeyBar(["open", "sort", "back"], self.app.lang)
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        for i, name in enumerate(COLUMNS):
-            table.add_column(column_label(name, self.app.lang, "▲" if i == 0 else ""), key=str(i))
-        for card in self.app.catalog:
-            table.add_row(*row(card), key=card.id)
-        table.focus()
+        self.rows = [row(card) for card in self.app.catalog]
+        self._fill()
+        self.query_one(DataTable).focus()
 
     def action_sort(self, index: int) -> None:
-        from rich.text import Text
-
         column, reverse = self.sorted_by
         reverse = not reverse if column == index else index != 0
         self.sorted_by = (index, reverse)
+        self._fill()
+
+    def _fill(self) -> None:
+        """The rows in the sorted order, under headers with the arrow on the sorted column.
+        The table is refilled rather than re-sorted: a column sizes itself to its header
+        when added, and a header that grew an arrow later was cut to the old width."""
         table = self.query_one(DataTable)
-        table.sort(str(index), key=sort_key, reverse=reverse)
-        for i, name in enumerate(COLUMNS):  # the arrow marks the sorted column
+        index, reverse = self.sorted_by
+        rows = sorted(self.rows, key=lambda cells: sort_key(cells[index]), reverse=reverse)
+        table.clear(columns=True)
+        for i, name in enumerate(COLUMNS):
             arrow = ("▼" if reverse else "▲") if i == index else ""
-            table.columns[ColumnKey(str(i))].label = Text(column_label(name, self.app.lang, arrow))
-        table.refresh()
+            table.add_column(column_label(name, self.app.lang, arrow), key=str(i))
+        for cells in rows:
+            table.add_row(*cells, key=cells[0])  # the cursor starts on the new order's first
 
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
         self.action_sort(int(event.column_key.value))

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from rich.console import Group
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Static
 
 from drill.ui.tui.screens.practice import PracticeScreen
 from drill.ui.tui.widgets.keybar import KeyBar
@@ -39,34 +39,70 @@ class PlacementScreen(PracticeScreen):
             return
         self.app.call_from_thread(self._ready, run, relay)
 
+    def _show_question(self) -> None:
+        """The first question comes under the intro: how long, answers final, what it sets."""
+        super()._show_question()
+        run = self.session
+        if run is None or run.current is None or run.results:
+            return
+        from drill.ui.render.placement_text import intro_lines
+        from drill.ui.tui.widgets.prose import Prose
+        from drill.ui.tui.widgets.question import question_body
+
+        lang = self.app.lang
+        title, length, *lines = intro_lines(run, lang, "app")
+        intro = Text(title, style="bold")  # compact: the answer box stays on an 80×24 screen
+        intro.append(" · " + length)
+        for line in lines:
+            intro.append("\n" + line)
+        intro.append("\n")
+        self.query_one("#scenario", Prose).show(Group(intro, question_body(run.current, lang)))
+        self.call_after_refresh(self.query_one("#answer-row").scroll_visible, animate=False)
+
     def _finish(self) -> None:
+        from drill.ui.render.placement_text import stopped_lines
+
         run = self.session
         if run is not None:
             run.finish()  # the placement is written, then the recorder closes the history
         if run is None or not run.results:
             self.dismiss_to_home()
             return
-        self.app.switch_screen(ProfileScreen(run.profile()))
+        stopped = []
+        if run.answered < run.total:
+            stopped = stopped_lines(run, self.app.lang, "app", self.app.record)
+        self.app.switch_screen(ProfileScreen(run.profile(), stopped))
 
 
 class ProfileScreen(Screen):
-    """The one-screen profile: strong, shaky, not yet."""
+    """The one-screen profile: strong, shaky, not yet; after a run stopped early, what was
+    placed (perhaps nothing), whether the answers were kept and how to place the rest."""
 
     BINDINGS = [Binding("escape,q,enter", "home", "home", show=False)]
 
-    def __init__(self, groups) -> None:
+    def __init__(self, groups, stopped: list[str] | None = None) -> None:
         super().__init__()
         self.groups = groups
+        self.stopped = stopped or []
 
     def compose(self) -> ComposeResult:
         from drill.ui.render.profile import profile_lines
 
-        lines = profile_lines(self.groups, self.app.lang)
-        body = Text(lines[0], style="bold")
-        for line in lines[1:]:
-            body.append("\n" + line)
-        with VerticalScroll():
-            yield Static(body, id="profile")
+        paragraphs = self.stopped
+        lines = profile_lines(self.groups, self.app.lang) if self.groups or not paragraphs else []
+        if lines:  # the profile's own lines, then what stopping early left out
+            body = Text(lines[0], style="bold")
+            for line in lines[1:]:
+                body.append("\n" + line)
+        else:  # nothing placed: a title and paragraphs
+            body = Text(paragraphs[0], style="bold")
+            paragraphs = paragraphs[1:]
+        for paragraph in paragraphs:
+            body.append("\n\n" + paragraph)
+        from drill.ui.tui.widgets.prose import Prose
+
+        with VerticalScroll(id="profile-body"):
+            yield Prose(body, id="profile")  # Chinese wraps between characters
         yield KeyBar(["home"], self.app.lang)
 
     def action_home(self) -> None:

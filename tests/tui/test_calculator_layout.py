@@ -1,0 +1,116 @@
+"""The calculator under Pilot: its plot uses the roof its table does, every field label is
+shown whole at 80×24 and 120×40, and the focused field is marked by more than a colour."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from textual.widgets import Checkbox, Input, Label, Select
+
+from drill.core.engine.calc_ops import OPERATORS
+from drill.ui.tui.app import make_app
+from drill.ui.tui.screens.calculator import CalculatorScreen
+from tests.tui.conftest import screen_text
+from tests.tui.helpers import frozen, plots_drawn, text_of, until
+
+
+async def open_calculator(pilot, op: str, dtype: str = "fp16") -> CalculatorScreen:
+    await pilot.press("c")
+    await until(pilot, lambda: isinstance(pilot.app.screen, CalculatorScreen), "calculator")
+    screen = pilot.app.screen
+    screen.query_one("#calc-card", Select).value = "a100-sxm4-40gb"
+    screen.query_one("#calc-dtype", Select).value = dtype
+    screen.query_one("#calc-op", Select).value = op
+    await until(pilot, lambda: screen.shown_op == op, op)
+    await pilot.pause()
+    await plots_drawn(pilot)
+    return screen
+
+
+def plot_text(app) -> str:
+    from rich.text import Text
+
+    content = app.screen.query_one("#calc-plot").content
+    return content.plain if isinstance(content, Text) else str(content)
+
+
+async def test_gemv_plot_ridge_is_the_tables_ridge(drill_home):
+    app = make_app(home=drill_home, lang="en", clock=frozen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_calculator(pilot, "gemv")
+        table = text_of(app, "#calc-result")
+        # A100 fp16 GEMV runs on the vector units: 78 TFLOP/s / 1.555 TB/s = 50.16 FLOP/B
+        assert re.search(r"Ridge point .*78 TFLOP/s /", table), table
+        shown = re.search(r"ridge (\d[\d.]*) FLOP/B", table.replace("\n", " "))
+        legend = re.search(r"◆ ridge (\d[\d.]*) FLOP/B", plot_text(app))
+        assert shown and legend, (table, plot_text(app))
+        assert float(shown.group(1)) == pytest.approx(50.16, rel=1e-3)
+        assert float(legend.group(1)) == pytest.approx(float(shown.group(1)), rel=5e-3)
+        # and a matrix product keeps the tensor roof in both
+        screen = app.screen
+        screen.query_one("#calc-op", Select).value = "gemm"
+        await until(pilot, lambda: screen.shown_op == "gemm", "gemm")
+        await plots_drawn(pilot)
+        legend = re.search(r"◆ ridge (\d[\d.]*) FLOP/B", plot_text(app))
+        assert legend and float(legend.group(1)) == pytest.approx(200.6, rel=5e-3)
+
+
+def cells(row: str, start: int, end: int) -> str:
+    """The characters of a screen row between two cell columns (a CJK character is two)."""
+    from rich.cells import cell_len
+
+    shown, x = [], 0
+    for char in row:
+        if start <= x < end:
+            shown.append(char)
+        x += cell_len(char)
+    return "".join(shown)
+
+
+def shown_label(app, label: Label) -> str:
+    """The label's rows as the terminal shows them, inside the form's content columns."""
+    form = app.screen.query_one("#calc-form").content_region
+    rows = screen_text(app).splitlines()
+    region = label.region
+    right = min(region.right, form.right)
+    text = " ".join(cells(rows[y], region.x, right) for y in range(region.y, region.bottom))
+    return " ".join(text.replace("▌", " ").split())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_every_field_label_is_shown_whole(drill_home, size, lang):
+    app = make_app(home=drill_home, lang=lang, clock=frozen)
+    async with app.run_test(size=size) as pilot:
+        screen = await open_calculator(pilot, "gemm")
+        for name, spec in OPERATORS.items():
+            screen.query_one("#calc-op", Select).value = name
+            await until(pilot, lambda name=name: screen.shown_op == name, name)
+            labels = list(screen.query("#calc-form .calc-label").results(Label))
+            assert len(labels) == 4 + len(spec.params), name  # card, dtype, op, measured
+            for label in labels:
+                label.scroll_visible(animate=False, immediate=True)
+                await pilot.pause()
+                whole = " ".join(str(label.content).split())
+                assert shown_label(app, label) == whole, (name, size)
+            for box in screen.query(Checkbox):  # its right edge inside the form
+                assert box.region.right <= screen.query_one("#calc-form").content_region.right
+
+
+async def test_the_focused_field_is_marked_beyond_its_colour(drill_home):
+    app = make_app(home=drill_home, lang="en", clock=frozen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_calculator(pilot, "decode")
+        field = screen.query_one("#p-kv_heads", Input)
+        field.focus()
+        await pilot.pause()
+        marked = list(screen.query(".calc-label.-focus").results(Label))
+        assert [str(m.content) for m in marked] == ["--kv-heads  KV heads (with --context)"]
+        row = screen_text(app).splitlines()[marked[0].region.y]
+        assert row[marked[0].region.x] == "▌"  # a bar a monochrome terminal shows too
+        screen.query_one("#p-head_dim", Input).focus()
+        await pilot.pause()
+        marked = [str(m.content) for m in screen.query(".calc-label.-focus").results(Label)]
+        assert marked == ["--head-dim  head dimension (with --context)"]
