@@ -15,6 +15,8 @@ from functools import cache
 from rich.cells import cell_len, get_character_cell_size
 from rich.text import Text
 
+from drill.i18n.text import tidy_zh
+
 CLOSING = set("，。、；：！？）】」』》〉”’…%％·,.;:!?)]}")
 OPENING = set("（【「『《〈“‘([{")
 _IDEOGRAPH = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -55,6 +57,28 @@ def space_mixed_text(text: Text) -> Text:
     joined = Text("").join(pieces)
     joined.end = text.end
     return joined
+
+
+def tidy_text(text: Text) -> Text:
+    """``tidy_zh`` for rich Text, styles kept: what the normaliser deletes goes, what it
+    replaces takes the style of what stood there."""
+    from difflib import SequenceMatcher  # only for text that needs it
+
+    plain = text.plain
+    tidy = tidy_zh(plain)
+    if tidy == plain:
+        return text
+    out = Text(end=text.end, no_wrap=text.no_wrap)
+    for op, a, b, c, d in SequenceMatcher(None, plain, tidy, autojunk=False).get_opcodes():
+        if op == "equal":
+            out.append_text(text[a:b])
+        elif op != "delete":
+            around = text[a : a + 1] if a < len(plain) else text[a - 1 : a]
+            piece = Text(tidy[c:d], style=around.style)
+            for span in around.spans:
+                piece.stylize(span.style)
+            out.append_text(piece)
+    return out
 
 
 def _pair(m: re.Match) -> str:
@@ -124,10 +148,11 @@ def break_offsets(line: str, width: int) -> list[tuple[int, int]]:
         if end > start:
             lines.append((start, end))
         start, end, used = a, a, 0
-        while cell_len(line[start:b]) > width:  # a word longer than a line: fold it
-            cut = start
+        while cell_len(line[start:b]) > width:  # a word longer than a line: fold it,
+            cut = start  # after a comma, dot, slash, hyphen or underscore where one fits
             while cell_len(line[start : cut + 1]) <= width:
                 cut += 1
+            cut = max((i + 1 for i in range(start, cut - 1) if line[i] in ",./_-"), default=cut)
             lines.append((start, cut))
             start = cut
         end, used = b, cell_len(line[start:b])

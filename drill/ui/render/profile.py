@@ -3,6 +3,8 @@ shareable result, as plain lines: the line modes print them, the app shows them.
 
 from __future__ import annotations
 
+from rich.cells import cell_len, set_cell_size
+
 from drill.i18n import STRINGS, tr
 
 VERDICT_KEYS = {"strong": "profile-strong", "shaky": "profile-shaky", "not-yet": "profile-not-yet"}
@@ -20,15 +22,21 @@ def profile_lines(groups, lang: str) -> list[str]:
     if not groups:
         return [tr("profile-none", lang)]
     lines = [tr("profile-title", lang)]
-    for g in groups:
+    names = [group_name(g.group, lang) for g in groups]
+    verdicts = [tr(VERDICT_KEYS[g.verdict], lang) for g in groups]
+    # padded in terminal cells, so the columns line up in Chinese too
+    name_width = max(cell_len(n) for n in names) + 2
+    verdict_width = max(cell_len(v) for v in verdicts) + 2
+    for g, name, verdict in zip(groups, names, verdicts, strict=True):
         lines.append(
-            f"  {group_name(g.group, lang):<12} {tr(VERDICT_KEYS[g.verdict], lang):<10} "
+            f"  {set_cell_size(name, name_width)}{set_cell_size(verdict, verdict_width)}"
             + tr("profile-row", lang, level=g.placed_level, right=g.right, asked=len(g.answers))
         )
     for verdict in ("strong", "shaky", "not-yet"):
         names = [group_name(g.group, lang) for g in groups if g.verdict == verdict]
         if names:
-            lines.append(tr(f"profile-then-{verdict}", lang, groups=", ".join(names)))
+            joined = ("、" if lang == "zh" else ", ").join(names)
+            lines.append(tr(f"profile-then-{verdict}", lang, groups=joined))
     return lines
 
 

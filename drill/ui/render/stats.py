@@ -17,22 +17,15 @@ from rich.text import Text
 
 from drill import i18n
 from drill.i18n import tr
-from drill.learning.stats.model import Stats, calendar_weeks
+from drill.i18n.text import tidy_zh
+from drill.learning.stats.model import RECENT_ATTEMPTS, Stats
 from drill.ui.render.canvas import plotext_figure
 from drill.ui.render.cjk import Wrapped
+from drill.ui.render.stats_calendar import MONTHS, SHADES, forecast_chart, heatmap
+
+__all__ = ["MONTHS", "SHADES", "forecast_chart", "heatmap", "skill_name", "stats_view"]
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
-# Weekday labels down the calendar's side: Monday, Wednesday and Friday are named.
-WEEKDAYS = {0: "stats-mon", 2: "stats-wed", 4: "stats-fri"}
-MONTHS = tuple(
-    i18n.Text(en, f"{i}月")
-    for i, en in enumerate(
-        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1
-    )
-)
-SHADES = ("·", "░", "▒", "▓", "█")
-SHADE_STYLES = ("grey35", "green4", "green3", "green1", "bold bright_green")
 
 
 def _pct(value: float | None) -> str:
@@ -47,6 +40,13 @@ def _secs(value: float | None) -> str:
 
 # Items recorded under an id that is no registered skill: the mock interview's opening case.
 UNLISTED = {"interview-case": i18n.Text("Kernel case (mock interview)", "核函数案例（模拟面试）")}
+# In the per-skill table the mock's case steps sit among the skills, where they are named as the
+# practice case they are ("The roofline case, step by step"), asked in a mock interview.
+IN_STATS = {
+    "interview-case": i18n.Text(
+        "The roofline case, in mock interviews", "Roofline 完整案例（模拟面试中）"
+    )
+}
 
 
 def skill_name(item: str, lang: str, kind: str = "skill") -> str:
@@ -162,6 +162,12 @@ def _chart(
     return text if color else _ANSI.sub("", text)
 
 
+# A chart of percentages drawn 13 rows high has 9 rows of plot, 12.5 points apart: the 0, 25,
+# 50, 75 and 100 ticks sit exactly on rows, and a point lands on the row nearest its value
+# (66 % between the 50 and 75 rows, 90 % below the 100 row), never on a tick it is not.
+PERCENT_HEIGHT = 13
+
+
 def _log_ticks(values: list[float]) -> tuple[list[float], list[str], tuple[float, float]]:
     """Ticks at 1-2-5 steps for a chart of log10 values."""
     lo = math.floor(math.log10(min(values)) - 0.05)
@@ -243,12 +249,11 @@ def mock_chart(
         color,
         ([0, 25, 50, 75, 100], ["0", "25", "50", "75", "100"]),
         (0, 100),
+        "{:.0f} %",
     )
 
 
 def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Table:
-    from drill.learning.stats.model import RECENT_ATTEMPTS
-
     # no outer frame and the name taking what the figures leave: 80 columns hold it
     table = Table(
         title=tr("stats-skills", lang),
@@ -257,22 +262,25 @@ def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Ta
         pad_edge=False,
         expand=True,
     )
+    rows = stats.skills[:limit]
+    names = [
+        IN_STATS[s.id](lang) if s.id in IN_STATS else skill_name(s.id, lang, s.kind) for s in rows
+    ]
     table.add_column(tr("stats-skill", lang), style="bold", ratio=1)
     table.add_column(tr("stats-attempts", lang), justify="right")
     table.add_column(tr("stats-accuracy", lang), justify="right")
     table.add_column(tr("stats-recent", lang, n=RECENT_ATTEMPTS), justify="right")
     table.add_column(tr("stats-median", lang), justify="right")
-    rows = stats.skills[:limit]
     recall = any(s.retention is not None for s in rows)  # no column of dashes
     if recall:
         table.add_column(tr("stats-retention-col", lang), justify="right")
     table.add_column(tr("stats-last", lang), justify="right", style="dim", max_width=10)
-    for s in rows:
+    for s, name in zip(rows, names, strict=True):
         style = (
             "red" if s.recent_accuracy < 0.5 else ("yellow" if s.recent_accuracy < 0.8 else "green")
         )
         cells = [
-            skill_name(s.id, lang, s.kind),
+            name,
             str(s.attempts),
             _pct(s.accuracy),
             Text(_pct(s.recent_accuracy), style=style),
@@ -283,44 +291,18 @@ def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Ta
     return table
 
 
-BARS = " ▁▂▃▄▅▆▇█"
-
-
-def forecast_chart(stats: Stats, lang: str = "en") -> Text:
-    """Cards falling due on each of the next days (today, with the overdue ones, first):
-    a row of day numbers, a row of bars and a row of counts."""
-    days = stats.review.forecast
-    top = max((n for _, n in days), default=0)
-    width = max(3, *(len(str(n)) for _, n in days)) + 1
-    day_word, due_word = tr("stats-forecast-day", lang), tr("stats-forecast-due", lang)
-    label = max(cell_len(day_word), cell_len(due_word)) + 1
-    text = Text()
-    text.append(tr("stats-forecast", lang, days=len(days)) + "\n", style="bold")
-    text.append(set_cell_size(day_word, label), style="dim")
-    for i, (day, _) in enumerate(days):
-        text.append(f"{day.day:>{width}}", style="bold" if i == 0 else "dim")
-    text.append("\n" + " " * label)
-    for _, n in days:
-        bar = BARS[max(1, round(8 * n / top))] if n else " "
-        text.append(f"{bar:>{width}}", style="magenta")
-    text.append("\n")
-    text.append(set_cell_size(due_word, label), style="dim")
-    for i, (_, n) in enumerate(days):
-        text.append(f"{n:>{width}}", style="bold magenta" if i == 0 else "")
-    return text
-
-
 def mistakes_table(stats: Stats, lang: str = "en") -> Table:
     from drill.runs.summary import mistake_explanation, mistake_label
 
     table = Table(title=tr("stats-mistakes", lang, days=stats.recent_days), title_justify="left")
     table.add_column(tr("stats-tag", lang), style="bold")
     table.add_column(tr("stats-count", lang), justify="right")
-    table.add_column(tr("stats-recent-rate", lang), justify="right")
+    table.add_column(tr("stats-recent-rate", lang, days=stats.recent_days), justify="right")
     table.add_column(tr("stats-earlier-rate", lang), justify="right")
     table.add_column(tr("stats-trend-col", lang))
-    table.add_column("", style="dim", overflow="fold")
+    table.add_column(tr("stats-meaning", lang), style="dim", overflow="fold")
     styles = {"fading": "green", "gone": "bold green", "growing": "red", "new": "yellow"}
+    tidy = tidy_zh if lang == "zh" else str
     for m in stats.mistakes:
         trend = m.trend
         table.add_row(
@@ -329,55 +311,14 @@ def mistakes_table(stats: Stats, lang: str = "en") -> Table:
             _pct(m.recent_rate),
             _pct(m.earlier_rate),
             Text(tr(f"stats-{trend}", lang), style=styles.get(trend, "")) if trend else "—",
-            Wrapped(mistake_explanation(m.tag, lang)),
+            Wrapped(tidy(mistake_explanation(m.tag, lang))),  # "…。；或…" joined, put right
         )
     return table
 
 
-def _level(count: int, top: int) -> int:
-    if count <= 0:
-        return 0
-    return min(4, 1 + int(3 * (count - 1) / max(top - 1, 1) + 0.5)) if top > 1 else 4
-
-
-def heatmap(stats: Stats, lang: str = "en", wide: bool = True) -> Text:
-    """A contribution-graph of the last year: a column per week, Monday on top."""
-    weeks = calendar_weeks(stats)
-    counts = sorted(n for n in stats.calendar.values() if n > 0)
-    top = counts[int(len(counts) * 0.9)] if counts else 1  # the busiest days saturate
-    cell = 2 if wide else 1
-    label_width = 4
-    text = Text()
-    months = [" "] * (len(weeks) * cell)
-    previous_month = None
-    for i, week in enumerate(weeks):
-        first = next((c[0] for c in week if c is not None), None)
-        if first is None or first.month == previous_month:
-            continue
-        previous_month = first.month
-        name = MONTHS[first.month - 1](lang)
-        pos, size = i * cell, cell_len(name)
-        if pos + size <= len(months) and all(
-            c == " " for c in months[max(0, pos - 1) : pos + size]
-        ):
-            months[pos : pos + size] = [name] + [""] * (size - 1)
-    text.append(" " * label_width + "".join(months).rstrip() + "\n", style="dim")
-    for row in range(7):
-        label = tr(WEEKDAYS[row], lang) if row in WEEKDAYS else ""
-        text.append(set_cell_size(label, label_width - 1) + " ", style="dim")
-        for week in weeks:
-            entry = week[row]
-            if entry is None:
-                text.append(" " * cell)
-                continue
-            level = _level(entry[1], top)
-            text.append((SHADES[level] + " ")[:cell], style=SHADE_STYLES[level])
-        text.append("\n")
-    text.append(" " * label_width + tr("stats-less", lang) + " ", style="dim")
-    for level, shade in enumerate(SHADES):
-        text.append(shade + " ", style=SHADE_STYLES[level])
-    text.append(tr("stats-more", lang), style="dim")
-    return text
+def _note(text: str) -> RenderableType:
+    """What a table's figures mean, under it, with the blank line that parts the sections."""
+    return Group(Wrapped(Text(text, style="dim")), Text())
 
 
 def stats_view(
@@ -393,21 +334,22 @@ def stats_view(
         Text(),
     ]
     chart_width = min(width, 100)
-    trend = trend_charts(stats, lang, chart_width, 12, color)
+    trend = trend_charts(stats, lang, chart_width, PERCENT_HEIGHT, color)
     if trend:
         parts += [
             Text(tr("stats-trend", lang), style="bold underline"),
             Text.from_ansi(trend),
             Text(),
         ]
-    mock = mock_chart(stats, lang, chart_width, 10, color)
+    mock = mock_chart(stats, lang, chart_width, PERCENT_HEIGHT, color)
     if mock:
         parts += [Text.from_ansi(mock), Text()]
     if stats.review.cards and stats.review.forecast:
         parts += [forecast_chart(stats, lang), Text()]
-    parts += [skills_table(stats, lang), Text()]
+    parts += [skills_table(stats, lang), _note(tr("stats-skills-note", lang, n=RECENT_ATTEMPTS))]
     if stats.mistakes:
-        parts += [mistakes_table(stats, lang), Text()]
+        note = tr("stats-mistakes-note", lang, days=stats.recent_days)
+        parts += [mistakes_table(stats, lang), _note(note)]
     parts += [
         Text(tr("stats-calendar", lang), style="bold underline"),
         heatmap(stats, lang, wide=width >= 112),

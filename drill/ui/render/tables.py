@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import re
 
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group
+from rich.measure import Measurement
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -11,6 +15,8 @@ from drill.core.engine.roofline import ABOVE_ROOF, Analysis
 from drill.core.engine.steps import Step
 from drill.core.units import format_si, sig
 from drill.i18n import tr
+from drill.i18n.text import tidy_zh
+from drill.ui.render.cjk import Wrapped
 
 
 def _breakable(expression: str) -> str:
@@ -19,25 +25,113 @@ def _breakable(expression: str) -> str:
     return re.sub(r"\s*([·×*+])\s*", r" \1 ", expression).strip()
 
 
+# A worked-solution table stays a table while each row fits in a few lines; a row of prose
+# (a direction step's reasons) or a narrow terminal gets the steps stacked instead, since
+# rich would squeeze the other columns to nothing (┏┳┳┳ in Chinese at 80 columns).
+MAX_ROW_LINES = 6
+MIN_WRAPPED = 8  # cells: the narrowest a wrapped column may become
+RESULT = 3  # the result column, which never wraps
+
+
+class StepsTable:
+    """The worked steps: a table where it fits the width it is drawn at, else one block per
+    step ("label" then "公式：…", "代入：…", "结果：…"), wrapped as Chinese is set."""
+
+    def __init__(self, steps, lang: str, title: str, breakable: bool) -> None:
+        self.lang, self.title = lang, title
+        self.headers = [tr(f"steps-{k}", lang) for k in ("step", "formula", "numbers", "result")]
+        tidy = tidy_zh if lang == "zh" else str
+        self.rows = []
+        for step in steps:
+            style = ""
+            if step.key == "bound":
+                style = "bold yellow" if step.value == "memory" else "bold magenta"
+            formula, numbers = step.formula_in(lang), step.substitution
+            if breakable:
+                formula, numbers = _breakable(formula), _breakable(numbers)
+            cells = (step.label(lang), formula, numbers, step.result(lang))
+            self.rows.append((*(tidy(c) for c in cells), style))
+        # a column no step fills (choices have no numbers to put in) takes no width
+        self.shown = [i for i in range(4) if i == RESULT or any(row[i] for row in self.rows)]
+
+    def _cell(self, i: int, row) -> Text | Wrapped:
+        if i == RESULT:
+            return Text(row[i], style=row[4])
+        return Wrapped(row[i])  # Chinese breaks between characters, a long word after "-"
+
+    def table(self) -> Table:
+        table = Table(title=self.title or None, title_justify="left", expand=False)
+        kinds = (
+            {"style": "bold"},
+            {"style": "dim"},
+            {"overflow": "fold"},
+            {"style": "bold cyan", "justify": "right", "no_wrap": True},
+        )
+        for i in self.shown:
+            table.add_column(self.headers[i], **kinds[i])
+        for row in self.rows:
+            table.add_row(*(self._cell(i, row) for i in self.shown))
+        return table
+
+    def fits(self, console: Console, width: int) -> bool:
+        """Whether the table holds every row in ``MAX_ROW_LINES`` lines at ``width``: its
+        wrapped columns give way widest first, as rich's do, down to ``MIN_WRAPPED``."""
+        wrapped = [i for i in self.shown if i != RESULT]
+        widths = {
+            i: max(
+                cell_len(line)
+                for c in (self.headers[i], *(r[i] for r in self.rows))
+                for line in c.split("\n")
+            )
+            for i in self.shown
+        }
+        frame = 3 * len(self.shown) + 1  # a rule before each column and after the last,
+        room = width - frame - widths[RESULT]  # and a space each side of every cell
+        while sum(widths[i] for i in wrapped) > room:
+            widest = max(wrapped, key=lambda i: widths[i])
+            if widths[widest] <= MIN_WRAPPED:
+                return False
+            widths[widest] -= 1
+        for row in self.rows:
+            for i in wrapped:
+                options = console.options.update_width(widths[i])
+                if len(console.render_lines(self._cell(i, row), options)) > MAX_ROW_LINES:
+                    return False
+        return True
+
+    def stacked(self) -> Group:
+        """A block per step: its name, then formula, numbers and result under it, each
+        value's lines hanging after its label."""
+        colon = "：" if self.lang == "zh" else ": "
+        parts: list = [Text(self.title, style="bold")] if self.title else []
+        for n, (label, formula, numbers, result, style) in enumerate(self.rows):
+            if n:
+                parts.append(Text())
+            parts.append(Wrapped(Text(label, style="bold")))
+            grid = Table.grid()
+            grid.add_column(style="dim", no_wrap=True)
+            grid.add_column(ratio=1)
+            fields = ((1, formula, "dim"), (2, numbers, ""), (3, result, style or "bold cyan"))
+            for i, value, value_style in fields:
+                if value:
+                    grid.add_row(self.headers[i] + colon, Wrapped(Text(value, style=value_style)))
+            parts.append(Padding(grid, (0, 0, 0, 2)))
+        return Group(*parts)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions):
+        yield self.table() if self.fits(console, options.max_width) else self.stacked()
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        table = Measurement.get(console, options, self.table())
+        return Measurement(min(table.minimum, 2 * MIN_WRAPPED), table.maximum)
+
+
 def steps_table(
     steps: tuple[Step, ...] | list[Step], lang: str = "en", title: str = "", breakable=False
-) -> Table:
+) -> StepsTable:
     """The worked steps; ``breakable`` spaces the arithmetic so narrow columns wrap it
     between factors, never inside a number (the TUI; the CLI keeps the compact form)."""
-    table = Table(title=title or None, title_justify="left", expand=False, show_lines=False)
-    table.add_column(tr("steps-step", lang), style="bold")
-    table.add_column(tr("steps-formula", lang), style="dim")
-    table.add_column(tr("steps-numbers", lang), overflow="fold")
-    table.add_column(tr("steps-result", lang), style="bold cyan", justify="right", no_wrap=True)
-    for step in steps:
-        result = step.result(lang)
-        style = ""
-        if step.key == "bound":
-            style = "bold yellow" if step.value == "memory" else "bold magenta"
-        numbers = _breakable(step.substitution) if breakable else step.substitution
-        formula = _breakable(step.formula_in(lang)) if breakable else step.formula_in(lang)
-        table.add_row(step.label(lang), formula, numbers, Text(result, style=style))
-    return table
+    return StepsTable(tuple(steps), lang, title, breakable)
 
 
 def verdict(analysis: Analysis, lang: str = "en") -> Text:
