@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from drill.i18n import tr
+from drill.i18n.text import tidy_zh
 from drill.runs.interview import clock_text
 from drill.runs.practice import mistake_lines
 from drill.runs.summary import mistake_explanation, mistake_label
@@ -23,7 +24,7 @@ class PlainFormatter:
         self._shown_case = False
 
     def say(self, text: str = "") -> None:
-        self.stdout.write(text + "\n")
+        self.stdout.write(tidy_zh(text) + "\n")  # joined pieces, punctuated as one text
         self.stdout.flush()
 
     def prompt(self) -> None:

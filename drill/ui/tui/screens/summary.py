@@ -9,12 +9,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Static
 
 from drill.i18n import tr
 from drill.runs.summary import mistake_explanation, mistake_label
 from drill.ui.render.stats import skill_name
 from drill.ui.tui.widgets.keybar import KeyBar
+from drill.ui.tui.widgets.prose import Prose
 
 
 class SummaryScreen(Screen):
@@ -56,7 +56,7 @@ class SummaryScreen(Screen):
         else:
             parts.append(Text(tr("summary-none", lang), style="green"))
         with VerticalScroll(id="summary-body"):
-            yield Static(Group(*parts), id="summary")
+            yield Prose(Group(*parts), id="summary")
         yield KeyBar(["again", "home"] if missed else ["home"], lang)
 
     def on_mount(self) -> None:
