@@ -172,4 +172,4 @@ def test_the_cli_speaks_the_grammar_in_chinese():
     assert "> 提示：" in result.stdout and "共 1 题，答对 0 题，跳过 1 题" in result.stdout
     result = run_drill("mock", "--plain", "--seed", "3", "--lang", "zh", input="提示\n跳过\n退出\n")
     assert result.returncode == 0, result.stderr
-    assert "> 提示: " in result.stdout and "成绩单" in result.stdout
+    assert "> 提示：" in result.stdout and "成绩单" in result.stdout

@@ -129,7 +129,7 @@ class PlainFormatter:
         if run.mode == "mock":
             from drill.ui.render.scorecard import scorecard_text
 
-            self.stdout.write(scorecard_text(run.scorecard(), self.lang))
+            self.stdout.write(tidy_zh(scorecard_text(run.scorecard(), self.lang)))
             self.stdout.flush()
         else:
             self.say()

@@ -28,6 +28,12 @@ class Row:
         return f"{self.spent or missing} / {self.budget}"
 
 
+def step_cell(question, lang: str) -> str:
+    """A case step in the scorecard's name column, beside its stage: "2/6 ridge point"."""
+    name = question.step_name(lang)
+    return f"{question.part}/{question.parts} {name}".rstrip()
+
+
 def rows(card: Scorecard, lang: str = "en") -> list[Row]:
     from drill.ui.render.stats import skill_name
 
@@ -36,7 +42,7 @@ def rows(card: Scorecard, lang: str = "en") -> list[Row]:
             item.question.id,
             item.stage,
             item.question.item.id,
-            item.question.case_label(lang)
+            step_cell(item.question, lang)
             if item.question.parts > 1
             else skill_name(item.question.item.id, lang, item.question.item.kind),
             item.status,
@@ -78,15 +84,20 @@ def pad(text: str, width: int) -> str:
 
 def scorecard_text(card: Scorecard, lang: str) -> str:
     """The scorecard as lines of text, for the line mode."""
+    from rich.cells import cell_len
+
     lines = ["", f"== {tr('scorecard', lang)} =="]
-    for r in rows(card, lang):
+    shown = rows(card, lang)
+    width = max([24, *(cell_len(r.name) for r in shown)])  # the names line up, however long
+    for r in shown:
         mistakes = ", ".join(r.mistakes)
         lines.append(
-            f"{r.id:>3} {pad(tr('stage-' + r.stage, lang), 10)} {pad(r.name, 24)} "
+            f"{r.id:>3} {pad(tr('stage-' + r.stage, lang), 10)} {pad(r.name, width)} "
             f"{pad(tr(r.status, lang), 10)} {r.score:.2f}  {r.time()}  "
             f"{tr('hint', lang)} {r.hints}{'  ' + mistakes if mistakes else ''}"
         )
-    lines.append(f"{score_line(card, lang)} ({BAND_RULE[lang]})")
+    rule = f"（{BAND_RULE[lang]}）" if lang == "zh" else f" ({BAND_RULE[lang]})"
+    lines.append(score_line(card, lang) + rule)
     change = change_line(card, lang)
     if change:
         lines.append(change)
