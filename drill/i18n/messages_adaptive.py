@@ -97,9 +97,11 @@ PAIRS: dict[str, tuple[str, str]] = {
     "locked-title": ("Locked skills", "未解锁的技能"),
     "locked-needs": ("needs {skills}", "需要先掌握 {skills}"),
     "locked-rule": (
-        "A skill unlocks when each skill it needs has its last 5 answers at 80 % or better "
+        "A skill unlocks when each skill it needs averages 80 % or better over its last "
+        "answers (2 to 5), or when its own step of the roofline case was right "
         "(drill start --skill ID always works).",
-        "所需的每个技能最近 5 次作答达到 80 % 即解锁（drill start --skill ID 随时可用）。",
+        "所需的每个技能最近的作答（2 到 5 次）平均达到 80 %，或它在屋顶线案例中对应的那一步答对，"
+        "即解锁（drill start --skill ID 随时可用）。",
     ),
     "home-locked": (
         "{count} skill(s) locked until their prerequisites are solid",

@@ -74,11 +74,11 @@ PAIRS: dict[str, tuple[str, str]] = {
     "sorted-by": ("sorted by {column} {arrow}", "按 {column} 排序 {arrow}"),
     # -- the home screen's line on locked skills (drill/ui/tui/screens/home.py) --
     "home-unlock": (
-        "{count} skills unlock as you go: see drill stats",
-        "还有 {count} 个技能随练习逐步解锁：见 drill stats",
+        "{count} skills unlock as you go: s shows which",
+        "还有 {count} 个技能随练习逐步解锁：按 s 查看",
     ),
     "home-unlock-one": (
-        "1 skill unlocks as you go: see drill stats",
-        "还有 1 个技能随练习解锁：见 drill stats",
+        "1 skill unlocks as you go: s shows which",
+        "还有 1 个技能随练习解锁：按 s 查看",
     ),
 }

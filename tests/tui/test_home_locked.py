@@ -59,8 +59,24 @@ async def test_home_says_how_many_skills_are_locked(drill_home, lang, words):
     assert 1 < locked < len(SKILLS)  # some unlocked by the practice, some still waiting
     lines = await home_lines(make_app(home=drill_home, lang=lang, clock=frozen))
     line = next(line for line in lines if words in line)
-    assert str(locked) in line and "drill stats" in line
+    assert str(locked) in line and ("s shows which" in line or "按 s 查看" in line)
     assert len(lines) == 2  # the reviews line, then this one: one line, not wrapped
+
+
+async def test_the_stats_screen_lists_what_is_locked_and_why(drill_home):
+    from drill.ui.tui.screens.stats import StatsScreen
+
+    practise_first_skill()
+    app = make_app(home=drill_home, lang="en", clock=frozen)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("s")
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, StatsScreen) and "Locked" in text_of(app, "#stats"):
+                break
+        shown = text_of(app, "#stats")
+    assert "Locked skills" in shown
+    assert "needs GEMM arithmetic intensity" in shown.split("Locked skills", 1)[1]
 
 
 async def test_home_without_history_says_nothing_of_locks(drill_home):

@@ -38,8 +38,13 @@ class StatsScreen(Screen):
     @work(thread=True, exclusive=True)
     def load(self) -> None:
         """SQLite aggregation over the whole history: a thread worker, then one update."""
+        from rich.console import Group
+
+        from drill.content.skills.registry import CURRICULUM
+        from drill.learning.planner import locked_skills
         from drill.learning.stats.queries import compute
         from drill.store.history import History, HistoryError
+        from drill.ui.render.profile import locked_lines
         from drill.ui.render.stats import stats_view
 
         try:
@@ -49,6 +54,7 @@ class StatsScreen(Screen):
             return
         try:
             stats = compute(history, zone=self.zone, now=self.now)
+            locked = locked_lines(locked_skills(history, list(CURRICULUM)), self.app.lang)
         except sqlite3.Error as exc:
             message = f"{tr('stats-failed', self.app.lang)}: {exc} (drill history check)"
             self.app.call_from_thread(self._show, Text(message, style="bold yellow"))
@@ -56,7 +62,11 @@ class StatsScreen(Screen):
         finally:
             history.close()
         width = max(self.size.width - 4, 40)
-        self.app.call_from_thread(self._show, stats_view(stats, self.app.lang, width, True))
+        view = stats_view(stats, self.app.lang, width, True)
+        if locked:  # the skills still to unlock, as drill stats lists them
+            heading = Text("\n" + locked[0], style="bold underline")
+            view = Group(view, heading, *(Text(line) for line in locked[1:]))
+        self.app.call_from_thread(self._show, view)
 
     def _show(self, renderable) -> None:
         self.query_one("#stats", Static).update(renderable)
