@@ -69,10 +69,10 @@ def add_slow(modes: argparse._MutuallyExclusiveGroup) -> None:
 def add_placement(sub: argparse._SubParsersAction, argv: list[str] | None = None) -> None:
     placement = sub.add_parser(
         "placement",
-        help="a 10-minute placement test that sets where practice starts",
-        description="About ten minutes across the skill groups, adaptive within each group "
-        "(a right answer moves up a difficulty level, a wrong one down). It sets each "
-        "skill's starting level, marks skills you already master, and ends with a profile.",
+        help="a 15-minute placement test that sets where practice starts",
+        description="About 15 minutes: three questions in each skill group, adaptive within "
+        "the group (a right answer moves up a difficulty level, a wrong one down). Each "
+        "finished group sets where its skills start; it ends with a profile.",
     )
     _lines(placement)
     placement.add_argument("--seed", type=argtypes.seed, help="reproducible questions")
