@@ -140,6 +140,21 @@ def test_the_review_command_draws_the_measured_point_off_the_roof():
     assert any("fp16" in line for line in plot.rows)
 
 
+def test_a_point_on_a_roof_row_it_does_not_reach_sits_in_a_break_of_that_line():
+    """200 TFLOP/s on the A100 at 78×20 has no free row between tf32 (156 T) and fp16
+    (312 T): it stays on tf32's row, with the line broken on both sides of it."""
+    result = run_drill(
+        "plot", "--gpu", "a100", "--dtype", "fp16", "--ai", "1365", "--measured", "200T",
+        "--width", "78", "--height", "20",
+    )  # fmt: skip
+    plot = Plot(result.stdout.rstrip("\n"))
+    ((row, col),) = plot.cells("x")
+    line = plot.rows[row]
+    assert row == plot.label_row("tf32")
+    assert line[col - 1] == " " and line[col + 1] == " "
+    assert len(BRAILLE.findall(line)) > 20  # the rest of the tf32 roof is drawn
+
+
 def test_markers_at_one_place_are_both_drawn():
     figure = Figure("two at once", [RoofLine("fp16", 312e12, 1.555e12, True)])
     figure.points += [

@@ -226,7 +226,10 @@ def _draw(figure: Figure, width: int, height: int, bounds: tuple, ridge_shown: b
         grid.mark(*grid.cell(math.log10(main.ridge), math.log10(main.peak)), *RIDGE_MARKER)
     for point in figure.points:
         if point.intensity > 0 and point.rate > 0:
-            grid.mark(*_point_cell(grid, figure.roofs, point), point.marker, point.color)
+            row, col = _point_cell(grid, figure.roofs, point)
+            if grid.line_at(row, col) and not _at_a_roof(figure.roofs, point):
+                grid.gap(row, col)  # no free row: a break in the line shows it is not on it
+            grid.mark(row, col, point.marker, point.color)
     for row, col, head in heads:
         grid.mark(row, col, head, "magenta")
     missed = []
@@ -244,6 +247,13 @@ def _draw(figure: Figure, width: int, height: int, bounds: tuple, ridge_shown: b
         line = lines[top + 1 + i]
         lines[top + 1 + i] = line[: left + 1] + cells + line[right:]
     return lines, missed
+
+
+def _at_a_roof(roofs: list[RoofLine], point: Point) -> bool:
+    ly = math.log10(point.rate)
+    return any(
+        abs(ly - math.log10(min(r.peak, point.intensity * r.bandwidth))) <= AT_ROOF for r in roofs
+    )
 
 
 def _point_cell(grid: Grid, roofs: list[RoofLine], point: Point) -> tuple[int, int]:

@@ -111,6 +111,13 @@ class Grid:
             return True
         return False
 
+    def gap(self, row: int, col: int) -> None:
+        """Break the lines in the cells beside (row, col), so a marker there reads as off
+        the line rather than on it."""
+        for side in (col - 1, col + 1):
+            if (row, side) not in self.markers:
+                self.bits.pop((row, side), None)
+
     def line_at(self, row: int, col: int) -> bool:
         return (row, col) in self.bits
 

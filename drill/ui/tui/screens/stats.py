@@ -65,7 +65,8 @@ class StatsScreen(Screen):
         view = stats_view(stats, self.app.lang, width, True)
         if locked:  # the skills still to unlock, as drill stats lists them
             heading = Text("\n" + locked[0], style="bold underline")
-            view = Group(view, heading, *(Text(line) for line in locked[1:]))
+            parts = list(view.renderables) if isinstance(view, Group) else [view]
+            view = Group(*parts, heading, *(Text(line) for line in locked[1:]))
         self.app.call_from_thread(self._show, view)
 
     def _show(self, renderable) -> None:
