@@ -18,19 +18,17 @@ from drill.content.skills.context import (
     givens,
     hidden_figures,
     number_ask,
-    roof,
     unit_words,
 )
 from drill.content.skills.directions import direction_ask
 from drill.content.skills.intensity import intensity_mistakes
 from drill.content.skills.model import Scenario
-from drill.content.skills.realism import library_efficiency, naive_efficiency
+from drill.content.skills.realism import measured_run
 from drill.content.skills.roofline import roof_mistakes
 from drill.content.skills.skill import skill
-from drill.core.engine import analyze
 from drill.core.engine import operators as ops
 from drill.core.engine.roofline import uses_tensor_cores
-from drill.core.units import format_si, sig
+from drill.core.units import format_si
 
 
 def build_case(
@@ -40,13 +38,8 @@ def build_case(
     op = cost.op
     if op == "attention" and dtype in ("fp32", "tf32", "fp64"):
         slow = True  # no library fuses attention in fp32: the kernel is the user's own
-    choice = roof(card, dtype, op)
+    choice, a, yours, library = measured_run(ctx, card, cost, dtype, slow)
     peak, bw = choice.value, card.bandwidth
-    base = analyze(cost, peak, bw, dtype)
-    library = float(sig(base.attainable * library_efficiency(ctx, card, cost, dtype), 3))
-    share = naive_efficiency(ctx) if slow else library / base.attainable
-    yours = float(sig(base.attainable * share, 2)) if slow else library
-    a = analyze(cost, peak, bw, dtype, measured=yours, gpu=card.id)
     who_en, who_zh = (
         ("your own kernel", "你自己写的 kernel") if slow else ("the vendor library", "厂商库")
     )

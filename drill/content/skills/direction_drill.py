@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from drill.content.skills import shapes
 from drill.content.skills.case_advice import Situation, advise, summary
-from drill.content.skills.context import Ctx, convention, peak_words, rate_unit, roof, unit_words
+from drill.content.skills.context import Ctx, convention, peak_words, rate_unit, unit_words
 from drill.content.skills.direction_cases import CASES
 from drill.content.skills.directions import direction_ask
 from drill.content.skills.model import Scenario
-from drill.content.skills.realism import library_efficiency, naive_efficiency
-from drill.core.engine import analyze
+from drill.content.skills.realism import measured_run
 from drill.core.engine.roofline import uses_tensor_cores
 from drill.core.units import format_si, sig
 
@@ -72,13 +71,8 @@ def kernel_case(ctx: Ctx) -> Scenario:
     slow = ctx.rng.random() < 0.5
     if op == "attention" and dtype == "fp32":
         slow = True  # no library fuses attention in fp32: the kernel is the user's own
-    choice = roof(card, dtype, op)
+    choice, a, yours, library = measured_run(ctx, card, cost, dtype, slow)
     peak, bw = choice.value, card.bandwidth
-    base = analyze(cost, peak, bw, dtype)
-    library = float(sig(base.attainable * library_efficiency(ctx, card, cost, dtype), 3))
-    share = naive_efficiency(ctx) if slow else library / base.attainable
-    yours = float(sig(base.attainable * share, 2)) if slow else library
-    a = analyze(cost, peak, bw, dtype, measured=yours, gpu=card.id)
     where = Situation(card, cost, dtype, a.bound, a.efficiency, yours, peak, not slow)
     who_en, who_zh = (
         ("Your own kernel", "你自己写的 kernel") if slow else ("The vendor library", "厂商库")

@@ -127,3 +127,19 @@ def matrix_path(card) -> tuple[str, float]:
         return "tf32", tf32 * 1e12
     low = "bf16" if "bf16" in card.tensor else "fp16"
     return low, card.tensor[low] * 1e12
+
+
+def measured_run(ctx: Ctx, card, cost: OpCost, dtype: str, slow: bool):
+    """A kernel as profiled: the roof it runs against, its analysis with the measured rate,
+    that rate (a naive kernel's share when ``slow``), and what a library would reach (its
+    size and waves decide)."""
+    from drill.core.engine import analyze
+    from drill.core.units import sig
+
+    choice = roof(card, dtype, cost.op)
+    peak, bw = choice.value, card.bandwidth
+    base = analyze(cost, peak, bw, dtype)
+    library = float(sig(base.attainable * library_efficiency(ctx, card, cost, dtype), 3))
+    share = naive_efficiency(ctx) if slow else library / base.attainable
+    yours = float(sig(base.attainable * share, 2)) if slow else library
+    return choice, analyze(cost, peak, bw, dtype, measured=yours, gpu=card.id), yours, library

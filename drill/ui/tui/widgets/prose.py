@@ -55,21 +55,3 @@ class Prose(Static):
         if isinstance(part, Text) and has_wide(part.plain) and width > 4:
             return wrap(part, width)
         return part
-
-
-def split_choices(prompt: str, ids: list[str]) -> str:
-    """A prompt that lists its choices inline ("… a) x  b) y") with one choice per line."""
-    if len(ids) < 2:
-        return prompt
-    cuts = []
-    start = 0
-    for ident in ids:
-        at = prompt.find(f"{ident}) ", start)
-        if at < 0 or (at > 0 and prompt[at - 1].isalnum()):
-            return prompt
-        cuts.append(at)
-        start = at + 3
-    lines = [prompt[: cuts[0]].rstrip()]
-    for a, b in zip(cuts, cuts[1:] + [len(prompt)], strict=True):
-        lines.append("  " + prompt[a:b].strip())
-    return "\n".join(line for line in lines if line.strip())
