@@ -50,7 +50,6 @@ def run(args) -> int:
         print_json(data)
         return 0
     from rich.console import Console  # ~50 ms; only the human view needs it
-    from rich.text import Text
 
     from drill.ui.render.export import Exporter
     from drill.ui.render.profile import locked_lines
@@ -59,13 +58,8 @@ def run(args) -> int:
     lang = lang_of(args)
     exporter = Exporter.of(args)
     console = Console(highlight=False, record=exporter.wanted)
-    console.print(stats_view(stats, lang, console.width, color=console.is_terminal))
-    lines = locked_lines(locked, lang)
-    if lines and not args.skill:
-        console.print()
-        console.print(Text(lines[0], style="bold underline"))
-        for line in lines[1:]:
-            console.print(Text(line))
+    lines = [] if args.skill else locked_lines(locked, lang)
+    console.print(stats_view(stats, lang, console.width, console.is_terminal, lines))
     exporter.save_recorded(console, "drill stats")
     exporter.report(lang)
     return 0

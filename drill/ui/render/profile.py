@@ -69,7 +69,7 @@ def locked_lines(locked: dict[str, tuple[str, ...]], lang: str) -> list[str]:
         return []
     lines = [tr("locked-title", lang)]
     for skill_id, needs in locked.items():
-        needed = ", ".join(name(s) for s in needs)
+        needed = ("、" if lang == "zh" else ", ").join(name(s) for s in needs)
         lines.append(f"  {name(skill_id)}: {tr('locked-needs', lang, skills=needed)}")
     lines.append(tr("locked-rule", lang))
     return lines

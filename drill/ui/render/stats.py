@@ -322,9 +322,10 @@ def _note(text: str) -> RenderableType:
 
 
 def stats_view(
-    stats: Stats, lang: str = "en", width: int = 100, color: bool = True
+    stats: Stats, lang: str = "en", width: int = 100, color: bool = True, locked=()
 ) -> RenderableType:
-    """Everything ``drill stats`` prints, top to bottom."""
+    """Everything ``drill stats`` prints, top to bottom; ``locked``: the lines of
+    ``drill.ui.render.profile.locked_lines``, shown before the year's calendar."""
     if not stats.overview.attempts:
         key = "stats-filtered-empty" if stats.since or stats.skill else "stats-empty"
         return Text(tr(key, lang))
@@ -350,6 +351,10 @@ def stats_view(
     if stats.mistakes:
         note = tr("stats-mistakes-note", lang, days=stats.recent_days)
         parts += [mistakes_table(stats, lang), _note(note)]
+    if locked:
+        tidy = tidy_zh if lang == "zh" else str
+        parts += [Text(tidy(locked[0]), style="bold underline")]
+        parts += [Text(tidy(line)) for line in locked[1:]] + [Text()]
     parts += [
         Text(tr("stats-calendar", lang), style="bold underline"),
         heatmap(stats, lang, wide=width >= 112),

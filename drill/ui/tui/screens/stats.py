@@ -38,8 +38,6 @@ class StatsScreen(Screen):
     @work(thread=True, exclusive=True)
     def load(self) -> None:
         """SQLite aggregation over the whole history: a thread worker, then one update."""
-        from rich.console import Group
-
         from drill.content.skills.registry import CURRICULUM
         from drill.learning.planner import locked_skills
         from drill.learning.stats.queries import compute
@@ -62,11 +60,7 @@ class StatsScreen(Screen):
         finally:
             history.close()
         width = max(self.size.width - 4, 40)
-        view = stats_view(stats, self.app.lang, width, True)
-        if locked:  # the skills still to unlock, as drill stats lists them
-            heading = Text("\n" + locked[0], style="bold underline")
-            parts = list(view.renderables) if isinstance(view, Group) else [view]
-            view = Group(*parts, heading, *(Text(line) for line in locked[1:]))
+        view = stats_view(stats, self.app.lang, width, True, locked)
         self.app.call_from_thread(self._show, view)
 
     def _show(self, renderable) -> None:
