@@ -402,6 +402,12 @@ def sig(value: float, digits: int = 4) -> str:
 
 
 @lru_cache(maxsize=8192)
+def math_units(dtype: str) -> tuple[str, str]:
+    """(rate, intensity) units of a precision's math: integer math is counted in operations
+    (TOPS, OP/B), floating point in FLOP/s and FLOP/B."""
+    return ("OPS", "OP/B") if dtype == "int8" else ("FLOP/s", "FLOP/B")
+
+
 def format_si(value: float, unit: str, digits: int = 4) -> str:
     """``format_si(1.9488e13, 'FLOP/s')`` -> ``'19.49 TFLOP/s'``."""
     if unit == "s":

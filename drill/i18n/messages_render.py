@@ -13,9 +13,9 @@ PAIRS: dict[str, tuple[str, str]] = {
         "峰值为稠密、boost 频率下的数值。",
     ),
     "verdict": (
-        "Intensity {intensity} FLOP/B vs ridge {ridge} FLOP/B: {kind}; attainable {attainable}; "
-        "at least {time}.",
-        "强度 {intensity} FLOP/B，拐点 {ridge} FLOP/B：{kind}，可达 {attainable}，至少 {time}。",
+        "Intensity {intensity} {per_byte} vs ridge {ridge} {per_byte}: {kind}; attainable "
+        "{attainable}; at least {time}.",
+        "强度 {intensity} {per_byte}，拐点 {ridge} {per_byte}：{kind}，可达 {attainable}，至少 {time}。",
     ),
     "verdict-memory": ("memory-bound", "带宽受限"),
     "verdict-compute": ("compute-bound", "算力受限"),

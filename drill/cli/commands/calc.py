@@ -12,7 +12,7 @@ from drill.core.engine.calc_ops import OPERATORS, check_values
 from drill.core.engine.decoding import kv_cache_bytes
 from drill.core.engine.operators import dtype_bytes
 from drill.core.engine.steps import Step, num
-from drill.core.units import format_si, sig
+from drill.core.units import format_si, math_units, sig
 from drill.errors import UsageError
 from drill.i18n import Text, tr
 
@@ -174,7 +174,7 @@ def _operator(args, lang: str) -> int:
     name = roof.name if roof.card is not None else tr("plot-custom", lang)
     title = (
         f"{spec.name} · {name} · {args.dtype} ({analysis.peak_label}, "
-        f"{format_si(roof.peak, 'FLOP/s')}, {format_si(roof.bandwidth, 'B/s')})"
+        f"{format_si(roof.peak, math_units(args.dtype)[0])}, {format_si(roof.bandwidth, 'B/s')})"
     )
     described = _config_line(args, lang)
     if described:

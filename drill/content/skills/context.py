@@ -12,7 +12,7 @@ from drill.content.skills.model import CHOICE, NUMBER, Ask, Option, Unit
 from drill.core import units as u
 from drill.core.engine.operators import dtype_bytes
 from drill.core.engine.steps import Step
-from drill.core.units import GIB_PER_GB, format_si, sig
+from drill.core.units import GIB_PER_GB, format_si, math_units, sig
 
 TFLOPS = Unit("TFLOP/s", u.FLOP_RATE, 1e12)
 TOPS = Unit("TOPS", u.FLOP_RATE, 1e12)
@@ -147,7 +147,7 @@ def peak_words(card: Card, dtype: str, op: str | None = None) -> tuple[str, str]
 
 def rate_unit(dtype: str) -> str:
     """Integer math is quoted in operations per second (TOPS), floating point in FLOP/s."""
-    return "OPS" if dtype == "int8" else "FLOP/s"
+    return math_units(dtype)[0]
 
 
 def intensity_unit(dtype: str) -> Unit:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from drill.core.engine.operators import OpCost
 from drill.core.engine.steps import Step, num
-from drill.core.units import format_si, sig
+from drill.core.units import format_si, math_units, sig
 from drill.i18n.text import Text
 
 # Kernels that run on the vector (non-tensor) units: tensor cores only do matrix products.
@@ -178,7 +178,7 @@ def _finite(value: float) -> bool:
         return False
 
 
-def intensity_step(flops: float, nbytes: float, dram: bool = False) -> Step:
+def intensity_step(flops: float, nbytes: float, dram: bool = False, dtype: str = "") -> Step:
     """FLOPs / bytes as a derivation line (``dram``: the bytes are a profile's DRAM bytes)."""
     formula, formula_zh = (
         ("FLOPs / DRAM bytes", "FLOPs / 显存字节数") if dram else ("FLOPs / bytes", "")
@@ -190,21 +190,22 @@ def intensity_step(flops: float, nbytes: float, dram: bool = False) -> Step:
         formula,
         f"{sig(flops)} / {sig(nbytes)}",
         flops / nbytes,
-        "FLOP/B",
+        math_units(dtype)[1],
         formula_zh=formula_zh,
     )
 
 
-def ridge_step(peak: float, bandwidth: float) -> Step:
+def ridge_step(peak: float, bandwidth: float, dtype: str = "") -> Step:
     """peak / bandwidth as a derivation line."""
+    rate, per_byte = math_units(dtype)
     return Step(
         "ridge",
         "Ridge point",
         "拐点",
         "peak / bandwidth",
-        f"{format_si(peak, 'FLOP/s')} / {format_si(bandwidth, 'B/s')}",
+        f"{format_si(peak, rate)} / {format_si(bandwidth, 'B/s')}",
         peak / bandwidth,
-        "FLOP/B",
+        per_byte,
     )
 
 
@@ -231,8 +232,9 @@ def analyze(
     kind = bound(intensity, peak, bandwidth)
     t = min_time(cost.flops, cost.bytes, peak, bandwidth)
     steps = list(cost.steps)
-    steps.append(intensity_step(cost.flops, cost.bytes))
-    steps.append(ridge_step(peak, bandwidth))
+    rate = math_units(dtype)[0]
+    steps.append(intensity_step(cost.flops, cost.bytes, dtype=dtype))
+    steps.append(ridge_step(peak, bandwidth, dtype))
     cmp = "<" if kind == MEMORY else "≥"
     steps.append(
         Step(
@@ -251,9 +253,9 @@ def analyze(
             "Attainable",
             "可达性能",
             "min(peak, intensity × bandwidth)",
-            f"min({format_si(peak, 'FLOP/s')}, {sig(intensity)} × {format_si(bandwidth, 'B/s')})",
+            f"min({format_si(peak, rate)}, {sig(intensity)} × {format_si(bandwidth, 'B/s')})",
             att,
-            "FLOP/s",
+            rate,
         )
     )
     steps.append(
@@ -278,7 +280,7 @@ def analyze(
                 "Efficiency",
                 "效率",
                 "measured / attainable",
-                f"{format_si(measured, 'FLOP/s')} / {format_si(att, 'FLOP/s')}",
+                f"{format_si(measured, rate)} / {format_si(att, rate)}",
                 efficiency,
                 "%",
             )

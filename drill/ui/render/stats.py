@@ -326,9 +326,16 @@ def stats_view(
 ) -> RenderableType:
     """Everything ``drill stats`` prints, top to bottom; ``locked``: the lines of
     ``drill.ui.render.profile.locked_lines``, shown before the year's calendar."""
+    tidy = tidy_zh if lang == "zh" else str
+    lock_parts: list[RenderableType] = []
+    if locked:
+        lock_parts = [Text(tidy(locked[0]), style="bold underline")]
+        lock_parts += [Text(tidy(line)) for line in locked[1:]] + [Text()]
     if not stats.overview.attempts:
         key = "stats-filtered-empty" if stats.since or stats.skill else "stats-empty"
-        return Text(tr(key, lang))
+        return (
+            Group(Text(tr(key, lang)), Text(), *lock_parts) if lock_parts else Text(tr(key, lang))
+        )
     parts: list[RenderableType] = [
         Text(tr("stats-overview", lang), style="bold underline"),
         overview(stats, lang),
@@ -351,10 +358,7 @@ def stats_view(
     if stats.mistakes:
         note = tr("stats-mistakes-note", lang, days=stats.recent_days)
         parts += [mistakes_table(stats, lang), _note(note)]
-    if locked:
-        tidy = tidy_zh if lang == "zh" else str
-        parts += [Text(tidy(locked[0]), style="bold underline")]
-        parts += [Text(tidy(line)) for line in locked[1:]] + [Text()]
+    parts += lock_parts
     parts += [
         Text(tr("stats-calendar", lang), style="bold underline"),
         heatmap(stats, lang, wide=width >= 112),

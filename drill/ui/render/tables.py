@@ -13,7 +13,7 @@ from rich.text import Text
 
 from drill.core.engine.roofline import ABOVE_ROOF, Analysis
 from drill.core.engine.steps import Step
-from drill.core.units import format_si, sig
+from drill.core.units import format_si, math_units, sig
 from drill.i18n import tr
 from drill.i18n.text import tidy_zh
 from drill.ui.render.cjk import Wrapped
@@ -144,7 +144,8 @@ def verdict(analysis: Analysis, lang: str = "en") -> Text:
         intensity=sig(a.intensity),
         ridge=sig(a.ridge),
         kind=kind,
-        attainable=format_si(a.attainable, "FLOP/s"),
+        attainable=format_si(a.attainable, math_units(a.dtype)[0]),
+        per_byte=math_units(a.dtype)[1],
         time=format_si(a.min_time, "s"),
     )
     if a.efficiency is not None:
