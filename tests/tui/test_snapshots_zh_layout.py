@@ -24,7 +24,7 @@ from drill.runs.practice import Session, SessionConfig
 from drill.runs.recording import Recorder
 from drill.store.history import History
 from drill.ui.tui.app import make_app
-from tests.tui.helpers import frozen, type_answer, until, wait_for_question
+from tests.tui.helpers import frozen, settle, type_answer, until, wait_for_question
 
 SIZE = (80, 24)
 UTC = timezone.utc
@@ -114,6 +114,7 @@ async def _direction_feedback(pilot) -> None:
     screen = await wait_for_question(pilot)
     await type_answer(pilot, "a,b")
     await until(pilot, lambda: screen.feedback_for is not None, "the feedback")
+    await settle(pilot)  # the feedback's own scroll to the answer row is done first
     body = screen.query_one("#practice-body")
     for _ in range(10):
         await pilot.pause(0.05)
