@@ -96,3 +96,23 @@ def test_a_key_bar_drops_whole_keys_from_the_end_when_narrow():
     assert "PgUp/PgDn" in wide and len(narrow) <= 50
     assert narrow.startswith("Enter next 1-9 flip")  # tighter spacing before any key goes
     assert "PgUp/PgDn" not in narrow and not narrow.endswith(("P", "Pg", " "))
+
+
+async def test_each_case_step_opens_at_its_question_when_it_fits(drill_home):
+    """The feedback scrolls the answer row to the top; the next step must open at its own
+    question again, not keep that scroll (seed 3 at 80×24: an A10 GEMV)."""
+    start = {"skills": ["roofline-case"], "seed": 3, "count": 1, "topic": "numeric"}
+    app = make_app(home=drill_home, lang="en", start=start, clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_question(pilot)
+        body, row = screen.query_one("#practice-body"), screen.query_one("#answer-row")
+        for answer in ("0.5", "52", "a", "0.2", "50"):
+            await type_answer(pilot, answer)
+            await settle(pilot)
+            await pilot.press("enter")
+            await until(pilot, lambda: screen.feedback_for is None, "the next step")
+            await settle(pilot)
+            fits = row.virtual_region_with_margin.bottom <= body.scrollable_content_region.height
+            if fits:
+                assert body.scroll_y == 0, screen.session.current.ask.key
+            assert in_view(body, row)

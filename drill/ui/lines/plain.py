@@ -22,10 +22,30 @@ class PlainFormatter:
         self.stdout = stdout
         self.lang = lang
         self._shown_case = False
+        self.width = terminal_width(stdout)
 
     def say(self, text: str = "") -> None:
-        self.stdout.write(tidy_zh(text) + "\n")  # joined pieces, punctuated as one text
+        if self.lang == "zh":  # joined pieces, punctuated as one text
+            text = tidy_zh(text)
+        self.stdout.write(self.fit(text) + "\n")
         self.stdout.flush()
+
+    def fit(self, text: str) -> str:
+        """Lines wrapped between words at the terminal's width when writing to one (a pipe
+        or a file gets them whole, for scripts and screen readers)."""
+        width = self.width
+        if not width:
+            return text
+        from drill.ui.render.cjk import fit
+
+        out = []
+        for line in text.split("\n"):
+            body = line.lstrip(" ")
+            indent = " " * (len(line) - len(body))
+            hang = indent + "  " if indent else ""  # an option's next lines under its text
+            pieces = fit(body, max(width - len(hang), 20)) if body else [""]
+            out += [indent + pieces[0]] + [hang + piece for piece in pieces[1:]]
+        return "\n".join(out)
 
     def prompt(self) -> None:
         self.stdout.write("> ")
@@ -129,7 +149,8 @@ class PlainFormatter:
         if run.mode == "mock":
             from drill.ui.render.scorecard import scorecard_text
 
-            self.stdout.write(tidy_zh(scorecard_text(run.scorecard(), self.lang)))
+            card = scorecard_text(run.scorecard(), self.lang)
+            self.stdout.write(tidy_zh(card) if self.lang == "zh" else card)
             self.stdout.flush()
         else:
             self.say()
@@ -159,3 +180,15 @@ def timer_line(interview, lang: str) -> str:
     if lang == "zh":
         return f"[剩余 {left} · 本题 {clock_text(budget)}{'（已超时）' if budget < 0 else ''}]"
     return f"[{left} left · this question {clock_text(budget)}{' (over)' if budget < 0 else ''}]"
+
+
+def terminal_width(stream) -> int:
+    """The width to wrap at: the terminal's when ``stream`` is one, else 0 (no wrapping)."""
+    import os
+
+    try:
+        if not stream.isatty():
+            return 0
+        return os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        return 0

@@ -14,7 +14,7 @@ from textual.widgets import Label, Static
 from drill.i18n import tr
 from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.keybar import KeyBar, StatefulKeys
-from drill.ui.tui.widgets.paging import in_view, page
+from drill.ui.tui.widgets.paging import below_view, in_view, page
 from drill.ui.tui.widgets.plot import PlotView, figure_for
 from drill.ui.tui.widgets.points import PointList
 from drill.ui.tui.widgets.prose import Prose
@@ -280,7 +280,7 @@ class PracticeScreen(StatefulKeys, Screen):
         if self._answer_on_top and self.feedback_for is not None:
             body.scroll_to_widget(row, top=True, animate=False)
             self._answer_on_top = body.max_scroll_y < row.virtual_region_with_margin.y
-        elif self.feedback_for is None and row.display and not in_view(body, row):
+        elif self.feedback_for is None and row.display and below_view(body, row):
             body.scroll_to_widget(row, animate=False)  # a long question: its box still shows
 
     # -- actions ----------------------------------------------------------------------

@@ -20,3 +20,10 @@ def in_view(scroll, widget) -> bool:
     top, height = scroll.scroll_y, scroll.scrollable_content_region.height
     shown = min(region.bottom, top + height) - max(region.y, top)
     return shown >= min(region.height, height)
+
+
+def below_view(scroll, widget) -> bool:
+    """Whether ``widget`` ends below the visible part of ``scroll`` (a question's answer box
+    under a long prompt); one above it (a view not yet scrolled home) is not."""
+    bottom = widget.virtual_region_with_margin.bottom
+    return bottom > scroll.scroll_y + scroll.scrollable_content_region.height
