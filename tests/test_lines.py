@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 
@@ -173,3 +174,13 @@ def test_the_cli_speaks_the_grammar_in_chinese():
     result = run_drill("mock", "--plain", "--seed", "3", "--lang", "zh", input="提示\n跳过\n退出\n")
     assert result.returncode == 0, result.stderr
     assert "> 提示：" in result.stdout and "成绩单" in result.stdout
+
+
+def test_an_english_plain_session_shows_no_chinese():
+    """Chinese punctuation rules are for Chinese text: the MI250X stays "(one GCD)"."""
+    result = run_drill(
+        "start", "--plain", "--no-save", "--lang", "en", "--skill", "roofline-case",
+        "--count", "1", "--seed", "1", input="skip\n" * 6,
+    )  # fmt: skip
+    assert "MI250X (one GCD)" in result.stdout
+    assert not re.search(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]", result.stdout)

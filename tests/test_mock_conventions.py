@@ -65,3 +65,21 @@ def test_kv_capacity_is_graded_by_the_stated_memory_cap():
         other = serving_mock(seed)
         other.answer(str(float(other.current.ask.expected)))
         assert other.answer(f"{uncapped:.4g}").score < 1.0
+
+
+def test_naive_attention_states_that_its_scores_go_through_dram_twice():
+    """ "Count each matrix once" alone contradicts the naive-attention answer, which writes
+    the S×S scores and probabilities and reads each back: the convention says so."""
+    from drill.content.skills import registry
+
+    seen = 0
+    for seed in range(120):
+        sc = registry.generate("roofline-case", 2, seed, CATALOG)
+        naive = sc.params["op"] == "attention" and "S²" in sc.asks[0].steps[1].formula
+        said = "scores and the probabilities are each written once and read back" in (
+            sc.convention("en")
+        )
+        assert said == naive, seed
+        assert ("分数和概率各写一次、再读回一次" in sc.convention("zh")) == naive
+        seen += naive
+    assert seen >= 3

@@ -14,9 +14,9 @@ from drill.content.skills.context import (
     TFLOPS,
     Ctx,
     bound_ask,
-    convention,
     givens,
     hidden_figures,
+    kernel_convention,
     number_ask,
     unit_words,
 )
@@ -118,7 +118,7 @@ def build_case(
         ),
         direction_ask(advise(where), summary(where), card, dtype),
     )
-    conv_en, conv_zh = convention(dtype, matrices=True)
+    conv_en, conv_zh = kernel_convention(dtype, cost)
     if not uses_tensor_cores(op):
         conv_en += f" This kernel runs on {unit_words(card).vector}: use their peak."
         conv_zh += f"该 kernel 在{unit_words(card).vector_zh}上运行：用它们的峰值。"

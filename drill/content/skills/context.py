@@ -238,6 +238,17 @@ def givens(ctx: Ctx, card: Card, dtype: str, op: str | None = None) -> tuple[str
     )
 
 
+def kernel_convention(dtype: str, cost) -> tuple[str, str]:
+    """The conventions line of a kernel case: each matrix crosses DRAM once, except that
+    naive attention writes its S×S scores and probabilities and reads each of them back."""
+    en, zh = convention(dtype, matrices=True)
+    if cost.op == "attention" and not cost.params.get("fused"):
+        en += (" Naive attention is the exception: the S×S scores and the probabilities are "
+               "each written once and read back once.")  # fmt: skip
+        zh += "朴素注意力例外：S×S 的分数和概率各写一次、再读回一次。"
+    return en, zh
+
+
 def convention(
     dtype: str | None = None, matrices: bool = False, flops: bool = True
 ) -> tuple[str, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from drill.content.skills import shapes
 from drill.content.skills.case_advice import Situation, advise, summary
-from drill.content.skills.context import Ctx, convention, peak_words, rate_unit, unit_words
+from drill.content.skills.context import Ctx, kernel_convention, peak_words, rate_unit, unit_words
 from drill.content.skills.direction_cases import CASES
 from drill.content.skills.directions import direction_ask
 from drill.content.skills.model import Scenario
@@ -89,7 +89,7 @@ def kernel_case(ctx: Ctx) -> Scenario:
         f"{card.name}，{w_zh}：峰值 {format_si(peak, rate_unit(dtype))}，显存带宽 "
         f"{format_si(bw, 'B/s')}。算子是{pick.zh}，精度 {dtype}。{who_zh}实测 {measured}。{facts_zh}"
     )
-    conv_en, conv_zh = convention(dtype, matrices=True)
+    conv_en, conv_zh = kernel_convention(dtype, cost)
     if not uses_tensor_cores(op):
         conv_en += f" This kernel runs on {unit_words(card).vector}: use their peak."
         conv_zh += f"该 kernel 在{unit_words(card).vector_zh}上运行：用它们的峰值。"
