@@ -184,3 +184,23 @@ def test_an_english_plain_session_shows_no_chinese():
     )  # fmt: skip
     assert "MI250X (one GCD)" in result.stdout
     assert not re.search(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]", result.stdout)
+
+
+def test_feedback_says_why_a_score_is_partial_and_how_each_pick_counted():
+    near = run_drill(
+        "start", "--plain", "--no-save", "--skill", "ridge-point", "--count", "1", "--seed", "2",
+        input="190\n",
+    )  # fmt: skip
+    assert "partly right (0.5)" in near.stdout
+    assert "5.3% off: within 10% of the answer earns 0.5." in near.stdout
+    picks = run_drill(
+        "start", "--plain", "--no-save", "--skill", "roofline-case", "--count", "1",
+        "--seed", "12", "--gpu", "t4", input="1\n1\na\n1\n1\na,c,g\n",
+    )  # fmt: skip
+    # T4 fp32, own kernel far below the compute roof: tiling first, fp16 defensible
+    assert "Your picks: a) ✗, c) ○, g) ✗" in picks.stdout
+    hinted = run_drill(
+        "start", "--plain", "--no-save", "--skill", "ridge-point", "--count", "1", "--seed", "2",
+        input="hint\nhint\n200.6\n",
+    )  # fmt: skip
+    assert "2 hints used: −30% of the credit." in hinted.stdout

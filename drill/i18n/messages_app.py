@@ -36,7 +36,13 @@ PAIRS: dict[str, tuple[str, str]] = {
     "settings-language": ("Language", "语言"),
     "settings-auto": ("from the locale", "跟随系统"),
     "settings-gpu": ("Default card", "默认显卡"),
-    "settings-difficulty": ("Difficulty", "难度"),
+    "settings-title": ("Settings", "设置"),
+    "settings-difficulty": ("Starting difficulty", "起始难度"),
+    "settings-difficulty-hint": (
+        "Where a skill you have not practised yet starts (1 easiest, 3 hardest); from there "
+        "each skill moves up or down with your answers.",
+        "还没练过的技能从这一级开始（1 最易，3 最难）；之后每个技能按你的作答各自升降。",
+    ),
     "settings-questions": ("Questions per session", "每次练习的题数"),
     "settings-theme": ("Theme", "主题"),
     "settings-save": ("Save", "保存"),

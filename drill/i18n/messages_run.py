@@ -132,6 +132,16 @@ PAIRS: dict[str, tuple[str, str]] = {
         "共 {count}（{questions} 步）：答对 {correct} 步，跳过 {skipped} 步；得分 {score} / "
         "{questions}（{pct} %），用时 {seconds} 秒",
     ),
+    "note-off-by": (
+        "{off} off: within {limit} of the answer earns {credit}.",
+        "偏差 {off}：在答案的 {limit} 以内得 {credit} 分。",
+    ),
+    "note-your-picks": ("Your picks: {picks}", "你的选择：{picks}"),
+    "note-hint": ("1 hint used: −{cost} of the credit.", "用了 1 个提示：扣去 {cost} 的分数。"),
+    "note-hints": (
+        "{n} hints used: −{cost} of the credit.",
+        "用了 {n} 个提示：扣去 {cost} 的分数。",
+    ),
     "summary": ("Summary", "总结"),
     "score": ("Score", "得分"),
     "time": ("Time", "用时"),

@@ -187,3 +187,41 @@ def mistake_lines(result: Result, lang: str) -> list[str]:
 
     key = mistake_key(result)
     return [] if key is None else [mistake_line(key, lang)]
+
+
+def grade_notes(result: Result, lang: str) -> list[str]:
+    """Why the score is what it is, where the rule is not on screen: how far off an estimate
+    was and which band it fell in, which direction picks counted how, what hints cost."""
+    from drill.content.skills.model import MULTI
+    from drill.grading.numbers import BANDS, hint_penalty
+    from drill.i18n import tr
+
+    grade, ask, notes = result.grade, result.question.ask, []
+    if grade.skipped:
+        return notes
+    error = grade.relative_error
+    if ask is not None and ask.kind != MULTI and error is not None and 0 < grade.score < 1:
+        band = next(((limit, credit) for limit, credit in BANDS if error <= limit), None)
+        if band is not None:
+            values = {"off": f"{error:.1%}", "limit": f"{band[0]:.0%}", "credit": band[1]}
+            notes.append(tr("note-off-by", lang, **values))
+    if ask is not None and ask.kind == MULTI and isinstance(grade.parsed, (tuple, frozenset)):
+        marks = []
+        for option in ask.options:
+            if option.value in grade.parsed:
+                mark = (
+                    "✓"
+                    if option.value in ask.expected
+                    else "○"
+                    if (option.value in ask.accepted)
+                    else "✗"
+                )
+                marks.append(f"{option.id}) {mark}")
+        if marks:
+            joiner = "，" if lang == "zh" else ", "
+            notes.append(tr("note-your-picks", lang, picks=joiner.join(marks)))
+    if result.hints_used:
+        cost = f"{hint_penalty(result.hints_used):.0%}"
+        key = "note-hint" if result.hints_used == 1 else "note-hints"
+        notes.append(tr(key, lang, n=result.hints_used, cost=cost))
+    return notes

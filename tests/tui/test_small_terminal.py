@@ -65,7 +65,7 @@ async def test_hints_pile_up_as_a_ladder(drill_home):
             await pilot.pause()
         shown = text_of(app, "#message")
         for number, hint in enumerate(ladder, 1):
-            assert f"提示 {number}: {hint}" in shown or f"提示 {number}：{hint}" in shown
+            assert f"提示 {number}/3 (−" in shown and hint in shown
         assert shown.count("没有更多提示了。") == 1
         assert shown.strip().endswith("没有更多提示了。")
         assert in_view(screen.query_one("#practice-body"), screen.query_one("#message"))

@@ -7,7 +7,7 @@ from typing import TextIO
 from drill.i18n import tr
 from drill.i18n.text import tidy_zh
 from drill.runs.interview import clock_text
-from drill.runs.practice import mistake_lines
+from drill.runs.practice import grade_notes, mistake_lines
 from drill.runs.summary import mistake_explanation, mistake_label
 from drill.ui.render.points import point_lines
 
@@ -106,6 +106,8 @@ class PlainFormatter:
             )
             for line in mistake_lines(result, lang):
                 self.say(f"{tr('mistake', lang)}: {line}")
+            for note in grade_notes(result, lang):
+                self.say(note)
             return
         verdict = f"{tr(result.verdict(), lang)} ({result.score:.2g})"
         if question.model_answer:  # the solution below opens with the model answer
@@ -114,6 +116,8 @@ class PlainFormatter:
             self.say(f"{verdict} — {tr('expected', lang)}: {question.expected_text(lang)}")
         for line in mistake_lines(result, lang):
             self.say(f"{tr('mistake', lang)}: {line}")
+        for note in grade_notes(result, lang):
+            self.say(note)
         self._points(result)
         self.say(f"{tr('solution', lang)}:")
         for line in question.solution(lang):

@@ -198,7 +198,7 @@ class MockScreen(StatefulKeys, Screen):
             noted = Text(tr("mock-noted", self.app.lang), style="dim")
             self.query_one("#message", Prose).show(noted)
             return
-        from drill.runs.practice import mistake_lines
+        from drill.runs.practice import grade_notes, mistake_lines
 
         lang = self.app.lang
         q = result.question
@@ -207,6 +207,7 @@ class MockScreen(StatefulKeys, Screen):
             Text(f"{tr('expected', lang)}: {q.expected_text(lang)}"),
         ]
         parts += [Text(f"{tr('mistake', lang)}: {line}") for line in mistake_lines(result, lang)]
+        parts += [Text(note, style="dim") for note in grade_notes(result, lang)]
         parts += [Text(line) for line in q.solution(lang)]
         parts.append(Text(tr("next-only", lang), style="dim"))
         self.query_one("#feedback", Prose).show(Group(*parts))
@@ -226,12 +227,10 @@ class MockScreen(StatefulKeys, Screen):
     def action_hint(self) -> None:
         if self.interview is None or self.feedback_shown or self.interview.finished:
             return
-        from drill.grading.numbers import HINT_COSTS
 
         hint = self.interview.hint()
-        costs = [f"−{cost:.0%}" for cost in HINT_COSTS]
         self.query_one("#message", Prose).show(
-            hint_ladder(self.interview.hints_shown, hint is None, self.app.lang, costs)
+            hint_ladder(self.interview.hints_shown, hint is None, self.app.lang)
         )
 
     def action_skip(self) -> None:

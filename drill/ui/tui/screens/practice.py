@@ -222,7 +222,7 @@ class PracticeScreen(StatefulKeys, Screen):
             plot.show(self._figure)  # the view redraws only for a new figure or size
 
     def _show_feedback(self, result, refocus: bool = True) -> None:
-        from drill.runs.practice import mistake_lines
+        from drill.runs.practice import grade_notes, mistake_lines
 
         lang = self.app.lang
         question = result.question
@@ -238,6 +238,7 @@ class PracticeScreen(StatefulKeys, Screen):
             line = Text(f"{tr('mistake', lang)} ", style="bold red")
             line.append(mistake)
             parts.append(line)
+        parts += [Text(note, style="dim") for note in grade_notes(result, lang)]
         self.query_one("#feedback", Prose).show(Group(*parts))
         self.query_one("#points", PointList).show(result, lang)
         parts = [Text(f"\n{tr('solution', lang)}", style="bold")]

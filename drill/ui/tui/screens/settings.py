@@ -26,6 +26,7 @@ class SettingsScreen(Screen):
         catalog = self.app.catalog
         gpu = s.gpu if s.gpu in catalog.cards else catalog.aliases.get(s.gpu, "a100-sxm4-40gb")
         with VerticalScroll(id="settings"):
+            yield Static(Text(tr("settings-title", lang), style="bold"), id="settings-title")
             yield Label(tr("settings-language", lang))
             yield Select(
                 [(tr("settings-auto", lang), "auto"), ("English", "en"), ("中文", "zh")],
@@ -44,6 +45,7 @@ class SettingsScreen(Screen):
                 allow_blank=False,
                 id="set-difficulty",
             )
+            yield Static(tr("settings-difficulty-hint", lang), classes="dim-hint")
             yield Label(tr("settings-questions", lang))
             yield Input(str(s.questions), id="set-questions")
             yield Label(tr("settings-theme", lang))

@@ -24,17 +24,17 @@ def question_body(question, lang: str, heading: str = "") -> Text:
     return body
 
 
-def hint_ladder(shown, exhausted: bool, lang: str, costs: list[str] | None = None) -> Text:
-    """Every rung shown so far, one per line (each F1 adds the next, none replaces the last),
-    with "no more hints" added under them once the ladder is used up; ``costs`` labels each
-    rung with what it costs (the mock)."""
+def hint_ladder(shown, exhausted: bool, lang: str) -> Text:
+    """Every rung shown so far, one per line with what it costs (each F1 adds the next, none
+    replaces the last), and "no more hints" added under them once the ladder is used up."""
+    from drill.grading.numbers import HINT_COSTS
     from drill.i18n import tr
 
     text = Text(style="cyan")
     for number, hint in enumerate(shown, 1):
-        cost = f" ({costs[number - 1]})" if costs and number <= len(costs) else ""
-        of = f"/{len(costs)}" if costs else ""
-        text.append(f"{tr('hint', lang)} {number}{of}{cost}: {hint}\n")
+        of = f"{number}/{len(HINT_COSTS)}" if number <= len(HINT_COSTS) else str(number)
+        cost = f" (−{HINT_COSTS[number - 1]:.0%})" if number <= len(HINT_COSTS) else ""
+        text.append(f"{tr('hint', lang)} {of}{cost}: {hint}\n")
     if exhausted:
         text.append(tr("no-hint", lang), style="dim")
     text.rstrip()
