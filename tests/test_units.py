@@ -86,3 +86,12 @@ def test_how_people_write_estimates():
     assert u.parse_quantity("1555 GB/s.").value == 1555e9
     assert u.parse_quantity("12.5。").value == 12.5
     assert u.parse_quantity("1448 GiB/s").value == pytest.approx(1448 * 2**30)
+
+
+def test_a_count_with_a_prefix_reads_as_people_say_it():
+    """ "2.88M tokens" is how a serving answer is said, as "2.88M" and "2,880,000 tokens" are."""
+    for text in ("2.88M tokens", "2.88 M tokens", "2880k tokens", "2,880,000 tokens"):
+        assert u.parse_quantity(text).value == pytest.approx(2.88e6), text
+        assert not u.parse_quantity(text).dims
+    with pytest.raises(u.UnitError):
+        u.parse_quantity("3 m tokens")  # milli-tokens are not a count

@@ -201,6 +201,7 @@ COUNT_WORDS = frozenset(
         "张",
     ]
 )
+_SCALED_COUNT = re.compile(r"^([kKMG])\s*([^\W\d]+)$")
 _ROLE = re.compile(r"^(?:tp|dp|pp|ep|batch|b)\s*[=:]?\s*(?=\d)", re.IGNORECASE)  # "TP=4"
 _PER_ELEMENT = re.compile(r"\s*(?:(?:per|/)\s*element|每元素|每个元素)$", re.IGNORECASE)
 _BYTE_WORDS = {"吉字节": "GB", "兆字节": "MB", "千字节": "kB", "太字节": "TB", "字节": "B"}
@@ -307,6 +308,9 @@ def _number_and_unit(text: str) -> tuple[float, str]:
     counted = rest.lower().removeprefix("个").strip()  # "2930个token"
     if counted.lstrip("-") in COUNT_WORDS or counted in COUNT_WORDS:
         rest = ""
+    scaled = _SCALED_COUNT.match(rest)  # "2.88M tokens", "4k tokens"
+    if scaled and scaled.group(2).lower() in COUNT_WORDS:
+        value, rest = value * PREFIXES[scaled.group(1)], ""
     return value, rest
 
 
