@@ -223,5 +223,5 @@ PAIRS: dict[str, tuple[str, str]] = {
     "mock-col-score": ("Score", "得分"),
     "mock-col-time": ("Time/limit", "用时/限时"),
     "mock-col-hints": ("Hints", "提示"),
-    "mock-col-mistakes": ("Mistakes", "错误"),
+    "mock-col-mistakes": ("Mistakes", "错因"),
 }

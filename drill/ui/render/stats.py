@@ -195,12 +195,13 @@ def trend_charts(
     xs = [(p.start - first).days for p in stats.trend]
     fmt = "%m-%d" if stats.period == "day" else "%Y-%m"
     per = tr("stats-per-day" if stats.period == "day" else "stats-per-week", lang)
+    comma = "，" if lang == "zh" else ", "
     acc = _chart(
         xs,
         [p.accuracy * 100 for p in stats.trend],
         first,
         fmt,
-        f"{tr('stats-accuracy-pct', lang)}, {per}",
+        f"{tr('stats-accuracy-pct', lang)}{comma}{per}",
         width,
         height,
         color,
@@ -221,7 +222,7 @@ def trend_charts(
         [math.log10(s) for _, s in timed],
         first,
         fmt,
-        f"{tr('stats-median-s', lang)}, {per}",
+        f"{tr('stats-median-s', lang)}{comma}{per}",
         width,
         height,
         color,

@@ -281,7 +281,7 @@ class ScorecardScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="summary-body"):
-            yield Static(scorecard_view(self.card, self.app.lang), id="scorecard")
+            yield Prose(scorecard_view(self.card, self.app.lang), id="scorecard")
             yield Static("", id="report-note")
         yield KeyBar(["report", "home"], self.app.lang)
 

@@ -52,7 +52,8 @@ class SummaryScreen(Screen):
             names = [skill_name(i, lang) for i in s.missed_skills] + [
                 skill_name(i, lang, "concept") for i in s.missed_questions
             ]
-            parts.append(Text(f"{tr('practise-again', lang)} {'; '.join(names)}", style="cyan"))
+            joiner = "；" if lang == "zh" else "; "
+            parts.append(Text(f"{tr('practise-again', lang)} {joiner.join(names)}", style="cyan"))
         else:
             parts.append(Text(tr("summary-none", lang), style="green"))
         with VerticalScroll(id="summary-body"):
