@@ -114,3 +114,19 @@ async def test_the_focused_field_is_marked_beyond_its_colour(drill_home):
         await pilot.pause()
         marked = [str(m.content) for m in screen.query(".calc-label.-focus").results(Label)]
         assert marked == ["--head-dim  head dimension (with --context)"]
+
+
+async def test_a_stacked_calculator_keeps_its_verdict_in_sight(drill_home):
+    """Under 100 columns the results sit below the form; the verdict line above the form
+    changes with every edit, so the effect of a field shows where the field is."""
+    app = make_app(home=drill_home, lang="en", clock=frozen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_calculator(pilot, "gemm")
+        top = screen_text(app).splitlines()[0]
+        assert top.startswith(" Intensity 1365 FLOP/B vs ridge 200.6 FLOP/B: compute-bound")
+        screen.query_one("#p-k", Input).value = "8"
+        await until(pilot, lambda: "memory-bound" in text_of(app, "#calc-verdict"), "recalc")
+        assert "memory-bound" in screen_text(app).splitlines()[0]
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert not screen.query_one("#calc-verdict").display  # side by side: no need

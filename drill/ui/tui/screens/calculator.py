@@ -63,6 +63,7 @@ class CalculatorScreen(Screen):
             if self.app.settings.gpu in catalog.aliases or self.app.settings.gpu in catalog.cards
             else "a100-sxm4-40gb"
         )
+        yield Static("", id="calc-verdict")  # stacked, the results are below the fold
         with Container(id="calc"):
             with VerticalScroll(id="calc-form"):
                 yield Label(tr("calc-card", lang), classes="calc-label")
@@ -104,7 +105,9 @@ class CalculatorScreen(Screen):
 
     def _layout(self) -> None:
         """Side by side from 100 columns; the form above the results below that."""
-        self.query_one("#calc").set_class(self.app.size.width < NARROW, "-stacked")
+        stacked = self.app.size.width < NARROW
+        self.query_one("#calc").set_class(stacked, "-stacked")
+        self.query_one("#calc-verdict").display = stacked
 
     async def _build_params(self) -> None:
         """The operator's fields. The old ones are removed, and the removal awaited, before
@@ -233,10 +236,12 @@ class CalculatorScreen(Screen):
             )
         except (ValueError, ShapeError, UnitError, LookupError) as exc:
             out.update(Text(str(exc), style="bold yellow"))
+            self.query_one("#calc-verdict", Static).update(Text(str(exc), style="bold yellow"))
             plot.show(None)
             return
         table = steps_table(analysis.steps, lang, breakable=True)
         out.update(Group(table, verdict(analysis, lang)))
+        self.query_one("#calc-verdict", Static).update(verdict(analysis, lang))
         plot.show(operator_figure(analysis, card, lang))
 
     def action_scroll_page(self, pages: int) -> None:
