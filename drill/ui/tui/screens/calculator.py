@@ -16,6 +16,7 @@ from drill.i18n import tr
 from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.paging import page
 from drill.ui.tui.widgets.plot import PlotView
+from drill.ui.tui.widgets.prose import Prose
 
 # Example values the form opens with (the operators' own defaults fill the rest): a Mistral-7B
 # shaped decoder for decode, 32 layers, 32 query heads sharing 8 KV heads of 128.
@@ -63,7 +64,7 @@ class CalculatorScreen(Screen):
             if self.app.settings.gpu in catalog.aliases or self.app.settings.gpu in catalog.cards
             else "a100-sxm4-40gb"
         )
-        yield Static("", id="calc-verdict")  # stacked, the results are below the fold
+        yield Prose("", id="calc-verdict")  # stacked, the results are below the fold
         with Container(id="calc"):
             with VerticalScroll(id="calc-form"):
                 yield Label(tr("calc-card", lang), classes="calc-label")
@@ -236,12 +237,12 @@ class CalculatorScreen(Screen):
             )
         except (ValueError, ShapeError, UnitError, LookupError) as exc:
             out.update(Text(str(exc), style="bold yellow"))
-            self.query_one("#calc-verdict", Static).update(Text(str(exc), style="bold yellow"))
+            self.query_one("#calc-verdict", Prose).show(Text(str(exc), style="bold yellow"))
             plot.show(None)
             return
         table = steps_table(analysis.steps, lang, breakable=True)
         out.update(Group(table, verdict(analysis, lang)))
-        self.query_one("#calc-verdict", Static).update(verdict(analysis, lang))
+        self.query_one("#calc-verdict", Prose).show(verdict(analysis, lang))
         plot.show(operator_figure(analysis, card, lang))
 
     def action_scroll_page(self, pages: int) -> None:
