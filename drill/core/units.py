@@ -164,43 +164,14 @@ _TIME_WORDS = {
 }
 # What people write after a count ("25 warps", "9750 tokens", "4 GPUs", "4-way", "160 次"):
 # the noun names what is counted, the number is read in the unit asked for.
-COUNT_WORDS = frozenset(
-    [
-        "token",
-        "tokens",
-        "sequence",
-        "sequences",
-        "seq",
-        "seqs",
-        "gpu",
-        "gpus",
-        "device",
-        "devices",
-        "warp",
-        "warps",
-        "wavefront",
-        "wavefronts",
-        "block",
-        "blocks",
-        "batch",
-        "way",
-        "ways",
-        "-way",
-        "element",
-        "elements",
-        "wave",
-        "waves",
-        "波",
-        "波次",
-        "times",
-        "次",
-        "个",
-        "块",
-        "条",
-        "路",
-        "张",
-    ]
-)
+# fmt: off
+COUNT_WORDS = frozenset([
+    "token", "tokens", "sequence", "sequences", "seq", "seqs", "gpu", "gpus", "device",
+    "devices", "warp", "warps", "wavefront", "wavefronts", "block", "blocks", "batch", "way",
+    "ways", "-way", "element", "elements", "wave", "waves", "波", "波次", "times", "次", "个", "块",
+    "条", "路", "张",
+])
+# fmt: on
 _SCALED_COUNT = re.compile(r"^([kKMG])\s*([^\W\d]+)$")
 _ROLE = re.compile(r"^(?:tp|dp|pp|ep|batch|b)\s*[=:]?\s*(?=\d)", re.IGNORECASE)  # "TP=4"
 _PER_ELEMENT = re.compile(r"\s*(?:(?:per|/)\s*element|每元素|每个元素)$", re.IGNORECASE)

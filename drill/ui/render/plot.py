@@ -300,7 +300,8 @@ def card_figure(
             value = card.peak(other).value
             if other != dtype or (label and value != main_peak):
                 roofs.append(RoofLine(other, value, bw))
-    return Figure(title or (card.name if card else "roofline"), roofs)
+    named = f"{card.name} · {label or dtype}" if card else "roofline"  # which roof is in front
+    return Figure(title or named, roofs)
 
 
 def merged_roofs(roofs: list[RoofLine]) -> list[RoofLine]:
