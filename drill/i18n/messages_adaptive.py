@@ -100,7 +100,7 @@ PAIRS: dict[str, tuple[str, str]] = {
         "A skill unlocks when each skill it needs averages 80 % or better over its last "
         "answers (2 to 5), or when its own step of the roofline case was right "
         "(drill start --skill ID always works).",
-        "所需的每个技能最近的作答（2 到 5 次）平均达到 80%，或它在屋顶线案例中对应的那一步答对，"
+        "所需的每个技能最近的作答（2 到 5 次）平均达到 80%，或它在 Roofline 完整案例中对应的那一步答对，"
         "即解锁（drill start --skill ID 随时可用）。",
     ),
     "home-locked": (

@@ -79,7 +79,7 @@ RULE = Text(
 )
 LEGEND = Text(
     "✓ first pick  ○ defensible, not first  ✗ counted wrong",
-    "✓ 首选  ○ 站得住，但不是首选  ✗ 算错",
+    "✓ 首选  ○ 站得住，但不是首选  ✗ 算作错选",
 )
 HEAD = Text(
     "Which directions come first? Choose all that apply (e.g. a,c).",
