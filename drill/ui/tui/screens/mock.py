@@ -300,6 +300,7 @@ class ScorecardScreen(Screen):
         note = self.query_one("#report-note", Static)
         if self.written is not None:
             note.update(Text(tr("mock-report-saved", self.app.lang).format(path=self.written)))
+            self.notify(tr("mock-report-saved", self.app.lang).format(path=self.written))
             return
         try:
             if self.report_path:
@@ -311,10 +312,14 @@ class ScorecardScreen(Screen):
             write_report(target, report(self.card, self.app.lang), self.force)
         except (OSError, ReportRefused) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-            note.update(Text(f"{tr('mock-report-failed', self.app.lang)}: {reason}", "bold red"))
+            failed = f"{tr('mock-report-failed', self.app.lang)}: {reason}"
+            note.update(Text(failed, "bold red"))
+            self.notify(failed, severity="error")  # the note is at the end of a long page
             return
         self.written = target
-        note.update(Text(tr("mock-report-saved", self.app.lang).format(path=target), style="green"))
+        saved = tr("mock-report-saved", self.app.lang).format(path=target)
+        note.update(Text(saved, style="green"))
+        self.notify(saved)
 
     def action_home(self) -> None:
         self.app.go_home()
