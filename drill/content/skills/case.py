@@ -23,7 +23,7 @@ from drill.content.skills.context import (
 from drill.content.skills.directions import direction_ask
 from drill.content.skills.intensity import intensity_mistakes
 from drill.content.skills.model import Scenario
-from drill.content.skills.realism import measured_run
+from drill.content.skills.realism import measured_run, run_params
 from drill.content.skills.roofline import roof_mistakes
 from drill.content.skills.skill import skill
 from drill.core.engine import operators as ops
@@ -129,19 +129,7 @@ def build_case(
         intro_en,
         intro_zh,
         asks,
-        {
-            "op": op,
-            "shape": cost.params,
-            "dtype": dtype,
-            "gpu": card.id,
-            "peak": peak,
-            "peak_path": choice.path,
-            "bandwidth": bw,
-            "intensity": ai,
-            "attainable": a.attainable,
-            "measured": yours,
-            "library": library,
-        },
+        run_params(card, dtype, choice, a, yours, library),
         conv_en,
         conv_zh,
         hidden_figures(ctx, card),

@@ -14,7 +14,7 @@ from drill.content.skills.context import Ctx, kernel_convention, peak_words, rat
 from drill.content.skills.direction_cases import CASES
 from drill.content.skills.directions import direction_ask
 from drill.content.skills.model import Scenario
-from drill.content.skills.realism import measured_run
+from drill.content.skills.realism import measured_run, run_params
 from drill.core.engine.roofline import uses_tensor_cores
 from drill.core.units import format_si, sig
 
@@ -100,19 +100,7 @@ def kernel_case(ctx: Ctx) -> Scenario:
         intro_en,
         intro_zh,
         (direction_ask(advise(where), summary(where), card, dtype),),
-        {
-            "op": op,
-            "shape": cost.params,
-            "dtype": dtype,
-            "gpu": card.id,
-            "peak": peak,
-            "peak_path": choice.path,
-            "bandwidth": bw,
-            "intensity": a.intensity,
-            "attainable": a.attainable,
-            "measured": yours,
-            "library": library,
-        },
+        run_params(card, dtype, choice, a, yours, library),
         conv_en,
         conv_zh,
     )

@@ -143,3 +143,21 @@ def measured_run(ctx: Ctx, card, cost: OpCost, dtype: str, slow: bool):
     share = naive_efficiency(ctx) if slow else library / base.attainable
     yours = float(sig(base.attainable * share, 2)) if slow else library
     return choice, analyze(cost, peak, bw, dtype, measured=yours, gpu=card.id), yours, library
+
+
+def run_params(card, dtype: str, choice, analysis, measured: float, library: float) -> dict:
+    """A measured kernel's scenario parameters, as the plot, the history and the rules read
+    them (the roofline case and the direction drill alike)."""
+    return {
+        "op": analysis.cost.op,
+        "shape": analysis.cost.params,
+        "dtype": dtype,
+        "gpu": card.id,
+        "peak": choice.value,
+        "peak_path": choice.path,
+        "bandwidth": card.bandwidth,
+        "intensity": analysis.intensity,
+        "attainable": analysis.attainable,
+        "measured": measured,
+        "library": library,
+    }
