@@ -204,3 +204,4 @@ def test_feedback_says_why_a_score_is_partial_and_how_each_pick_counted():
         input="hint\nhint\n200.6\n",
     )  # fmt: skip
     assert "2 hints used: −30% of the credit." in hinted.stdout
+    assert "off:" not in hinted.stdout  # right within 2 %: only the hints cost anything

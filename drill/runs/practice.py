@@ -193,14 +193,14 @@ def grade_notes(result: Result, lang: str) -> list[str]:
     """Why the score is what it is, where the rule is not on screen: how far off an estimate
     was and which band it fell in, which direction picks counted how, what hints cost."""
     from drill.content.skills.model import MULTI
-    from drill.grading.numbers import BANDS, hint_penalty
+    from drill.grading.numbers import BANDS, FULL, hint_penalty
     from drill.i18n import tr
 
     grade, ask, notes = result.grade, result.question.ask, []
     if grade.skipped:
         return notes
     error = grade.relative_error
-    if ask is not None and ask.kind != MULTI and error is not None and 0 < grade.score < 1:
+    if ask is not None and ask.kind != MULTI and error is not None and error > FULL:
         band = next(((limit, credit) for limit, credit in BANDS if error <= limit), None)
         if band is not None:
             values = {"off": f"{error:.1%}", "limit": f"{band[0]:.0%}", "credit": band[1]}
@@ -220,7 +220,7 @@ def grade_notes(result: Result, lang: str) -> list[str]:
         if marks:
             joiner = "，" if lang == "zh" else ", "
             notes.append(tr("note-your-picks", lang, picks=joiner.join(marks)))
-    if result.hints_used:
+    if result.hints_used and grade.score > 0:  # a hint costs only credit there was
         cost = f"{hint_penalty(result.hints_used):.0%}"
         key = "note-hint" if result.hints_used == 1 else "note-hints"
         notes.append(tr(key, lang, n=result.hints_used, cost=cost))

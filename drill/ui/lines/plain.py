@@ -154,7 +154,7 @@ class PlainFormatter:
             from drill.ui.render.scorecard import scorecard_text
 
             card = scorecard_text(run.scorecard(), self.lang)
-            self.stdout.write(tidy_zh(card) if self.lang == "zh" else card)
+            self.stdout.write(self.fit(tidy_zh(card) if self.lang == "zh" else card))
             self.stdout.flush()
         else:
             self.say()

@@ -66,12 +66,17 @@ def change_line(card: Scorecard, lang: str) -> str | None:
 
 def solutions(card: Scorecard, lang: str) -> list[tuple[str, str, list[str]]]:
     """Per question: its id, the expected answer, and the worked solution's other lines."""
+    from drill.runs.practice import grade_notes
+
     out = []
     for item in card.items:
         q = item.question
         expected = q.expected_text(lang)
+        notes = grade_notes(item.result, lang) if item.answered else []  # the picks, the band
         # a free answer's model answer is the expected text itself
-        out.append((q.id, expected, [line for line in q.solution(lang) if line != expected]))
+        out.append(
+            (q.id, expected, notes + [line for line in q.solution(lang) if line != expected])
+        )
     return out
 
 
