@@ -116,3 +116,20 @@ async def test_each_case_step_opens_at_its_question_when_it_fits(drill_home):
             if fits:
                 assert body.scroll_y == 0, screen.session.current.ask.key
             assert in_view(body, row)
+
+
+async def test_the_summary_lists_a_cases_steps_under_it(drill_home):
+    start = {"skills": ["roofline-case"], "seed": 3, "count": 1, "topic": "numeric"}
+    app = make_app(home=drill_home, lang="en", start=start, clock=frozen)
+    async with app.run_test(size=(100, 34)) as pilot:
+        screen = await wait_for_question(pilot)
+        for _ in range(6):
+            await pilot.press("f2")  # skip every step
+            await until(pilot, lambda: screen.feedback_for is not None, "feedback")
+            await pilot.press("enter")
+            await pilot.pause()
+        await until(pilot, lambda: app.screen is not screen, "the summary")
+        shown = text_of(app, "#summary")
+    assert "1 question in 6 steps" in shown
+    for step in ("1/6 arithmetic intensity", "2/6 ridge point", "6/6 what to do next"):
+        assert step in shown

@@ -37,8 +37,15 @@ class SummaryScreen(Screen):
         table = Table(title=tr("per-skill", lang), title_justify="left")
         table.add_column(tr("summary-skill", lang))
         table.add_column(tr("score", lang), justify="right")
+        steps: dict = {}  # a case's steps under its row: which of them were missed
+        for result in self.session.results:
+            if result.question.parts > 1:
+                steps.setdefault(result.question.item, []).append(result)
         for item, (n, score) in sorted(s.per_item.items(), key=lambda kv: kv[1][1] / kv[1][0]):
             table.add_row(skill_name(item.id, lang, item.kind), f"{score:.2f} / {n}")
+            for r in steps.get(item, []):
+                label = f"  {r.question.part}/{r.question.parts} {r.question.step_name(lang)}"
+                table.add_row(Text(label, style="dim"), Text(f"{r.score:.2f}", style="dim"))
         parts = [head, Text(line), Text(""), table]
         if s.mistakes:
             parts.append(Text(f"\n{tr('mistakes', lang)}", style="bold"))
