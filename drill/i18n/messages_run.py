@@ -190,7 +190,10 @@ PAIRS: dict[str, tuple[str, str]] = {
         "共 {questions} 题，答对 {correct} 题，跳过 {skipped} 题；得分 {score} / {questions}"
         "（{pct} %），用时 {seconds} 秒",
     ),
-    "summary-skill": ("Skill or question", "技能或题目"),  # ui/tui/screens/summary.py, its table's first column
+    "summary-skill": (
+        "Skill or question",
+        "技能或题目",
+    ),  # ui/tui/screens/summary.py, its table's first column
     "mock-progress": (  # ui/tui/screens/mock.py
         "Mock interview · question {number} ({stage}) · {left} left · this question {budget}",
         "模拟面试 · 第 {number} 题（{stage}）· 剩余 {left} · 本题 {budget}",

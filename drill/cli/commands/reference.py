@@ -21,7 +21,7 @@ def run(args) -> int:
         return 0
     from rich.console import Console
 
-    from drill.ui.render.reference import reference_table
+    from drill.ui.render.reference import QuickReference
 
-    Console(highlight=False).print(reference_table(rows, lang))
+    Console(highlight=False).print(QuickReference(rows, lang))
     return 0

@@ -16,10 +16,10 @@ class ReferenceScreen(Screen):
 
     def compose(self) -> ComposeResult:
         from drill.content.bank import load_quick_reference
-        from drill.ui.render.reference import reference_table
+        from drill.ui.render.reference import QuickReference
 
         with VerticalScroll(id="reference-body"):
-            yield Static(reference_table(load_quick_reference(), self.app.lang), id="reference")
+            yield Static(QuickReference(load_quick_reference(), self.app.lang), id="reference")
         yield KeyBar(["back"], self.app.lang)
 
     def on_mount(self) -> None:
