@@ -105,7 +105,8 @@ def _config(lang: str) -> SessionConfig:
 
 def direction_app(home, lang: str):
     future: Future = Future()
-    future.set_result((load_catalog(), DirectionSession(_config(lang), load_catalog()), Relay()))
+    session = DirectionSession(_config(lang), load_catalog(), clock=frozen)
+    future.set_result((load_catalog(), session, Relay()))
     return make_app(home=home, lang=lang, start={"count": 2}, clock=frozen, prepared=future)
 
 
