@@ -106,6 +106,8 @@ async def test_each_case_step_opens_at_its_question_when_it_fits(drill_home):
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
         body, row = screen.query_one("#practice-body"), screen.query_one("#answer-row")
+        await settle(pilot)
+        assert body.scroll_y == 0  # the first step, card line and all
         for answer in ("0.5", "52", "a", "0.2", "50"):
             await type_answer(pilot, answer)
             await settle(pilot)

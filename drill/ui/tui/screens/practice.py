@@ -159,7 +159,6 @@ class PracticeScreen(StatefulKeys, Screen):
         self.query_one("#answer-row").display = True
         self._show_question()
 
-    # -- rendering --------------------------------------------------------------------
     def _refresh_progress(self) -> None:
         if self.session is None:
             return
@@ -273,16 +272,18 @@ class PracticeScreen(StatefulKeys, Screen):
         self.refresh_keys()
 
     def _keep_answer_on_top(self) -> None:
-        """The feedback opens with the answer row at the top. A scroll made before the feedback
-        is laid out stops short (the view is shorter then), so it is made again as the
-        content grows, until it can reach the row; after that the view is the user's."""
+        """Feedback opens with the answer row at the top, a question at its top (or its box in
+        view): remade as the content is laid out, as a scroll made earlier stops short."""
         body = self.query_one("#practice-body", VerticalScroll)
         row = self.query_one("#answer-row")
         if self._answer_on_top and self.feedback_for is not None:
             body.scroll_to_widget(row, top=True, animate=False)
             self._answer_on_top = body.max_scroll_y < row.virtual_region_with_margin.y
-        elif self.feedback_for is None and row.display and below_view(body, row):
-            body.scroll_to_widget(row, animate=False)  # a long question: its box still shows
+        elif self.feedback_for is None and row.display:
+            if row.virtual_region_with_margin.bottom <= body.scrollable_content_region.height:
+                body.scroll_home(animate=False)  # it all fits once laid out: from the top
+            elif below_view(body, row):
+                body.scroll_to_widget(row, animate=False)  # a long question: its box shows
 
     # -- actions ----------------------------------------------------------------------
     @on(AnswerInput.Submitted, "#answer")
