@@ -80,6 +80,16 @@ def solutions(card: Scorecard, lang: str) -> list[tuple[str, str, list[str]]]:
     return out
 
 
+NAME_CELLS = 26  # the line mode's name column: with the others, a row fits 80 columns
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` cells, ending in "…" when it was longer."""
+    from rich.cells import cell_len, set_cell_size
+
+    return text if cell_len(text) <= width else set_cell_size(text, width - 1) + "…"
+
+
 def pad(text: str, width: int) -> str:
     """Left-justify by display cells, so Chinese labels line up too."""
     from rich.cells import cell_len
@@ -93,11 +103,11 @@ def scorecard_text(card: Scorecard, lang: str) -> str:
 
     lines = ["", f"== {tr('scorecard', lang)} =="]
     shown = rows(card, lang)
-    width = max([24, *(cell_len(r.name) for r in shown)])  # the names line up, however long
+    width = min(max([16, *(cell_len(r.name) for r in shown)]), NAME_CELLS)  # a row fits 80
     for r in shown:
         mistakes = ", ".join(r.mistakes)
         lines.append(
-            f"{r.id:>3} {pad(tr('stage-' + r.stage, lang), 10)} {pad(r.name, width)} "
+            f"{r.id:>3} {pad(tr('stage-' + r.stage, lang), 10)} {pad(cut(r.name, width), width)} "
             f"{pad(tr(r.status, lang), 10)} {r.score:.2f}  {r.time()}  "
             f"{tr('hint', lang)} {r.hints}{'  ' + mistakes if mistakes else ''}"
         )
