@@ -142,6 +142,11 @@ PAIRS: dict[str, tuple[str, str]] = {
         "{n} hints used: −{cost} of the credit.",
         "用了 {n} 个提示：扣去 {cost} 的分数。",
     ),
+    # how joined pieces are punctuated: a list of names, a list of clauses, a label
+    "sep-names": (", ", "、"),
+    "sep-clauses": ("; ", "；"),
+    "sep-items": (", ", "，"),
+    "sep-label": (": ", "："),
     "summary": ("Summary", "总结"),
     "score": ("Score", "得分"),
     "time": ("Time", "用时"),

@@ -117,6 +117,11 @@ _DOUBLED = (re.compile(rf"[{_STOPS}]+(?=[{_STOPS}])"), "")
 _HAS_CHINESE = re.compile(rf"[{_HAN}{_PUNCT}{_OPENING}]")
 
 
+def shown(text: str, lang: str) -> str:
+    """Text joined from pieces, as its language writes it (Chinese through ``tidy_zh``)."""
+    return tidy_zh(text) if lang == "zh" else text
+
+
 @functools.lru_cache(maxsize=8192)
 def tidy_zh(text: str) -> str:
     """Chinese text punctuated and spaced the one way the product writes it: "运行 13B 模型",

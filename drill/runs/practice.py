@@ -218,8 +218,7 @@ def grade_notes(result: Result, lang: str) -> list[str]:
                 )
                 marks.append(f"{option.id}) {mark}")
         if marks:
-            joiner = "，" if lang == "zh" else ", "
-            notes.append(tr("note-your-picks", lang, picks=joiner.join(marks)))
+            notes.append(tr("note-your-picks", lang, picks=tr("sep-items", lang).join(marks)))
     if result.hints_used and grade.score > 0:  # a hint costs only credit there was
         cost = f"{hint_penalty(result.hints_used):.0%}"
         key = "note-hint" if result.hints_used == 1 else "note-hints"

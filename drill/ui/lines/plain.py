@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from drill.i18n import tr
-from drill.i18n.text import tidy_zh
+from drill.i18n.text import shown
 from drill.runs.interview import clock_text
 from drill.runs.practice import grade_notes, mistake_lines
 from drill.runs.summary import mistake_explanation, mistake_label
@@ -25,9 +25,7 @@ class PlainFormatter:
         self.width = terminal_width(stdout)
 
     def say(self, text: str = "") -> None:
-        if self.lang == "zh":  # joined pieces, punctuated as one text
-            text = tidy_zh(text)
-        self.stdout.write(self.fit(text) + "\n")
+        self.stdout.write(self.fit(shown(text, self.lang)) + "\n")  # pieces, one text
         self.stdout.flush()
 
     def fit(self, text: str) -> str:
@@ -154,7 +152,7 @@ class PlainFormatter:
             from drill.ui.render.scorecard import scorecard_text
 
             card = scorecard_text(run.scorecard(), self.lang)
-            self.stdout.write(self.fit(tidy_zh(card) if self.lang == "zh" else card))
+            self.stdout.write(self.fit(shown(card, self.lang)))
             self.stdout.flush()
         else:
             self.say()

@@ -35,7 +35,7 @@ def profile_lines(groups, lang: str) -> list[str]:
     for verdict in ("strong", "shaky", "not-yet"):
         names = [group_name(g.group, lang) for g in groups if g.verdict == verdict]
         if names:
-            joined = ("、" if lang == "zh" else ", ").join(names)
+            joined = tr("sep-names", lang).join(names)
             lines.append(tr(f"profile-then-{verdict}", lang, groups=joined))
     return lines
 
@@ -69,7 +69,7 @@ def locked_lines(locked: dict[str, tuple[str, ...]], lang: str) -> list[str]:
         return []
     lines = [tr("locked-title", lang)]
     for skill_id, needs in locked.items():
-        needed = ("、" if lang == "zh" else ", ").join(name(s) for s in needs)
+        needed = tr("sep-names", lang).join(name(s) for s in needs)
         lines.append(f"  {name(skill_id)}: {tr('locked-needs', lang, skills=needed)}")
     lines.append(tr("locked-rule", lang))
     return lines

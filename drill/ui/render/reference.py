@@ -34,7 +34,7 @@ class QuickReference:
         self.rows, self.lang = list(rows), lang
 
     def stacked(self) -> Group:
-        colon = "：" if self.lang == "zh" else ": "
+        colon = tr("sep-label", self.lang)
         parts: list = [RichText(tr("reference-title", self.lang), style="bold")]
         for row in self.rows:
             parts.append(RichText())

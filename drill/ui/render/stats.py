@@ -5,6 +5,7 @@ Every function takes a computed :class:`drill.learning.stats.model.Stats` and on
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from datetime import date, timedelta
@@ -17,7 +18,7 @@ from rich.text import Text
 
 from drill import i18n
 from drill.i18n import tr
-from drill.i18n.text import tidy_zh
+from drill.i18n.text import shown
 from drill.learning.stats.model import RECENT_ATTEMPTS, Stats
 from drill.ui.render.canvas import plotext_figure
 from drill.ui.render.cjk import Wrapped
@@ -195,7 +196,7 @@ def trend_charts(
     xs = [(p.start - first).days for p in stats.trend]
     fmt = "%m-%d" if stats.period == "day" else "%Y-%m"
     per = tr("stats-per-day" if stats.period == "day" else "stats-per-week", lang)
-    comma = "，" if lang == "zh" else ", "
+    comma = tr("sep-items", lang)
     acc = _chart(
         xs,
         [p.accuracy * 100 for p in stats.trend],
@@ -303,7 +304,7 @@ def mistakes_table(stats: Stats, lang: str = "en") -> Table:
     table.add_column(tr("stats-trend-col", lang))
     table.add_column(tr("stats-meaning", lang), style="dim", overflow="fold")
     styles = {"fading": "green", "gone": "bold green", "growing": "red", "new": "yellow"}
-    tidy = tidy_zh if lang == "zh" else str
+    tidy = functools.partial(shown, lang=lang)
     for m in stats.mistakes:
         trend = m.trend
         table.add_row(
@@ -327,7 +328,7 @@ def stats_view(
 ) -> RenderableType:
     """Everything ``drill stats`` prints, top to bottom; ``locked``: the lines of
     ``drill.ui.render.profile.locked_lines``, shown before the year's calendar."""
-    tidy = tidy_zh if lang == "zh" else str
+    tidy = functools.partial(shown, lang=lang)
     lock_parts: list[RenderableType] = []
     if locked:
         lock_parts = [Text(tidy(locked[0]), style="bold underline")]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from rich.cells import cell_len
@@ -15,7 +16,7 @@ from drill.core.engine.roofline import ABOVE_ROOF, Analysis
 from drill.core.engine.steps import Step
 from drill.core.units import format_si, math_units, sig
 from drill.i18n import tr
-from drill.i18n.text import tidy_zh
+from drill.i18n.text import shown
 from drill.ui.render.cjk import Wrapped
 
 
@@ -40,7 +41,7 @@ class StepsTable:
     def __init__(self, steps, lang: str, title: str, breakable: bool) -> None:
         self.lang, self.title = lang, title
         self.headers = [tr(f"steps-{k}", lang) for k in ("step", "formula", "numbers", "result")]
-        tidy = tidy_zh if lang == "zh" else str
+        tidy = functools.partial(shown, lang=lang)
         self.rows = []
         for step in steps:
             style = ""
@@ -102,7 +103,7 @@ class StepsTable:
     def stacked(self) -> Group:
         """A block per step: its name, then formula, numbers and result under it, each
         value's lines hanging after its label."""
-        colon = "：" if self.lang == "zh" else ": "
+        colon = tr("sep-label", self.lang)
         parts: list = [Text(self.title, style="bold")] if self.title else []
         for n, (label, formula, numbers, result, style) in enumerate(self.rows):
             if n:

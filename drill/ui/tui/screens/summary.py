@@ -59,8 +59,8 @@ class SummaryScreen(Screen):
             names = [skill_name(i, lang) for i in s.missed_skills] + [
                 skill_name(i, lang, "concept") for i in s.missed_questions
             ]
-            joiner = "；" if lang == "zh" else "; "
-            parts.append(Text(f"{tr('practise-again', lang)} {joiner.join(names)}", style="cyan"))
+            joined = tr("sep-clauses", lang).join(names)
+            parts.append(Text(f"{tr('practise-again', lang)} {joined}", style="cyan"))
         else:
             parts.append(Text(tr("summary-none", lang), style="green"))
         with VerticalScroll(id="summary-body"):
