@@ -29,6 +29,15 @@ def _join() -> re.Pattern:
     return re.compile(_JOIN_PATTERN)
 
 
+def cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` terminal cells, ending in "…" when it was longer."""
+    if cell_len(text) <= width:
+        return text
+    from rich.cells import set_cell_size
+
+    return set_cell_size(text, width - 1).rstrip() + "…"
+
+
 def has_wide(text: str) -> bool:
     return any(get_character_cell_size(ch) == 2 for ch in text)
 

@@ -11,6 +11,7 @@ from drill.core.ncu.analysis import Placement
 from drill.core.ncu.kernels import ALL_METRICS, COLLECT
 from drill.core.units import format_si, sig
 from drill.i18n import tr
+from drill.ui.render.cjk import cut
 from drill.ui.render.safe_output import console as console_for_output
 from drill.ui.render.tables import steps_table
 
@@ -177,4 +178,4 @@ def short_kernel_name(name: str, width: int = 28) -> str:
     head, angle, _ = name.partition("<")
     head = head.rsplit("::", 1)[-1]
     short = head + ("<…>" if angle else "")
-    return short if len(short) <= width else short[: width - 1] + "…"
+    return cut(short, width)

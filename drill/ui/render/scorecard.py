@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from drill.i18n import tr
 from drill.runs.interview import BAND_RULE, Scorecard, clock_text
+from drill.ui.render.cjk import cut
 
 
 @dataclass(frozen=True)
@@ -81,13 +82,6 @@ def solutions(card: Scorecard, lang: str) -> list[tuple[str, str, list[str]]]:
 
 
 NAME_CELLS = 26  # the line mode's name column: with the others, a row fits 80 columns
-
-
-def cut(text: str, width: int) -> str:
-    """``text`` in at most ``width`` cells, ending in "…" when it was longer."""
-    from rich.cells import cell_len, set_cell_size
-
-    return text if cell_len(text) <= width else set_cell_size(text, width - 1) + "…"
 
 
 def pad(text: str, width: int) -> str:

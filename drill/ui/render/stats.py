@@ -11,7 +11,6 @@ import re
 from datetime import date, timedelta
 
 from rich import box
-from rich.cells import cell_len, set_cell_size
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -21,7 +20,7 @@ from drill.i18n import tr
 from drill.i18n.text import shown
 from drill.learning.stats.model import RECENT_ATTEMPTS, Stats
 from drill.ui.render.canvas import plotext_figure
-from drill.ui.render.cjk import Wrapped
+from drill.ui.render.cjk import Wrapped, cut
 from drill.ui.render.stats_calendar import MONTHS, SHADES, forecast_chart, heatmap
 
 __all__ = ["MONTHS", "SHADES", "forecast_chart", "heatmap", "skill_name", "stats_view"]
@@ -67,7 +66,7 @@ def skill_name(item: str, lang: str, kind: str = "skill") -> str:
         return item
     prompt = i18n.Text.of(question.prompt)(lang)
     # cut by terminal cells: forty Chinese characters would take eighty
-    return prompt if cell_len(prompt) <= 40 else set_cell_size(prompt, 39).rstrip() + "…"
+    return cut(prompt, 40)
 
 
 def overview(stats: Stats, lang: str = "en") -> Table:
