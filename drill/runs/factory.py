@@ -108,6 +108,11 @@ class Relay:
 
 
 # -- the mock interview ---------------------------------------------------------------------
+def mock_can_use(card) -> bool:
+    """The mock interview's case is asked on an NVIDIA card with fp16 tensor cores."""
+    return card.vendor.upper() == "NVIDIA" and "fp16" in card.tensor
+
+
 def open_interview(
     options: dict,
     lang: str,
@@ -131,7 +136,7 @@ def open_interview(
             card = catalog.get(gpu)
         except CatalogError as exc:
             raise SetupError(str(exc)) from None
-        if card.vendor.upper() != "NVIDIA" or "fp16" not in card.tensor:
+        if not mock_can_use(card):
             raise SetupError(
                 f"the mock interview's case needs an NVIDIA card with fp16 tensor "
                 f"cores; {card.id} has none"

@@ -19,10 +19,11 @@ ANY_CARD = "any"
 
 
 def mock_cards() -> list:
-    """The cards the mock's case accepts (the factory's rule: NVIDIA, fp16 tensor cores)."""
+    """The cards ``drill mock --gpu`` accepts, in catalog order."""
     from drill.content.catalog import load_catalog
+    from drill.runs.factory import mock_can_use
 
-    return [c for c in load_catalog() if c.vendor.upper() == "NVIDIA" and "fp16" in c.tensor]
+    return [card for card in load_catalog() if mock_can_use(card)]
 
 
 class MockSetupScreen(ModalScreen[dict | None]):
