@@ -20,6 +20,7 @@ SEEDS = range(200)
 CATALOG = builtin_catalog()
 
 
+@pytest.mark.xdist_group("grid")
 @pytest.mark.parametrize("difficulty", [1, 2, 3])
 @pytest.mark.parametrize("skill_id", sorted(skills.SKILLS))
 def test_engine_answer_is_right_and_every_mistake_is_named(skill_id, difficulty):

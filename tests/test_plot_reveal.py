@@ -4,6 +4,8 @@ own expected answer, for every generated scenario that draws a card, not by the 
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from drill.content.skills import registry as skills
@@ -37,18 +39,23 @@ def staged():
                     yield sc, before + 1, plot_spec(q, result)
 
 
-PLOTS = [item for item in staged() if item[2] is not None]
+pytestmark = pytest.mark.xdist_group("grid")
+
+
+@functools.cache
+def plots() -> tuple:
+    return tuple(item for item in staged() if item[2] is not None)
 
 
 def test_multi_step_plots_are_checked():
-    skills_seen = {sc.skill for sc, _, _ in PLOTS}
+    skills_seen = {sc.skill for sc, _, _ in plots()}
     assert {"roofline-case", "dot-moves", "efficiency", "attainable"} <= skills_seen
 
 
 @pytest.mark.parametrize("skill", ["roofline-case", "dot-moves", "efficiency"])
 def test_no_plot_shows_an_open_step(skill):
     checked = 0
-    for sc, answered, spec in PLOTS:
+    for sc, answered, spec in plots():
         if sc.skill != skill:
             continue
         done = {a.key for a in sc.asks[:answered]}
@@ -81,7 +88,7 @@ def test_no_plot_shows_an_open_step(skill):
 def test_the_case_reveals_each_part_with_its_own_step():
     """After (a) the roof alone; the ridge with (b); the operator with (d); the measured
     point with (e)."""
-    for sc, answered, spec in PLOTS:
+    for sc, answered, spec in plots():
         if sc.skill != "roofline-case":
             continue
         roles = {role for role, _, _ in spec.points}

@@ -14,6 +14,7 @@ from drill.core.engine import roofline as rl
 from drill.grading.numbers import grade
 from tests.helpers import builtin_catalog, generated, right_answer, run_drill, typed
 
+pytestmark = pytest.mark.xdist_group("grid")
 CATALOG = builtin_catalog()
 
 

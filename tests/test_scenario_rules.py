@@ -6,6 +6,7 @@ not by calling the generators' own helpers, so a generator that breaks a rule fa
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -17,6 +18,7 @@ from drill.core.engine import hierarchy as hi
 from drill.core.units import format_si, parse_quantity
 from tests.helpers import builtin_catalog, generated, printed
 
+pytestmark = pytest.mark.xdist_group("grid")
 CATALOG = builtin_catalog()
 SEEDS = range(200)
 BYTES = {"fp64": 8, "fp32": 4, "tf32": 4, "fp16": 2, "bf16": 2, "fp8": 1, "int8": 1}
@@ -36,14 +38,16 @@ SOL_CLASS = {
 }
 
 
-def all_scenarios():
-    for skill_id in skills.SKILLS:
-        for difficulty in (1, 2, 3):
-            for seed in SEEDS:
-                yield generated(skill_id, seed, difficulty)
-
-
-SCENARIOS = list(all_scenarios())
+@functools.cache
+def scenarios() -> tuple:
+    """The whole grid, made on first use: collecting this module stays cheap, and the tests
+    that read it share one worker (the "grid" group), so the grid is made once per run."""
+    return tuple(
+        generated(skill_id, seed, difficulty)
+        for skill_id in skills.SKILLS
+        for difficulty in (1, 2, 3)
+        for seed in SEEDS
+    )
 
 
 def near(a: float, b: float, rel: float = 0.005) -> bool:
@@ -107,14 +111,14 @@ def placements(sc):
 
 
 def with_operator():
-    return [sc for sc in SCENARIOS if "op" in sc.params and "shape" in sc.params]
+    return [sc for sc in scenarios() if "op" in sc.params and "shape" in sc.params]
 
 
 def test_every_skill_and_level_is_covered():
-    assert {(sc.skill, sc.difficulty) for sc in SCENARIOS} == {
+    assert {(sc.skill, sc.difficulty) for sc in scenarios()} == {
         (s, d) for s in skills.SKILLS for d in (1, 2, 3)
     }
-    assert len(SCENARIOS) == len(skills.SKILLS) * 3 * len(SEEDS)
+    assert len(scenarios()) == len(skills.SKILLS) * 3 * len(SEEDS)
 
 
 def test_workloads_fit_the_card():
@@ -125,7 +129,7 @@ def test_workloads_fit_the_card():
 
 
 def test_decode_weights_and_kv_cache_fit_the_card():
-    for sc in (s for s in SCENARIOS if s.skill == "decode-latency"):
+    for sc in (s for s in scenarios() if s.skill == "decode-latency"):
         p = sc.params
         card = CATALOG.get(p["gpu"])
         kv = (
@@ -182,7 +186,7 @@ def test_element_wise_kernels_use_the_vector_roof_and_say_so():
 
 
 def test_ops_per_element_uses_the_vector_roof():
-    for sc in (s for s in SCENARIOS if s.skill == "ops-per-element"):
+    for sc in (s for s in scenarios() if s.skill == "ops-per-element"):
         p = sc.params
         card = CATALOG.get(p["gpu"])
         peak = card.vector.get(p["dtype"], card.vector["fp32"]) * 1e12
@@ -194,7 +198,7 @@ def test_ops_per_element_uses_the_vector_roof():
 
 def test_speed_of_light_profiles_match_the_kernel():
     values: dict[str, set] = {}
-    for sc in (s for s in SCENARIOS if s.skill == "sol-diagnosis"):
+    for sc in (s for s in scenarios() if s.skill == "sol-diagnosis"):
         p = sc.params
         comp, mem = p["compute_pct"], p["memory_pct"]
         cls = SOL_CLASS[p["kernel"]]
@@ -212,7 +216,7 @@ def test_speed_of_light_profiles_match_the_kernel():
 
 
 def test_tiles_fit_registers_and_shared_memory():
-    for sc in (s for s in SCENARIOS if s.skill == "wave-quantization"):
+    for sc in (s for s in scenarios() if s.skill == "wave-quantization"):
         p = sc.params
         card = CATALOG.get(p["gpu"])
         regs = p["registers_per_block"]
@@ -224,7 +228,7 @@ def test_tiles_fit_registers_and_shared_memory():
 
 def test_library_efficiencies_are_plausible():
     checked = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         for ask in sc.asks:
             if ask.key != "efficiency":
                 continue
@@ -245,7 +249,7 @@ def test_library_efficiencies_are_plausible():
 
 
 def test_conventions_are_stated():
-    for sc in SCENARIOS:
+    for sc in scenarios():
         text = sc.intro_en + " " + sc.convention_en
         if "tensor cores" in sc.intro_en and "sparsity" not in sc.intro_en:
             assert "dense" in sc.intro_en, (sc.skill, sc.seed)
@@ -277,7 +281,7 @@ def _numbers(value, key=""):
 
 
 def test_published_params_never_reveal_the_asked_value():
-    for sc in SCENARIOS:
+    for sc in scenarios():
         for ask in sc.asks:
             public = sc.public_params(ask.key)
             assert not DERIVED & set(public), (sc.skill, ask.key)
@@ -299,7 +303,7 @@ def test_published_params_never_reveal_the_asked_value():
 
 
 def test_the_plot_under_a_question_never_shows_the_answer():
-    for sc in SCENARIOS:
+    for sc in scenarios():
         p = sc.params
         for ask in sc.asks:
             shown = sc.plot_while_open(ask.key)
@@ -317,7 +321,7 @@ def test_the_plot_under_a_question_never_shows_the_answer():
 
 def test_the_last_solution_step_reaches_the_expected_value():
     scale = {"GiB": 2**30}
-    for sc in SCENARIOS:
+    for sc in scenarios():
         for ask in sc.asks:
             last = ask.steps[-1]
             if ask.kind == NUMBER:
@@ -340,7 +344,7 @@ def test_the_last_solution_step_reaches_the_expected_value():
 
 
 def test_conv_difficulty_3_shows_each_asked_step():
-    for sc in (s for s in SCENARIOS if s.skill == "conv-intensity" and s.difficulty == 3):
+    for sc in (s for s in scenarios() if s.skill == "conv-intensity" and s.difficulty == 3):
         by_key = {a.key: a for a in sc.asks}
         assert by_key["flops"].steps[-1].key == "flops"
         assert by_key["bytes"].steps[-1].key == "bytes"
@@ -372,7 +376,7 @@ NCU_BOUND = {
 
 
 def ncu_scenarios():
-    return [sc for sc in SCENARIOS if sc.skill == "ncu-read"]
+    return [sc for sc in scenarios() if sc.skill == "ncu-read"]
 
 
 def test_ncu_excerpts_are_consistent_with_the_card():
@@ -432,7 +436,7 @@ def _kv_per_seq(p: dict, dtype: str) -> float:
 
 def test_served_models_fit_the_gpus_they_run_on():
     checked = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         p = sc.params
         if sc.skill == "moe-batch":
             card = CATALOG.get(p["gpu"])
@@ -464,7 +468,7 @@ def test_served_models_fit_the_gpus_they_run_on():
 
 
 def test_collectives_use_the_catalogs_per_direction_link():
-    for sc in (s for s in SCENARIOS if s.skill == "collective-time"):
+    for sc in (s for s in scenarios() if s.skill == "collective-time"):
         p = sc.params
         ic = CATALOG.get(p["gpu"]).interconnect
         nvlink = ic.scale_up_gbs and p["gpus"] <= ic.scale_up_peers
@@ -472,7 +476,7 @@ def test_collectives_use_the_catalogs_per_direction_link():
         assert p["gpus"] <= ic.node_gpus
         if sc.difficulty >= 2:  # the datasheet's both-directions figure is what the text quotes
             assert "both directions" in sc.intro_en
-    for sc in (s for s in SCENARIOS if s.skill in ("tp-degree", "comm-or-math")):
+    for sc in (s for s in scenarios() if s.skill in ("tp-degree", "comm-or-math")):
         ic = CATALOG.get(sc.params["gpu"]).interconnect
         assert sc.params.get("degree", 1) <= ic.node_gpus
 
@@ -484,7 +488,7 @@ def test_a_given_is_never_dropped_for_its_value():
     """What a question publishes depends on the skill and difficulty, never on whether a
     given happens to equal an answer (a client could read the answer off the missing key)."""
     design: dict[tuple, set] = {}
-    for sc in SCENARIOS:
+    for sc in scenarios():
         recalled = bool(set(sc.hidden) & FIGURES)
         key = (sc.skill, sc.difficulty, sc.params.get("variant"), recalled)
         kept = set(sc.hidden) - FIGURES
@@ -496,7 +500,7 @@ def test_every_option_parses_as_shown_in_either_language():
     its text in English or Chinese (``the L2 roof``, ``128×128``, ``共享内存``)."""
     from drill.grading.numbers import parse_choice
 
-    for sc in SCENARIOS:
+    for sc in scenarios():
         for ask in sc.asks:
             if ask.kind != CHOICE:
                 continue
@@ -509,7 +513,7 @@ def test_every_option_parses_as_shown_in_either_language():
 
 def test_a_sequence_never_outgrows_the_named_model():
     """Llama-2 shapes hold 4,096 tokens; long contexts come with a Llama-3.1 shape."""
-    for sc in SCENARIOS:
+    for sc in scenarios():
         context = sc.params.get("context") or sc.params.get("tokens") or 0
         if context > 4096 and "Llama" in sc.intro_en:
             assert "Llama-2" not in sc.intro_en, (sc.skill, sc.seed, context)
@@ -518,7 +522,7 @@ def test_a_sequence_never_outgrows_the_named_model():
 def library_cases():
     """The scenarios whose measured throughput is a tuned vendor library's."""
     library = ("tuned library kernel", "the vendor library runs")
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if any(w in sc.intro_en.lower() for w in library) and "measured" in sc.params:
             yield sc
 
@@ -546,7 +550,7 @@ def test_a_verdict_between_two_times_is_never_a_tie():
     """Math against communication, one memory level against another: the longer time stands
     at least 10 % clear, so rounding a given never flips the answer."""
     checked = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill == "comm-or-math":
             times = _times(sc.asks[0].steps, "math-time") + _times(sc.asks[0].steps, "comm-time")
         elif sc.skill == "hierarchy-bound":
@@ -583,7 +587,7 @@ def test_prose_reads_as_written_by_hand():
     """No "a 8192×8192 GEMM", "On a NVIDIA", "block(s)"; Chinese without a stray space after
     its punctuation or a Han character glued to a Latin word; AMD's matrix units are not
     called tensor cores."""
-    for sc in SCENARIOS:
+    for sc in scenarios():
         amd = "gpu" in sc.params and CATALOG.get(sc.params["gpu"]).vendor == "AMD"
         where = (sc.skill, sc.difficulty, sc.seed)
         for text in _prose(sc, "en"):
@@ -599,7 +603,7 @@ def test_prose_reads_as_written_by_hand():
 def test_cards_without_bf16_move_fp16_tensors():
     """V100 and T4 have no bf16: what they train with, and reduce, is fp16."""
     checked = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         p = sc.params
         if "gpu" in p and "bf16" not in CATALOG.get(p["gpu"]).dtypes():
             checked += 1
@@ -611,7 +615,7 @@ def test_an_mi250x_is_one_gcd():
     """A device is what software sees as one GPU: an MI250X question uses one GCD's figures
     (191.5 TFLOP/s fp16, 1.638 TB/s, 64 GB), never the package's 383 / 3.277 / 128."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.params.get("gpu") != "mi250x" or sc.skill == "per-die-peak":
             continue
         seen += 1
@@ -626,7 +630,7 @@ def test_a_mesh_group_smaller_than_the_node_uses_its_pair_links():
     """On MI300X's full mesh, k GPUs reach each other over k-1 links of 64 GB/s each way,
     not the 448 GB/s all seven give."""
     seen = set()
-    for sc in SCENARIOS:
+    for sc in scenarios():
         p = sc.params
         if sc.skill != "comm-or-math" or CATALOG.get(p["gpu"]).interconnect.topology != "mesh":
             continue
@@ -640,7 +644,7 @@ def test_a_mesh_group_smaller_than_the_node_uses_its_pair_links():
 
 def test_cdna_wavefronts_are_64_wide():
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill != "littles-law" or sc.difficulty < 3:
             continue
         card = CATALOG.get(sc.params["gpu"])
@@ -655,7 +659,7 @@ def test_the_sla_batch_stands_clear_of_a_whole_number():
     """The batch the bytes allow sits 0.15 or more from an integer: a given rounded in the
     prompt (8.03 B parameters as 8 B) cannot move the floor."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill != "sla-batch":
             continue
         steps = {s.key: s.value for s in sc.asks[-1].steps}
@@ -670,7 +674,7 @@ def test_a_launch_fix_is_worked_out_per_option_and_offered_where_the_card_has_it
     or half the bytes: each kernel shorter, never under its launch) leaves the key 10 % ahead,
     and fp8 is offered only on a card with an fp8 format."""
     seen, keys = 0, set()
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill != "overhead-bound" or sc.difficulty < 2:
             continue
         card, p = CATALOG.get(sc.params["gpu"]), sc.params
@@ -695,7 +699,7 @@ def test_a_launch_fix_is_worked_out_per_option_and_offered_where_the_card_has_it
 
 def test_warps_in_flight_are_whole():
     """Warps come whole: the count that covers the bytes in flight is rounded up."""
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill != "littles-law" or sc.difficulty < 3:
             continue
         card = CATALOG.get(sc.params["gpu"])
@@ -710,7 +714,7 @@ def test_integer_math_is_counted_in_operations():
     """An int8 peak reads TOPS and its intensity OP/B, as datasheets and interviewers say;
     a count under a billion is asked in MFLOP (or MOP), not as a fraction of a GFLOP."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.params.get("dtype") == "int8":
             assert not re.search(r"int8[^.]*peak [\d.]+ [TP]FLOP/s", sc.intro_en), sc.intro_en
             seen += "OPS" in sc.intro_en
@@ -738,7 +742,7 @@ def test_an_fp32_matrix_kernel_moves_onto_the_matrix_units_the_card_has():
     the reasons say TF32; elsewhere picking them is wrong, and the reason names the 16-bit
     data they would take instead. AMD's matrix units are matrix cores in both languages."""
     seen = {"tf32": 0, "16-bit": 0}
-    for sc in SCENARIOS:
+    for sc in scenarios():
         p = sc.params
         if sc.skill not in ("roofline-case", "direction") or p.get("dtype") != "fp32":
             continue
@@ -771,7 +775,7 @@ def test_a_kernel_faster_than_the_vector_units_is_not_told_to_use_tensor_cores()
     """A matrix product measured above the non-tensor peak of its precision already runs on
     the matrix units: using them cannot be a first step, and the solution says so."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         p = sc.params
         if sc.skill != "roofline-case" or p["op"] in VECTOR_KERNELS or p["dtype"] == "fp32":
             continue
@@ -789,7 +793,7 @@ def test_a_case_rationale_says_where_the_kernel_sits():
     """No "near the bandwidth roof" for a compute-bound kernel, no "few rows" for a square
     GEMM, and every share of the roof it quotes is the measured / attainable of the case."""
     quoted = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         p = sc.params
         if sc.skill != "roofline-case":
             continue
@@ -815,7 +819,7 @@ def test_lower_precision_raises_a_compute_roof_only_where_the_card_has_one():
     """At a compute roof, a lower precision is a first step only when one with fewer bytes
     has a higher roof on that card (no fp8 on an A100; attention takes no int8)."""
     seen = keyed = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         p = sc.params
         if sc.skill != "roofline-case":
             continue
@@ -857,7 +861,7 @@ def test_library_efficiencies_stay_under_what_the_sources_measured():
 def test_fp32_attention_is_never_called_flash_in_a_case_rationale():
     """Flash-attention kernels are 16-bit: in fp32 the fused kernel is an ideal one."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         p = sc.params
         if sc.skill != "roofline-case" or p["op"] != "attention" or p["dtype"] != "fp32":
             continue
@@ -877,7 +881,7 @@ def test_tp_degree_keys_the_exact_ring_factor_clear_of_the_crossover():
     10 % or more clear of it; a crossover past the node says every degree in it stays
     compute-bound."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill != "tp-degree":
             continue
         p, where = sc.params, (sc.seed, sc.difficulty)
@@ -904,7 +908,7 @@ def test_math_or_communication_stands_clear_of_what_nccl_reaches():
     communication is 1.3x the other or more. The layout is named (sequence parallelism), and
     a model too big for its GPUs is said to be pipelined too."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill != "comm-or-math":
             continue
         p, where = sc.params, (sc.seed, sc.difficulty)
@@ -926,7 +930,7 @@ def test_dp_batch_counts_its_ring_exactly_in_whole_tokens():
     """A DP group inside one node of N GPUs moves 2·(N-1)/N·s·P bytes per direction (not the
     many-GPU 2·s·P), the key is whole tokens rounded up, and FLOPs are 浮点运算 in Chinese."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill not in ("dp-batch", "comm-or-math", "tp-degree"):
             continue
         assert "次运算" not in sc.intro_zh.replace("次浮点运算", ""), (sc.skill, sc.seed)
@@ -955,7 +959,7 @@ def test_network_ports_and_tools_are_the_real_ones():
     GPU (not a node's NIC shared out); a hierarchical all-reduce's phases are said to add up;
     AMD's benchmark is rccl-tests; V100's NVLink is a hybrid cube-mesh."""
     ports = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         card = CATALOG.get(sc.params["gpu"]) if "gpu" in sc.params else None
         where = (sc.skill, sc.seed, sc.difficulty)
         for m in re.finditer(r"(\d+(?:\.\d+)?) Gb/s (?:network )?port", sc.intro_en):
@@ -982,7 +986,7 @@ def test_an_mbu_above_the_roof_is_named_impossible():
     slip above 1 is also named over-the-roof; without a context the convention says the KV
     cache is left out."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill != "mbu":
             continue
         ask, where = sc.asks[0], (sc.seed, sc.difficulty)
@@ -1000,7 +1004,7 @@ def test_an_mbu_above_the_roof_is_named_impossible():
 def test_a_nominal_parameter_count_is_stated():
     """An answer built on 7e9 for a 6.74e9 Llama-2-7B says "take P = 7e9"."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill not in ("mbu", "kv-bound", "sla-batch", "decode-latency"):
             continue
         m = re.search(r"take P = (\d+(?:\.\d+)?)e9", sc.intro_en)
@@ -1014,7 +1018,7 @@ def test_spec_decode_names_the_bonus_token_and_asks_plainly():
     """Verifying k drafts scores k + 1 tokens: intensity 2·B·(k+1)/s, and 2·B·k/s is a named
     slip. The bound is asked as a question, its option letters none of the parts' (a), (b)."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill != "spec-decode":
             continue
         p, where = sc.params, (sc.seed, sc.difficulty)
@@ -1035,7 +1039,7 @@ def test_serving_case_steps_show_their_ratio_and_only_their_terms():
     """The TP step prints s·P / (0.9·M) before the power of two; one node's all-reduce has
     no network latency term; reading the GiB figure as GB is a named slip of the KV ask."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill != "serving-case":
             continue
         p, where = sc.params, (sc.seed, sc.difficulty)
@@ -1056,7 +1060,7 @@ def test_serving_case_steps_show_their_ratio_and_only_their_terms():
 def test_moe_experts_counted_for_e_over_k_are_the_routed_ones():
     """Qwen1.5-MoE-A2.7B has 4 shared experts beside 60 routed ones: E/k counts the routed."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill != "moe-batch" or not sc.params["model"].startswith("Qwen1.5-MoE"):
             continue
         assert "60 routed experts" in sc.intro_en and "4 shared experts" in sc.intro_en
@@ -1069,7 +1073,7 @@ def test_each_side_of_a_speed_up_has_a_clear_bound():
     """A speed-up compares two minimum times; on each side the compute and memory times stand
     10 % apart, so the bound the solution names is not a coin toss."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill not in ("card-upgrade", "precision-change"):
             continue
         for step in sc.asks[0].steps:
@@ -1224,7 +1228,7 @@ def test_speed_of_light_slips_are_named_by_the_percentages():
     """A Speed-of-Light reading gives no intensity: every wrong bound is named by the
     percentage rule, never by the ridge ("wrong-bound") nor by adding the two figures."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill not in ("sol-diagnosis", "ncu-read"):
             continue
         ask = sc.asks[0]
@@ -1238,7 +1242,7 @@ def test_speed_of_light_slips_are_named_by_the_percentages():
 def test_a_bound_key_reads_as_the_option_listed():
     """The key prints an option as "b) compute-bound": the prompt lists each option with
     exactly that text, in English and in Chinese."""
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill not in ("sol-diagnosis", "ncu-read"):
             continue
         ask = sc.asks[0]
@@ -1251,7 +1255,7 @@ def test_the_largest_tile_fits_with_room_to_spare():
     """The keyed tile leaves at least 1 KiB of the SM's shared memory free once its blocks
     and CUDA's per-block reserve sit there: no key rests on an exact equality."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill != "tile-fit":
             continue
         card, p = CATALOG.get(sc.params["gpu"]), sc.params
@@ -1266,7 +1270,7 @@ def test_the_largest_tile_fits_with_room_to_spare():
 
 def dot_moves_models():
     """The dot-moves scenarios that decode an LLM (its weights and KV cache on the card)."""
-    for sc in SCENARIOS:
+    for sc in scenarios():
         if sc.skill == "dot-moves" and sc.params["kind"] in ("weight-only", "batch"):
             yield sc
 
@@ -1289,7 +1293,7 @@ def test_fp32_attention_is_never_called_flash():
     """Flash-attention libraries run 16-bit data only: an fp32 fused attention is an ideal
     fused kernel in every question that names one."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         p = sc.params
         if p.get("op") != "attention" or "fp32" not in (p.get("dtype"), p.get("dtype_new")):
             continue
@@ -1321,7 +1325,7 @@ def test_a_bound_verdict_stands_clear_of_the_ridge():
     """Memory- or compute-bound is asked only of an operator whose intensity stands 10 % or
     more from the card's ridge: a sustained clock or a rounded figure cannot flip it."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         p = sc.params
         if sc.skill == "ncu-read" or not all(k in p for k in ("intensity", "peak", "bandwidth")):
             continue  # ncu-read names the bound from the Speed-of-Light percentages
@@ -1338,7 +1342,7 @@ def test_a_grid_smaller_than_the_chip_is_filled_first():
     128×128 output tiles than the card has SMs: more parallel work (split-K, smaller tiles)
     comes first."""
     seen = 0
-    for sc in SCENARIOS:
+    for sc in scenarios():
         p = sc.params
         if sc.skill != "roofline-case" or "Your own kernel" not in sc.intro_en:
             continue

@@ -14,6 +14,7 @@ import pytest
 from drill.content.skills import registry as skills
 from tests.helpers import builtin_catalog, generated
 
+pytestmark = pytest.mark.xdist_group("grid")
 CATALOG = builtin_catalog()
 SEEDS = range(50)
 COUNTED = (
