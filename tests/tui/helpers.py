@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 from rich.console import Console
@@ -35,7 +36,15 @@ async def until(pilot, condition, what: object = "", seconds: float = 10.0) -> N
     raise AssertionError(f"never happened: {what}")
 
 
+async def workers_done(pilot, seconds: float = 10.0) -> None:
+    """Wait for the app's workers (a run being built, plots being drawn), then for the
+    messages they posted to be handled."""
+    await asyncio.wait_for(pilot.app.workers.wait_for_complete(), seconds)
+    await pilot.pause()
+
+
 async def wait_for_question(pilot) -> PracticeScreen:
+    await workers_done(pilot)
     screen = pilot.app.screen
     for _ in range(200):
         if isinstance(screen, PracticeScreen) and screen.session is not None:

@@ -18,7 +18,7 @@ from drill.ui.tui.screens.practice import PracticeScreen
 from drill.ui.tui.screens.summary import SummaryScreen
 from drill.ui.tui.widgets.points import PointList
 from tests.helpers import right_answer, typed
-from tests.tui.helpers import START, frozen, text_of, type_answer, wait_for_question
+from tests.tui.helpers import START, frozen, text_of, type_answer, wait_for_question, workers_done
 
 SIZE = (100, 34)
 
@@ -346,19 +346,14 @@ async def test_every_screen_shows_its_content_on_small_terminals(drill_home, siz
 async def test_home_shows_cards_due_and_review_with_nothing_due_goes_home(drill_home):
     app = make_app(home=drill_home, lang="en", clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if text_of(app, "#home-due").strip():
-                break
+        await workers_done(pilot)  # the count, posted by its worker
         assert "Nothing due today" in text_of(app, "#home-due")
     app = make_app(home=drill_home, lang="en", clock=frozen, start={"mode": "review"})
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if isinstance(app.screen, HomeScreen):
-                break
-        await pilot.pause(0.1)  # let the home screen finish mounting
+        await workers_done(pilot)  # the run's worker fails: said, then home
+        await workers_done(pilot)  # the home screen's own count
         assert isinstance(app.screen, HomeScreen)
+        assert "Nothing due today" in text_of(app, "#home-due")
 
 
 async def test_help_states_the_rating_rule(drill_home):

@@ -7,7 +7,7 @@ from textual.widgets import Input
 
 from drill.ui.tui.app import make_app
 from drill.ui.tui.widgets.keybar import KEYS, KeyBar
-from drill.ui.tui.widgets.paging import in_view
+from drill.ui.tui.widgets.paging import in_view, region_in
 from tests.tui.conftest import screen_text
 from tests.tui.helpers import frozen, settle, text_of, type_answer, until, wait_for_question
 
@@ -114,7 +114,7 @@ async def test_each_case_step_opens_at_its_question_when_it_fits(drill_home):
             await pilot.press("enter")
             await until(pilot, lambda: screen.feedback_for is None, "the next step")
             await settle(pilot)
-            fits = row.virtual_region_with_margin.bottom <= body.scrollable_content_region.height
+            fits = region_in(body, row).bottom <= body.scrollable_content_region.height
             if fits:
                 assert body.scroll_y == 0, screen.session.current.ask.key
             assert in_view(body, row)

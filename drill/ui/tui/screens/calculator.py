@@ -8,11 +8,11 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from drill.core.engine.calc_ops import OPERATORS
 from drill.i18n import tr
+from drill.ui.tui.screens.base import DrillScreen
 from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.paging import page
 from drill.ui.tui.widgets.plot import PlotView
@@ -44,7 +44,7 @@ EXAMPLE = {
 NARROW = 100  # under this many columns the form stacks above the results
 
 
-class CalculatorScreen(Screen):
+class CalculatorScreen(DrillScreen):
     BINDINGS = [
         Binding("escape", "back", "back", show=False),
         Binding("pageup", "scroll_page(-1)", "scroll", show=False),

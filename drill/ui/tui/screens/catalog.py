@@ -5,11 +5,11 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from drill.core.units import sig
 from drill.i18n import tr
+from drill.ui.tui.screens.base import DrillScreen
 from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.plot import PlotView
 
@@ -57,7 +57,7 @@ def sort_key(value):
         return (0, 0.0) if value == MISSING else (2, str(value))
 
 
-class CatalogScreen(Screen):
+class CatalogScreen(DrillScreen):
     BINDINGS = [Binding("escape,q", "back", "back", show=False)] + [
         Binding(str(i + 1), f"sort({i})", f"sort {name}", show=False)
         for i, name in enumerate(COLUMNS)
@@ -110,7 +110,7 @@ class CatalogScreen(Screen):
         self.app.pop_screen()
 
 
-class CardScreen(Screen):
+class CardScreen(DrillScreen):
     BINDINGS = [
         Binding("escape,q", "back", "back", show=False),
         Binding("d", "next_dtype", "precision", show=False),

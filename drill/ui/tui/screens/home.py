@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from drill.i18n import tr
+from drill.ui.tui.messages import Computed
+from drill.ui.tui.screens.base import DrillScreen
 from drill.ui.tui.widgets.keybar import KeyBar
 
 # id, key, i18n label
@@ -52,7 +53,7 @@ def locked_count() -> int:
         history.close()
 
 
-class HomeScreen(Screen):
+class HomeScreen(DrillScreen):
     BINDINGS = [Binding(key, f"open('{item}')", item, show=False) for item, key, _ in ITEMS]
 
     def compose(self) -> ComposeResult:
@@ -73,7 +74,7 @@ class HomeScreen(Screen):
         self.query_one(OptionList).focus()
         self.count_due()
 
-    @work(thread=True, exclusive=True)
+    @work(thread=True, exclusive=True, group="due")
     def count_due(self) -> None:
         """Cards due today, from the history (SQLite): after the first frame, off the UI."""
         from datetime import datetime, timedelta, timezone
@@ -98,7 +99,11 @@ class HomeScreen(Screen):
         if locked:
             key = "home-unlock-one" if locked == 1 else "home-unlock"
             text += "\n" + tr(key, lang, count=locked)
-        self.app.call_from_thread(self.query_one("#home-due", Static).update, text)
+        self.post_message(Computed(text))
+
+    @on(Computed)
+    def _show_due(self, message: Computed) -> None:
+        self.query_one("#home-due", Static).update(message.view)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_open(event.option.id)

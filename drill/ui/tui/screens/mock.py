@@ -6,18 +6,19 @@ from pathlib import Path
 
 from rich.console import Group
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Label, ProgressBar, Static
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import ProgressBar, Static
 
 from drill.i18n import tr
 from drill.runs.interview import clock_text
 from drill.ui.render.scorecard import scorecard_view
+from drill.ui.tui.screens.base import DrillScreen, RunScreen
 from drill.ui.tui.widgets.answer import AnswerInput
-from drill.ui.tui.widgets.keybar import KeyBar, StatefulKeys
+from drill.ui.tui.widgets.answer_panel import AnswerPanel
+from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.paging import page
 from drill.ui.tui.widgets.prose import Prose
 from drill.ui.tui.widgets.question import hint_ladder, question_body
@@ -25,7 +26,7 @@ from drill.ui.tui.widgets.question import hint_ladder, question_body
 REMINDERS = (0.5, 300.0, 60.0)  # at half time, then with 5 and 1 minutes left
 
 
-class MockScreen(StatefulKeys, Screen):
+class MockScreen(RunScreen):
     """Letters always go into the answer box; the commands are F1, F2 and Esc."""
 
     BINDINGS = [
@@ -53,11 +54,7 @@ class MockScreen(StatefulKeys, Screen):
             yield ProgressBar(total=100, show_eta=False, show_percentage=False, id="mock-budget")
         with VerticalScroll(id="mock-body"):
             yield Prose("", id="mock-question")
-            with Horizontal(id="answer-row"):
-                yield Label(tr("answer", lang), id="answer-label")
-                yield AnswerInput(placeholder=tr("answer-placeholder", lang), id="answer")
-            yield Prose("", id="message")
-            yield Prose("", id="feedback")
+            yield AnswerPanel(lang)
         yield KeyBar(self.keys_now(), lang)
 
     def keys_now(self) -> list[str]:
@@ -71,39 +68,29 @@ class MockScreen(StatefulKeys, Screen):
         page(self.query_one("#mock-body", VerticalScroll), pages)
 
     def on_mount(self) -> None:
-        self.query_one("#answer-row").display = False
+        self.query_one(AnswerPanel).display = False
         self.set_interval(1.0, self.tick)
-        self._build()
+        self.start_run()
 
-    @work(thread=True, exclusive=True)
-    def _build(self) -> None:
-        """Catalog, bank and the history's previous mock: file work, off the UI thread
-        (drill.runs.factory builds the interview and attaches its recorder)."""
-        from drill.errors import SetupError
+    def open_run(self):
+        """Catalog, bank and the history's previous mock (drill.runs.factory builds the
+        interview and attaches its recorder); the interview reports its own warnings."""
         from drill.runs.factory import open_interview
 
-        try:
-            interview = open_interview(
-                self.options,
-                self.app.lang,
-                catalog=self.app.catalog,
-                clock=self.app.clock,
-                record=self.app.record,
-                background=True,
-                on_warning=self.app.notify_warning,
-            )
-        except SetupError as exc:
-            self.app.call_from_thread(self._cannot_start, str(exc))
-            return
-        self.app.call_from_thread(self._ready, interview)
+        interview = open_interview(
+            self.options,
+            self.app.lang,
+            catalog=self.app.catalog,
+            clock=self.app.clock,
+            record=self.app.record,
+            background=True,
+            on_warning=self.app.notify_warning,
+        )
+        return interview, None
 
-    def _cannot_start(self, message: str) -> None:
-        self.app.notify(message, severity="warning", timeout=8)
-        self.app.go_home()
-
-    def _ready(self, interview) -> None:
-        self.interview = interview
-        self.query_one("#answer-row").display = True
+    def ready(self, run, relay) -> None:
+        self.interview = run
+        self.query_one(AnswerPanel).display = True
         self._show_question()
 
     # -- the clock ------------------------------------------------------------------------
@@ -162,14 +149,8 @@ class MockScreen(StatefulKeys, Screen):
         question = item.question
         body = question_body(question, lang, question.case_label(lang))
         self.query_one("#mock-question", Prose).show(body)
-        unit = question.unit()
-        self.query_one("#answer-label", Label).update(
-            tr("answer", lang) + (f" ({unit})" if unit else "")
-        )
-        self.query_one("#message", Prose).show("")
-        self.query_one("#feedback", Prose).show("")
+        self.query_one(AnswerPanel).ask(question)
         self._refresh_header()
-        self.query_one("#answer", AnswerInput).ask(question)
         self.query_one("#mock-body", VerticalScroll).scroll_home(animate=False)
         self.refresh_keys()
 
@@ -185,9 +166,7 @@ class MockScreen(StatefulKeys, Screen):
             if self.interview.finished:
                 self._finish()
                 return
-            self.query_one("#message", Prose).show(
-                Text(exc.message(self.app.lang), style="bold yellow")
-            )
+            self.query_one(AnswerPanel).say(exc.message(self.app.lang), "bold yellow")
             return
         self._after(result)
 
@@ -195,8 +174,7 @@ class MockScreen(StatefulKeys, Screen):
         if self.interview.config.feedback != "each":
             self._show_question()
             # Said on the message line under the new question's box, not in a toast over it.
-            noted = Text(tr("mock-noted", self.app.lang), style="dim")
-            self.query_one("#message", Prose).show(noted)
+            self.query_one(AnswerPanel).say(tr("mock-noted", self.app.lang), "dim")
             return
         from drill.runs.practice import grade_notes, mistake_lines
 
@@ -210,8 +188,7 @@ class MockScreen(StatefulKeys, Screen):
         parts += [Text(note, style="dim") for note in grade_notes(result, lang)]
         parts += [Text(line) for line in q.solution(lang)]
         parts.append(Text(tr("next-only", lang), style="dim"))
-        self.query_one("#feedback", Prose).show(Group(*parts))
-        self.query_one("#answer", AnswerInput).disabled = True
+        self.query_one(AnswerPanel).judge(Group(*parts))
         self.feedback_shown = True
         body = self.query_one("#mock-body", VerticalScroll)
         body.focus()
@@ -229,7 +206,7 @@ class MockScreen(StatefulKeys, Screen):
             return
 
         hint = self.interview.hint()
-        self.query_one("#message", Prose).show(
+        self.query_one(AnswerPanel).say(
             hint_ladder(self.interview.hints_shown, hint is None, self.app.lang)
         )
 
@@ -266,7 +243,7 @@ class MockScreen(StatefulKeys, Screen):
             self.interview.finish()
 
 
-class ScorecardScreen(Screen):
+class ScorecardScreen(DrillScreen):
     BINDINGS = [
         Binding("m", "report", "report", show=False),
         Binding("escape,q", "home", "home", show=False),

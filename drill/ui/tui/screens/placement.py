@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from rich.console import Group
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 
+from drill.ui.tui.screens.base import DrillScreen
 from drill.ui.tui.screens.practice import PracticeScreen
 from drill.ui.tui.widgets.keybar import KeyBar
 
@@ -18,26 +17,20 @@ class PlacementScreen(PracticeScreen):
     """The same questions and feedback as practice; the run is a placement
     (drill.runs.placement), built by the factory off the UI thread."""
 
-    @work(thread=True, exclusive=True)
-    def _build_session(self) -> None:
-        from drill.errors import SetupError
+    def open_run(self):
         from drill.runs.factory import Relay, open_run
 
         relay = Relay()
-        try:
-            run = open_run(
-                "placement",
-                {},
-                self.app.lang,
-                clock=self.app.clock,
-                record=self.app.record,
-                background=True,
-                on_warning=relay,
-            )
-        except SetupError as exc:
-            self.app.call_from_thread(self._cannot_start, str(exc))
-            return
-        self.app.call_from_thread(self._ready, run, relay)
+        run = open_run(
+            "placement",
+            {},
+            self.app.lang,
+            clock=self.app.clock,
+            record=self.app.record,
+            background=True,
+            on_warning=relay,
+        )
+        return run, relay
 
     def _show_question(self) -> None:
         """The first question comes under the intro: how long, answers final, what it sets."""
@@ -74,7 +67,7 @@ class PlacementScreen(PracticeScreen):
         self.app.switch_screen(ProfileScreen(run.profile(), stopped))
 
 
-class ProfileScreen(Screen):
+class ProfileScreen(DrillScreen):
     """The one-screen profile: strong, shaky, not yet; after a run stopped early, what was
     placed (perhaps nothing), whether the answers were kept and how to place the rest."""
 

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from rich.console import Group
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Label, Static
+from textual.containers import VerticalScroll
+from textual.widgets import Static
 
 from drill.i18n import tr
+from drill.ui.tui.screens.base import RunScreen
 from drill.ui.tui.widgets.answer import AnswerInput
-from drill.ui.tui.widgets.keybar import KeyBar, StatefulKeys
-from drill.ui.tui.widgets.paging import below_view, in_view, page
+from drill.ui.tui.widgets.answer_panel import AnswerPanel
+from drill.ui.tui.widgets.keybar import KeyBar
+from drill.ui.tui.widgets.paging import below_view, in_view, page, region_in
 from drill.ui.tui.widgets.plot import PlotView, figure_for
 from drill.ui.tui.widgets.points import PointList
 from drill.ui.tui.widgets.prose import Prose
@@ -28,7 +29,7 @@ VERDICT_STYLE = {
 }
 
 
-class PracticeScreen(StatefulKeys, Screen):
+class PracticeScreen(RunScreen):
     """Drives a Session: question state (typing) and feedback state (reading).
 
     While a question is open the answer box has the keyboard and every letter is typed: the
@@ -78,11 +79,7 @@ class PracticeScreen(StatefulKeys, Screen):
         yield Static(tr("loading", lang), id="progress")
         with VerticalScroll(id="practice-body"):
             yield Prose("", id="scenario")
-            with Horizontal(id="answer-row"):
-                yield Label(tr("answer", lang), id="answer-label")
-                yield AnswerInput(placeholder=tr("answer-placeholder", lang), id="answer")
-            yield Prose("", id="message")
-            yield Prose("", id="feedback")
+            yield AnswerPanel(lang)
             yield PointList(id="points")
             yield Prose("", id="solution")
             yield PlotView(id="plot")
@@ -112,51 +109,41 @@ class PracticeScreen(StatefulKeys, Screen):
             try:
                 catalog, session, relay = future.result()
             except SetupError as exc:
-                self.call_after_refresh(self._cannot_start, str(exc))
+                self.call_after_refresh(self.cannot_start, str(exc))
                 return
             self.app.share_catalog(catalog)
-            self._ready(session, relay)  # prepared during start-up: no loading frame
+            self.ready(session, relay)  # prepared during start-up: no loading frame
             return
-        self.query_one("#answer-row").display = False
-        self._build_session()
+        self.query_one(AnswerPanel).display = False
+        self.start_run()
 
-    @work(thread=True, exclusive=True)
-    def _build_session(self) -> None:
-        """Catalog, bank, history and the first scenario are file and CPU work: off the UI
-        thread (drill.runs.factory builds the session and attaches its recorder)."""
-        from drill.errors import SetupError
+    def open_run(self):
+        """Catalog, bank, history and the first scenario (drill.runs.factory builds the
+        session and attaches its recorder), or the session prepared while the app started."""
         from drill.runs.factory import Relay, open_practice
 
         future, self.prepared = self.prepared, None
-        try:
-            if future is not None:
-                catalog, session, relay = future.result()
-                self.app.share_catalog(catalog)
-            else:
-                relay = Relay()
-                session = open_practice(
-                    self.options,
-                    self.app.lang,
-                    settings=self.app.settings,
-                    catalog=self.app.catalog,
-                    clock=self.app.clock,
-                    record=self.app.record,
-                    background=True,
-                    on_warning=relay,
-                )
-        except SetupError as exc:  # nothing due in --review, an unknown card or skill
-            self.app.call_from_thread(self._cannot_start, str(exc))
-            return
-        self.app.call_from_thread(self._ready, session, relay)
+        if future is not None:
+            catalog, session, relay = future.result()
+            self.app.share_catalog(catalog)
+            return session, relay
+        relay = Relay()
+        session = open_practice(
+            self.options,
+            self.app.lang,
+            settings=self.app.settings,
+            catalog=self.app.catalog,
+            clock=self.app.clock,
+            record=self.app.record,
+            background=True,
+            on_warning=relay,
+        )
+        return session, relay
 
-    def _cannot_start(self, message: str) -> None:
-        self.app.notify(message, severity="warning", timeout=8)
-        self.app.go_home()
-
-    def _ready(self, session, relay) -> None:
-        self.session = session
+    def ready(self, run, relay) -> None:
+        self.session = run
         relay.connect(self.app.notify_warning)
-        self.query_one("#answer-row").display = True
+        self.query_one(AnswerPanel).display = True
         self._show_question()
 
     def _refresh_progress(self) -> None:
@@ -183,13 +170,7 @@ class PracticeScreen(StatefulKeys, Screen):
         lang = self.app.lang
         self.feedback_for = None
         self.query_one("#scenario", Prose).show(question_body(question, lang))
-        answer = self.query_one("#answer", AnswerInput)
-        answer.ask(question)
-        unit = question.unit()
-        label = tr("answer", lang) + (f" ({unit})" if unit else "")
-        self.query_one("#answer-label", Label).update(label)
-        self.query_one("#message", Prose).show("")
-        self.query_one("#feedback", Prose).show("")
+        self.query_one(AnswerPanel).ask(question)
         self.query_one("#solution", Prose).display = False  # an empty Prose still takes a line
         self.query_one("#points", PointList).show(None, lang)
         self._draw_plot(None)
@@ -238,7 +219,8 @@ class PracticeScreen(StatefulKeys, Screen):
             line.append(mistake)
             parts.append(line)
         parts += [Text(note, style="dim") for note in grade_notes(result, lang)]
-        self.query_one("#feedback", Prose).show(Group(*parts))
+        panel = self.query_one(AnswerPanel)
+        panel.judge(Group(*parts))
         self.query_one("#points", PointList).show(result, lang)
         parts = [Text(f"\n{tr('solution', lang)}", style="bold")]
         if question.ask is not None:
@@ -258,9 +240,7 @@ class PracticeScreen(StatefulKeys, Screen):
         solution = self.query_one("#solution", Prose)
         solution.display = True
         solution.show(Group(*parts))
-        answer = self.query_one("#answer", AnswerInput)
-        answer.disabled = True
-        self.query_one("#message", Prose).show("")
+        panel.say("")
         self._draw_plot(result)
         if not refocus:
             self.refresh_keys()
@@ -278,9 +258,9 @@ class PracticeScreen(StatefulKeys, Screen):
         row = self.query_one("#answer-row")
         if self._answer_on_top and self.feedback_for is not None:
             body.scroll_to_widget(row, top=True, animate=False)
-            self._answer_on_top = body.max_scroll_y < row.virtual_region_with_margin.y
-        elif self.feedback_for is None and row.display:
-            if row.virtual_region_with_margin.bottom <= body.scrollable_content_region.height:
+            self._answer_on_top = body.max_scroll_y < region_in(body, row).y
+        elif self.feedback_for is None and self.query_one(AnswerPanel).display:
+            if region_in(body, row).bottom <= body.scrollable_content_region.height:
                 body.scroll_home(animate=False)  # it all fits once laid out: from the top
             elif below_view(body, row):
                 body.scroll_to_widget(row, animate=False)  # a long question: its box shows
@@ -294,14 +274,12 @@ class PracticeScreen(StatefulKeys, Screen):
             return
         if not event.value.strip():
             message = Text(tr("type-an-answer", self.app.lang), style="bold yellow")
-            self.query_one("#message", Prose).show(message)
+            self.query_one(AnswerPanel).say(message)
             return
         try:
             result = self.session.answer(event.value)
         except AnswerError as exc:
-            self.query_one("#message", Prose).show(
-                Text(exc.message(self.app.lang), style="bold yellow")
-            )
+            self.query_one(AnswerPanel).say(Text(exc.message(self.app.lang), style="bold yellow"))
             return
         self.streak = self.streak + 1 if result.grade.correct else 0
         self._show_feedback(result)
@@ -339,7 +317,7 @@ class PracticeScreen(StatefulKeys, Screen):
         question = self.feedback_for.question if self.feedback_for else self.session.current
         if question is not None and plot_spec(question, self.feedback_for) is None:
             why = "no-plot-card" if why_no_plot(question) == "card" else "no-plot-data"
-            self.query_one("#message", Prose).show(Text(tr(why, self.app.lang), style="cyan"))
+            self.query_one(AnswerPanel).say(Text(tr(why, self.app.lang), style="cyan"))
             return
         body, plot = self.query_one("#practice-body", VerticalScroll), self.query_one("#plot")
         if self.show_plot and plot.display and not in_view(body, plot):
@@ -347,7 +325,7 @@ class PracticeScreen(StatefulKeys, Screen):
             return
         self.show_plot = not self.show_plot
         note = tr("plot-on" if self.show_plot else "plot-off", self.app.lang)
-        self.query_one("#message", Prose).show(Text(note, style="cyan"))
+        self.query_one(AnswerPanel).say(Text(note, style="cyan"))
         self._draw_plot(self.feedback_for)
         if self.show_plot:
             self.call_after_refresh(body.scroll_to_widget, plot, top=True, animate=False)
@@ -367,7 +345,7 @@ class PracticeScreen(StatefulKeys, Screen):
         self._show_feedback(result, refocus=False)
         self._refresh_progress()
         key = "marked-right" if right else "marked-wrong"
-        self.query_one("#message", Prose).show(Text(tr(key, self.app.lang), style="cyan"))
+        self.query_one(AnswerPanel).say(Text(tr(key, self.app.lang), style="cyan"))
 
     def action_flip(self, number: int) -> None:
         """Flip the grader's mark on rubric point ``number``; score, summary and review follow."""
@@ -380,16 +358,14 @@ class PracticeScreen(StatefulKeys, Screen):
         try:
             self.session.flip_last([number])
         except AnswerError as exc:
-            self.query_one("#message", Prose).show(
-                Text(exc.message(self.app.lang), style="bold yellow")
-            )
+            self.query_one(AnswerPanel).say(Text(exc.message(self.app.lang), style="bold yellow"))
             return
         if result.correct != was_right:
             self.streak = self.streak + 1 if result.correct else 0
         self._show_feedback(result, refocus=False)
         self._refresh_progress()
         key = "flipped" if result.flips or result.marked else "flipped-back"
-        self.query_one("#message", Prose).show(Text(tr(key, self.app.lang), style="cyan"))
+        self.query_one(AnswerPanel).say(Text(tr(key, self.app.lang), style="cyan"))
 
     @on(PointList.Flip)
     def flip_focused(self, event: PointList.Flip) -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Static
 
+from drill.ui.tui.screens.base import DrillScreen
 from drill.ui.tui.widgets.keybar import KeyBar
 
 
-class ReferenceScreen(Screen):
+class ReferenceScreen(DrillScreen):
     BINDINGS = [Binding("escape,q", "back", "back", show=False)]
 
     def compose(self) -> ComposeResult:

@@ -6,15 +6,15 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from drill.config import settings as settings_mod
 from drill.i18n import tr
+from drill.ui.tui.screens.base import DrillScreen
 from drill.ui.tui.widgets.keybar import KeyBar
 
 
-class SettingsScreen(Screen):
+class SettingsScreen(DrillScreen):
     BINDINGS = [
         Binding("escape", "back", "back", show=False),
         Binding("ctrl+s", "save", "save", show=False),

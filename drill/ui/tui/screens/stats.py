@@ -5,18 +5,19 @@ from __future__ import annotations
 import sqlite3
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Static
 
 from drill.i18n import tr
+from drill.ui.tui.messages import Computed
+from drill.ui.tui.screens.base import DrillScreen
 from drill.ui.tui.widgets.keybar import KeyBar
 
 
-class StatsScreen(Screen):
+class StatsScreen(DrillScreen):
     BINDINGS = [Binding("escape,q", "back", "back", show=False)]
 
     def __init__(self, now=None, zone=None) -> None:
@@ -35,7 +36,7 @@ class StatsScreen(Screen):
         self.query_one("#stats-body").focus()  # arrows and PageDown scroll at once
         self.load()
 
-    @work(thread=True, exclusive=True)
+    @work(thread=True, exclusive=True, group="stats")
     def load(self) -> None:
         """SQLite aggregation over the whole history: a thread worker, then one update."""
         from drill.content.skills.registry import CURRICULUM
@@ -48,23 +49,24 @@ class StatsScreen(Screen):
         try:
             history = History.open()
         except HistoryError as exc:
-            self.app.call_from_thread(self._show, Text(str(exc), style="bold yellow"))
+            self.post_message(Computed(Text(str(exc), style="bold yellow")))
             return
         try:
             stats = compute(history, zone=self.zone, now=self.now)
             locked = locked_lines(locked_skills(history, list(CURRICULUM)), self.app.lang)
         except sqlite3.Error as exc:
             message = f"{tr('stats-failed', self.app.lang)}: {exc} (drill history check)"
-            self.app.call_from_thread(self._show, Text(message, style="bold yellow"))
+            self.post_message(Computed(Text(message, style="bold yellow")))
             return
         finally:
             history.close()
         width = max(self.size.width - 4, 40)
         view = stats_view(stats, self.app.lang, width, True, locked)
-        self.app.call_from_thread(self._show, view)
+        self.post_message(Computed(view))
 
-    def _show(self, renderable) -> None:
-        self.query_one("#stats", Static).update(renderable)
+    @on(Computed)
+    def _show(self, message: Computed) -> None:
+        self.query_one("#stats", Static).update(message.view)
 
     def action_back(self) -> None:
         self.app.pop_screen()

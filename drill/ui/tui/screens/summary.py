@@ -8,16 +8,16 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 
 from drill.i18n import tr
 from drill.runs.summary import mistake_explanation, mistake_label
 from drill.ui.render.stats import skill_name
+from drill.ui.tui.screens.base import DrillScreen
 from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.prose import Prose
 
 
-class SummaryScreen(Screen):
+class SummaryScreen(DrillScreen):
     BINDINGS = [
         Binding("r", "again", "again", show=False),
         Binding("escape,q", "home", "home", show=False),

@@ -1,0 +1,63 @@
+"""The screens' bases: ``DrillScreen`` knows its app is a DrillApp; ``RunScreen`` drives a run
+(practice, placement, mock interview) that a worker builds off the UI thread."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual import on, work
+from textual.screen import Screen
+
+from drill.ui.tui.messages import RunFailed, RunReady
+from drill.ui.tui.widgets.keybar import StatefulKeys
+
+if TYPE_CHECKING:
+    from drill.ui.tui.app import DrillApp
+
+
+class DrillScreen(Screen):
+    """A screen of this app: ``self.app`` is the DrillApp (its language, catalog, clock)."""
+
+    if TYPE_CHECKING:
+
+        @property
+        def app(self) -> DrillApp: ...
+
+
+class RunScreen(StatefulKeys, DrillScreen):
+    """``open_run`` builds the run (catalog, bank, history: file and CPU work) on a worker
+    thread, which posts ``RunReady`` or ``RunFailed``; ``ready`` shows the run's first
+    question on the UI thread."""
+
+    def start_run(self) -> None:
+        self._open()
+
+    @work(thread=True, exclusive=True, group="run")
+    def _open(self) -> None:
+        from drill.errors import SetupError
+
+        try:
+            run, relay = self.open_run()
+        except SetupError as exc:  # nothing due in --review, an unknown card or skill
+            self.post_message(RunFailed(str(exc)))
+            return
+        self.post_message(RunReady(run, relay))
+
+    def open_run(self) -> tuple[Any, Any]:
+        """The run and its warning relay (None when the run reports warnings itself)."""
+        raise NotImplementedError
+
+    @on(RunReady)
+    def _run_ready(self, message: RunReady) -> None:
+        self.ready(message.run, message.relay)
+
+    @on(RunFailed)
+    def _run_failed(self, message: RunFailed) -> None:
+        self.cannot_start(message.reason)
+
+    def ready(self, run, relay) -> None:
+        raise NotImplementedError
+
+    def cannot_start(self, reason: str) -> None:
+        self.app.notify(reason, severity="warning", timeout=8)
+        self.app.go_home()

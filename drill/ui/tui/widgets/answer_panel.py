@@ -1,0 +1,62 @@
+"""The answer panel of practice, placement and the mock: the answer row (label and box), a
+message line (hints, refusals, notes) and the verdict."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Label
+
+from drill.i18n import tr
+from drill.ui.tui.widgets.answer import AnswerInput
+from drill.ui.tui.widgets.prose import Prose
+
+
+class AnswerPanel(Vertical):
+    """One question's answer: ``ask`` readies it, ``say`` writes the message line, ``judge``
+    shows the verdict and closes the box. The box is ``#answer``, its row ``#answer-row``."""
+
+    DEFAULT_CSS = """
+    AnswerPanel { height: auto; }
+    AnswerPanel #answer-row { height: 3; margin-top: 1; }
+    AnswerPanel #answer-label { padding: 1 1 0 0; width: auto; }
+    AnswerPanel #answer { width: 1fr; }
+    AnswerPanel Prose { height: auto; padding: 0 1; }
+    """
+
+    def __init__(self, lang: str, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="answer-row"):
+            yield Label(tr("answer", self.lang), id="answer-label")
+            yield AnswerInput(placeholder=tr("answer-placeholder", self.lang), id="answer")
+        yield Prose("", id="message")
+        yield Prose("", id="feedback")
+
+    @property
+    def box(self) -> AnswerInput:
+        return self.query_one("#answer", AnswerInput)
+
+    def ask(self, question) -> None:
+        """An empty, focused box labelled with the answer's unit; no message, no verdict."""
+        unit = question.unit()
+        label = tr("answer", self.lang) + (f" ({unit})" if unit else "")
+        self.query_one("#answer-label", Label).update(label)
+        self.say("")
+        self.judge("")
+        self.box.ask(question)
+
+    def say(self, message, style: str | None = None) -> None:
+        """The message line: a plain string in ``style``, or a renderable as it is."""
+        if isinstance(message, str) and style is not None:
+            message = Text(message, style=style)
+        self.query_one("#message", Prose).show(message)
+
+    def judge(self, verdict) -> None:
+        """The verdict (empty while the question is open); with one, the box is closed."""
+        self.query_one("#feedback", Prose).show(verdict)
+        if verdict:
+            self.box.disabled = True
