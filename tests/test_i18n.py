@@ -77,11 +77,35 @@ def test_every_key_the_code_uses_is_in_the_catalog():
     assert not {(key, where) for key, where in used if key not in STRINGS}
 
 
+def key_bar_names() -> set[str]:
+    """Every name a key bar can show: the descriptions of the app's bindings shown there."""
+    import importlib
+    import pkgutil
+
+    from textual.binding import Binding
+    from textual.dom import DOMNode
+
+    import drill.ui.tui.screens
+    import drill.ui.tui.widgets
+
+    names = set()
+    for package in (drill.ui.tui.screens, drill.ui.tui.widgets):
+        for info in pkgutil.iter_modules(package.__path__):
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            for value in vars(module).values():
+                if isinstance(value, type) and issubclass(value, DOMNode):
+                    if value.__module__ != module.__name__:
+                        continue
+                    bindings = Binding.make_bindings(value.__dict__.get("BINDINGS", []))
+                    names |= {binding.description for binding in bindings if binding.show}
+    assert {"hint", "enter", "scroll", "quit"} <= names  # the search reached the screens
+    return names
+
+
 def test_keys_built_from_names_are_in_the_catalog():
     from drill.ui.render.reference import FIELDS
-    from drill.ui.tui.widgets.keybar import KEYS
 
-    built = [f"key-{name}" for name in KEYS] + [f"reference-{f}" for f in FIELDS]
+    built = [f"key-{name}" for name in key_bar_names()] + [f"reference-{f}" for f in FIELDS]
     built += [f"stats-{trend}" for trend in ("fading", "growing", "steady", "gone", "new")]
     built += [f"measure-{name}" for name in ("copy", "triad", "cache_copy")]
     assert [key for key in built if key not in STRINGS] == []

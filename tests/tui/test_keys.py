@@ -10,7 +10,7 @@ from drill.ui.render.plotpoints import plot_spec
 from drill.ui.tui.app import make_app
 from drill.ui.tui.screens.dialogs import ConfirmScreen, HelpScreen
 from drill.ui.tui.screens.practice import PracticeScreen
-from drill.ui.tui.widgets.keybar import KEYS, KeyBar
+from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.paging import in_view
 from tests.tui.helpers import START, frozen, text_of, wait_for_question
 
@@ -59,15 +59,16 @@ async def test_every_key_shown_works_and_types_nothing(drill_home, kind):
         await pilot.press(*"hspqn?")
         assert box.value == "hspqn?"
         keys = shown(screen)
-        assert keys == ["enter", "hint", "skip", "plot", "help", "leave"]
+        assert keys == ["enter", "hint", "skip", "plot", "help", "leave", "scroll"]
         typed = box.value
+        bar = screen.query_one(KeyBar)
         for name in keys:
-            if name in ("enter", "skip"):
+            if name in ("enter", "skip", "scroll"):
                 continue  # below: they end the question
             plot_was_in_view = in_view(
                 screen.query_one("#practice-body"), screen.query_one("#plot")
             )
-            await pilot.press(PRESS[KEYS[name][0]])
+            await pilot.press(PRESS[bar.key_for(name)])
             await pilot.pause()
             assert box.value == typed, (name, box.value)  # nothing typed by a command
             if name == "hint":
@@ -101,9 +102,9 @@ async def test_every_key_shown_works_and_types_nothing(drill_home, kind):
         body = screen.query_one("#practice-body")
         assert body.has_focus and not box.has_focus
         keys = shown(screen)
-        assert keys[:5] == ["next", "scroll", "plot", "help", "leave"]
+        assert keys[:1] == ["next"] and keys[-4:] == ["plot", "help", "leave", "scroll"]
         for name in ("help", "leave", "plot"):
-            await pilot.press(PRESS[KEYS[name][0]])
+            await pilot.press(PRESS[bar.key_for(name)])
             await pilot.pause()
             if name == "help":
                 assert isinstance(app.screen, HelpScreen)
@@ -165,7 +166,7 @@ async def test_mock_keys_type_nothing(drill_home):
         box = screen.query_one("#answer", Input)
         await pilot.press(*"hsqn")
         assert box.value == "hsqn"
-        assert shown(screen) == ["enter", "hint", "skip", "leave"]
+        assert shown(screen) == ["enter", "hint", "skip", "leave", "scroll"]
         await pilot.press("f1")
         await pilot.pause()
         assert "Hint 1/3" in text_of(app, "#message") and box.value == "hsqn"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.widgets import Input
 
 from drill.ui.tui.app import make_app
-from drill.ui.tui.widgets.keybar import KEYS, KeyBar
+from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.paging import in_view, region_in
 from tests.tui.conftest import screen_text
 from tests.tui.helpers import frozen, settle, text_of, type_answer, until, wait_for_question
@@ -35,6 +35,13 @@ async def test_the_direction_steps_answer_box_shows_when_it_opens(drill_home):
         assert in_view(body, row)
         assert "Answer" in screen_text(app)
         assert text_of(app, "#progress").startswith("Question 1 of 1 · step 6 of 6")
+        # The question above is a PageUp away, typing or not, and the bar says so.
+        box = screen.query_one("#answer", Input)
+        assert box.has_focus and body.scroll_y > 0
+        assert "PgUp/PgDn" in screen_text(app).splitlines()[-1]
+        await pilot.press("pageup")
+        await pilot.pause()
+        assert body.scroll_y == 0 and box.has_focus and box.value == ""
 
 
 async def test_f3_goes_to_a_plot_below_the_fold_and_then_hides_it(drill_home):
@@ -84,13 +91,14 @@ async def test_the_key_bar_is_never_cut_on_free_text_feedback(drill_home):
             last = screen_text(app).splitlines()[-1]
             assert "…" not in last
             assert bar.keys[:3] == ["next", "flip", "mark-both"]
-            labels = [KEYS[name][0] for name in bar.keys]
+            labels = [key for key, _ in bar.entries]
             shown = [key for key in labels if key in last]
             assert shown[:3] == ["Enter", "1-9", "r/w"]  # the most needed keys stay
 
 
 def test_a_key_bar_drops_whole_keys_from_the_end_when_narrow():
-    keys = ["next", "flip", "mark-both", "plot", "help", "leave", "scroll"]
+    keys = [("Enter", "next"), ("1-9", "flip"), ("r/w", "mark-both"), ("F3", "plot")]
+    keys += [("F4", "help"), ("Esc", "leave"), ("PgUp/PgDn", "scroll")]
     wide = KeyBar.render_keys(keys, "en", 200).plain
     narrow = KeyBar.render_keys(keys, "en", 50).plain
     assert "PgUp/PgDn" in wide and len(narrow) <= 50

@@ -8,7 +8,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Vertical, VerticalScroll
-from textual.widgets import Checkbox, Input, Label, Select, Static
+from textual.widgets import Checkbox, Input, Label, OptionList, Select, Static
 
 from drill.core.engine.calc_ops import OPERATORS
 from drill.i18n import tr
@@ -46,9 +46,10 @@ NARROW = 100  # under this many columns the form stacks above the results
 
 class CalculatorScreen(DrillScreen):
     BINDINGS = [
-        Binding("escape", "back", "back", show=False),
-        Binding("pageup", "scroll_page(-1)", "scroll", show=False),
-        Binding("pagedown", "scroll_page(1)", "scroll", show=False),
+        # before the form's own scrolling: PageUp moves the results from any field
+        Binding("pageup", "scroll_page(-1)", "scroll", key_display="PgUp/PgDn", priority=True),
+        Binding("pagedown", "scroll_page(1)", "scroll", key_display="PgUp/PgDn", priority=True),
+        Binding("escape", "back", "back", key_display="Esc"),
     ]
 
     def __init__(self) -> None:
@@ -94,7 +95,7 @@ class CalculatorScreen(DrillScreen):
             with VerticalScroll(id="calc-out"):
                 yield Static("", id="calc-result")
                 yield PlotView(id="calc-plot")
-        yield KeyBar(["scroll", "back"], lang)
+        yield KeyBar()
 
     async def on_mount(self) -> None:
         self._layout()
@@ -244,6 +245,10 @@ class CalculatorScreen(DrillScreen):
         out.update(Group(table, verdict(analysis, lang)))
         self.query_one("#calc-verdict", Prose).show(verdict(analysis, lang))
         plot.show(operator_figure(analysis, card, lang))
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        # an open list of choices pages through its choices
+        return action != "scroll_page" or not isinstance(self.focused, OptionList)
 
     def action_scroll_page(self, pages: int) -> None:
         """PageUp / PageDown move through the results (or, stacked, the whole page)."""

@@ -58,9 +58,14 @@ def sort_key(value):
 
 
 class CatalogScreen(DrillScreen):
-    BINDINGS = [Binding("escape,q", "back", "back", show=False)] + [
-        Binding(str(i + 1), f"sort({i})", f"sort {name}", show=False)
-        for i, name in enumerate(COLUMNS)
+    BINDINGS = [
+        # before the table's own Enter, so the bar can offer it
+        Binding("enter", "open", "open", key_display="Enter", priority=True),
+        *(
+            Binding(str(i + 1), f"sort({i})", "sort", key_display="1-9")
+            for i, _ in enumerate(COLUMNS)
+        ),
+        Binding("escape,q", "back", "back", key_display="Esc"),
     ]
 
     def __init__(self) -> None:
@@ -73,7 +78,7 @@ class CatalogScreen(DrillScreen):
         hint = f"{tr('catalog-hint', lang)}\n{tr('catalog-units', lang)}"
         yield Static(hint, id="catalog-hint")
         yield DataTable(id="catalog", cursor_type="row", zebra_stripes=True)
-        yield KeyBar(["open", "sort", "back"], self.app.lang)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.rows = [row(card) for card in self.app.catalog]
@@ -106,14 +111,19 @@ class CatalogScreen(DrillScreen):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.app.push_screen(CardScreen(event.row_key.value))
 
+    def action_open(self) -> None:
+        table = self.query_one(DataTable)
+        if table.row_count:
+            table.action_select_cursor()  # as the table's own Enter: RowSelected opens it
+
     def action_back(self) -> None:
         self.app.pop_screen()
 
 
 class CardScreen(DrillScreen):
     BINDINGS = [
-        Binding("escape,q", "back", "back", show=False),
-        Binding("d", "next_dtype", "precision", show=False),
+        Binding("d", "next_dtype", "dtype", key_display="d"),
+        Binding("escape,q", "back", "back", key_display="Esc"),
     ]
 
     def __init__(self, card_id: str) -> None:
@@ -132,7 +142,7 @@ class CardScreen(DrillScreen):
             yield Static(self._title(), id="card-title")
             yield PlotView(id="card-plot")
             yield Static(card_panel(self.card, self.app.lang), id="card-panel")
-        yield KeyBar(["dtype", "back"], self.app.lang)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._plot()

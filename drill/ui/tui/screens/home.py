@@ -54,7 +54,10 @@ def locked_count() -> int:
 
 
 class HomeScreen(DrillScreen):
-    BINDINGS = [Binding(key, f"open('{item}')", item, show=False) for item, key, _ in ITEMS]
+    BINDINGS = [  # every item's key works; the key bar shows how to quit
+        Binding(key, f"open('{item}')", item, key_display=key, show=item == "quit")
+        for item, key, _ in ITEMS
+    ]
 
     def compose(self) -> ComposeResult:
         lang = self.app.lang
@@ -68,7 +71,7 @@ class HomeScreen(DrillScreen):
             )
             yield Static(tr("home-tip", lang), id="home-tip")
             yield Static("", id="home-due")
-        yield KeyBar(["quit"], self.app.lang)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

@@ -29,15 +29,14 @@ REMINDERS = (0.5, 300.0, 60.0)  # at half time, then with 5 and 1 minutes left
 class MockScreen(RunScreen):
     """Letters always go into the answer box; the commands are F1, F2 and Esc."""
 
-    BINDINGS = [
-        Binding("f1,h", "hint", "hint", show=False),
-        Binding("f2,s", "skip", "skip", show=False),
-        Binding("enter,n", "next", "next", show=False),
-        Binding("escape,q", "leave", "leave", show=False),
-        Binding("pageup", "scroll_body(-1)", "scroll", show=False),
-        Binding("pagedown", "scroll_body(1)", "scroll", show=False),
+    BINDINGS = [  # in the key bar's order; each description names its key-bar label
+        Binding("f1,h", "hint", "hint", key_display="F1"),
+        Binding("f2,s", "skip", "skip", key_display="F2"),
+        Binding("enter,n", "next", "next", key_display="Enter"),
+        Binding("escape,q", "leave", "leave", key_display="Esc"),
+        Binding("pageup", "scroll_body(-1)", "scroll", key_display="PgUp/PgDn", priority=True),
+        Binding("pagedown", "scroll_body(1)", "scroll", key_display="PgUp/PgDn", priority=True),
     ]
-    ACTIONS = {"hint": "hint", "skip": "skip", "next": "next", "leave": "leave"}
 
     def __init__(self, options: dict) -> None:
         super().__init__()
@@ -55,14 +54,14 @@ class MockScreen(RunScreen):
         with VerticalScroll(id="mock-body"):
             yield Prose("", id="mock-question")
             yield AnswerPanel(lang)
-        yield KeyBar(self.keys_now(), lang)
+        yield KeyBar()
 
     def keys_now(self) -> list[str]:
         if self.interview is None:
             return ["leave"]
         if self.feedback_shown:
-            return ["next", "scroll", "leave"]
-        return ["enter", "hint", "skip", "leave"]
+            return ["next", "leave", "scroll"]
+        return ["hint", "skip", "leave", "scroll"]
 
     def action_scroll_body(self, pages: int) -> None:
         page(self.query_one("#mock-body", VerticalScroll), pages)
@@ -245,8 +244,8 @@ class MockScreen(RunScreen):
 
 class ScorecardScreen(DrillScreen):
     BINDINGS = [
-        Binding("m", "report", "report", show=False),
-        Binding("escape,q", "home", "home", show=False),
+        Binding("m", "report", "report", key_display="m"),
+        Binding("escape,q", "home", "home", key_display="Esc"),
     ]
 
     def __init__(self, card, report_path=None, force: bool = False) -> None:
@@ -260,7 +259,7 @@ class ScorecardScreen(DrillScreen):
         with VerticalScroll(id="summary-body"):
             yield Prose(scorecard_view(self.card, self.app.lang), id="scorecard")
             yield Static("", id="report-note")
-        yield KeyBar(["report", "home"], self.app.lang)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#summary-body").focus()  # arrows and PageDown scroll at once

@@ -71,7 +71,7 @@ class ProfileScreen(DrillScreen):
     """The one-screen profile: strong, shaky, not yet; after a run stopped early, what was
     placed (perhaps nothing), whether the answers were kept and how to place the rest."""
 
-    BINDINGS = [Binding("escape,q,enter", "home", "home", show=False)]
+    BINDINGS = [Binding("escape,q,enter", "home", "home", key_display="Esc")]
 
     def __init__(self, groups, stopped: list[str] | None = None) -> None:
         super().__init__()
@@ -96,7 +96,7 @@ class ProfileScreen(DrillScreen):
 
         with VerticalScroll(id="profile-body"):
             yield Prose(body, id="profile")  # Chinese wraps between characters
-        yield KeyBar(["home"], self.app.lang)
+        yield KeyBar()
 
     def action_home(self) -> None:
         self.app.go_home()

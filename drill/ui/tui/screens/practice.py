@@ -38,29 +38,20 @@ class PracticeScreen(RunScreen):
     """
 
     AUTO_FOCUS = "#answer"  # not the scroll area first: each move of focus restyles the screen
-    BINDINGS = [
-        Binding("f1,h", "hint", "hint", show=False),
-        Binding("f2,s", "skip", "skip", show=False),
-        Binding("enter,n", "next", "next", show=False),
-        Binding("f3,p", "toggle_plot", "plot", show=False),
-        Binding("f4,question_mark", "help", "help", show=False),
-        Binding("escape,q", "leave", "leave", show=False),
-        Binding("r", "mark(True)", "mark right", show=False),
-        Binding("w", "mark(False)", "mark wrong", show=False),
-        *(Binding(str(n), f"flip({n})", "flip", show=False) for n in range(1, 10)),
-        Binding("pageup", "scroll_body(-1)", "scroll", show=False),
-        Binding("pagedown", "scroll_body(1)", "scroll", show=False),
+    BINDINGS = [  # in the key bar's order; each description names its key-bar label
+        Binding("f1,h", "hint", "hint", key_display="F1"),
+        Binding("f2,s", "skip", "skip", key_display="F2"),
+        Binding("enter,n", "next", "next", key_display="Enter"),
+        *(Binding(str(n), f"flip({n})", "flip", key_display="1-9") for n in range(1, 10)),
+        Binding("r", "mark(True)", "mark-both", key_display="r/w"),
+        Binding("w", "mark(False)", "mark-both", key_display="r/w"),
+        Binding("f3,p", "toggle_plot", "plot", key_display="F3"),
+        Binding("f4,question_mark", "help", "help", key_display="F4"),
+        Binding("escape,q", "leave", "leave", key_display="Esc"),
+        # before the scroll area's own: PageUp works whichever widget has focus
+        Binding("pageup", "scroll_body(-1)", "scroll", key_display="PgUp/PgDn", priority=True),
+        Binding("pagedown", "scroll_body(1)", "scroll", key_display="PgUp/PgDn", priority=True),
     ]
-    ACTIONS = {
-        "hint": "hint",
-        "skip": "skip",
-        "next": "next",
-        "toggle_plot": "plot",
-        "help": "help",
-        "leave": "leave",
-        "mark": "mark-both",
-        "flip": "flip",
-    }
 
     def __init__(self, options: dict | None = None, prepared=None) -> None:
         super().__init__()
@@ -84,7 +75,7 @@ class PracticeScreen(RunScreen):
             yield Prose("", id="solution")
             yield PlotView(id="plot")
             yield Static("", id="plot-note")
-        yield KeyBar(self.keys_now(), self.app.lang)
+        yield KeyBar()
 
     def keys_now(self) -> list[str]:
         """The keys that work now; the key bar shows exactly these."""
@@ -92,10 +83,10 @@ class PracticeScreen(RunScreen):
             return ["leave"]
         result = self.feedback_for
         if result is None:
-            return ["enter", "hint", "skip", "plot", "help", "leave"]
-        if result.can_flip and self.session.self_marking:  # flipping first: scroll is in the text
+            return ["hint", "skip", "plot", "help", "leave", "scroll"]
+        if result.can_flip and self.session.self_marking:
             return ["next", "flip", "mark-both", "plot", "help", "leave", "scroll"]
-        return ["next", "scroll", "plot", "help", "leave"]
+        return ["next", "plot", "help", "leave", "scroll"]
 
     def on_mount(self) -> None:
         from drill.errors import SetupError

@@ -12,7 +12,7 @@ from drill.ui.tui.widgets.keybar import KeyBar
 
 
 class ReferenceScreen(DrillScreen):
-    BINDINGS = [Binding("escape,q", "back", "back", show=False)]
+    BINDINGS = [Binding("escape,q", "back", "back", key_display="Esc")]
 
     def compose(self) -> ComposeResult:
         from drill.content.bank import load_quick_reference
@@ -20,7 +20,7 @@ class ReferenceScreen(DrillScreen):
 
         with VerticalScroll(id="reference-body"):
             yield Static(QuickReference(load_quick_reference(), self.app.lang), id="reference")
-        yield KeyBar(["back"], self.app.lang)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#reference-body").focus()  # arrows and PageDown scroll at once

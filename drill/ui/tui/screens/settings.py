@@ -16,8 +16,8 @@ from drill.ui.tui.widgets.keybar import KeyBar
 
 class SettingsScreen(DrillScreen):
     BINDINGS = [
-        Binding("escape", "back", "back", show=False),
-        Binding("ctrl+s", "save", "save", show=False),
+        Binding("ctrl+s", "save", "save", key_display="Ctrl+S"),
+        Binding("escape", "back", "back", key_display="Esc"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -58,7 +58,7 @@ class SettingsScreen(DrillScreen):
             )
             yield Button(tr("settings-save", lang), id="set-save", variant="primary")
             yield Static("", id="set-message")
-        yield KeyBar(["save", "back"], self.app.lang)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#set-language", Select).focus()

@@ -18,7 +18,7 @@ from drill.ui.tui.widgets.keybar import KeyBar
 
 
 class StatsScreen(DrillScreen):
-    BINDINGS = [Binding("escape,q", "back", "back", show=False)]
+    BINDINGS = [Binding("escape,q", "back", "back", key_display="Esc")]
 
     def __init__(self, now=None, zone=None) -> None:
         """``now`` (an aware datetime) and ``zone`` fix "today" and the calendar's days;
@@ -30,7 +30,7 @@ class StatsScreen(DrillScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="stats-body"):
             yield Static(tr("loading-stats", self.app.lang), id="stats")
-        yield KeyBar(["back"], self.app.lang)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#stats-body").focus()  # arrows and PageDown scroll at once

@@ -19,8 +19,8 @@ from drill.ui.tui.widgets.prose import Prose
 
 class SummaryScreen(DrillScreen):
     BINDINGS = [
-        Binding("r", "again", "again", show=False),
-        Binding("escape,q", "home", "home", show=False),
+        Binding("r", "again", "again", key_display="r"),
+        Binding("escape,q", "home", "home", key_display="Esc"),
     ]
 
     def __init__(self, session, options: dict) -> None:
@@ -65,14 +65,15 @@ class SummaryScreen(DrillScreen):
             parts.append(Text(tr("summary-none", lang), style="green"))
         with VerticalScroll(id="summary-body"):
             yield Prose(Group(*parts), id="summary")
-        yield KeyBar(["again", "home"] if missed else ["home"], lang)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#summary-body").focus()  # arrows and PageDown scroll at once
 
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        return action != "again" or self.summary.missed_any  # nothing to practise again
+
     def action_again(self) -> None:
-        if not self.summary.missed_any:
-            return
         self.app.practise(dict(self.options, mode=None, **self.summary.again_options()))
 
     def action_home(self) -> None:

@@ -6,6 +6,7 @@ note on the box's border), so a runaway paste never freezes the app or fills its
 
 from __future__ import annotations
 
+from textual.binding import Binding
 from textual.widgets import Input
 
 from drill.i18n import tr
@@ -16,6 +17,8 @@ MAX_ANSWER_CHARS = 4000  # a long paragraph; the history keeps at most 10,000 an
 class AnswerInput(Input):
     """An Input readied for each question; letters are never taken as commands, so the same
     keys (F1 hint, F2 skip, F3 plot, F4 help, Esc leave) work for every kind of question."""
+
+    BINDINGS = [Binding("enter", "submit", "enter", key_display="Enter")]  # on the key bar
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("max_length", MAX_ANSWER_CHARS)

@@ -1,58 +1,64 @@
 """A one-line key bar in the user's language (Textual's Footer shows only one language).
 
-Screens show only the keys that work in their current state: ``StatefulKeys.keys_now`` lists
-them, ``check_action`` refuses the others, and ``refresh_keys`` redraws the bar.
+The bar shows the screen's active bindings that have ``show=True``: the key as
+``key_display`` and what it does as ``description``, a name the catalog translates as
+``key-<name>``. Bindings that share a name are one entry ("1-9 flip"). A screen hides the keys
+that do not work in its state by refusing their actions in ``check_action`` (``StatefulKeys``),
+so the bar cannot show a key that does nothing, nor miss one that works.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.widgets import Static
 
 from drill.i18n import tr
 
-# name -> (the key shown, the catalog key of what it does).
-KEYS: dict[str, tuple[str, str]] = {
-    "enter": ("Enter", "key-enter"),
-    "hint": ("F1", "key-hint"),
-    "skip": ("F2", "key-skip"),
-    "plot": ("F3", "key-plot"),
-    "help": ("F4", "key-help"),
-    "leave": ("Esc", "key-leave"),
-    "next": ("Enter", "key-next"),
-    "scroll": ("PgUp/PgDn", "key-scroll"),
-    "flip": ("1-9", "key-flip"),
-    "mark-both": ("r/w", "key-mark-both"),
-    "back": ("Esc", "key-back"),
-    "again": ("r", "key-again"),
-    "home": ("Esc", "key-home"),
-    "sort": ("1-9", "key-sort"),
-    "open": ("Enter", "key-open"),
-    "choose": ("Enter", "key-choose"),
-    "dtype": ("d", "key-dtype"),
-    "save": ("Ctrl+S", "key-save"),
-    "quit": ("q", "key-quit"),
-    "report": ("m", "key-report"),
-    "close": ("Esc", "key-close"),
-}
-
 
 class KeyBar(Static):
-    """The keys in the order given (the most needed first). When they do not fit the width,
-    the spacing tightens, then whole keys go from the end, so no label is ever cut."""
+    """The keys in the order of the bindings (the focused widget's, then the screen's, the
+    most needed first). When they do not fit the width, the spacing tightens, then whole keys
+    go from the end, so no label is ever cut."""
 
     DEFAULT_CSS = """
     KeyBar { dock: bottom; height: 1; background: $panel; color: $text-muted; padding: 0 1; }
     """
 
-    def __init__(self, keys: list[str], lang: str, **kwargs) -> None:
-        super().__init__(self.render_keys(keys, lang), **kwargs)
-        self.keys = list(keys)
-        self.lang = lang
+    def __init__(self, **kwargs) -> None:
+        super().__init__("", **kwargs)
+        self.entries: list[tuple[str, str]] = []  # (key shown, name), in the bar's order
 
-    def show(self, keys: list[str], lang: str) -> None:
-        if keys != self.keys or lang != self.lang:
-            self.keys, self.lang = list(keys), lang
+    @property
+    def keys(self) -> list[str]:
+        """The names of the keys on the bar."""
+        return [name for _, name in self.entries]
+
+    def key_for(self, name: str) -> str:
+        return dict((n, key) for key, n in self.entries)[name]
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self._bindings_changed(self.screen)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, screen) -> None:
+        # The focused widget's keys first, then the screen's in their declared order (a
+        # priority binding would otherwise take the place of the key it shadows).
+        order = {b.key: i for i, b in enumerate(Binding.make_bindings(screen.BINDINGS))}
+        active = sorted(
+            screen.active_bindings.values(),
+            key=lambda a: order.get(a.binding.key, -1) if a.node is screen else -1,
+        )
+        entries: dict[str, str] = {}
+        for binding in (a.binding for a in active if a.enabled):
+            if binding.show and binding.description not in entries:
+                entries[binding.description] = binding.key_display or binding.key
+        shown = [(key, name) for name, key in entries.items()]
+        if shown != self.entries:
+            self.entries = shown
             self._fit()
 
     def on_resize(self) -> None:
@@ -60,10 +66,10 @@ class KeyBar(Static):
 
     def _fit(self) -> None:
         width = self.content_size.width
-        self.update(self.render_keys(self.keys, self.lang, width or None))
+        self.update(self.render_keys(self.entries, self.app.lang, width or None))
 
     @staticmethod
-    def render_keys(keys: list[str], lang: str, width: int | None = None) -> Text:
+    def render_keys(keys: list[tuple[str, str]], lang: str, width: int | None = None) -> Text:
         for tight in (False, True):
             for count in range(len(keys), 0, -1):
                 text = KeyBar._keys_text(keys[:count], lang, tight)
@@ -74,36 +80,32 @@ class KeyBar(Static):
         return KeyBar._keys_text(keys[:1], lang, True)
 
     @staticmethod
-    def _keys_text(keys: list[str], lang: str, tight: bool) -> Text:
+    def _keys_text(keys: list[tuple[str, str]], lang: str, tight: bool) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
-        for i, name in enumerate(keys):
-            key, label = KEYS[name]
+        for i, (key, name) in enumerate(keys):
             if i:
                 text.append(" " if tight else "  ")
             text.append(key if tight else f" {key} ", style="reverse")
-            text.append(" " + tr(label, lang))
+            text.append(" " + tr(f"key-{name}", lang))
         return text
 
 
 class StatefulKeys:
-    """A screen mix-in: the key bar and the bindings agree with the screen's state.
-
-    ``ACTIONS`` maps an action name to the key-bar name that offers it; an action listed there
-    runs only while ``keys_now()`` shows its key, so a key the bar hides does nothing.
-    """
-
-    ACTIONS: dict[str, str] = {}
+    """A screen mix-in: ``keys_now()`` names the keys that work in the screen's state (as
+    its bindings' descriptions name them); the actions of the screen's other shown bindings
+    are refused, so their keys leave the bar and do nothing."""
 
     def keys_now(self) -> list[str]:
         return []
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        name = self.ACTIONS.get(action)
-        if name is None:
-            return True
-        return name in self.keys_now()
+        shown = {
+            binding.action.split("(")[0]: binding.description
+            for binding in Binding.make_bindings(getattr(self, "BINDINGS", ()))
+            if binding.show
+        }
+        name = shown.get(action)
+        return True if name is None else name in self.keys_now()
 
     def refresh_keys(self) -> None:
         self.refresh_bindings()
-        for bar in self.query(KeyBar):
-            bar.show(self.keys_now(), self.app.lang)
