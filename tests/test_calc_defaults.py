@@ -51,7 +51,7 @@ async def test_the_app_and_the_cli_agree(drill_home):
     from drill.ui.tui.screens.calculator import EXAMPLE, CalculatorScreen
     from tests.tui.helpers import frozen, text_of, until
 
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, CalculatorScreen), "calculator")

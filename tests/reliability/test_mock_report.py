@@ -88,7 +88,7 @@ async def test_the_apps_report_key_writes_one_file_and_shows_its_path(drill_home
     from tests.tui.helpers import text_of
 
     clock = FakeClock()
-    app = make_app(home=drill_home, lang="en", clock=clock, mock={"seed": 6, "minutes": 10})
+    app = make_app(lang="en", clock=clock, mock={"seed": 6, "minutes": 10})
     async with app.run_test(size=(110, 36)) as pilot:
         for _ in range(300):
             if isinstance(app.screen, MockScreen) and app.screen.interview is not None:

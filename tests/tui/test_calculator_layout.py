@@ -36,7 +36,7 @@ def plot_text(app) -> str:
 
 
 async def test_gemv_plot_ridge_is_the_tables_ridge(drill_home):
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_calculator(pilot, "gemv")
         table = text_of(app, "#calc-result")
@@ -87,7 +87,7 @@ def shown_label(app, label: Label, rows: list[str] | None = None) -> str:
     ids=["en-80x24", "en-120x40", "zh-80x24"],
 )
 async def test_every_field_label_is_shown_whole(drill_home, size, lang):
-    app = make_app(home=drill_home, lang=lang, clock=frozen)
+    app = make_app(lang=lang, clock=frozen)
     async with app.run_test(size=size) as pilot:
         screen = await open_calculator(pilot, "gemm")
         for name, spec in OPERATORS.items():
@@ -112,7 +112,7 @@ async def test_every_field_label_is_shown_whole(drill_home, size, lang):
 
 
 async def test_the_focused_field_is_marked_beyond_its_colour(drill_home):
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_calculator(pilot, "decode")
         field = screen.query_one("#p-kv_heads", Input)
@@ -131,7 +131,7 @@ async def test_the_focused_field_is_marked_beyond_its_colour(drill_home):
 async def test_a_stacked_calculator_keeps_its_verdict_in_sight(drill_home):
     """Under 100 columns the results sit below the form; the verdict line above the form
     changes with every edit, so the effect of a field shows where the field is."""
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_calculator(pilot, "gemm")
         top = screen_text(app).splitlines()[0]

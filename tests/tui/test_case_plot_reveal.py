@@ -97,14 +97,14 @@ class FixtureSession(Session):
         return Question.of_scenario(index + 1, "roofline-case", fixture_case())
 
 
-def fixture_app(home, lang: str):
+def fixture_app(lang: str):
     catalog = load_catalog()
     config = SessionConfig(
         count=1, seed=1, lang=lang, plan=[("skill", "roofline-case")], topic="numeric"
     )
     future: Future = Future()
     future.set_result((catalog, FixtureSession(config, catalog, clock=frozen), Relay()))
-    return make_app(home=home, lang=lang, start={"count": 1}, clock=frozen, prepared=future)
+    return make_app(lang=lang, start={"count": 1}, clock=frozen, prepared=future)
 
 
 def plot_text(app) -> str:
@@ -132,13 +132,13 @@ async def _intensity_answered(pilot) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_case_plot_after_the_intensity(screen_compare, drill_home, lang):
-    app = fixture_app(drill_home, lang)
+    app = fixture_app(lang)
     assert screen_compare(app, terminal_size=SIZE, run_before=_intensity_answered)
 
 
 @pytest.mark.parametrize(("lang", "ridge"), [("en", "ridge"), ("zh", "拐点")])
 async def test_each_step_reveals_its_own_part_of_the_plot(drill_home, lang, ridge):
-    app = fixture_app(drill_home, lang)
+    app = fixture_app(lang)
     async with app.run_test(size=(100, 44)) as pilot:
         await wait_for_question(pilot)
         before = plot_text(app)
@@ -175,7 +175,7 @@ async def test_each_step_reveals_its_own_part_of_the_plot(drill_home, lang, ridg
 async def test_the_reviewed_case_keeps_the_next_answers_off_the_plot(drill_home):
     """The review's repro: ``drill start --skill roofline-case --seed 12 --count 1``."""
     start = {"seed": 12, "count": 1, "skills": ["roofline-case"], "difficulty": 1}
-    app = make_app(home=drill_home, lang="en", start=start, clock=frozen)
+    app = make_app(lang="en", start=start, clock=frozen)
     async with app.run_test(size=(100, 44)) as pilot:
         screen = await wait_for_question(pilot)
         assert screen.session.current.ask.key == "intensity"

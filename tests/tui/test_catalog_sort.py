@@ -26,7 +26,7 @@ def first_column(app, index: int) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_the_arrow_marks_the_sorted_column_at_80_columns(drill_home, lang):
-    app = make_app(home=drill_home, lang=lang, clock=frozen)
+    app = make_app(lang=lang, clock=frozen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("g")
         await until(pilot, lambda: isinstance(app.screen, CatalogScreen), "catalog")
@@ -52,7 +52,7 @@ async def test_the_arrow_marks_the_sorted_column_at_80_columns(drill_home, lang)
 
 async def test_sorting_puts_the_cursor_on_the_new_first_row(drill_home):
     """A sort is asked for to see the top of the new order: Enter then opens that card."""
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("g")
         await until(pilot, lambda: isinstance(app.screen, CatalogScreen), "catalog")
@@ -68,7 +68,7 @@ async def test_sorting_puts_the_cursor_on_the_new_first_row(drill_home):
 
 
 async def test_card_page_precision_cells_are_whole_at_80_columns(drill_home):
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(80, 60)) as pilot:
         app.push_screen(CardScreen("a10"))
         await pilot.pause(0.2)

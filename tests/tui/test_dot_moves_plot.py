@@ -32,12 +32,12 @@ async def _answered(pilot) -> None:
 
 
 def test_dot_moves_arrow_after_the_answer(screen_compare, drill_home):
-    app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
+    app = make_app(lang="en", start=dict(START), clock=frozen)
     assert screen_compare(app, terminal_size=SIZE, run_before=_answered)
 
 
 async def test_arrow_only_after_the_answer(drill_home):
-    app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
+    app = make_app(lang="en", start=dict(START), clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_question(pilot)
         before = _plot_text(app)

@@ -36,7 +36,7 @@ def expected_questions():
 
 
 async def test_home_opens_a_practice_session(drill_home):
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, HomeScreen)
         app.screen.action_open("practice")
@@ -47,7 +47,7 @@ async def test_home_opens_a_practice_session(drill_home):
 
 async def test_practice_right_then_wrong_then_summary(drill_home):
     asks = expected_questions()
-    app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
+    app = make_app(lang="en", start=dict(START), clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_question(pilot)
         assert "arithmetic intensity" in text_of(app, "#scenario")
@@ -69,7 +69,7 @@ async def test_practice_right_then_wrong_then_summary(drill_home):
 
 
 async def test_unparseable_answer_stays_inline(drill_home):
-    app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
+    app = make_app(lang="en", start=dict(START), clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
         first = screen.session.current
@@ -79,7 +79,7 @@ async def test_unparseable_answer_stays_inline(drill_home):
 
 
 async def test_hint_skip_and_leave_with_confirmation(drill_home):
-    app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
+    app = make_app(lang="en", start=dict(START), clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
         await pilot.press("f1")
@@ -102,7 +102,7 @@ async def test_hint_skip_and_leave_with_confirmation(drill_home):
 
 @pytest.mark.slow
 async def test_calculator_updates_when_a_shape_changes(drill_home):
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("c")
         await pilot.pause()
@@ -120,7 +120,7 @@ async def test_calculator_updates_when_a_shape_changes(drill_home):
 
 
 async def test_catalog_opens_a_card(drill_home):
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("g")
         await pilot.pause()
@@ -140,7 +140,7 @@ async def test_catalog_opens_a_card(drill_home):
 
 
 async def test_language_switch_shows_chinese(drill_home):
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("o")
         await pilot.pause()
@@ -155,7 +155,7 @@ async def test_language_switch_shows_chinese(drill_home):
     from drill.config import settings
 
     assert settings.load().language == "zh"
-    app = make_app(home=drill_home, start=dict(START), clock=frozen)
+    app = make_app(start=dict(START), clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_question(pilot)
         assert "算术强度" in text_of(app, "#scenario")
@@ -163,9 +163,7 @@ async def test_language_switch_shows_chinese(drill_home):
 
 
 async def test_small_terminal_hides_the_plot(drill_home):
-    app = make_app(
-        home=drill_home, lang="en", start=dict(START, skills=["ridge-point"]), clock=frozen
-    )
+    app = make_app(lang="en", start=dict(START, skills=["ridge-point"]), clock=frozen)
     async with app.run_test(size=(70, 19)) as pilot:  # above the app's minimum of 60x18
         screen = await wait_for_question(pilot)
         await pilot.pause()  # the plot comes one frame after the question
@@ -178,7 +176,7 @@ async def test_answers_in_the_app_reach_the_history(drill_home):
     from drill.store.history import History
 
     asks = expected_questions()
-    app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
+    app = make_app(lang="en", start=dict(START), clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_question(pilot)
         await type_answer(pilot, right_answer(asks[0]))
@@ -220,7 +218,7 @@ async def test_stats_screen_shows_the_history(drill_home):
                 ),
             )
         history.end_session(session)
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("s")
         for _ in range(100):
@@ -250,7 +248,7 @@ async def test_stats_screen_shows_the_history(drill_home):
 
 
 async def test_quick_reference_opens_from_home(drill_home):
-    app = make_app(home=drill_home, lang="zh", clock=frozen)
+    app = make_app(lang="zh", clock=frozen)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("r")
         await pilot.pause()
@@ -259,9 +257,7 @@ async def test_quick_reference_opens_from_home(drill_home):
 
 
 async def test_conceptual_questions_and_self_mark(drill_home):
-    app = make_app(
-        home=drill_home, lang="en", clock=frozen, start={"seed": 2, "count": 6, "topic": "concepts"}
-    )
+    app = make_app(lang="en", clock=frozen, start={"seed": 2, "count": 6, "topic": "concepts"})
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
         for _ in range(6):
@@ -306,7 +302,7 @@ async def test_every_screen_shows_its_content_on_small_terminals(drill_home, siz
     from drill.ui.tui.screens.settings import SettingsScreen
     from drill.ui.tui.screens.stats import StatsScreen
 
-    app = make_app(home=drill_home, lang="zh", start=dict(START), clock=frozen)
+    app = make_app(lang="zh", start=dict(START), clock=frozen)
     async with app.run_test(size=size) as pilot:
         await wait_for_question(pilot)
         assert text_of(app, "#progress").startswith("第 1 题 / 共 2 题")
@@ -344,11 +340,11 @@ async def test_every_screen_shows_its_content_on_small_terminals(drill_home, siz
 
 
 async def test_home_shows_cards_due_and_review_with_nothing_due_goes_home(drill_home):
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         await workers_done(pilot)  # the count, posted by its worker
         assert "Nothing due today" in text_of(app, "#home-due")
-    app = make_app(home=drill_home, lang="en", clock=frozen, start={"mode": "review"})
+    app = make_app(lang="en", clock=frozen, start={"mode": "review"})
     async with app.run_test(size=SIZE) as pilot:
         await workers_done(pilot)  # the run's worker fails: said, then home
         await workers_done(pilot)  # the home screen's own count
@@ -357,7 +353,7 @@ async def test_home_shows_cards_due_and_review_with_nothing_due_goes_home(drill_
 
 
 async def test_help_states_the_rating_rule(drill_home):
-    app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
+    app = make_app(lang="en", start=dict(START), clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_question(pilot)
         await pilot.press("f4")
@@ -375,7 +371,7 @@ async def test_each_feedback_opens_on_the_answer_row_and_then_stays_where_the_us
     from tests.tui.helpers import settle
 
     start = dict(START, skills=["ridge-point"], count=4)
-    app = make_app(home=drill_home, lang="en", start=start, clock=frozen)
+    app = make_app(lang="en", start=start, clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
         body, row = screen.query_one("#practice-body"), screen.query_one("#answer-row")

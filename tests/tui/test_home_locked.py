@@ -57,7 +57,7 @@ async def home_lines(app) -> list[str]:
 async def test_home_says_how_many_skills_are_locked(drill_home, lang, words):
     locked = practise_first_skill()
     assert 1 < locked < len(SKILLS)  # some unlocked by the practice, some still waiting
-    lines = await home_lines(make_app(home=drill_home, lang=lang, clock=frozen))
+    lines = await home_lines(make_app(lang=lang, clock=frozen))
     line = next(line for line in lines if words in line)
     assert str(locked) in line and ("s shows which" in line or "按 s 查看" in line)
     assert len(lines) == 2  # the reviews line, then this one: one line, not wrapped
@@ -67,7 +67,7 @@ async def test_the_stats_screen_lists_what_is_locked_and_why(drill_home):
     from drill.ui.tui.screens.stats import StatsScreen
 
     practise_first_skill()
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("s")
         for _ in range(200):
@@ -80,5 +80,5 @@ async def test_the_stats_screen_lists_what_is_locked_and_why(drill_home):
 
 
 async def test_home_without_history_says_nothing_of_locks(drill_home):
-    lines = await home_lines(make_app(home=drill_home, lang="en", clock=frozen))
+    lines = await home_lines(make_app(lang="en", clock=frozen))
     assert not any("unlock" in line for line in lines)

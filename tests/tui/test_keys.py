@@ -44,7 +44,7 @@ async def reach(pilot, number: int) -> PracticeScreen:
 @pytest.mark.parametrize("kind", list(KINDS))
 async def test_every_key_shown_works_and_types_nothing(drill_home, kind):
     options, number = KINDS[kind]
-    app = make_app(home=drill_home, lang="en", start=options, clock=frozen)
+    app = make_app(lang="en", start=options, clock=frozen)
     async with app.run_test(size=(100, 34)) as pilot:
         screen = await reach(pilot, number)
         question = screen.session.current
@@ -130,7 +130,7 @@ async def test_every_key_shown_works_and_types_nothing(drill_home, kind):
 
 
 async def test_feedback_is_reached_by_keyboard_at_80x24(drill_home):
-    app = make_app(home=drill_home, lang="en", start=dict(START), clock=frozen)
+    app = make_app(lang="en", start=dict(START), clock=frozen)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_for_question(pilot)
         await pilot.press(*"12", "enter")
@@ -156,7 +156,7 @@ async def test_feedback_is_reached_by_keyboard_at_80x24(drill_home):
 
 
 async def test_mock_keys_type_nothing(drill_home):
-    app = make_app(home=drill_home, lang="en", clock=frozen, mock={"seed": 7, "minutes": 30})
+    app = make_app(lang="en", clock=frozen, mock={"seed": 7, "minutes": 30})
     async with app.run_test(size=(100, 34)) as pilot:
         for _ in range(200):
             screen = app.screen

@@ -19,7 +19,7 @@ from tests.tui.helpers import frozen, text_of, until
 async def test_calculator_switches_between_every_pair_that_shares_a_field(drill_home):
     """Operators that share a parameter (gemm and gemv both have m) would collide on its
     field's id if the old fields were not gone before the new ones mount."""
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("c")
         await pilot.pause()
@@ -68,7 +68,7 @@ def sharing_pairs_tour(names: list[str]) -> list[str]:
 
 @pytest.mark.slow
 async def test_calculator_stacks_under_100_columns_and_keeps_numbers_whole(drill_home):
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("c")
         await pilot.pause(0.2)
@@ -88,7 +88,7 @@ async def test_calculator_stacks_under_100_columns_and_keeps_numbers_whole(drill
 
 @pytest.mark.slow
 async def test_too_small_notice_comes_and_goes(drill_home):
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(40, 12)) as pilot:
         await pilot.pause(0.1)
         assert isinstance(app.screen, TooSmallScreen)
@@ -109,7 +109,7 @@ async def test_too_small_notice_comes_and_goes(drill_home):
 
 
 async def test_mock_from_home_asks_the_length_the_case_and_the_card(drill_home):
-    app = make_app(home=drill_home, lang="zh", clock=frozen)
+    app = make_app(lang="zh", clock=frozen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("m")
         await pilot.pause()
@@ -143,7 +143,7 @@ async def test_mock_from_home_asks_the_length_the_case_and_the_card(drill_home):
 async def test_catalog_fits_80_columns_with_dashes_figures_and_the_sort_arrow(drill_home):
     from textual.widgets import DataTable
 
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("g")
         await pilot.pause()
@@ -167,7 +167,7 @@ async def test_catalog_fits_80_columns_with_dashes_figures_and_the_sort_arrow(dr
     "key, focused", [("s", "#stats-body"), ("r", "#reference-body"), ("o", "#set-language")]
 )
 async def test_every_screen_opens_with_focus(drill_home, key, focused):
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press(key)
         await pilot.pause()

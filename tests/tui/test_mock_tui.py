@@ -31,7 +31,7 @@ async def answer(pilot, text: str) -> None:
 @pytest.mark.slow
 async def test_a_perfect_interview_reaches_the_top_band(drill_home):
     clock = FakeClock()
-    app = make_app(home=drill_home, lang="en", clock=clock, mock={"seed": 5, "minutes": 30})
+    app = make_app(lang="en", clock=clock, mock={"seed": 5, "minutes": 30})
     async with app.run_test(size=SIZE) as pilot:
         screen = await started(pilot)
         while not screen.interview.finished:
@@ -49,7 +49,7 @@ async def test_a_perfect_interview_reaches_the_top_band(drill_home):
 
 async def test_time_running_out_ends_the_interview(drill_home):
     clock = FakeClock()
-    app = make_app(home=drill_home, lang="en", clock=clock, mock={"seed": 6, "minutes": 10})
+    app = make_app(lang="en", clock=clock, mock={"seed": 6, "minutes": 10})
     async with app.run_test(size=SIZE) as pilot:
         screen = await started(pilot)
         await answer(pilot, right_answer(screen.interview.current))
@@ -64,9 +64,7 @@ async def test_time_running_out_ends_the_interview(drill_home):
 
 async def test_hints_cost_and_feedback_each(drill_home):
     clock = FakeClock()
-    app = make_app(
-        home=drill_home, lang="en", clock=clock, mock={"seed": 7, "minutes": 30, "feedback": "each"}
-    )
+    app = make_app(lang="en", clock=clock, mock={"seed": 7, "minutes": 30, "feedback": "each"})
     async with app.run_test(size=SIZE) as pilot:
         screen = await started(pilot)
         await pilot.press("f1")
@@ -81,7 +79,7 @@ async def test_hints_cost_and_feedback_each(drill_home):
 
 async def test_feedback_waits_for_the_end_by_default(drill_home):
     clock = FakeClock()
-    app = make_app(home=drill_home, lang="en", clock=clock, mock={"seed": 7, "minutes": 30})
+    app = make_app(lang="en", clock=clock, mock={"seed": 7, "minutes": 30})
     async with app.run_test(size=SIZE) as pilot:
         screen = await started(pilot)
         first = screen.interview.current

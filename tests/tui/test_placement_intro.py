@@ -14,7 +14,7 @@ from tests.tui.helpers import frozen, text_of, until, wait_for_question
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_intro_then_early_quit_page(drill_home, lang):
-    app = make_app(home=drill_home, lang=lang, clock=frozen)
+    app = make_app(lang=lang, clock=frozen)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("l")
         screen = await wait_for_question(pilot)

@@ -18,7 +18,7 @@ SIZE = (100, 34)
 
 @pytest.mark.slow
 async def test_placement_from_home_ends_with_the_profile(drill_home):
-    app = make_app(home=drill_home, lang="en", clock=frozen)
+    app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, HomeScreen)
         await pilot.press("l")

@@ -30,9 +30,7 @@ def stored() -> tuple[float, int, int | None]:
 
 
 async def test_marking_right_then_wrong_follows_through(drill_home):
-    app = make_app(
-        home=drill_home, lang="en", clock=frozen, start={"questions": [FREE[0]], "seed": 3}
-    )
+    app = make_app(lang="en", clock=frozen, start={"questions": [FREE[0]], "seed": 3})
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
         await type_answer(pilot, "no idea at all")
@@ -65,9 +63,7 @@ async def test_marking_right_then_wrong_follows_through(drill_home):
 
 
 async def test_a_question_marked_right_is_not_offered_again(drill_home):
-    app = make_app(
-        home=drill_home, lang="zh", clock=frozen, start={"questions": [FREE[0]], "seed": 3}
-    )
+    app = make_app(lang="zh", clock=frozen, start={"questions": [FREE[0]], "seed": 3})
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_question(pilot)
         await type_answer(pilot, "不知道")

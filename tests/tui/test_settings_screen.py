@@ -11,7 +11,7 @@ from drill.ui.tui.screens.settings import SettingsScreen
 
 
 async def test_saving_a_new_language_is_on_disk_before_the_screen_closes(drill_home):
-    app = make_app(home=drill_home, lang="en")
+    app = make_app(lang="en")
     async with app.run_test(size=(100, 34)) as pilot:
         await pilot.press("o")
         await pilot.pause()

@@ -25,7 +25,7 @@ async def skip_to_step(pilot, screen, part: int) -> None:
 
 
 async def test_the_direction_steps_answer_box_shows_when_it_opens(drill_home):
-    app = make_app(home=drill_home, lang="en", start=CASE, clock=frozen)
+    app = make_app(lang="en", start=CASE, clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
         await skip_to_step(pilot, screen, 6)
@@ -45,7 +45,7 @@ async def test_the_direction_steps_answer_box_shows_when_it_opens(drill_home):
 
 
 async def test_f3_goes_to_a_plot_below_the_fold_and_then_hides_it(drill_home):
-    app = make_app(home=drill_home, lang="en", start=CASE, clock=frozen)
+    app = make_app(lang="en", start=CASE, clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
         await type_answer(pilot, "4")
@@ -62,7 +62,7 @@ async def test_f3_goes_to_a_plot_below_the_fold_and_then_hides_it(drill_home):
 
 
 async def test_hints_pile_up_as_a_ladder(drill_home):
-    app = make_app(home=drill_home, lang="zh", start=CASE, clock=frozen)
+    app = make_app(lang="zh", start=CASE, clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
         ladder = screen.session.current.hints("zh")
@@ -82,7 +82,7 @@ async def test_hints_pile_up_as_a_ladder(drill_home):
 async def test_the_key_bar_is_never_cut_on_free_text_feedback(drill_home):
     for lang in ("en", "zh"):
         start = {"questions": ["peak-flops-formula"], "seed": 1}
-        app = make_app(home=drill_home, lang=lang, start=start, clock=frozen)
+        app = make_app(lang=lang, start=start, clock=frozen)
         async with app.run_test(size=SIZE) as pilot:
             screen = await wait_for_question(pilot)
             await type_answer(pilot, "SMs times lanes times clock")
@@ -110,7 +110,7 @@ async def test_each_case_step_opens_at_its_question_when_it_fits(drill_home):
     """The feedback scrolls the answer row to the top; the next step must open at its own
     question again, not keep that scroll (seed 3 at 80×24: an A10 GEMV)."""
     start = {"skills": ["roofline-case"], "seed": 3, "count": 1, "topic": "numeric"}
-    app = make_app(home=drill_home, lang="en", start=start, clock=frozen)
+    app = make_app(lang="en", start=start, clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
         body, row = screen.query_one("#practice-body"), screen.query_one("#answer-row")
@@ -130,7 +130,7 @@ async def test_each_case_step_opens_at_its_question_when_it_fits(drill_home):
 
 async def test_the_summary_lists_a_cases_steps_under_it(drill_home):
     start = {"skills": ["roofline-case"], "seed": 3, "count": 1, "topic": "numeric"}
-    app = make_app(home=drill_home, lang="en", start=start, clock=frozen)
+    app = make_app(lang="en", start=start, clock=frozen)
     async with app.run_test(size=(100, 34)) as pilot:
         screen = await wait_for_question(pilot)
         for _ in range(6):

@@ -16,8 +16,8 @@ from tests.tui.helpers import (
 SIZE = (100, 34)
 
 
-def app_for(home, lang: str, start: dict | None = None):
-    return make_app(home=home, lang=lang, start=start, clock=frozen)
+def app_for(lang: str, start: dict | None = None):
+    return make_app(lang=lang, start=start, clock=frozen)
 
 
 async def _home(pilot) -> None:
@@ -28,7 +28,7 @@ async def _home(pilot) -> None:
 
 
 def test_home(screen_compare, drill_home):
-    assert screen_compare(app_for(drill_home, "en"), terminal_size=SIZE, run_before=_home)
+    assert screen_compare(app_for("en"), terminal_size=SIZE, run_before=_home)
 
 
 async def _question(pilot) -> None:
@@ -38,16 +38,12 @@ async def _question(pilot) -> None:
 
 def test_practice_question_en(screen_compare, drill_home):
     start = dict(START, skills=["ridge-point"])
-    assert screen_compare(
-        app_for(drill_home, "en", start), terminal_size=SIZE, run_before=_question
-    )
+    assert screen_compare(app_for("en", start), terminal_size=SIZE, run_before=_question)
 
 
 def test_practice_question_zh(screen_compare, drill_home):
     start = dict(START, skills=["ridge-point"])
-    assert screen_compare(
-        app_for(drill_home, "zh", start), terminal_size=SIZE, run_before=_question
-    )
+    assert screen_compare(app_for("zh", start), terminal_size=SIZE, run_before=_question)
 
 
 async def _feedback(pilot) -> None:
@@ -58,16 +54,12 @@ async def _feedback(pilot) -> None:
 
 def test_practice_feedback_en(screen_compare, drill_home):
     start = dict(START, skills=["ridge-point"])
-    assert screen_compare(
-        app_for(drill_home, "en", start), terminal_size=SIZE, run_before=_feedback
-    )
+    assert screen_compare(app_for("en", start), terminal_size=SIZE, run_before=_feedback)
 
 
 def test_practice_feedback_zh(screen_compare, drill_home):
     start = dict(START, skills=["ridge-point"])
-    assert screen_compare(
-        app_for(drill_home, "zh", start), terminal_size=SIZE, run_before=_feedback
-    )
+    assert screen_compare(app_for("zh", start), terminal_size=SIZE, run_before=_feedback)
 
 
 async def _summary(pilot) -> None:
@@ -80,9 +72,7 @@ async def _summary(pilot) -> None:
 
 
 def test_summary(screen_compare, drill_home):
-    assert screen_compare(
-        app_for(drill_home, "en", dict(START)), terminal_size=SIZE, run_before=_summary
-    )
+    assert screen_compare(app_for("en", dict(START)), terminal_size=SIZE, run_before=_summary)
 
 
 async def _open(pilot, key: str) -> None:
@@ -95,11 +85,11 @@ def test_calculator(screen_compare, drill_home):
     async def run_before(pilot):
         await _open(pilot, "c")
 
-    assert screen_compare(app_for(drill_home, "en"), terminal_size=(120, 40), run_before=run_before)
+    assert screen_compare(app_for("en"), terminal_size=(120, 40), run_before=run_before)
 
 
 def test_catalog(screen_compare, drill_home):
     async def run_before(pilot):
         await _open(pilot, "g")
 
-    assert screen_compare(app_for(drill_home, "en"), terminal_size=(100, 30), run_before=run_before)
+    assert screen_compare(app_for("en"), terminal_size=(100, 30), run_before=run_before)

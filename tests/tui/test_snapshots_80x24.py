@@ -84,14 +84,14 @@ class FixtureSession(Session):
         ]
 
 
-def fixture_app(home, lang: str):
+def fixture_app(lang: str):
     catalog = load_catalog()
     config = SessionConfig(
         count=2, seed=1, lang=lang, plan=[("skill", "gemm-intensity")] * 2, topic="numeric"
     )
     future: Future = Future()
     future.set_result((catalog, FixtureSession(config, catalog, clock=frozen), Relay()))
-    return make_app(home=home, lang=lang, start={"count": 2}, clock=frozen, prepared=future)
+    return make_app(lang=lang, start={"count": 2}, clock=frozen, prepared=future)
 
 
 async def _feedback_with_plot(pilot) -> None:
@@ -108,7 +108,7 @@ async def _feedback_with_plot(pilot) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_practice_feedback_with_plot(screen_compare, drill_home, lang):
-    app = fixture_app(drill_home, lang)
+    app = fixture_app(lang)
     assert screen_compare(app, terminal_size=SIZE, run_before=_feedback_with_plot)
 
 
@@ -122,7 +122,7 @@ async def _calculator(pilot) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_calculator(screen_compare, drill_home, lang):
-    app = make_app(home=drill_home, lang=lang, clock=frozen)
+    app = make_app(lang=lang, clock=frozen)
     assert screen_compare(app, terminal_size=SIZE, run_before=_calculator)
 
 
@@ -164,7 +164,7 @@ async def _scorecard(pilot) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_mock_scorecard(screen_compare, drill_home, lang):
-    app = make_app(home=drill_home, lang=lang, clock=frozen)
+    app = make_app(lang=lang, clock=frozen)
     assert screen_compare(app, terminal_size=SIZE, run_before=_scorecard)
 
 
@@ -230,7 +230,7 @@ async def _stats(pilot) -> None:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_stats(screen_compare, drill_home, lang):
     fixture_history()
-    app = make_app(home=drill_home, lang=lang, clock=frozen)
+    app = make_app(lang=lang, clock=frozen)
     assert screen_compare(app, terminal_size=SIZE, run_before=_stats)
 
 

@@ -103,11 +103,11 @@ def _config(lang: str) -> SessionConfig:
     return SessionConfig(count=2, seed=1, lang=lang, plan=[("skill", "direction")] * 2)
 
 
-def direction_app(home, lang: str):
+def direction_app(lang: str):
     future: Future = Future()
     session = DirectionSession(_config(lang), load_catalog(), clock=frozen)
     future.set_result((load_catalog(), session, Relay()))
-    return make_app(home=home, lang=lang, start={"count": 2}, clock=frozen, prepared=future)
+    return make_app(lang=lang, start={"count": 2}, clock=frozen, prepared=future)
 
 
 async def _direction_feedback(pilot) -> None:
@@ -127,7 +127,7 @@ async def _direction_feedback(pilot) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_direction_feedback(screen_compare, drill_home, lang):
-    app = direction_app(drill_home, lang)
+    app = direction_app(lang)
     assert screen_compare(app, terminal_size=SIZE, run_before=_direction_feedback)
 
 
@@ -141,7 +141,7 @@ async def _reference(pilot) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_quick_reference(screen_compare, drill_home, lang):
-    app = make_app(home=drill_home, lang=lang, clock=frozen)
+    app = make_app(lang=lang, clock=frozen)
     assert screen_compare(app, terminal_size=SIZE, run_before=_reference)
 
 
@@ -184,5 +184,5 @@ async def _heatmap(pilot) -> None:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_heat_map(screen_compare, drill_home, lang):
     recorded_history()
-    app = make_app(home=drill_home, lang=lang, clock=frozen)
+    app = make_app(lang=lang, clock=frozen)
     assert screen_compare(app, terminal_size=SIZE, run_before=_heatmap)

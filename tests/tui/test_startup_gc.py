@@ -18,7 +18,7 @@ assert not gc.isenabled()
 from drill.ui.tui.app import make_app
 
 async def main():
-    app = make_app(home=os.environ["DRILL_HOME"], lang="en")
+    app = make_app(lang="en")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         await pilot.pause()

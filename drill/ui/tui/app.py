@@ -8,7 +8,6 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from pathlib import Path
 
 from textual.app import App
 from textual.binding import Binding
@@ -200,7 +199,6 @@ class DrillApp(App):
 
 
 def make_app(
-    home: Path | str | None = None,
     lang: str | None = None,
     start: dict | None = None,
     clock: Callable[[], float] = time.monotonic,
@@ -208,9 +206,8 @@ def make_app(
     mock: dict | None = None,
     record: bool = True,
 ) -> DrillApp:
-    """The one app factory, for ``drill`` and for tests (``home`` becomes DRILL_HOME)."""
-    if home is not None:
-        os.environ["DRILL_HOME"] = str(home)
+    """The one app factory, for ``drill`` and for tests; the data folder is DRILL_HOME's, as
+    for every command."""
     if start is not None and prepared is None:
         from drill.runs.prefetch import prepare_practice
 
