@@ -16,6 +16,6 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 def test_the_home_screen_picture_has_every_menu_entry():
     svg = (DOCS / "home.svg").read_text(encoding="utf-8")
     shown = html.unescape(" ".join(re.findall(r">([^<]*)<", svg))).replace("\xa0", " ")
-    for _, key, label in ITEMS:
-        assert f"{key}  {tr(label, 'en')}" in shown, (key, label)
+    for item in ITEMS:
+        assert f"{item.key}  {tr(item.label, 'en')}" in shown, item.id
     assert "![The home screen](docs/home.svg)" in (DOCS.parent / "README.md").read_text()

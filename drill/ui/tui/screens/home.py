@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from textual import on, work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.widgets import Header, OptionList, Static
@@ -14,18 +17,96 @@ from drill.ui.tui.messages import Computed
 from drill.ui.tui.screens.base import DrillScreen
 from drill.ui.tui.widgets.keybar import KeyBar
 
-# id, key, i18n label
-ITEMS = (
-    ("practice", "p", "home-practice"),
-    ("mock", "m", "home-mock"),
-    ("placement", "l", "home-placement"),
-    ("stats", "s", "home-stats"),
-    ("reference", "r", "home-reference"),
-    ("calc", "c", "home-calc"),
-    ("gpus", "g", "home-gpus"),
-    ("settings", "o", "home-settings"),
-    ("quit", "q", "home-quit"),
-)
+
+@dataclass(frozen=True)
+class HomeItem:
+    """A line of the home menu: its key, its label's catalog key, and what it opens."""
+
+    id: str
+    key: str
+    label: str
+    open: Callable[[App], None]
+
+
+ITEMS: list[HomeItem] = []  # in the menu's order
+
+
+def item(id: str, key: str, label: str):
+    """Declare a menu line: the decorated function opens it (its imports are its own, so the
+    home screen draws without loading the screens behind it)."""
+
+    def declare(open_: Callable[[App], None]) -> Callable[[App], None]:
+        ITEMS.append(HomeItem(id, key, label, open_))
+        return open_
+
+    return declare
+
+
+@item("practice", "p", "home-practice")
+def _practice(app: App) -> None:
+    from drill.ui.tui.screens.practice import PracticeScreen
+
+    app.push_screen(PracticeScreen({}))
+
+
+@item("mock", "m", "home-mock")
+def _mock(app: App) -> None:
+    from drill.ui.tui.screens.mock_setup import MockSetupScreen
+
+    def chosen(options: dict | None) -> None:
+        from drill.ui.tui.screens.mock import MockScreen
+
+        if options:
+            app.push_screen(MockScreen(options))
+
+    app.push_screen(MockSetupScreen(), chosen)
+
+
+@item("placement", "l", "home-placement")
+def _placement(app: App) -> None:
+    from drill.ui.tui.screens.placement import PlacementScreen
+
+    app.push_screen(PlacementScreen({}))
+
+
+@item("stats", "s", "home-stats")
+def _stats(app: App) -> None:
+    from drill.ui.tui.screens.stats import StatsScreen
+
+    app.push_screen(StatsScreen())
+
+
+@item("reference", "r", "home-reference")
+def _reference(app: App) -> None:
+    from drill.ui.tui.screens.reference import ReferenceScreen
+
+    app.push_screen(ReferenceScreen())
+
+
+@item("calc", "c", "home-calc")
+def _calc(app: App) -> None:
+    from drill.ui.tui.screens.calculator import CalculatorScreen
+
+    app.push_screen(CalculatorScreen())
+
+
+@item("gpus", "g", "home-gpus")
+def _gpus(app: App) -> None:
+    from drill.ui.tui.screens.catalog import CatalogScreen
+
+    app.push_screen(CatalogScreen())
+
+
+@item("settings", "o", "home-settings")
+def _settings(app: App) -> None:
+    from drill.ui.tui.screens.settings import SettingsScreen
+
+    app.push_screen(SettingsScreen())
+
+
+@item("quit", "q", "home-quit")
+def _quit(app: App) -> None:
+    app.exit()
 
 
 def locked_count() -> int:
@@ -55,8 +136,8 @@ def locked_count() -> int:
 
 class HomeScreen(DrillScreen):
     BINDINGS = [  # every item's key works; the key bar shows how to quit
-        Binding(key, f"open('{item}')", item, key_display=key, show=item == "quit")
-        for item, key, _ in ITEMS
+        Binding(i.key, f"open('{i.id}')", i.id, key_display=i.key, show=i.id == "quit")
+        for i in ITEMS
     ]
 
     def compose(self) -> ComposeResult:
@@ -66,7 +147,7 @@ class HomeScreen(DrillScreen):
             yield Static(tr("app-title", lang), id="home-title")
             yield Static(tr("app-sub", lang), id="home-sub")
             yield OptionList(
-                *[Option(f" {key}  {tr(label, lang)}", id=item) for item, key, label in ITEMS],
+                *[Option(f" {i.key}  {tr(i.label, lang)}", id=i.id) for i in ITEMS],
                 id="home-options",
             )
             yield Static(tr("home-tip", lang), id="home-tip")
@@ -112,43 +193,4 @@ class HomeScreen(DrillScreen):
         self.action_open(event.option.id)
 
     def action_open(self, item: str) -> None:
-        if item == "quit":
-            self.app.exit()
-        elif item == "practice":
-            from drill.ui.tui.screens.practice import PracticeScreen
-
-            self.app.push_screen(PracticeScreen({}))
-        elif item == "placement":
-            from drill.ui.tui.screens.placement import PlacementScreen
-
-            self.app.push_screen(PlacementScreen({}))
-        elif item == "mock":
-            from drill.ui.tui.screens.mock_setup import MockSetupScreen
-
-            def chosen(options: dict | None) -> None:
-                from drill.ui.tui.screens.mock import MockScreen
-
-                if options:
-                    self.app.push_screen(MockScreen(options))
-
-            self.app.push_screen(MockSetupScreen(), chosen)
-        elif item == "reference":
-            from drill.ui.tui.screens.reference import ReferenceScreen
-
-            self.app.push_screen(ReferenceScreen())
-        elif item == "stats":
-            from drill.ui.tui.screens.stats import StatsScreen
-
-            self.app.push_screen(StatsScreen())
-        elif item == "calc":
-            from drill.ui.tui.screens.calculator import CalculatorScreen
-
-            self.app.push_screen(CalculatorScreen())
-        elif item == "gpus":
-            from drill.ui.tui.screens.catalog import CatalogScreen
-
-            self.app.push_screen(CatalogScreen())
-        elif item == "settings":
-            from drill.ui.tui.screens.settings import SettingsScreen
-
-            self.app.push_screen(SettingsScreen())
+        next(i for i in ITEMS if i.id == item).open(self.app)
