@@ -9,11 +9,26 @@ so the bar cannot show a key that does nothing, nor miss one that works.
 
 from __future__ import annotations
 
+import functools
+
 from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import Static
 
 from drill.i18n import tr
+
+
+@functools.cache
+def binding_order(screen: type) -> dict[str, int]:
+    """Each key's place in the screen class's own bindings."""
+    return {b.key: i for i, b in enumerate(Binding.make_bindings(screen.BINDINGS))}
+
+
+@functools.cache
+def shown_names(screen: type) -> dict[str, str]:
+    """Action -> key-bar name, for the screen class's bindings that the bar shows."""
+    bindings = Binding.make_bindings(getattr(screen, "BINDINGS", ()))
+    return {b.action.split("(")[0]: b.description for b in bindings if b.show}
 
 
 class KeyBar(Static):
@@ -47,7 +62,7 @@ class KeyBar(Static):
     def _bindings_changed(self, screen) -> None:
         # The focused widget's keys first, then the screen's in their declared order (a
         # priority binding would otherwise take the place of the key it shadows).
-        order = {b.key: i for i, b in enumerate(Binding.make_bindings(screen.BINDINGS))}
+        order = binding_order(type(screen))
         active = sorted(
             screen.active_bindings.values(),
             key=lambda a: order.get(a.binding.key, -1) if a.node is screen else -1,
@@ -99,12 +114,7 @@ class StatefulKeys:
         return []
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        shown = {
-            binding.action.split("(")[0]: binding.description
-            for binding in Binding.make_bindings(getattr(self, "BINDINGS", ()))
-            if binding.show
-        }
-        name = shown.get(action)
+        name = shown_names(type(self)).get(action)
         return True if name is None else name in self.keys_now()
 
     def refresh_keys(self) -> None:
