@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
+from textual.binding import Binding
 from textual.screen import Screen
 
 from drill.ui.tui.messages import RunFailed, RunReady
 from drill.ui.tui.widgets.keybar import StatefulKeys
+from drill.ui.tui.widgets.paging import page
 
 if TYPE_CHECKING:
     from drill.ui.tui.app import DrillApp
@@ -24,10 +26,29 @@ class DrillScreen(Screen):
         def app(self) -> DrillApp: ...
 
 
+# The keys every run screen has, first and last on its bar (descriptions name the labels).
+ANSWER_KEYS = (
+    Binding("f1,h", "hint", "hint", key_display="F1"),
+    Binding("f2,s", "skip", "skip", key_display="F2"),
+    Binding("enter,n", "next", "next", key_display="Enter"),
+)
+LEAVE_KEYS = (
+    Binding("escape,q", "leave", "leave", key_display="Esc"),
+    # before the scroll area's own: PageUp works whichever widget has focus
+    Binding("pageup", "scroll_body(-1)", "scroll", key_display="PgUp/PgDn", priority=True),
+    Binding("pagedown", "scroll_body(1)", "scroll", key_display="PgUp/PgDn", priority=True),
+)
+
+
 class RunScreen(StatefulKeys, DrillScreen):
     """``open_run`` builds the run (catalog, bank, history: file and CPU work) on a worker
     thread, which posts ``RunReady`` or ``RunFailed``; ``ready`` shows the run's first
-    question on the UI thread."""
+    question on the UI thread. ``BODY`` is the scroll area that PageUp / PageDown move."""
+
+    BODY = ""
+
+    def action_scroll_body(self, pages: int) -> None:
+        page(self.query_one(self.BODY), pages)
 
     def start_run(self) -> None:
         self._open()

@@ -15,11 +15,10 @@ from textual.widgets import ProgressBar, Static
 from drill.i18n import tr
 from drill.runs.interview import clock_text
 from drill.ui.render.scorecard import scorecard_view
-from drill.ui.tui.screens.base import DrillScreen, RunScreen
+from drill.ui.tui.screens.base import ANSWER_KEYS, LEAVE_KEYS, DrillScreen, RunScreen
 from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.answer_panel import AnswerPanel
 from drill.ui.tui.widgets.keybar import KeyBar
-from drill.ui.tui.widgets.paging import page
 from drill.ui.tui.widgets.prose import Prose
 from drill.ui.tui.widgets.question import hint_ladder, question_body
 
@@ -29,14 +28,8 @@ REMINDERS = (0.5, 300.0, 60.0)  # at half time, then with 5 and 1 minutes left
 class MockScreen(RunScreen):
     """Letters always go into the answer box; the commands are F1, F2 and Esc."""
 
-    BINDINGS = [  # in the key bar's order; each description names its key-bar label
-        Binding("f1,h", "hint", "hint", key_display="F1"),
-        Binding("f2,s", "skip", "skip", key_display="F2"),
-        Binding("enter,n", "next", "next", key_display="Enter"),
-        Binding("escape,q", "leave", "leave", key_display="Esc"),
-        Binding("pageup", "scroll_body(-1)", "scroll", key_display="PgUp/PgDn", priority=True),
-        Binding("pagedown", "scroll_body(1)", "scroll", key_display="PgUp/PgDn", priority=True),
-    ]
+    BINDINGS = [*ANSWER_KEYS, *LEAVE_KEYS]  # in the key bar's order
+    BODY = "#mock-body"
 
     def __init__(self, options: dict) -> None:
         super().__init__()
@@ -62,9 +55,6 @@ class MockScreen(RunScreen):
         if self.feedback_shown:
             return ["next", "leave", "scroll"]
         return ["hint", "skip", "leave", "scroll"]
-
-    def action_scroll_body(self, pages: int) -> None:
-        page(self.query_one("#mock-body", VerticalScroll), pages)
 
     def on_mount(self) -> None:
         self.query_one(AnswerPanel).display = False

@@ -11,11 +11,11 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from drill.i18n import tr
-from drill.ui.tui.screens.base import RunScreen
+from drill.ui.tui.screens.base import ANSWER_KEYS, LEAVE_KEYS, RunScreen
 from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.answer_panel import AnswerPanel
 from drill.ui.tui.widgets.keybar import KeyBar
-from drill.ui.tui.widgets.paging import below_view, in_view, page, region_in
+from drill.ui.tui.widgets.paging import below_view, in_view, region_in
 from drill.ui.tui.widgets.plot import PlotView, figure_for
 from drill.ui.tui.widgets.points import PointList
 from drill.ui.tui.widgets.prose import Prose
@@ -39,19 +39,15 @@ class PracticeScreen(RunScreen):
 
     AUTO_FOCUS = "#answer"  # not the scroll area first: each move of focus restyles the screen
     BINDINGS = [  # in the key bar's order; each description names its key-bar label
-        Binding("f1,h", "hint", "hint", key_display="F1"),
-        Binding("f2,s", "skip", "skip", key_display="F2"),
-        Binding("enter,n", "next", "next", key_display="Enter"),
+        *ANSWER_KEYS,
         *(Binding(str(n), f"flip({n})", "flip", key_display="1-9") for n in range(1, 10)),
         Binding("r", "mark(True)", "mark-both", key_display="r/w"),
         Binding("w", "mark(False)", "mark-both", key_display="r/w"),
         Binding("f3,p", "toggle_plot", "plot", key_display="F3"),
         Binding("f4,question_mark", "help", "help", key_display="F4"),
-        Binding("escape,q", "leave", "leave", key_display="Esc"),
-        # before the scroll area's own: PageUp works whichever widget has focus
-        Binding("pageup", "scroll_body(-1)", "scroll", key_display="PgUp/PgDn", priority=True),
-        Binding("pagedown", "scroll_body(1)", "scroll", key_display="PgUp/PgDn", priority=True),
+        *LEAVE_KEYS,
     ]
+    BODY = "#practice-body"
 
     def __init__(self, options: dict | None = None, prepared=None) -> None:
         super().__init__()
@@ -295,10 +291,6 @@ class PracticeScreen(RunScreen):
     def action_next(self) -> None:
         if self.session is not None and self.feedback_for is not None:
             self._show_question()
-
-    def action_scroll_body(self, pages: int) -> None:
-        """PageUp / PageDown scroll the question and feedback, whichever widget has focus."""
-        page(self.query_one("#practice-body", VerticalScroll), pages)
 
     def action_toggle_plot(self) -> None:
         from drill.ui.render.plotpoints import plot_spec, why_no_plot
