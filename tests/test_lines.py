@@ -82,7 +82,7 @@ def test_one_grammar(word, command):
 def test_practice_plain_commands(hint, skip, quit):
     session = practice()
     out = run_lines(session, PlainFormatter, f"{hint}\n{skip}\n{quit}\n4\n")
-    assert out.count("Hint: ") == 1
+    assert out.count("Hint 1/3 (−15%): ") == 1  # the rung and what it costs
     assert [r.verdict() for r in session.results] == ["skipped"]  # "4" was never read
     assert out.count("== Question") == 2
     assert "1 question, 0 correct, 1 skipped" in out
@@ -92,11 +92,32 @@ def test_practice_plain_commands(hint, skip, quit):
 def test_mock_plain_commands(hint, skip, quit):
     interview = mock()
     out = run_lines(interview, PlainFormatter, f"{hint}\n{skip}\n{quit}\n4\n")
-    assert out.count("Hint: ") == 1
+    assert out.count("Hint 1/3 (−15%): ") == 1
+    assert "Skipped: it counts 0." in out and "Noted." not in out
+    total = len(interview.items)
+    assert f"== Question 1 of {total} (case)" in out and f"== Question 2 of {total}" in out
     statuses = [item.status for item in interview.scorecard().items]
     assert statuses[0] == "skipped"
     assert statuses[1:] == ["unanswered"] * (len(statuses) - 1)
     assert "== Scorecard ==" in out
+
+
+def test_plain_mock_lists_each_option_on_its_own_line_and_its_scorecard_fits():
+    """The direction step's eleven options are a list, not a paragraph; a scorecard row
+    (headed, mistakes below it) fits an 80-column terminal."""
+    from rich.cells import cell_len
+
+    interview = mock()
+    out = run_lines(interview, PlainFormatter, "skip\n" * 5 + "a\n" + "skip\n" * 5)
+    direction = interview.items[5].question.ask
+    lines = out.splitlines()
+    assert len(direction.options) > 5
+    for option in direction.options:
+        assert f"  {option.id}) {option.en}" in lines
+    card = lines[lines.index("== Scorecard ==") + 1 :]
+    assert card[0].split() == ["#", "Stage", "Question", "Result", "Score", "Time/limit", "Hints"]
+    rows = [line for line in card[1 : len(interview.items) + 2] if "/" in line]
+    assert len(rows) == len(interview.items) and max(cell_len(row) for row in rows) <= 79
 
 
 @pytest.mark.parametrize(("hint", "skip", "quit"), WORDS)
@@ -170,10 +191,13 @@ def test_the_cli_speaks_the_grammar_in_chinese():
         input="提示\n跳过\n退出\n",
     )
     assert result.returncode == 0, result.stderr
-    assert "> 提示：" in result.stdout and "共 1 题，答对 0 题，跳过 1 题" in result.stdout
+    assert (
+        "> 提示 1/3（−15%）：" in result.stdout and "共 1 题，答对 0 题，跳过 1 题" in result.stdout
+    )
     result = run_drill("mock", "--plain", "--seed", "3", "--lang", "zh", input="提示\n跳过\n退出\n")
     assert result.returncode == 0, result.stderr
-    assert "> 提示：" in result.stdout and "成绩单" in result.stdout
+    out = result.stdout
+    assert "> 提示 1/3（−15%）：" in out and "已跳过：本题计 0 分。" in out and "成绩单" in out
 
 
 def test_an_english_plain_session_shows_no_chinese():

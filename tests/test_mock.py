@@ -46,6 +46,18 @@ def test_the_chain_case_then_follow_ups_then_design():
     assert card.score == 1.0 and card.band == "ready"
 
 
+def test_the_count_every_header_shows_is_the_count_asked():
+    """ "Question 1 of N" is the interview's N before the follow-ups are picked, whatever the
+    case, the length and the answers."""
+    for seed, minutes, case in [(1, 30, "kernel"), (2, 10, "serving"), (3, 15, "kernel")]:
+        mock = interview(seed, minutes, case=case)
+        counts = []
+        while not mock.finished:
+            counts.append(mock.question_count)
+            mock.skip() if seed % 2 else mock.answer(right_answer(mock.current))
+        assert set(counts) == {len(mock.items)} and len(counts) == len(mock.items)
+
+
 def test_a_wrong_bound_leads_to_a_bound_follow_up():
     for seed in range(30):
         mock = interview(seed=seed)

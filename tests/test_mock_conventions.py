@@ -28,7 +28,7 @@ def test_plain_serving_mock_prints_each_steps_name_and_conventions():
     out = result.stdout
     names = ["tensor-parallel degree", "KV capacity", "decode step", "all-reduce time"]
     for step, name in enumerate(names, 1):
-        assert f"(case) Serving case, step {step} of 4: {name}" in out
+        assert f"== Question {step} of 7 (case) · Serving case, step {step} of 4: {name}" in out
     conventions = re.findall(r"^Convention: .*$", out, flags=re.M)
     assert len(conventions) == 4
     for line in conventions:

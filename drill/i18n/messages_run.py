@@ -44,6 +44,7 @@ PAIRS: dict[str, tuple[str, str]] = {
         "时间到：剩下的题目按未作答计。",
     ),
     "mock-noted": ("Noted.", "已记录。"),
+    "mock-skipped": ("Skipped: it counts 0.", "已跳过：本题计 0 分。"),
     "mock-reminder": ("{left} left in the interview.", "面试还剩 {left}。"),
     "scorecard": ("Scorecard", "成绩单"),
     "mock-change": ("Change since the previous mock (points)", "与上次模拟相比（分）"),
@@ -200,14 +201,16 @@ PAIRS: dict[str, tuple[str, str]] = {
         "技能或题目",
     ),  # ui/tui/screens/summary.py, its table's first column
     "mock-progress": (  # ui/tui/screens/mock.py
-        "Mock interview · question {number} ({stage}) · {left} left · this question {budget}",
-        "模拟面试 · 第 {number} 题（{stage}）· 剩余 {left} · 本题 {budget}",
+        "Mock interview · question {number} of {total} ({stage}) · {left} left · this "
+        "question {budget}",
+        "模拟面试 · 第 {number} 题 / 共 {total} 题（{stage}）· 剩余 {left} · 本题 {budget}",
     ),
-    "mock-timer": (
-        "[{left} left · this question {budget}{over}]",  # cli/commands/mock.py
-        "[剩余 {left} · 本题 {budget}{over}]",
+    "mock-heading": (  # ui/lines/plain.py: printed once, so it states the budget, not a countdown
+        "== Question {number} of {total} ({stage}){label}\n[{left} left · {budget} for this "
+        "question]",
+        "== 第 {number} 题 / 共 {total} 题（{stage}）{label}\n[剩余 {left} · 本题限时 {budget}]",
     ),
-    "mock-over": (" (over)", "（已超时）"),
+    "mock-over": (" (over budget)", "（已超出预算）"),
     "answer-cut": (
         "answers stop at {count} characters",
         "答案最多 {count} 个字符",

@@ -135,6 +135,11 @@ class Scorecard:
         }
 
 
+def noted_key(result: Result) -> str:
+    """What a one-way interview says after an answer: it is noted, or a skip counts 0."""
+    return "mock-skipped" if result.grade.skipped else "mock-noted"
+
+
 def clock_text(seconds: float) -> str:
     """``mm:ss``, for the countdowns and the time spent per question."""
     seconds = max(0, int(seconds))
@@ -298,8 +303,7 @@ class MockInterview(RunBase):
         from drill.content.skills import registry as skills
 
         self._follow_ups_added = True
-        count = 2 if self.config.minutes < 20 else 3
-        chosen = self._pick_follow_ups(count)
+        chosen = self._pick_follow_ups(self._follow_up_count())
         budget = self.total * FOLLOW_SHARE / max(len(chosen), 1)
         number = len(self.items)
         for q in chosen:
@@ -322,6 +326,18 @@ class MockInterview(RunBase):
                 self.total * DESIGN_SHARE,
             )
         )
+
+    def _follow_up_count(self) -> int:
+        bank = len(self.bank.questions) if self.bank is not None else 0
+        return min(2 if self.config.minutes < 20 else 3, bank)
+
+    @property
+    def question_count(self) -> int:
+        """The questions of the whole interview, known before the follow-ups are picked (the
+        case's steps, the follow-ups and the design question), as every header counts them."""
+        if self._follow_ups_added:
+            return len(self.items)
+        return len(self.items) + self._follow_up_count() + 1
 
     def _pick_follow_ups(self, count: int) -> list:
         if self.bank is None or not self.bank.questions:

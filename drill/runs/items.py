@@ -176,9 +176,10 @@ class Question:
         )
 
     def prompt(self, lang: str) -> str:
+        """The sub-question alone, its choices one per line."""
         if self.concept is not None:
             return self.text(lang)
-        return self.ask.prompt(lang)
+        return self.ask.prompt_lines(lang)
 
     def hints(self, lang: str) -> tuple[str, ...]:
         if self.ask is not None:

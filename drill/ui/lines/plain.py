@@ -6,8 +6,8 @@ from typing import TextIO
 
 from drill.i18n import tr
 from drill.i18n.text import shown
-from drill.runs.interview import clock_text
-from drill.runs.practice import grade_notes, mistake_lines
+from drill.runs.interview import clock_text, noted_key
+from drill.runs.practice import grade_notes, hint_rung, mistake_lines
 from drill.runs.summary import mistake_explanation, mistake_label
 from drill.ui.render.points import point_lines
 
@@ -34,6 +34,8 @@ class PlainFormatter:
         width = self.width
         if not width:
             return text
+        from rich.cells import cell_len
+
         from drill.ui.render.cjk import fit
 
         out = []
@@ -41,7 +43,8 @@ class PlainFormatter:
             body = line.lstrip(" ")
             indent = " " * (len(line) - len(body))
             hang = indent + "  " if indent else ""  # an option's next lines under its text
-            pieces = fit(body, max(width - len(hang), 20)) if body else [""]
+            whole = cell_len(body) <= width - len(indent)  # a table row that fits stays one
+            pieces = [body] if whole else fit(body, max(width - len(hang), 20))
             out += [indent + pieces[0]] + [hang + piece for piece in pieces[1:]]
         return "\n".join(out)
 
@@ -62,8 +65,8 @@ class PlainFormatter:
         if run.mode == "mock":
             item = run.current_item
             label = question.case_label(lang) if question.parts > 1 else ""
-            stage = f"({tr('stage-' + item.stage, lang)})" + (f" {label}" if label else "")
-            self.say(f"== {question.id} {stage} {timer_line(run, lang)}")
+            joint = "· " if lang == "zh" else " · "  # no space after the closing "）"
+            self.say(heading(run, item, joint + label if label else "", lang))
             if question.scenario is not None and (not self._shown_case or item.stage == "design"):
                 self.say(question.scenario.intro(lang))
                 self._shown_case = self._shown_case or item.stage == "case"
@@ -80,7 +83,7 @@ class PlainFormatter:
         self.say(question.text(lang))
 
     def hint(self, run, question, text: str | None) -> None:
-        self.say(f"{tr('hint', self.lang)}: {text}" if text else tr("no-hint", self.lang))
+        self.say(hint_rung(run.hints_used, text, self.lang) if text else tr("no-hint", self.lang))
 
     def empty(self, run) -> None:
         self.say(tr("empty-answer", self.lang))
@@ -96,7 +99,7 @@ class PlainFormatter:
         question = result.question
         if run.mode == "mock":
             if run.config.feedback != "each":
-                self.say(tr("mock-noted", lang))
+                self.say(tr(noted_key(result), lang))
                 return
             self.say(
                 f"{tr(result.verdict(), lang)} ({result.score:.2f}) — "
@@ -176,12 +179,19 @@ class PlainFormatter:
             self.say(f"{tr('practise-again', lang)} {s.again_command()}")
 
 
-def timer_line(interview, lang: str) -> str:
-    left = clock_text(interview.time_left())
-    budget = interview.question_time_left()
-    if lang == "zh":
-        return f"[剩余 {left} · 本题 {clock_text(budget)}{'（已超时）' if budget < 0 else ''}]"
-    return f"[{left} left · this question {clock_text(budget)}{' (over)' if budget < 0 else ''}]"
+def heading(interview, item, label: str, lang: str) -> str:
+    """The question's number of the whole interview, its stage and step, the time left and
+    the question's budget (a line printed once states the budget rather than a countdown)."""
+    return tr(
+        "mock-heading",
+        lang,
+        number=item.question.id,
+        total=interview.question_count,
+        stage=tr("stage-" + item.stage, lang),
+        label=label,
+        left=clock_text(interview.time_left()),
+        budget=clock_text(item.budget),
+    )
 
 
 def terminal_width(stream) -> int:

@@ -114,7 +114,7 @@ def _units(line: str) -> list[tuple[int, int, bool]]:
                 j < n
                 and not line[j].isspace()
                 and get_character_cell_size(line[j]) != 2
-                and line[j] not in OPENING
+                and (line[j] not in OPENING or line[j] in "([{")  # max(a, b): one word
                 and (j == i or line[j] not in CLOSING or line[j] in ".,:%·")
             ):
                 j += 1

@@ -66,22 +66,25 @@ def change_line(card: Scorecard, lang: str) -> str | None:
 
 
 def solutions(card: Scorecard, lang: str) -> list[tuple[str, str, list[str]]]:
-    """Per question: its id, the expected answer, and the worked solution's other lines."""
+    """Per question: its id, the expected answer, and the worked solution's other lines (a
+    case's later steps only add the lines its earlier steps did not show)."""
     from drill.runs.practice import grade_notes
 
     out = []
+    said: dict[int, set[str]] = {}  # per case: the derivation's lines an earlier step showed
     for item in card.items:
         q = item.question
         expected = q.expected_text(lang)
         notes = grade_notes(item.result, lang) if item.answered else []  # the picks, the band
+        before = said.setdefault(id(q.scenario), set()) if q.scenario is not None else set()
         # a free answer's model answer is the expected text itself
-        out.append(
-            (q.id, expected, notes + [line for line in q.solution(lang) if line != expected])
-        )
+        steps = [line for line in q.solution(lang) if line != expected and line not in before]
+        before.update(steps)
+        out.append((q.id, expected, notes + steps))
     return out
 
 
-NAME_CELLS = 26  # the line mode's name column: with the others, a row fits 80 columns
+LINE_CELLS = 79  # a line-mode row: one cell short of 80, so no terminal wraps it
 
 
 def pad(text: str, width: int) -> str:
@@ -92,19 +95,35 @@ def pad(text: str, width: int) -> str:
 
 
 def scorecard_text(card: Scorecard, lang: str) -> str:
-    """The scorecard as lines of text, for the line mode."""
+    """The scorecard as lines of text under a header row, each row within 79 cells (the
+    mistakes on a line of their own), for the line mode."""
     from rich.cells import cell_len
+
+    from drill.runs.summary import mistake_label
 
     lines = ["", f"== {tr('scorecard', lang)} =="]
     shown = rows(card, lang)
-    width = min(max([16, *(cell_len(r.name) for r in shown)]), NAME_CELLS)  # a row fits 80
-    for r in shown:
-        mistakes = ", ".join(r.mistakes)
+    stages = [tr("stage-" + r.stage, lang) for r in shown]
+    statuses = [tr(r.status, lang) for r in shown]
+    heads = [tr(f"mock-col-{key}", lang) for key in ("stage", "question", "result", "hints")]
+    stage_w = max(cell_len(text) for text in [heads[0], *stages])
+    status_w = max(cell_len(text) for text in [heads[2], *statuses])
+    hints_w = cell_len(heads[3])
+    # "  3 " + stage + name + status + "0.00  " + "00:00 / 02:30  " + hints, in 79 cells
+    room = LINE_CELLS - (4 + stage_w + 1 + 1 + status_w + 1 + 6 + 15 + hints_w)
+    width = max(min(max(cell_len(r.name) for r in shown), room), 16) if shown else 16
+    lines.append(
+        f"{'#':>3} {pad(heads[0], stage_w)} {pad(heads[1], width)} {pad(heads[2], status_w)} "
+        f"{pad(tr('mock-col-score', lang), 4)}  {pad(tr('mock-col-time', lang), 13)}  {heads[3]}"
+    )
+    for r, stage, status in zip(shown, stages, statuses, strict=True):
         lines.append(
-            f"{r.id:>3} {pad(tr('stage-' + r.stage, lang), 10)} {pad(cut(r.name, width), width)} "
-            f"{pad(tr(r.status, lang), 10)} {r.score:.2f}  {r.time()}  "
-            f"{tr('hint', lang)} {r.hints}{'  ' + mistakes if mistakes else ''}"
+            f"{r.id:>3} {pad(stage, stage_w)} {pad(cut(r.name, width), width)} "
+            f"{pad(status, status_w)} {r.score:.2f}  {r.time()}  {r.hints:>{hints_w}}"
         )
+        if r.mistakes:
+            labels = tr("sep-items", lang).join(mistake_label(key, lang) for key in r.mistakes)
+            lines.append(f"    {tr('mistake', lang)}: {labels}")
     rule = f"（{BAND_RULE[lang]}）" if lang == "zh" else f" ({BAND_RULE[lang]})"
     lines.append(score_line(card, lang) + rule)
     change = change_line(card, lang)

@@ -13,7 +13,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import ProgressBar, Static
 
 from drill.i18n import tr
-from drill.runs.interview import clock_text
+from drill.runs.interview import clock_text, noted_key
 from drill.ui.render.scorecard import scorecard_view
 from drill.ui.tui.screens.base import ANSWER_KEYS, LEAVE_KEYS, DrillScreen, RunScreen
 from drill.ui.tui.widgets.answer import AnswerInput
@@ -106,20 +106,19 @@ class MockScreen(RunScreen):
         stage = tr(f"stage-{item.stage}", lang) if item else ""
         number = item.question.id if item else ""
         budget_left = interview.question_time_left()
-        if lang == "zh":
-            text = (
-                f"模拟面试 · 第 {number} 题（{stage}）· 剩余 {clock_text(interview.time_left())}"
-                f" · 本题 {clock_text(budget_left)}"
+        header = Text(
+            tr(
+                "mock-progress",
+                lang,
+                number=number,
+                total=interview.question_count,
+                stage=stage,
+                left=clock_text(interview.time_left()),
+                budget=clock_text(budget_left),
             )
-        else:
-            text = (
-                f"Mock interview · question {number} ({stage}) · "
-                f"{clock_text(interview.time_left())} left · this question "
-                f"{clock_text(budget_left)}"
-            )
-        header = Text(text)
+        )
         if budget_left < 0:
-            header.append(" (over budget)" if lang != "zh" else "（已超出预算）", style="bold red")
+            header.append(tr("mock-over", lang), style="bold red")
         self.query_one("#mock-header", Static).update(header)
         if item is not None and not self.feedback_shown:
             used = min(max((item.budget - budget_left) / item.budget, 0.0), 1.0)
@@ -163,7 +162,7 @@ class MockScreen(RunScreen):
         if self.interview.config.feedback != "each":
             self._show_question()
             # Said on the message line under the new question's box, not in a toast over it.
-            self.query_one(AnswerPanel).say(tr("mock-noted", self.app.lang), "dim")
+            self.query_one(AnswerPanel).say(tr(noted_key(result), self.app.lang), "dim")
             return
         from drill.runs.practice import grade_notes, mistake_lines
 

@@ -27,14 +27,12 @@ def question_body(question, lang: str, heading: str = "") -> Text:
 def hint_ladder(shown, exhausted: bool, lang: str) -> Text:
     """Every rung shown so far, one per line with what it costs (each F1 adds the next, none
     replaces the last), and "no more hints" added under them once the ladder is used up."""
-    from drill.grading.numbers import HINT_COSTS
     from drill.i18n import tr
+    from drill.runs.practice import hint_rung
 
     text = Text(style="cyan")
     for number, hint in enumerate(shown, 1):
-        of = f"{number}/{len(HINT_COSTS)}" if number <= len(HINT_COSTS) else str(number)
-        cost = f" (−{HINT_COSTS[number - 1]:.0%})" if number <= len(HINT_COSTS) else ""
-        text.append(f"{tr('hint', lang)} {of}{cost}: {hint}\n")
+        text.append(hint_rung(number, hint, lang) + "\n")
     if exhausted:
         text.append(tr("no-hint", lang), style="dim")
     text.rstrip()
