@@ -251,6 +251,24 @@ def test_reference_lines_keep_words_whole_and_start_right(width):
     assert [w for w in cut if not any(w in word for word in long)] == []
 
 
+@pytest.mark.parametrize(
+    ("text", "whole"),
+    [
+        ("so the lower bound is t_min = max(FLOPs / peak, bytes / bandwidth)", "max(FLOPs"),
+        ("激活函数的计算量按 gelu/(t) 与 exp(x) 计，每个元素算一次", "gelu/(t)"),
+        ("a call such as torch.cuda.max_memory_allocated() returns the peak", "allocated()"),
+    ],
+)
+def test_a_bracket_inside_a_word_never_starts_a_line(text, whole):
+    """ "max(" and "gelu/(t)" are one word: no width breaks them before the bracket."""
+    from drill.ui.render.cjk import fit
+
+    for width in range(12, len(text)):
+        lines = fit(text, width)
+        assert not any(line.startswith("(") for line in lines), (width, lines)
+        assert any(whole in line for line in lines) or cell_len(whole) > width
+
+
 # -- stats ---------------------------------------------------------------------------------
 def some_stats():
     from drill.learning.stats.model import MistakeStats, MockScore, Period, SkillStats, Stats
