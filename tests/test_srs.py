@@ -210,6 +210,12 @@ def test_a_missed_item_comes_back_once_later_in_the_session():
     assert asked.count(SKILLS[0]) == 2  # once more, never a third time
     assert asked.index(SKILLS[0], 1) == 1 + RETRY_GAP
     assert len(asked) == 7 and session.total == 7
+    # The header's count says why the total grew: "Question 7 of 6 (+1 retry)".
+    from drill.runs.practice import count_values
+
+    counts = count_values(session, None, "en")
+    assert counts == {"number": 7, "total": 6, "retry": " (+1 retry)"}
+    assert count_values(session, None, "zh")["retry"] == "（另加重练 1 题）"
 
 
 def test_marking_a_free_answer_right_takes_its_retry_back():

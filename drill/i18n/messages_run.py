@@ -173,13 +173,16 @@ PAIRS: dict[str, tuple[str, str]] = {
     "session-over": ("Session over.", "练习结束。"),
     "practise-again": ("Practise what you missed again:", "再练一次答错的题目："),
     "practice-progress": (
-        "Question {number} of {total}{step} · score {score} · {streak_word} {streak} · {clock}",
-        "第 {number} 题 / 共 {total} 题{step} · 得分 {score} · {streak_word} {streak} · {clock}",
+        "Question {number} of {total}{retry}{step}{score} · {streak_word} {streak} · {clock}",
+        "第 {number} 题 / 共 {total} 题{retry}{step}{score} · {streak_word} {streak} · {clock}",
     ),
+    "practice-score": (" · score {score} / {answered}", " · 得分 {score} / {answered}"),
+    "count-retry": (" (+{n} retry)", "（另加重练 {n} 题）"),
+    "count-retries": (" (+{n} retries)", "（另加重练 {n} 题）"),
     # Not yet looked up by their screens and commands (see each key's file).
     "practice-heading": (
-        "== Question {number} of {total}{step} [{skill}] ==",  # ui/lines/plain.py
-        "== 第 {number} 题 / 共 {total} 题{step} [{skill}] ==",
+        "== Question {number} of {total}{retry}{step} [{skill}] ==",  # ui/lines/plain.py
+        "== 第 {number} 题 / 共 {total} 题{retry}{step} [{skill}] ==",
     ),
     "convention-label": ("Convention: ", "约定："),  # runs/items.py
     "plot-truth": ("the operator", "算子位置"),  # ui/tui/screens/practice.py figure_for

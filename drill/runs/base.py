@@ -63,6 +63,11 @@ class RunBase:
     def finished(self) -> bool:
         return self.current is None
 
+    @property
+    def retries(self) -> int:
+        """Items asked once more because they were missed (practice adds them to its total)."""
+        return 0
+
     # -- hints ------------------------------------------------------------------------
     @property
     def hints_used(self) -> int:

@@ -127,6 +127,10 @@ class Session(RunBase):
         return len(self._plan)
 
     @property
+    def retries(self) -> int:
+        return len(self._retried)
+
+    @property
     def current(self) -> Question | None:
         return self._queue[0] if self._queue else None
 
@@ -236,3 +240,17 @@ def hint_rung(number: int, hint: str, lang: str) -> str:
     cost = f"−{HINT_COSTS[number - 1]:.0%}" if paid else ""
     cost = (f"（{cost}）" if lang == "zh" else f" ({cost})") if cost else ""
     return f"{tr('hint', lang)} {of}{cost}: {hint}"
+
+
+def count_values(run, question, lang: str) -> dict[str, object]:
+    """A header's count, the same in the app and the line mode: "Question 11 of 10 (+1 retry)"
+    once a missed item comes back, so the total never grows unexplained."""
+    from drill.i18n import tr
+
+    retries = run.retries
+    retry = tr("count-retry" if retries == 1 else "count-retries", lang, n=retries)
+    return {
+        "number": question.number if question is not None else run.total,
+        "total": run.total - retries,
+        "retry": retry if retries else "",
+    }

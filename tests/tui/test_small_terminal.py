@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
+from drill.i18n import tr
 from drill.ui.tui.app import make_app
 from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.paging import in_view, region_in
@@ -42,6 +43,9 @@ async def test_the_direction_steps_answer_box_shows_when_it_opens(drill_home):
         await pilot.press("pageup")
         await pilot.pause()
         assert body.scroll_y == 0 and box.has_focus and box.value == ""
+        await pilot.press("a")  # typing brings the box back: nothing is typed unseen
+        await settle(pilot)
+        assert box.value == "a" and in_view(body, row)
 
 
 async def test_f3_goes_to_a_plot_below_the_fold_and_then_hides_it(drill_home):
@@ -72,11 +76,16 @@ async def test_hints_pile_up_as_a_ladder(drill_home):
             await pilot.pause()
         shown = text_of(app, "#message")
         for number, hint in enumerate(ladder, 1):
-            assert f"提示 {number}/3 (−" in shown and hint in shown
+            assert f"提示 {number}/3（−" in shown and hint in shown
         assert shown.count("没有更多提示了。") == 1
         assert shown.strip().endswith("没有更多提示了。")
         assert in_view(screen.query_one("#practice-body"), screen.query_one("#message"))
         assert screen.query_one("#answer", Input).value == ""
+        await pilot.press("enter")  # a note goes under the hints paid for, never over them
+        await pilot.pause()
+        shown = text_of(app, "#message")
+        assert all(hint in shown for hint in ladder) and "没有更多提示了。" in shown
+        assert shown.strip().endswith(tr("type-an-answer", "zh")), shown
 
 
 async def test_the_key_bar_is_never_cut_on_free_text_feedback(drill_home):
@@ -102,7 +111,8 @@ def test_a_key_bar_drops_whole_keys_from_the_end_when_narrow():
     wide = KeyBar.render_keys(keys, "en", 200).plain
     narrow = KeyBar.render_keys(keys, "en", 50).plain
     assert "PgUp/PgDn" in wide and len(narrow) <= 50
-    assert narrow.startswith("Enter next 1-9 flip")  # tighter spacing before any key goes
+    # tighter spacing before any key goes, but two cells between keys: never one phrase
+    assert narrow.startswith("Enter next  1-9 flip  r/w mark all")
     assert "PgUp/PgDn" not in narrow and not narrow.endswith(("P", "Pg", " "))
 
 

@@ -7,7 +7,7 @@ from typing import TextIO
 from drill.i18n import tr
 from drill.i18n.text import shown
 from drill.runs.interview import clock_text, noted_key
-from drill.runs.practice import grade_notes, hint_rung, mistake_lines
+from drill.runs.practice import count_values, grade_notes, hint_rung, mistake_lines
 from drill.runs.summary import mistake_explanation, mistake_label
 from drill.ui.render.points import point_lines
 
@@ -78,7 +78,7 @@ class PlainFormatter:
                 self.say(question.convention_line(lang))
             return
         step = question.step_label(lang)
-        values = {"number": question.number, "total": run.total, "skill": question.item.id}
+        values = count_values(run, question, lang) | {"skill": question.item.id}
         self.say(tr("practice-heading", lang, step=f" · {step}" if step else "", **values))
         self.say(question.text(lang))
 

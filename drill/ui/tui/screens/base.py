@@ -10,8 +10,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from drill.ui.tui.messages import RunFailed, RunReady
+from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.keybar import StatefulKeys
-from drill.ui.tui.widgets.paging import page
+from drill.ui.tui.widgets.paging import in_view, page
 
 if TYPE_CHECKING:
     from drill.ui.tui.app import DrillApp
@@ -67,6 +68,12 @@ class RunScreen(StatefulKeys, DrillScreen):
     def open_run(self) -> tuple[Any, Any]:
         """The run and its warning relay (None when the run reports warnings itself)."""
         raise NotImplementedError
+
+    @on(AnswerInput.Changed)
+    def _typing_shows_the_box(self, event: AnswerInput.Changed) -> None:
+        """Typing after PageUp brings the box back into view: nothing is typed unseen."""
+        if event.value and self.BODY and not in_view(self.query_one(self.BODY), event.input):
+            self.query_one(self.BODY).scroll_to_widget(event.input, animate=False)
 
     @on(RunReady)
     def _run_ready(self, message: RunReady) -> None:

@@ -20,7 +20,7 @@ from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.answer_panel import AnswerPanel
 from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.prose import Prose
-from drill.ui.tui.widgets.question import hint_ladder, question_body
+from drill.ui.tui.widgets.question import question_body
 
 REMINDERS = (0.5, 300.0, 60.0)  # at half time, then with 5 and 1 minutes left
 
@@ -194,9 +194,7 @@ class MockScreen(RunScreen):
             return
 
         hint = self.interview.hint()
-        self.query_one(AnswerPanel).say(
-            hint_ladder(self.interview.hints_shown, hint is None, self.app.lang)
-        )
+        self.query_one(AnswerPanel).hints(self.interview.hints_shown, hint is None)
 
     def action_skip(self) -> None:
         if self.interview is None or self.feedback_shown or self.interview.finished:

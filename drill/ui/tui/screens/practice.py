@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from drill.i18n import tr
+from drill.runs.practice import count_values
 from drill.ui.tui.screens.base import ANSWER_KEYS, LEAVE_KEYS, RunScreen
 from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.answer_panel import AnswerPanel
@@ -19,7 +20,7 @@ from drill.ui.tui.widgets.paging import below_view, in_view, region_in
 from drill.ui.tui.widgets.plot import PlotView, figure_for
 from drill.ui.tui.widgets.points import PointList
 from drill.ui.tui.widgets.prose import Prose
-from drill.ui.tui.widgets.question import hint_ladder, question_body
+from drill.ui.tui.widgets.question import question_body
 
 VERDICT_STYLE = {
     "correct": "bold green",
@@ -139,10 +140,11 @@ class PracticeScreen(RunScreen):
         lang = self.app.lang
         s = self.session
         shown = self.feedback_for.question if self.feedback_for is not None else s.current
-        number = shown.number if shown is not None else s.total
         step = tr("step-of", lang, part=shown.part, parts=shown.parts) if shown else ""
         minutes, seconds = divmod(int(s.elapsed), 60)
-        values = {"number": number, "total": s.total, "score": f"{s.score:.2f}"}
+        values = count_values(s, shown, lang)
+        answered = {"score": f"{s.score:.2f}", "answered": len(s.results)}
+        values["score"] = tr("practice-score", lang, **answered) if s.results else ""
         values["step"] = f" · {step}" if shown is not None and shown.parts > 1 else ""
         values |= {"streak_word": tr("streak", lang), "streak": self.streak}
         text = tr("practice-progress", lang, clock=f"{minutes:02d}:{seconds:02d}", **values)
@@ -276,8 +278,8 @@ class PracticeScreen(RunScreen):
         if self.session is None or self.feedback_for is not None:
             return
         hint = self.session.hint()
+        self.query_one(AnswerPanel).hints(self.session.hints_shown, hint is None)
         message = self.query_one("#message", Prose)
-        message.show(hint_ladder(self.session.hints_shown, hint is None, self.app.lang))
         body = self.query_one("#practice-body", VerticalScroll)
         self.call_after_refresh(body.scroll_to_widget, message, animate=False)
 

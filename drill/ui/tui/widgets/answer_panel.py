@@ -14,8 +14,8 @@ from drill.ui.tui.widgets.prose import Prose
 
 
 class AnswerPanel(Vertical):
-    """One question's answer: ``ask`` readies it, ``say`` writes the message line, ``judge``
-    shows the verdict and closes the box. The box is ``#answer``, its row ``#answer-row``."""
+    """One question's answer: ``ask`` readies it, ``hints`` shows the ladder paid for, ``say``
+    writes the message line under it, ``judge`` shows the verdict and closes the box. The box is ``#answer``, its row ``#answer-row``."""
 
     DEFAULT_CSS = """
     AnswerPanel { height: auto; }
@@ -28,6 +28,7 @@ class AnswerPanel(Vertical):
     def __init__(self, lang: str, **kwargs) -> None:
         super().__init__(**kwargs)
         self.lang = lang
+        self._ladder: Text | None = None  # the hints paid for: a note goes under them
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="answer-row"):
@@ -45,14 +46,27 @@ class AnswerPanel(Vertical):
         unit = question.unit()
         label = tr("answer", self.lang) + (f" ({unit})" if unit else "")
         self.query_one("#answer-label", Label).update(label)
+        self._ladder = None
         self.say("")
         self.judge("")
         self.box.ask(question)
 
+    def hints(self, shown, exhausted: bool) -> None:
+        """The hint ladder so far; it stays above whatever is said next, until the next question."""
+        from drill.ui.tui.widgets.question import hint_ladder
+
+        self._ladder = hint_ladder(shown, exhausted, self.lang)
+        self.say("")
+
     def say(self, message, style: str | None = None) -> None:
-        """The message line: a plain string in ``style``, or a renderable as it is."""
+        """The message line, under the hints: a plain string in ``style``, or a renderable as
+        it is."""
+        from rich.console import Group
+
         if isinstance(message, str) and style is not None:
             message = Text(message, style=style)
+        if self._ladder is not None:
+            message = Group(self._ladder, message) if message else self._ladder
         self.query_one("#message", Prose).show(message)
 
     def judge(self, verdict) -> None:
@@ -60,3 +74,4 @@ class AnswerPanel(Vertical):
         self.query_one("#feedback", Prose).show(verdict)
         if verdict:
             self.box.disabled = True
+            self._ladder = None  # the feedback says what the hints cost

@@ -85,22 +85,26 @@ class KeyBar(Static):
 
     @staticmethod
     def render_keys(keys: list[tuple[str, str]], lang: str, width: int | None = None) -> Text:
-        for tight in (False, True):
-            for count in range(len(keys), 0, -1):
-                text = KeyBar._keys_text(keys[:count], lang, tight)
-                if width is None or text.cell_len <= width:
-                    return text
-                if not tight:
-                    break  # tighten the spacing before dropping any key
-        return KeyBar._keys_text(keys[:1], lang, True)
+        """Every key, spaced less and less before any is dropped: padded keys three cells
+        apart, bare keys three apart, then two (never one: "r/w mark all 1-9 flip" reads as
+        one phrase when the terminal shows no reverse video)."""
+        for padded, gap in ((True, 3), (False, 3), (False, 2)):
+            text = KeyBar._keys_text(keys, lang, padded, gap)
+            if width is None or text.cell_len <= width:
+                return text
+        for count in range(len(keys) - 1, 0, -1):
+            text = KeyBar._keys_text(keys[:count], lang, False, 2)
+            if text.cell_len <= width:
+                return text
+        return KeyBar._keys_text(keys[:1], lang, False, 2)
 
     @staticmethod
-    def _keys_text(keys: list[tuple[str, str]], lang: str, tight: bool) -> Text:
+    def _keys_text(keys: list[tuple[str, str]], lang: str, padded: bool, gap: int) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         for i, (key, name) in enumerate(keys):
             if i:
-                text.append(" " if tight else "  ")
-            text.append(key if tight else f" {key} ", style="reverse")
+                text.append(" " * (gap - 1 if padded else gap))
+            text.append(f" {key} " if padded else key, style="reverse")
             text.append(" " + tr(f"key-{name}", lang))
         return text
 
