@@ -269,6 +269,28 @@ def test_a_bracket_inside_a_word_never_starts_a_line(text, whole):
         assert any(whole in line for line in lines) or cell_len(whole) > width
 
 
+@pytest.mark.parametrize(
+    ("line", "hang"),
+    [
+        ("  a) Fuse operators so intermediates stay on chip and never cross DRAM at all", 5),
+        ("  ✗ d) tensor cores: memory-bound (62.1 FLOP/B under the ridge): no fewer bytes", 7),
+        ("    FLOPs: 4·B·H·S²·D (QKᵀ and PV) = 4·1·32·4096²·128 = 274.9 GFLOP in all", 6),
+        ("  c) 降低精度：fp8 权重让每个元素的字节数减半，强度和带宽线下的屋顶都翻倍，这是首选", 5),
+    ],
+)
+def test_an_indented_lines_next_lines_hang_under_its_text(line, hang):
+    """An option, a reason or a derivation step keeps its indent when it wraps, in the app
+    (Prose) and the line mode alike: its next lines start under its text, not at the edge."""
+    from drill.ui.render.cjk import fit
+    from drill.ui.tui.widgets.prose import Prose
+
+    lines = fit(line, 40)
+    assert len(lines) > 1 and lines[0].startswith(line[:6])
+    assert all(piece[:hang].strip() == "" and piece[hang] != " " for piece in lines[1:]), lines
+    shown = Prose._fit(RichText(line), 40)
+    assert shown.plain.split("\n") == lines
+
+
 # -- stats ---------------------------------------------------------------------------------
 def some_stats():
     from drill.learning.stats.model import MistakeStats, MockScore, Period, SkillStats, Stats

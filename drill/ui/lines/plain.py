@@ -29,24 +29,14 @@ class PlainFormatter:
         self.stdout.flush()
 
     def fit(self, text: str) -> str:
-        """Lines wrapped between words at the terminal's width when writing to one (a pipe
-        or a file gets them whole, for scripts and screen readers)."""
-        width = self.width
-        if not width:
+        """Lines wrapped between words at the terminal's width when writing to one, an
+        option's next lines under its text (a pipe or a file gets them whole, for scripts and
+        screen readers)."""
+        if not self.width:
             return text
-        from rich.cells import cell_len
-
         from drill.ui.render.cjk import fit
 
-        out = []
-        for line in text.split("\n"):
-            body = line.lstrip(" ")
-            indent = " " * (len(line) - len(body))
-            hang = indent + "  " if indent else ""  # an option's next lines under its text
-            whole = cell_len(body) <= width - len(indent)  # a table row that fits stays one
-            pieces = [body] if whole else fit(body, max(width - len(hang), 20))
-            out += [indent + pieces[0]] + [hang + piece for piece in pieces[1:]]
-        return "\n".join(out)
+        return "\n".join(fit(text, self.width))
 
     def prompt(self) -> None:
         self.stdout.write("> ")

@@ -170,16 +170,47 @@ def break_offsets(line: str, width: int) -> list[tuple[int, int]]:
     return lines or [(0, 0)]
 
 
+def hanging(line: str) -> int:
+    """Where an indented line's wrapped lines start: under the text after its marker
+    ("  a) ", "  ✓ ", "  3. "), else two cells in; 0 for a line that is not indented."""
+    body = line.lstrip(" ")
+    indent = len(line) - len(body)
+    if not indent:
+        return 0
+    marker = _marker().match(body).group(0)  # matches "" where there is no marker
+    return indent + (cell_len(marker) if marker else 2)
+
+
+def needs_hang(text: str, width: int) -> bool:
+    """Whether an indented line of ``text`` is longer than ``width`` (rich would wrap it to
+    the left edge)."""
+    return any(line[:1] == " " and cell_len(line) > width for line in text.split("\n"))
+
+
+@cache
+def _marker() -> re.Pattern:
+    return re.compile(r"(?:[✓✗○•·*-]\s+)?(?:(?:[a-z]\)|\d{1,2}[.)])\s+)?")
+
+
 def wrap(text: Text | str, width: int) -> Text:
-    """``text`` broken into lines of at most ``width`` cells, styles kept."""
+    """``text`` broken into lines of at most ``width`` cells, styles kept; an indented line's
+    wrapped lines hang under its text."""
     if isinstance(text, str):
         text = Text(text)
     plain = text.plain
     out: list[Text] = []
     offset = 0
     for line in plain.split("\n"):
-        for a, b in break_offsets(line, width):
-            out.append(text[offset + a : offset + b])
+        hang = hanging(line) if cell_len(line) > width else 0
+        if hang and width - hang >= 20:
+            start = len(line) - len(line.lstrip(" "))
+            pieces = break_offsets(line[start:], width - hang)
+            for n, (a, b) in enumerate(pieces):
+                piece = text[offset + start + a : offset + start + b]
+                out.append(Text(" " * (start if n == 0 else hang)) + piece)
+        else:
+            for a, b in break_offsets(line, width):
+                out.append(text[offset + a : offset + b])
         offset += len(line) + 1
     joined = Text("\n").join(out)
     joined.end = text.end

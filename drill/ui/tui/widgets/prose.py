@@ -6,7 +6,7 @@ from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
-from drill.ui.render.cjk import has_wide, space_mixed_text, tidy_text, wrap
+from drill.ui.render.cjk import has_wide, needs_hang, space_mixed_text, tidy_text, wrap
 
 
 def _prepare(part):
@@ -52,6 +52,7 @@ class Prose(Static):
         if isinstance(part, str):
             part = Text(part)
         part = _prepare(part)
-        if isinstance(part, Text) and has_wide(part.plain) and width > 4:
+        wraps = isinstance(part, Text) and (has_wide(part.plain) or needs_hang(part.plain, width))
+        if wraps and width > 4:
             return wrap(part, width)
         return part
