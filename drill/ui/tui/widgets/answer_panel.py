@@ -44,7 +44,8 @@ class AnswerPanel(Vertical):
     def ask(self, question) -> None:
         """An empty, focused box labelled with the answer's unit; no message, no verdict."""
         unit = question.unit()
-        label = tr("answer", self.lang) + (f" ({unit})" if unit else "")
+        brackets = "（{}）" if self.lang == "zh" else " ({})"
+        label = tr("answer", self.lang) + (brackets.format(unit) if unit else "")
         self.query_one("#answer-label", Label).update(label)
         self._ladder = None
         self.say("")
