@@ -88,9 +88,11 @@ class KeyBar(Static):
         """Every key, spaced less and less before any is dropped: padded keys three cells
         apart, bare keys three apart, then two (never one: "r/w mark all 1-9 flip" reads as
         one phrase when the terminal shows no reverse video)."""
+        if width is None:
+            return KeyBar._keys_text(keys, lang, True, 3)
         for padded, gap in ((True, 3), (False, 3), (False, 2)):
             text = KeyBar._keys_text(keys, lang, padded, gap)
-            if width is None or text.cell_len <= width:
+            if text.cell_len <= width:
                 return text
         for count in range(len(keys) - 1, 0, -1):
             text = KeyBar._keys_text(keys[:count], lang, False, 2)
