@@ -30,6 +30,7 @@ from drill.content.skills.registry import SKILLS  # noqa: E402
 from drill.learning import srs  # noqa: E402
 from drill.learning.planner import plan_session  # noqa: E402
 from drill.runs.factory import new_session  # noqa: E402
+from drill.runs.options import PracticeOptions  # noqa: E402
 from drill.runs.planning import session_config  # noqa: E402
 from drill.store.history import History  # noqa: E402
 from drill.store.records import Attempt, SessionRecord  # noqa: E402
@@ -140,7 +141,13 @@ def main() -> None:
             t0 = time.perf_counter()
             history = History.open(path)
             config = session_config(
-                {"count": COUNT}, Settings(), "en", catalog, history=history, now=now, bank=bank
+                PracticeOptions(count=COUNT),
+                Settings(),
+                "en",
+                catalog,
+                history=history,
+                now=now,
+                bank=bank,
             )
             t1 = time.perf_counter()
             session = new_session(config, catalog, bank=bank)

@@ -15,6 +15,7 @@ from drill.content.skills.prerequisites import PREREQUISITES
 from drill.content.skills.registry import SKILLS
 from drill.learning import srs
 from drill.learning.planner import locked_skills, plan_session, slow_items
+from drill.runs.options import PracticeOptions
 from drill.runs.placement import QUESTIONS_PER_GROUP, Placement, PlacementConfig
 from drill.runs.planning import session_config
 from drill.store.history import History
@@ -81,7 +82,7 @@ def test_placement_masters_what_you_know_and_starts_the_rest_at_level_1(tmp_path
             elif topic(skill_id) == "llm":
                 assert state.level == 1, skill_id
         config = session_config(
-            {"count": 10, "topic": "numeric"}, Settings(), "en", load_catalog(), history=h
+            PracticeOptions(count=10, topic="numeric"), Settings(), "en", load_catalog(), history=h
         )
     planned = [ident for _, ident in config.plan]
     assert planned and not [s for s in planned if topic(s) in GOOD_GROUPS]

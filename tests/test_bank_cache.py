@@ -138,7 +138,8 @@ def test_the_index_lists_every_question_in_load_order():
 PLAN_THEN_ASK = """
 import json, sys
 from drill.runs.factory import open_practice
-session = open_practice({"seed": 3, "count": 10}, "en", record=False)
+from drill.runs.options import PracticeOptions
+session = open_practice(PracticeOptions(seed=3, count=10), "en", record=False)
 first = session.current.item.kind
 loaded_at_start = "drill.content.bank.model" in sys.modules
 while session.current is not None and session.current.item.kind != "concept":

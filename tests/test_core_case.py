@@ -12,6 +12,7 @@ from drill.content.skills.registry import CURRICULUM, SKILLS
 from drill.learning import srs
 from drill.learning.planner import CORE, plan_session
 from drill.runs.factory import new_session
+from drill.runs.options import PracticeOptions
 from drill.runs.planning import session_config
 from drill.runs.practice import SessionConfig
 from drill.store.history import History
@@ -30,7 +31,7 @@ def test_the_core_case_is_the_first_skill_of_the_curriculum():
 
 
 def test_a_new_users_first_smart_session_begins_with_the_case():
-    config = session_config({}, Settings(), "en", CATALOG, now=NOW, zone=UTC)
+    config = session_config(PracticeOptions(), Settings(), "en", CATALOG, now=NOW, zone=UTC)
     assert config.mode == "smart" and config.plan[0] == ("skill", CORE)
     result = run_drill("start", "--jsonl", input="quit\n")  # empty DRILL_HOME: no history
     assert result.returncode == 0, result.stderr

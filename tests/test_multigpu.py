@@ -21,6 +21,7 @@ from drill.core.engine.operators import ShapeError
 from drill.core.units import format_si
 from drill.grading.numbers import grade
 from drill.runs.factory import open_interview
+from drill.runs.options import MockOptions
 from tests.helpers import ROOT, right_answer, run_drill, run_json, typed
 
 CATALOG = load_catalog(include_user=False)
@@ -341,10 +342,10 @@ def test_build_case_gives_the_serving_case_for_a_forced_card():
 
 
 def test_mock_opens_with_the_serving_case_when_asked():
-    interview = open_interview({"seed": 4, "case": "serving", "minutes": 10}, "en",
+    interview = open_interview(MockOptions(seed=4, case="serving", minutes=10), "en",
                                record=False)  # fmt: skip
     assert interview.current.item.id == "serving-case"
-    kernel = open_interview({"seed": 4, "minutes": 10}, "en", record=False)
+    kernel = open_interview(MockOptions(seed=4, minutes=10), "en", record=False)
     assert kernel.current.item.id == "interview-case"
 
 

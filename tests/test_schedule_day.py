@@ -16,6 +16,7 @@ from drill.content.skills.registry import CURRICULUM
 from drill.learning import srs
 from drill.learning.planner import locked_skills, plan_session
 from drill.runs.factory import new_session
+from drill.runs.options import PracticeOptions
 from drill.runs.planning import session_config
 from drill.runs.practice import SessionConfig
 from drill.runs.recording import Recorder
@@ -64,7 +65,13 @@ def planned(when: datetime, zone=UTC, **options) -> SessionConfig:
     """The default ``drill start`` plan at ``when`` (or with ``options``), read from the file."""
     with History.open() as history:
         config = session_config(
-            options, Settings(), "en", CATALOG, history=history, now=when, zone=zone
+            PracticeOptions(**options),
+            Settings(),
+            "en",
+            CATALOG,
+            history=history,
+            now=when,
+            zone=zone,
         )
     config.seed = 7
     return config

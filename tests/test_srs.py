@@ -18,6 +18,7 @@ from drill.learning import srs
 from drill.learning.planner import AHEAD_DAYS, NEW_PER_SESSION, plan_session
 from drill.learning.stats.queries import compute
 from drill.runs.factory import new_session
+from drill.runs.options import PracticeOptions
 from drill.runs.planning import session_config
 from drill.runs.practice import RETRY_GAP, Session, SessionConfig
 from drill.runs.recording import Recorder
@@ -77,7 +78,7 @@ def answer(session: Session, right: bool, ticks: Ticks, seconds: float = 30.0):
 
 
 def practise_day(
-    wall: Wall, options: dict, wrong: set[str] = frozenset(), seconds: float = 30.0
+    wall: Wall, options: PracticeOptions, wrong: set[str] = frozenset(), seconds: float = 30.0
 ) -> tuple[list, list[str]]:
     """One day's session as the user runs it: open the history, plan, answer, close.
 
@@ -85,7 +86,7 @@ def practise_day(
     """
     history = History.open()
     config = session_config(
-        dict(options), Settings(), "en", CATALOG, history=history, now=wall.now, zone=UTC
+        options, Settings(), "en", CATALOG, history=history, now=wall.now, zone=UTC
     )
     ticks = Ticks()
     recorder = Recorder(
@@ -129,7 +130,7 @@ def test_rating_rule():
 
 def test_speed_counts_against_your_own_median_for_that_question(drill_home):
     wall = Wall(START)
-    options = {"count": 1, "skills": ["ridge-point"], "mode": "cram", "topic": "numeric"}
+    options = PracticeOptions(count=1, skills=("ridge-point",), mode="cram", topic="numeric")
     for _ in range(srs.MIN_TIMED):
         practise_day(wall, options, seconds=40)
         wall.now += timedelta(days=1)
@@ -355,23 +356,25 @@ def test_nothing_due_is_not_an_error_for_the_cli(drill_home):
     result = run_drill("start", "--plain", "--review", input="")
     assert result.returncode == 0 and "nothing is due" in result.stderr
     with pytest.raises(NothingToPractise):
-        session_config({"mode": "review"}, Settings(), "en", CATALOG, now=START, zone=UTC)
+        session_config(
+            PracticeOptions(mode="review"), Settings(), "en", CATALOG, now=START, zone=UTC
+        )
     both = run_drill("start", "--plain", "--review", "--cram", input="")
     assert both.returncode == 2 and "not allowed" in both.stderr
 
 
 def test_without_a_history_the_first_session_is_all_new(drill_home, no_unlocking):
     config = session_config(
-        {"count": 6, "topic": "numeric"}, Settings(), "en", CATALOG, now=START, zone=UTC
+        PracticeOptions(count=6, topic="numeric"), Settings(), "en", CATALOG, now=START, zone=UTC
     )
     assert config.mode == "smart" and config.retry_missed
     assert [i for _, i in config.plan] == list(CATALOG_SKILLS()[:6])
-    seeded = session_config({"count": 6, "seed": 4}, Settings(), "en", CATALOG)
+    seeded = session_config(PracticeOptions(count=6, seed=4), Settings(), "en", CATALOG)
     assert seeded.mode == "plain"
     assert not seeded.retry_missed
     # the planner's one mixing rule: two skills, then a question
     assert [kind for kind, _ in seeded.plan] == ["skill", "skill", "concept"] * 2
-    again = session_config({"count": 6, "seed": 4}, Settings(), "en", CATALOG)
+    again = session_config(PracticeOptions(count=6, seed=4), Settings(), "en", CATALOG)
     assert again.plan == seeded.plan
 
 
@@ -404,7 +407,7 @@ def test_simulated_weeks(drill_home, no_unlocking):
     shown: dict[str, list[int]] = {right: [], wrong: []}
     # Sessions big enough that the new skills (35 of them) do not crowd the reviews out.
     count = 8
-    options = {"count": count, "topic": "numeric"}
+    options = PracticeOptions(count=count, topic="numeric")
     for day in range(56):
         wall.now = START + timedelta(days=day)
         with History.open() as h:
@@ -439,7 +442,7 @@ def test_simulated_weeks(drill_home, no_unlocking):
 
 def test_review_state_survives_a_restart(drill_home, no_unlocking):
     wall = Wall(START)
-    practise_day(wall, {"count": 4, "topic": "numeric"}, wrong={"gemm-intensity"})
+    practise_day(wall, PracticeOptions(count=4, topic="numeric"), wrong={"gemm-intensity"})
     path = paths.database_file()
     assert path.exists()
     with History.open(path) as h:
@@ -473,9 +476,9 @@ def test_stats_show_due_today_forecast_and_retention(drill_home, monkeypatch):
     if noon > now - timedelta(hours=1):
         noon -= timedelta(days=1)
     wall = Wall(noon - timedelta(days=3))
-    practise_day(wall, {"count": 3, "topic": "numeric"}, wrong={"peak-from-specs"})
+    practise_day(wall, PracticeOptions(count=3, topic="numeric"), wrong={"peak-from-specs"})
     wall.now = noon
-    practise_day(wall, {"count": 3, "topic": "numeric", "mode": "review"})
+    practise_day(wall, PracticeOptions(count=3, topic="numeric", mode="review"))
     data = json.loads(run_drill("stats", "--json").stdout)
     review = data["overview"]["review"]
     assert review["cards"] == 3 and len(review["forecast"]) == 14

@@ -12,8 +12,9 @@ import drill.content.bank as bank
 SCRIPT = """
 import json, sys
 from drill.runs.factory import open_practice
+from drill.runs.options import PracticeOptions
 session = open_practice(
-    {"seed": 1, "skills": ["ridge-point"], "count": 2}, "en", background=True
+    PracticeOptions(seed=1, skills=("ridge-point",), count=2), "en", background=True
 )
 assert session.current is not None
 print(json.dumps(sorted(sys.modules)))

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta, timezone
 
 from drill.learning.planner import SEEDED, seeded_plan
+from drill.runs.options import DailyOptions
 from drill.runs.practice import Session, SessionConfig
 
 COUNT = 5
@@ -110,12 +111,12 @@ def streak(history, day: date) -> int:
 
 
 # -- the factory's hook (drill.runs.factory.open_run) -----------------------------------------
-def build(options: dict, lang: str, clock: Callable[[], float]) -> tuple[Daily, SessionConfig]:
+def build(
+    options: DailyOptions, lang: str, clock: Callable[[], float]
+) -> tuple[Daily, SessionConfig]:
     from drill.content.catalog import load_catalog
 
-    day = options.get("date") or today_utc()
-    if isinstance(day, str):
-        day = date.fromisoformat(day)
+    day = options.day or today_utc()
     run = Daily(day, load_catalog(include_user=False), lang, clock=clock)
     return run, run.config
 

@@ -18,6 +18,13 @@ from typing import TYPE_CHECKING
 
 from drill.errors import SetupError
 from drill.learning.planner import SEEDED
+from drill.runs.options import (
+    DailyOptions,
+    MockOptions,
+    PlacementOptions,
+    PracticeOptions,
+    RunOptions,
+)
 from drill.runs.planning import USER_HISTORY, draw_seed, plan_config, session_config
 from drill.runs.practice import Session, SessionConfig
 
@@ -44,7 +51,7 @@ def new_session(
 
 
 def open_practice(
-    options: dict,
+    options: PracticeOptions,
     lang: str,
     *,
     settings=None,
@@ -114,7 +121,7 @@ def mock_can_use(card) -> bool:
 
 
 def open_interview(
-    options: dict,
+    options: MockOptions,
     lang: str,
     *,
     catalog=None,
@@ -124,13 +131,13 @@ def open_interview(
     background: bool = False,
     on_warning: Callable[[str], None] = _warn,
 ) -> MockInterview:
-    """A mock interview for ``drill mock`` options (minutes, gpu, seed, feedback), recording
-    into the user's history (mode "mock"); its scorecard compares with the previous mock."""
+    """A mock interview for ``options``, recording into the user's history (mode "mock"); its
+    scorecard compares with the previous mock."""
     from drill.content.catalog import CatalogError, load_catalog
     from drill.runs.interview import MockConfig, MockInterview, previous_mock_score
 
     catalog = catalog if catalog is not None else load_catalog()
-    gpu = options.get("gpu")
+    gpu = options.gpu
     if gpu:
         try:
             card = catalog.get(gpu)
@@ -142,14 +149,13 @@ def open_interview(
                 f"cores; {card.id} has none"
             )
         gpu = card.id
-    seed = options.get("seed")
     config = MockConfig(
-        minutes=options.get("minutes") or 30.0,
+        minutes=options.minutes,
         gpu=gpu,
-        seed=draw_seed() if seed is None else seed,
-        feedback=options.get("feedback") or "end",
+        seed=draw_seed() if options.seed is None else options.seed,
+        feedback=options.feedback,
         lang=lang,
-        case=options.get("case") or "kernel",
+        case=options.case,
     )
     history = _open_for_writing(on_warning) if record else None
     previous = None
@@ -169,9 +175,14 @@ def open_interview(
 
 
 # -- other kinds of run: placement, the daily challenge --------------------------------------
+RUN_KINDS = {  # options → (the history's mode, the module that builds the run)
+    PlacementOptions: ("placement", "drill.runs.placement"),
+    DailyOptions: ("daily", "drill.runs.daily"),
+}
+
+
 def open_run(
-    kind: str,
-    options: dict,
+    options: RunOptions,
     lang: str,
     *,
     clock: Callable[[], float] = time.monotonic,
@@ -179,15 +190,15 @@ def open_run(
     background: bool = False,
     on_warning: Callable[[str], None] = _warn,
 ):
-    """A run of ``kind`` (a module in drill.runs with ``build`` and ``listeners``), recording
-    into the user's history under that mode; its own listeners hear each event first."""
+    """The run its options ask for (placement or the daily challenge: a module in drill.runs
+    with ``build`` and ``listeners``), recording into the user's history under its mode; its
+    own listeners hear each event first."""
     import importlib
 
     from drill.runs.recording import in_background
 
-    module = importlib.import_module(
-        {"placement": "drill.runs.placement", "daily": "drill.runs.daily"}[kind]
-    )
+    kind, name = RUN_KINDS[type(options)]
+    module = importlib.import_module(name)
     run, config = module.build(options, lang, clock)
     history = _open_for_writing(on_warning) if record else None
     if history is not None:

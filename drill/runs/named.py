@@ -7,18 +7,19 @@ import difflib
 
 from drill.errors import SetupError
 from drill.learning.planner import SEEDED, seeded_plan
+from drill.runs.options import PracticeOptions
 
 
-def named_questions(options: dict, bank) -> list[str] | None:
+def named_questions(options: PracticeOptions, bank) -> list[str] | None:
     """``--question`` ids, each once and in order; an unknown one is a SetupError that says
     where the ids are."""
     from drill.config import paths
 
-    wanted = list(dict.fromkeys(options.get("questions") or ()))
+    wanted = list(dict.fromkeys(options.questions))
     if not wanted:
         return None
-    if options.get("mode") and options["mode"] != SEEDED:
-        raise SetupError(f"--question asks exactly the named questions; drop --{options['mode']}")
+    if options.mode and options.mode != SEEDED:
+        raise SetupError(f"--question asks exactly the named questions; drop --{options.mode}")
     for ident in wanted:
         if ident not in bank.questions:
             close = difflib.get_close_matches(ident, list(bank.questions), n=1)

@@ -36,6 +36,7 @@ from drill.learning.srs import (
 )
 from drill.runs.base import RunBase
 from drill.runs.items import Question, Result
+from drill.runs.options import PlacementOptions
 from drill.runs.protocol import Event, RunFinished
 from drill.runs.summary import Summary, summarize
 
@@ -243,10 +244,12 @@ class Placer:
 
 
 # -- the factory's hook (drill.runs.factory.open_run) -----------------------------------------
-def build(options: dict, lang: str, clock: Callable[[], float]) -> tuple[Placement, object]:
+def build(
+    options: PlacementOptions, lang: str, clock: Callable[[], float]
+) -> tuple[Placement, object]:
     from drill.content.catalog import load_catalog
 
-    seed = options.get("seed")
+    seed = options.seed
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**9)
     config = PlacementConfig(seed, lang)

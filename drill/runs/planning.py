@@ -10,6 +10,7 @@ from datetime import datetime
 from drill.errors import NothingToPractise, SetupError
 from drill.learning.planner import MODES, SEEDED
 from drill.runs.named import named_plan, named_questions
+from drill.runs.options import PracticeOptions
 from drill.runs.practice import SessionConfig
 
 USER_HISTORY = object()  # "the user's history file", as opposed to a given one or None
@@ -19,20 +20,20 @@ def draw_seed() -> int:
     return random.SystemRandom().randrange(1, 10**9)
 
 
-def mode_of(options: dict) -> str:
+def mode_of(options: PracticeOptions) -> str:
     """The asked-for mode; by default "smart", or "plain" (a fixed, seeded plan) when the user
     names skills or a seed, which promises the same questions every time."""
-    mode = options.get("mode")
+    mode = options.mode
     if mode:
         if mode not in MODES:
             raise SetupError(f"unknown mode {mode!r}; choose from: {', '.join(MODES)}")
         return mode
-    named = options.get("skills") or options.get("questions")
-    return SEEDED if named or options.get("seed") is not None else "smart"
+    named = options.skills or options.questions
+    return SEEDED if named or options.seed is not None else "smart"
 
 
 def session_config(
-    options: dict,
+    options: PracticeOptions,
     settings,
     lang: str,
     catalog,
@@ -49,39 +50,39 @@ def session_config(
     """
     from drill.content.skills import registry
 
-    gpu = options.get("gpu")
+    gpu = options.gpu
     if gpu:
         try:
             gpu = catalog.get(gpu).id
         except LookupError as exc:
             raise SetupError(str(exc)) from None
-    skills = options.get("skills") or None
+    skills = list(options.skills) or None
     for skill_id in skills or ():
         try:
             registry.get(skill_id)
         except LookupError as exc:
             raise SetupError(str(exc)) from None
-    if options.get("questions") and bank is None:
+    if options.questions and bank is None:
         from drill.content.bank.cache import cached_bank
 
         bank = cached_bank()
     questions = named_questions(options, bank)
-    topic = options.get("topic") or ("numeric" if skills else "mixed")
+    topic = options.topic or ("numeric" if skills else "mixed")
     if questions:
         topic = "mixed" if skills else "concepts"
-    seed = options.get("seed")
+    seed = options.seed
     config = SessionConfig(
-        count=options.get("count") or settings.questions,
+        count=options.count or settings.questions,
         seed=draw_seed() if seed is None else seed,
         skills=skills,
-        difficulty=options.get("difficulty") or settings.difficulty,
+        difficulty=options.difficulty or settings.difficulty,
         gpu=gpu,
         lang=lang,
         topic=topic,
         mode=mode_of(options),
         questions=questions,
     )
-    plan_config(config, history, now, bank, zone, fixed_level=bool(options.get("difficulty")))
+    plan_config(config, history, now, bank, zone, fixed_level=bool(options.difficulty))
     return config
 
 

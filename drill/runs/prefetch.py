@@ -10,10 +10,14 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from drill.runs.options import PracticeOptions
 
 
 def prepare_practice(
-    options: dict,
+    options: PracticeOptions,
     lang: str,
     *,
     clock: Callable[[], float] = time.monotonic,

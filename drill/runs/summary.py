@@ -3,12 +3,13 @@ event (an ambiguous wrong number is "one of" its candidate tags, never two mista
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from drill.content.skills.mistakes import explain
 from drill.grading.numbers import MistakeEvent
 from drill.i18n import tr
 from drill.runs.items import ItemRef, Result
+from drill.runs.options import PracticeOptions
 
 
 def mistake_key(result: Result) -> str | None:
@@ -86,14 +87,17 @@ class Summary:
     def missed_any(self) -> bool:
         return bool(self.missed_skills or self.missed_questions)
 
-    def again_options(self) -> dict:
-        """``drill start`` options that ask exactly the missed items again."""
-        return {
-            "skills": self.missed_skills or None,
-            "questions": self.missed_questions or None,
-            "seed": None,
-            "topic": None if self.missed_questions else "numeric",
-        }
+    def again_options(self, options: PracticeOptions) -> PracticeOptions:
+        """``options`` changed to ask exactly the missed items again (a fresh seed, no mode:
+        the count, the card and the difficulty stay)."""
+        return replace(
+            options,
+            skills=tuple(self.missed_skills),
+            questions=tuple(self.missed_questions),
+            seed=None,
+            topic=None if self.missed_questions else "numeric",
+            mode=None,
+        )
 
     def again_command(self) -> str:
         """The command line that practises the missed items again."""

@@ -13,7 +13,7 @@ from tests.tui.helpers import START, wait_for_question
 
 
 async def test_a_huge_paste_is_cut_to_the_cap_with_a_note(drill_home):
-    app = make_app(lang="en", start=dict(START))
+    app = make_app(lang="en", start=START)
     async with app.run_test(size=(110, 36)) as pilot:
         await wait_for_question(pilot)
         box = app.screen.query_one("#answer", AnswerInput)
@@ -37,7 +37,7 @@ async def test_a_huge_paste_is_cut_to_the_cap_with_a_note(drill_home):
 
 
 async def test_the_note_is_in_chinese_in_the_chinese_app(drill_home):
-    app = make_app(lang="zh", start=dict(START))
+    app = make_app(lang="zh", start=START)
     async with app.run_test(size=(110, 36)) as pilot:
         await wait_for_question(pilot)
         box = app.screen.query_one("#answer", AnswerInput)

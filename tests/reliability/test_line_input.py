@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from drill.runs.options import MockOptions
 from drill.ui.lines.driver import Lines, decode_line
 from tests.helpers import ROOT
 from tests.reliability.helpers import drill_bytes, stored_sessions
@@ -108,7 +109,7 @@ def test_mock_time_limit_ends_the_wait_for_jsonl_input():
     moved = [0.0]
     started = time.monotonic()
     interview = open_interview(
-        {"minutes": 0.1, "seed": 2}, "en", clock=lambda: time.monotonic() + moved[0]
+        MockOptions(minutes=0.1, seed=2), "en", clock=lambda: time.monotonic() + moved[0]
     )
     moved[0] = 5.8
     read_end, write_end = os.pipe()  # held open: no end of input, only the deadline

@@ -10,6 +10,7 @@ import os
 import pytest
 
 from drill.config import paths
+from drill.runs.options import MockOptions
 from tests.helpers import FakeClock
 from tests.reliability.helpers import drill, drill_bytes
 
@@ -88,7 +89,7 @@ async def test_the_apps_report_key_writes_one_file_and_shows_its_path(drill_home
     from tests.tui.helpers import text_of
 
     clock = FakeClock()
-    app = make_app(lang="en", clock=clock, mock={"seed": 6, "minutes": 10})
+    app = make_app(lang="en", clock=clock, mock=MockOptions(seed=6, minutes=10))
     async with app.run_test(size=(110, 36)) as pilot:
         for _ in range(300):
             if isinstance(app.screen, MockScreen) and app.screen.interview is not None:

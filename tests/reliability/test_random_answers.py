@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from drill.content.bank.cache import cached_bank
 from drill.content.catalog import load_catalog
 from drill.runs.factory import open_interview, open_practice
+from drill.runs.options import MockOptions, PracticeOptions
 from drill.store.records import capped_answer
 from drill.ui.lines.driver import MAX_LINE_BYTES
 from drill.ui.lines.jsonl import JsonlFormatter
@@ -35,10 +36,10 @@ UNPRINTABLE = {chr(c) for c in (*range(0x00, 0x20), *range(0x7F, 0xA0), *range(0
 def _open(kind: str, seed: int):
     if kind == "mock":
         return open_interview(
-            {"minutes": 30, "seed": seed}, "en", catalog=CATALOG, bank=cached_bank()
+            MockOptions(minutes=30, seed=seed), "en", catalog=CATALOG, bank=cached_bank()
         )
     return open_practice(
-        {"count": 4, "seed": seed, "topic": "mixed"}, "en", catalog=CATALOG, on_warning=print
+        PracticeOptions(count=4, seed=seed, topic="mixed"), "en", catalog=CATALOG, on_warning=print
     )
 
 

@@ -10,16 +10,17 @@ import sqlite3
 
 from drill.config import paths
 from drill.runs.factory import open_interview, open_practice
+from drill.runs.options import MockOptions, PracticeOptions
 from drill.ui.lines.driver import drive
 from drill.ui.lines.jsonl import JsonlFormatter
 from drill.ui.lines.plain import PlainFormatter
 from tests.reliability.helpers import drill, stored_sessions
 
-OPTIONS = {"count": 4, "seed": 7, "skills": ["bound"], "topic": "numeric"}
+OPTIONS = PracticeOptions(count=4, seed=7, skills=("bound",), topic="numeric")
 
 
 def _practice(warnings: list[str]):
-    return open_practice(dict(OPTIONS), "en", on_warning=warnings.append)
+    return open_practice(OPTIONS, "en", on_warning=warnings.append)
 
 
 def _lock():
@@ -88,7 +89,7 @@ def test_answers_still_unsaved_at_the_end_go_to_a_recovery_file_that_imports(tmp
 
 def test_read_only_history_mid_mock_is_reported_in_the_jsonl_summary():
     warnings: list[str] = []
-    interview = open_interview({"minutes": 30, "seed": 3}, "en", on_warning=warnings.append)
+    interview = open_interview(MockOptions(minutes=30, seed=3), "en", on_warning=warnings.append)
     interview.skip()  # saved
     interview.recorder.history.conn.execute("PRAGMA query_only = ON")  # writes now refused
     stdout = io.StringIO()

@@ -8,10 +8,11 @@ import io
 from rich.console import Console
 from textual.widgets import Input, Static
 
+from drill.runs.options import PracticeOptions
 from drill.ui.tui.screens.practice import PracticeScreen
 
 # A fixed practice session: two GEMM-intensity questions, seed 7.
-START = {"seed": 7, "count": 2, "skills": ["gemm-intensity"], "difficulty": 1, "topic": "numeric"}
+START = PracticeOptions(seed=7, count=2, skills=("gemm-intensity",), difficulty=1, topic="numeric")
 
 
 def frozen() -> float:

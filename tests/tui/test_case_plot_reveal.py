@@ -16,6 +16,7 @@ from drill.core.engine import analyze
 from drill.core.engine.calc_ops import OPERATORS
 from drill.runs.factory import Relay
 from drill.runs.items import Question
+from drill.runs.options import PracticeOptions
 from drill.runs.practice import Session, SessionConfig
 from drill.ui.tui.app import make_app
 from tests.tui.helpers import frozen, plots_drawn, type_answer, wait_for_question
@@ -104,7 +105,7 @@ def fixture_app(lang: str):
     )
     future: Future = Future()
     future.set_result((catalog, FixtureSession(config, catalog, clock=frozen), Relay()))
-    return make_app(lang=lang, start={"count": 1}, clock=frozen, prepared=future)
+    return make_app(lang=lang, start=PracticeOptions(count=1), clock=frozen, prepared=future)
 
 
 def plot_text(app) -> str:
@@ -174,7 +175,7 @@ async def test_each_step_reveals_its_own_part_of_the_plot(drill_home, lang, ridg
 
 async def test_the_reviewed_case_keeps_the_next_answers_off_the_plot(drill_home):
     """The review's repro: ``drill start --skill roofline-case --seed 12 --count 1``."""
-    start = {"seed": 12, "count": 1, "skills": ["roofline-case"], "difficulty": 1}
+    start = PracticeOptions(seed=12, count=1, skills=("roofline-case",), difficulty=1)
     app = make_app(lang="en", start=start, clock=frozen)
     async with app.run_test(size=(100, 44)) as pilot:
         screen = await wait_for_question(pilot)

@@ -7,11 +7,12 @@ from __future__ import annotations
 from drill.content.catalog import load_catalog
 from drill.content.skills import registry as skills
 from drill.grading.numbers import grade
+from drill.runs.options import PracticeOptions
 from drill.ui.tui.app import make_app
 from tests.tui.helpers import frozen, plots_drawn, type_answer, wait_for_question
 
 SIZE = (100, 44)
-START = {"seed": 7, "count": 1, "skills": ["dot-moves"], "difficulty": 1, "topic": "numeric"}
+START = PracticeOptions(seed=7, count=1, skills=("dot-moves",), difficulty=1, topic="numeric")
 HEADS = set("▶◀▲▼")
 
 
@@ -32,12 +33,12 @@ async def _answered(pilot) -> None:
 
 
 def test_dot_moves_arrow_after_the_answer(screen_compare, drill_home):
-    app = make_app(lang="en", start=dict(START), clock=frozen)
+    app = make_app(lang="en", start=START, clock=frozen)
     assert screen_compare(app, terminal_size=SIZE, run_before=_answered)
 
 
 async def test_arrow_only_after_the_answer(drill_home):
-    app = make_app(lang="en", start=dict(START), clock=frozen)
+    app = make_app(lang="en", start=START, clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_question(pilot)
         before = _plot_text(app)

@@ -10,6 +10,7 @@ import sqlite3
 from drill.config import paths
 from drill.content.bank.cache import cached_bank
 from drill.learning.srs import card_id, load_state
+from drill.runs.options import PracticeOptions
 from drill.runs.recording import flush
 from drill.store.history import History
 from drill.ui.tui.app import make_app
@@ -41,7 +42,7 @@ def listed(app) -> list[str]:
 
 
 async def test_number_keys_and_space_flip_points_and_everything_follows(drill_home):
-    app = make_app(lang="en", clock=frozen, start={"questions": [QUESTION], "seed": 3})
+    app = make_app(lang="en", clock=frozen, start=PracticeOptions(questions=(QUESTION,), seed=3))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_question(pilot)
         await type_answer(pilot, "108 SMs x 64 lanes x 1.41 GHz")  # no FMA factor, no result

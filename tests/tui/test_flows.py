@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from textual.widgets import DataTable, Input
 
 from drill.content.catalog import load_catalog
 from drill.runs.factory import new_session
+from drill.runs.options import PracticeOptions
 from drill.runs.practice import SessionConfig
 from drill.ui.tui.app import make_app
 from drill.ui.tui.screens.calculator import CalculatorScreen
@@ -47,7 +49,7 @@ async def test_home_opens_a_practice_session(drill_home):
 
 async def test_practice_right_then_wrong_then_summary(drill_home):
     asks = expected_questions()
-    app = make_app(lang="en", start=dict(START), clock=frozen)
+    app = make_app(lang="en", start=START, clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_question(pilot)
         assert "arithmetic intensity" in text_of(app, "#scenario")
@@ -69,7 +71,7 @@ async def test_practice_right_then_wrong_then_summary(drill_home):
 
 
 async def test_unparseable_answer_stays_inline(drill_home):
-    app = make_app(lang="en", start=dict(START), clock=frozen)
+    app = make_app(lang="en", start=START, clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
         first = screen.session.current
@@ -79,7 +81,7 @@ async def test_unparseable_answer_stays_inline(drill_home):
 
 
 async def test_hint_skip_and_leave_with_confirmation(drill_home):
-    app = make_app(lang="en", start=dict(START), clock=frozen)
+    app = make_app(lang="en", start=START, clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
         await pilot.press("f1")
@@ -155,7 +157,7 @@ async def test_language_switch_shows_chinese(drill_home):
     from drill.config import settings
 
     assert settings.load().language == "zh"
-    app = make_app(start=dict(START), clock=frozen)
+    app = make_app(start=START, clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_question(pilot)
         assert "算术强度" in text_of(app, "#scenario")
@@ -163,7 +165,7 @@ async def test_language_switch_shows_chinese(drill_home):
 
 
 async def test_small_terminal_hides_the_plot(drill_home):
-    app = make_app(lang="en", start=dict(START, skills=["ridge-point"]), clock=frozen)
+    app = make_app(lang="en", start=replace(START, skills=("ridge-point",)), clock=frozen)
     async with app.run_test(size=(70, 19)) as pilot:  # above the app's minimum of 60x18
         screen = await wait_for_question(pilot)
         await pilot.pause()  # the plot comes one frame after the question
@@ -176,7 +178,7 @@ async def test_answers_in_the_app_reach_the_history(drill_home):
     from drill.store.history import History
 
     asks = expected_questions()
-    app = make_app(lang="en", start=dict(START), clock=frozen)
+    app = make_app(lang="en", start=START, clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_question(pilot)
         await type_answer(pilot, right_answer(asks[0]))
@@ -257,7 +259,9 @@ async def test_quick_reference_opens_from_home(drill_home):
 
 
 async def test_conceptual_questions_and_self_mark(drill_home):
-    app = make_app(lang="en", clock=frozen, start={"seed": 2, "count": 6, "topic": "concepts"})
+    app = make_app(
+        lang="en", clock=frozen, start=PracticeOptions(seed=2, count=6, topic="concepts")
+    )
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
         for _ in range(6):
@@ -302,7 +306,7 @@ async def test_every_screen_shows_its_content_on_small_terminals(drill_home, siz
     from drill.ui.tui.screens.settings import SettingsScreen
     from drill.ui.tui.screens.stats import StatsScreen
 
-    app = make_app(lang="zh", start=dict(START), clock=frozen)
+    app = make_app(lang="zh", start=START, clock=frozen)
     async with app.run_test(size=size) as pilot:
         await wait_for_question(pilot)
         assert text_of(app, "#progress").startswith("第 1 题 / 共 2 题")
@@ -344,7 +348,7 @@ async def test_home_shows_cards_due_and_review_with_nothing_due_goes_home(drill_
     async with app.run_test(size=SIZE) as pilot:
         await workers_done(pilot)  # the count, posted by its worker
         assert "Nothing due today" in text_of(app, "#home-due")
-    app = make_app(lang="en", clock=frozen, start={"mode": "review"})
+    app = make_app(lang="en", clock=frozen, start=PracticeOptions(mode="review"))
     async with app.run_test(size=SIZE) as pilot:
         await workers_done(pilot)  # the run's worker fails: said, then home
         await workers_done(pilot)  # the home screen's own count
@@ -353,7 +357,7 @@ async def test_home_shows_cards_due_and_review_with_nothing_due_goes_home(drill_
 
 
 async def test_help_states_the_rating_rule(drill_home):
-    app = make_app(lang="en", start=dict(START), clock=frozen)
+    app = make_app(lang="en", start=START, clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_question(pilot)
         await pilot.press("f4")
@@ -370,7 +374,7 @@ async def test_each_feedback_opens_on_the_answer_row_and_then_stays_where_the_us
 
     from tests.tui.helpers import settle
 
-    start = dict(START, skills=["ridge-point"], count=4)
+    start = replace(START, skills=("ridge-point",), count=4)
     app = make_app(lang="en", start=start, clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 
+from drill.runs.options import MockOptions, PracticeOptions
 from drill.ui.render.plotpoints import plot_spec
 from drill.ui.tui.app import make_app
 from drill.ui.tui.screens.dialogs import ConfirmScreen, HelpScreen
@@ -19,12 +20,12 @@ PRESS.update({"PgUp/PgDn": "pagedown", "r": "r", "w": "w", "r/w": "r", "1-9": "1
 
 # (session options, question number) that open on each kind of question.
 KINDS = {
-    "number": (dict(START), 1),
-    "choice (scenario)": ({"seed": 3, "count": 1, "skills": ["bound"]}, 1),
-    "free": ({"seed": 1, "questions": ["peak-flops-formula"]}, 1),
-    "choice (bank)": ({"seed": 1, "questions": ["tensor-core-peak"]}, 1),
-    "truefalse": ({"seed": 1, "questions": ["peak-depends-on-op"]}, 1),
-    "multi": ({"seed": 1, "questions": ["intensity-ranking"]}, 1),
+    "number": (START, 1),
+    "choice (scenario)": (PracticeOptions(seed=3, count=1, skills=("bound",)), 1),
+    "free": (PracticeOptions(seed=1, questions=("peak-flops-formula",)), 1),
+    "choice (bank)": (PracticeOptions(seed=1, questions=("tensor-core-peak",)), 1),
+    "truefalse": (PracticeOptions(seed=1, questions=("peak-depends-on-op",)), 1),
+    "multi": (PracticeOptions(seed=1, questions=("intensity-ranking",)), 1),
 }
 
 
@@ -130,7 +131,7 @@ async def test_every_key_shown_works_and_types_nothing(drill_home, kind):
 
 
 async def test_feedback_is_reached_by_keyboard_at_80x24(drill_home):
-    app = make_app(lang="en", start=dict(START), clock=frozen)
+    app = make_app(lang="en", start=START, clock=frozen)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_for_question(pilot)
         await pilot.press(*"12", "enter")
@@ -156,7 +157,7 @@ async def test_feedback_is_reached_by_keyboard_at_80x24(drill_home):
 
 
 async def test_mock_keys_type_nothing(drill_home):
-    app = make_app(lang="en", clock=frozen, mock={"seed": 7, "minutes": 30})
+    app = make_app(lang="en", clock=frozen, mock=MockOptions(seed=7, minutes=30))
     async with app.run_test(size=(100, 34)) as pilot:
         for _ in range(200):
             screen = app.screen

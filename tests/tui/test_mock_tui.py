@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 
+from drill.runs.options import MockOptions
 from drill.ui.tui.app import make_app
 from drill.ui.tui.screens.mock import MockScreen, ScorecardScreen
 from tests.helpers import FakeClock, right_answer
@@ -31,7 +32,7 @@ async def answer(pilot, text: str) -> None:
 @pytest.mark.slow
 async def test_a_perfect_interview_reaches_the_top_band(drill_home):
     clock = FakeClock()
-    app = make_app(lang="en", clock=clock, mock={"seed": 5, "minutes": 30})
+    app = make_app(lang="en", clock=clock, mock=MockOptions(seed=5, minutes=30))
     async with app.run_test(size=SIZE) as pilot:
         screen = await started(pilot)
         while not screen.interview.finished:
@@ -49,7 +50,7 @@ async def test_a_perfect_interview_reaches_the_top_band(drill_home):
 
 async def test_time_running_out_ends_the_interview(drill_home):
     clock = FakeClock()
-    app = make_app(lang="en", clock=clock, mock={"seed": 6, "minutes": 10})
+    app = make_app(lang="en", clock=clock, mock=MockOptions(seed=6, minutes=10))
     async with app.run_test(size=SIZE) as pilot:
         screen = await started(pilot)
         await answer(pilot, right_answer(screen.interview.current))
@@ -64,7 +65,7 @@ async def test_time_running_out_ends_the_interview(drill_home):
 
 async def test_hints_cost_and_feedback_each(drill_home):
     clock = FakeClock()
-    app = make_app(lang="en", clock=clock, mock={"seed": 7, "minutes": 30, "feedback": "each"})
+    app = make_app(lang="en", clock=clock, mock=MockOptions(seed=7, minutes=30, feedback="each"))
     async with app.run_test(size=SIZE) as pilot:
         screen = await started(pilot)
         await pilot.press("f1")
@@ -79,7 +80,7 @@ async def test_hints_cost_and_feedback_each(drill_home):
 
 async def test_feedback_waits_for_the_end_by_default(drill_home):
     clock = FakeClock()
-    app = make_app(lang="en", clock=clock, mock={"seed": 7, "minutes": 30})
+    app = make_app(lang="en", clock=clock, mock=MockOptions(seed=7, minutes=30))
     async with app.run_test(size=SIZE) as pilot:
         screen = await started(pilot)
         first = screen.interview.current

@@ -37,7 +37,7 @@ async def answer_one_and_leave(pilot, kind: type, ends_on: type) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("record", [False, True], ids=["no-save", "saved"])
 async def test_no_save_holds_for_practice_and_placement_started_from_home(drill_home, record):
-    app = make_app(lang="en", start=dict(START), clock=frozen, record=record)
+    app = make_app(lang="en", start=START, clock=frozen, record=record)
     async with app.run_test(size=SIZE) as pilot:
         await answer_one_and_leave(pilot, PracticeScreen, SummaryScreen)
         await pilot.press("p")

@@ -8,6 +8,7 @@ import sqlite3
 from drill.config import paths
 from drill.content.bank.cache import cached_bank
 from drill.learning.srs import card_id, load_state
+from drill.runs.options import PracticeOptions
 from drill.runs.recording import flush
 from drill.store.history import History
 from drill.ui.render.stats import skill_name
@@ -30,7 +31,7 @@ def stored() -> tuple[float, int, int | None]:
 
 
 async def test_marking_right_then_wrong_follows_through(drill_home):
-    app = make_app(lang="en", clock=frozen, start={"questions": [FREE[0]], "seed": 3})
+    app = make_app(lang="en", clock=frozen, start=PracticeOptions(questions=(FREE[0],), seed=3))
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
         await type_answer(pilot, "no idea at all")
@@ -63,7 +64,7 @@ async def test_marking_right_then_wrong_follows_through(drill_home):
 
 
 async def test_a_question_marked_right_is_not_offered_again(drill_home):
-    app = make_app(lang="zh", clock=frozen, start={"questions": [FREE[0]], "seed": 3})
+    app = make_app(lang="zh", clock=frozen, start=PracticeOptions(questions=(FREE[0],), seed=3))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_question(pilot)
         await type_answer(pilot, "不知道")

@@ -6,13 +6,14 @@ from __future__ import annotations
 from textual.widgets import Input
 
 from drill.i18n import tr
+from drill.runs.options import PracticeOptions
 from drill.ui.tui.app import make_app
 from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.paging import in_view, region_in
 from tests.tui.conftest import screen_text
 from tests.tui.helpers import frozen, settle, text_of, type_answer, until, wait_for_question
 
-CASE = {"skills": ["roofline-case"], "seed": 12, "count": 1, "topic": "numeric"}
+CASE = PracticeOptions(skills=("roofline-case",), seed=12, count=1, topic="numeric")
 SIZE = (80, 24)
 
 
@@ -90,7 +91,7 @@ async def test_hints_pile_up_as_a_ladder(drill_home):
 
 async def test_the_key_bar_is_never_cut_on_free_text_feedback(drill_home):
     for lang in ("en", "zh"):
-        start = {"questions": ["peak-flops-formula"], "seed": 1}
+        start = PracticeOptions(questions=("peak-flops-formula",), seed=1)
         app = make_app(lang=lang, start=start, clock=frozen)
         async with app.run_test(size=SIZE) as pilot:
             screen = await wait_for_question(pilot)
@@ -119,7 +120,7 @@ def test_a_key_bar_drops_whole_keys_from_the_end_when_narrow():
 async def test_each_case_step_opens_at_its_question_when_it_fits(drill_home):
     """The feedback scrolls the answer row to the top; the next step must open at its own
     question again, not keep that scroll (seed 3 at 80×24: an A10 GEMV)."""
-    start = {"skills": ["roofline-case"], "seed": 3, "count": 1, "topic": "numeric"}
+    start = PracticeOptions(skills=("roofline-case",), seed=3, count=1, topic="numeric")
     app = make_app(lang="en", start=start, clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
@@ -139,7 +140,7 @@ async def test_each_case_step_opens_at_its_question_when_it_fits(drill_home):
 
 
 async def test_the_summary_lists_a_cases_steps_under_it(drill_home):
-    start = {"skills": ["roofline-case"], "seed": 3, "count": 1, "topic": "numeric"}
+    start = PracticeOptions(skills=("roofline-case",), seed=3, count=1, topic="numeric")
     app = make_app(lang="en", start=start, clock=frozen)
     async with app.run_test(size=(100, 34)) as pilot:
         screen = await wait_for_question(pilot)

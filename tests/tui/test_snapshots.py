@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from drill.ui.tui.app import make_app
 from tests.tui.helpers import (
     START,
@@ -37,12 +39,12 @@ async def _question(pilot) -> None:
 
 
 def test_practice_question_en(screen_compare, drill_home):
-    start = dict(START, skills=["ridge-point"])
+    start = replace(START, skills=("ridge-point",))
     assert screen_compare(app_for("en", start), terminal_size=SIZE, run_before=_question)
 
 
 def test_practice_question_zh(screen_compare, drill_home):
-    start = dict(START, skills=["ridge-point"])
+    start = replace(START, skills=("ridge-point",))
     assert screen_compare(app_for("zh", start), terminal_size=SIZE, run_before=_question)
 
 
@@ -53,12 +55,12 @@ async def _feedback(pilot) -> None:
 
 
 def test_practice_feedback_en(screen_compare, drill_home):
-    start = dict(START, skills=["ridge-point"])
+    start = replace(START, skills=("ridge-point",))
     assert screen_compare(app_for("en", start), terminal_size=SIZE, run_before=_feedback)
 
 
 def test_practice_feedback_zh(screen_compare, drill_home):
-    start = dict(START, skills=["ridge-point"])
+    start = replace(START, skills=("ridge-point",))
     assert screen_compare(app_for("zh", start), terminal_size=SIZE, run_before=_feedback)
 
 
@@ -72,7 +74,7 @@ async def _summary(pilot) -> None:
 
 
 def test_summary(screen_compare, drill_home):
-    assert screen_compare(app_for("en", dict(START)), terminal_size=SIZE, run_before=_summary)
+    assert screen_compare(app_for("en", START), terminal_size=SIZE, run_before=_summary)
 
 
 async def _open(pilot, key: str) -> None:

@@ -19,6 +19,7 @@ from drill.grading.numbers import Grade
 from drill.runs.factory import Relay
 from drill.runs.interview import Item, Scorecard
 from drill.runs.items import ItemRef, Question, Result
+from drill.runs.options import PracticeOptions
 from drill.runs.practice import Session, SessionConfig
 from drill.store.history import History
 from drill.store.records import Attempt, SessionRecord
@@ -91,7 +92,7 @@ def fixture_app(lang: str):
     )
     future: Future = Future()
     future.set_result((catalog, FixtureSession(config, catalog, clock=frozen), Relay()))
-    return make_app(lang=lang, start={"count": 2}, clock=frozen, prepared=future)
+    return make_app(lang=lang, start=PracticeOptions(count=2), clock=frozen, prepared=future)
 
 
 async def _feedback_with_plot(pilot) -> None:

@@ -20,6 +20,7 @@ from drill.i18n import Text
 from drill.learning import srs
 from drill.runs.factory import Relay
 from drill.runs.items import ItemRef, Question
+from drill.runs.options import PracticeOptions
 from drill.runs.practice import Session, SessionConfig
 from drill.runs.recording import Recorder
 from drill.store.history import History
@@ -107,7 +108,7 @@ def direction_app(lang: str):
     future: Future = Future()
     session = DirectionSession(_config(lang), load_catalog(), clock=frozen)
     future.set_result((load_catalog(), session, Relay()))
-    return make_app(lang=lang, start={"count": 2}, clock=frozen, prepared=future)
+    return make_app(lang=lang, start=PracticeOptions(count=2), clock=frozen, prepared=future)
 
 
 async def _direction_feedback(pilot) -> None:

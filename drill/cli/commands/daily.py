@@ -9,8 +9,11 @@ from drill.cli.flags import lang_of
 
 
 def run(args) -> int:
+    from datetime import date
+
     from drill.i18n import tr
     from drill.runs.factory import open_run
+    from drill.runs.options import DailyOptions
     from drill.ui.lines.driver import drive
 
     lang = lang_of(args)
@@ -18,7 +21,8 @@ def run(args) -> int:
         from drill.ui.lines.jsonl import JsonlFormatter as Formatter
     else:
         from drill.ui.lines.plain import PlainFormatter as Formatter
-    daily = open_run("daily", {"date": args.date}, lang)
+    day = date.fromisoformat(args.date) if args.date else None  # checked by the parser
+    daily = open_run(DailyOptions(day=day), lang)
     out = Formatter(sys.stdout, lang)
     if not args.jsonl:
         print(tr("daily-intro", lang, day=daily.day.isoformat()))

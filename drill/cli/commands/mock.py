@@ -7,16 +7,20 @@ from pathlib import Path
 
 from drill.cli.flags import lang_of
 from drill.errors import UsageError
+from drill.runs.options import MockOptions
 
 
-def options_of(args) -> dict:
-    return {
-        "minutes": args.minutes,
-        "gpu": args.gpu,
-        "seed": args.seed,
-        "feedback": args.feedback,
-        "case": getattr(args, "case", "kernel"),
-    }
+def options_of(args, report: Path | None = None) -> MockOptions:
+    """What ``drill mock`` asked for; the report's path once it has been checked."""
+    return MockOptions(
+        minutes=args.minutes or 30.0,
+        gpu=args.gpu,
+        seed=args.seed,
+        feedback=args.feedback or "end",
+        case=getattr(args, "case", None) or "kernel",
+        report=str(report) if report else None,
+        force=getattr(args, "force", False),
+    )
 
 
 def check_report_path(path: str | None, force: bool = False) -> Path | None:
@@ -73,9 +77,9 @@ def run(args) -> int:
         from drill.ui.tui.startup import hold_collection
 
         hold_collection()  # until the first frame (drill.ui.tui.startup says why)
-        from drill.ui.tui.app import run_mock_app  # textual ~100 ms; only the app needs it
+        from drill.ui.tui.app import run_app  # textual ~100 ms; only the app needs it
 
-        return run_mock_app(args, lang, target)
+        return run_app(mock=options_of(args, target), lang=lang, record=not args.no_save)
     from drill.errors import SetupError
     from drill.runs.factory import open_interview
     from drill.ui.lines.driver import drive

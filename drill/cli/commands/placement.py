@@ -12,7 +12,9 @@ from drill.errors import UsageError
 
 def run(args) -> int:
     lang = lang_of(args)
-    options = {"seed": args.seed}
+    from drill.runs.options import PlacementOptions
+
+    options = PlacementOptions(seed=args.seed)
     from drill.errors import SetupError
     from drill.runs.factory import open_run
     from drill.ui.lines.driver import drive
@@ -22,7 +24,7 @@ def run(args) -> int:
     else:
         from drill.ui.lines.plain import PlainFormatter as Formatter
     try:
-        placement = open_run("placement", options, lang)
+        placement = open_run(options, lang)
     except SetupError as exc:
         raise UsageError(str(exc)) from None
     out = Formatter(sys.stdout, lang)

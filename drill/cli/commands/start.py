@@ -7,20 +7,21 @@ import sys
 
 from drill.cli.flags import lang_of
 from drill.errors import UsageError
+from drill.runs.options import PracticeOptions
 
 
-def options_of(args) -> dict:
+def options_of(args) -> PracticeOptions:
     """What ``drill start`` asked for, as the options a session is built from."""
-    return {
-        "count": args.count,
-        "seed": args.seed,
-        "skills": args.skill,
-        "questions": getattr(args, "question", None),
-        "difficulty": args.difficulty,
-        "gpu": args.gpu,
-        "topic": args.topic,
-        "mode": getattr(args, "mode", None),
-    }
+    return PracticeOptions(
+        count=args.count,
+        seed=args.seed,
+        skills=tuple(args.skill or ()),
+        questions=tuple(getattr(args, "question", None) or ()),
+        difficulty=args.difficulty,
+        gpu=args.gpu,
+        topic=args.topic,
+        mode=getattr(args, "mode", None),
+    )
 
 
 def open_session(args, lang: str):
@@ -72,9 +73,7 @@ def run(args) -> int:
         from drill.runs.prefetch import prepare_practice
 
         # The first session is built, and the plot modules imported, while Textual loads.
-        prepared = prepare_practice(
-            dict(options), lang, record=record, warm=("plotext", "rich.ansi")
-        )
+        prepared = prepare_practice(options, lang, record=record, warm=("plotext", "rich.ansi"))
     from drill.ui.tui.app import run_app  # textual ~100 ms; only the app needs it
 
     return run_app(options, lang=lang, prepared=prepared, record=record)

@@ -8,15 +8,28 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 
 from textual.app import App
 from textual.binding import Binding
 
 from drill.config import settings as settings_mod
 from drill.i18n import tr
+from drill.runs.options import MockOptions, PracticeOptions
 from drill.ui.tui.startup import resume_collection
 
 SHUTDOWN_GRACE_S = 2.0  # after a signal, how long the app may take to restore the terminal
+
+
+@dataclass(frozen=True, kw_only=True)
+class AppOptions:
+    """What the app opens on and how it runs: make_app builds it from the command's flags."""
+
+    lang: str | None = None  # None: the settings' language
+    start: PracticeOptions | None = None  # a practice session instead of the home screen
+    mock: MockOptions | None = None  # a mock interview instead of the home screen
+    record: bool = True  # False for --no-save: every run this app starts reads it
+    clock: Callable[[], float] = time.monotonic
 
 
 class DrillApp(App):
@@ -27,22 +40,13 @@ class DrillApp(App):
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
     MIN_SIZE = (60, 18)  # the stated minimum terminal size (columns, rows)
 
-    def __init__(
-        self,
-        lang: str | None = None,
-        start: dict | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        prepared: Future | None = None,
-        mock: dict | None = None,
-        record: bool = True,
-    ) -> None:
+    def __init__(self, options: AppOptions, prepared: Future | None = None) -> None:
         super().__init__()
-        self.mock_options = mock
-        self.record = record  # False for --no-save: every run this app starts reads it
+        self.options = options
+        self.record = options.record
         self.settings = settings_mod.load()
-        self.lang = lang or self.settings.lang()
-        self.start_options = start
-        self.clock = clock
+        self.lang = options.lang or self.settings.lang()
+        self.clock = options.clock
         self._catalog = None
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
@@ -70,15 +74,15 @@ class DrillApp(App):
 
     def on_mount(self) -> None:
         self.sub_title = tr("app-sub", self.lang)
-        if self.mock_options is not None:
+        if self.options.mock is not None:
             from drill.ui.tui.screens.mock import MockScreen
 
-            self.push_screen(MockScreen(self.mock_options))
-        elif self.start_options is not None:
+            self.push_screen(MockScreen(self.options.mock))
+        elif self.options.start is not None:
             from drill.ui.tui.screens.practice import PracticeScreen
 
             prepared, self._prepared = self._prepared, None
-            self.push_screen(PracticeScreen(self.start_options, prepared=prepared))
+            self.push_screen(PracticeScreen(self.options.start, prepared=prepared))
         else:
             from drill.ui.tui.screens.home import HomeScreen
 
@@ -172,7 +176,7 @@ class DrillApp(App):
                 signal.signal(signum, before)
         self._before_signals.clear()
 
-    def practise(self, options: dict) -> None:
+    def practise(self, options: PracticeOptions) -> None:
         """Replace the current screen with a practice session built from ``options``."""
         from drill.ui.tui.screens.practice import PracticeScreen
 
@@ -200,54 +204,38 @@ class DrillApp(App):
 
 def make_app(
     lang: str | None = None,
-    start: dict | None = None,
+    start: PracticeOptions | None = None,
     clock: Callable[[], float] = time.monotonic,
     prepared: Future | None = None,
-    mock: dict | None = None,
+    mock: MockOptions | None = None,
     record: bool = True,
 ) -> DrillApp:
     """The one app factory, for ``drill`` and for tests; the data folder is DRILL_HOME's, as
     for every command."""
+    options = AppOptions(lang=lang, start=start, mock=mock, record=record, clock=clock)
     if start is not None and prepared is None:
         from drill.runs.prefetch import prepare_practice
 
         prepared = prepare_practice(
-            dict(start),
+            start,
             lang or settings_mod.load().lang(),
             clock=clock,
             record=record,
             warm=("plotext", "rich.ansi"),
         )
-    return DrillApp(
-        lang=lang, start=start, clock=clock, prepared=prepared, mock=mock, record=record
-    )
+    return DrillApp(options, prepared)
 
 
 def run_app(
-    options: dict | None = None,
+    start: PracticeOptions | None = None,
     lang: str | None = None,
     prepared: Future | None = None,
     record: bool = True,
+    mock: MockOptions | None = None,
 ) -> int:
-    """Run the app: a practice session for ``options``, or the home screen for None."""
-    app = make_app(lang=lang, start=options, prepared=prepared, record=record)
-    app.run()
-    app.disarm_exit()
-    return app.return_code or 0
-
-
-def run_mock_app(args, lang: str | None, report=None) -> int:
-    """Run the app on a mock interview for ``drill mock`` options."""
-    options = {
-        "minutes": args.minutes,
-        "gpu": args.gpu,
-        "seed": args.seed,
-        "feedback": args.feedback,
-        "case": getattr(args, "case", "kernel"),
-        "report": str(report) if report else None,
-        "force": getattr(args, "force", False),
-    }
-    app = make_app(lang=lang, mock=options, record=not getattr(args, "no_save", False))
+    """Run the app: a practice session for ``start``, a mock interview for ``mock``, or the
+    home screen."""
+    app = make_app(lang=lang, start=start, prepared=prepared, mock=mock, record=record)
     app.run()
     app.disarm_exit()
     return app.return_code or 0

@@ -13,6 +13,7 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from drill.i18n import tr
+from drill.runs.options import MockOptions, PracticeOptions
 from drill.ui.tui.messages import Computed
 from drill.ui.tui.screens.base import DrillScreen
 from drill.ui.tui.widgets.keybar import KeyBar
@@ -46,14 +47,14 @@ def item(id: str, key: str, label: str):
 def _practice(app: App) -> None:
     from drill.ui.tui.screens.practice import PracticeScreen
 
-    app.push_screen(PracticeScreen({}))
+    app.push_screen(PracticeScreen(PracticeOptions()))
 
 
 @item("mock", "m", "home-mock")
 def _mock(app: App) -> None:
     from drill.ui.tui.screens.mock_setup import MockSetupScreen
 
-    def chosen(options: dict | None) -> None:
+    def chosen(options: MockOptions | None) -> None:
         from drill.ui.tui.screens.mock import MockScreen
 
         if options:
@@ -66,7 +67,7 @@ def _mock(app: App) -> None:
 def _placement(app: App) -> None:
     from drill.ui.tui.screens.placement import PlacementScreen
 
-    app.push_screen(PlacementScreen({}))
+    app.push_screen(PlacementScreen())
 
 
 @item("stats", "s", "home-stats")

@@ -14,6 +14,7 @@ from textual.widgets import ProgressBar, Static
 
 from drill.i18n import tr
 from drill.runs.interview import clock_text, noted_key
+from drill.runs.options import MockOptions
 from drill.ui.render.scorecard import scorecard_view
 from drill.ui.tui.screens.base import ANSWER_KEYS, LEAVE_KEYS, DrillScreen, RunScreen
 from drill.ui.tui.widgets.answer import AnswerInput
@@ -31,7 +32,7 @@ class MockScreen(RunScreen):
     BINDINGS = [*ANSWER_KEYS, *LEAVE_KEYS]  # in the key bar's order
     BODY = "#mock-body"
 
-    def __init__(self, options: dict) -> None:
+    def __init__(self, options: MockOptions) -> None:
         super().__init__()
         self.options = options
         self.interview = None
@@ -219,9 +220,7 @@ class MockScreen(RunScreen):
             return
         self.interview.finish()  # the recorder closes the history
         card = self.interview.scorecard()
-        self.app.switch_screen(
-            ScorecardScreen(card, self.options.get("report"), bool(self.options.get("force")))
-        )
+        self.app.switch_screen(ScorecardScreen(card, self.options.report, self.options.force))
 
     def end_run(self) -> None:
         """The app is closing (a signal): the interview ends here; answers are kept."""

@@ -12,6 +12,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from drill.i18n import tr
+from drill.runs.options import MockOptions
 
 LENGTHS = (10, 20, 30, 45)
 CASES = ("kernel", "serving", "random")
@@ -26,7 +27,7 @@ def mock_cards() -> list:
     return [card for card in load_catalog() if mock_can_use(card)]
 
 
-class MockSetupScreen(ModalScreen[dict | None]):
+class MockSetupScreen(ModalScreen[MockOptions | None]):
     """Three lists side by side; ←/→ (or Tab) move between them, Enter starts."""
 
     BINDINGS = [
@@ -68,7 +69,7 @@ class MockSetupScreen(ModalScreen[dict | None]):
         self.query_one("#mock-cards", OptionList).highlighted = 0
         self.query_one("#mock-lengths", OptionList).focus()
 
-    def chosen(self) -> dict:
+    def chosen(self) -> MockOptions:
         """The options ``MockScreen`` takes, from each list's highlighted entry."""
 
         def pick(ident: str) -> str:
@@ -76,11 +77,11 @@ class MockSetupScreen(ModalScreen[dict | None]):
             return options.get_option_at_index(options.highlighted or 0).id
 
         card = pick("#mock-cards")
-        return {
-            "minutes": float(pick("#mock-lengths")),
-            "case": pick("#mock-cases"),
-            "gpu": None if card == ANY_CARD else card,
-        }
+        return MockOptions(
+            minutes=float(pick("#mock-lengths")),
+            case=pick("#mock-cases"),
+            gpu=None if card == ANY_CARD else card,
+        )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

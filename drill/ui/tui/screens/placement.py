@@ -21,9 +21,10 @@ class PlacementScreen(PracticeScreen):
         from drill.runs.factory import Relay, open_run
 
         relay = Relay()
+        from drill.runs.options import PlacementOptions
+
         run = open_run(
-            "placement",
-            {},
+            PlacementOptions(),
             self.app.lang,
             clock=self.app.clock,
             record=self.app.record,

@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from drill.i18n import tr
+from drill.runs.options import PracticeOptions
 from drill.runs.practice import count_values
 from drill.ui.tui.screens.base import ANSWER_KEYS, LEAVE_KEYS, RunScreen
 from drill.ui.tui.widgets.answer import AnswerInput
@@ -50,9 +51,9 @@ class PracticeScreen(RunScreen):
     ]
     BODY = "#practice-body"
 
-    def __init__(self, options: dict | None = None, prepared=None) -> None:
+    def __init__(self, options: PracticeOptions | None = None, prepared=None) -> None:
         super().__init__()
-        self.options = options or {}
+        self.options = options or PracticeOptions()
         self.prepared = prepared  # a Future from drill.runs.prefetch.prepare_practice
         self.session = None
         self.streak = 0

@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 
 from drill.i18n import tr
+from drill.runs.options import PracticeOptions
 from drill.runs.summary import mistake_explanation, mistake_label
 from drill.ui.render.stats import skill_name
 from drill.ui.tui.screens.base import DrillScreen
@@ -23,7 +24,7 @@ class SummaryScreen(DrillScreen):
         Binding("escape,q", "home", "home", key_display="Esc"),
     ]
 
-    def __init__(self, session, options: dict) -> None:
+    def __init__(self, session, options: PracticeOptions) -> None:
         super().__init__()
         self.session = session
         self.options = options
@@ -74,7 +75,7 @@ class SummaryScreen(DrillScreen):
         return action != "again" or self.summary.missed_any  # nothing to practise again
 
     def action_again(self) -> None:
-        self.app.practise(dict(self.options, mode=None, **self.summary.again_options()))
+        self.app.practise(self.summary.again_options(self.options))
 
     def action_home(self) -> None:
         self.app.go_home()
