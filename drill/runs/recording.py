@@ -251,7 +251,9 @@ class Recorder:
         """The card's new row; a card that cannot be scheduled never costs the answer."""
         try:
             return self.reviewer.review(result, when)
-        except (ValueError, TypeError, KeyError, ImportError) as exc:
+        except (sqlite3.Error, OSError):
+            raise  # the history's own failure: the answer stays pending (see _save)
+        except Exception as exc:  # noqa: BLE001 - whatever the scheduler raises, the answer stays
             self._fail(exc, "update the review schedule in")
             return None
 

@@ -297,7 +297,36 @@ def check(conn: sqlite3.Connection) -> list[str]:
             problems += _bad_rows(
                 conn, table, column, f"{column} NOT GLOB '{_STAMP}'", "is not a timestamp"
             )
+    if "review_cards" in tables:
+        problems += _unusable_states(conn)
     return problems
+
+
+def _unusable_states(conn: sqlite3.Connection) -> list[str]:
+    """Review cards whose scheduler state the scheduler cannot use (each starts afresh at its
+    next review; named here so the user hears of it)."""
+    import json
+
+    from drill.store.review_state import fsrs_problem
+
+    found = []
+    try:
+        rows = conn.execute(
+            "SELECT card_id, state_json FROM review_cards WHERE json_valid(state_json)"
+        )
+        for card_id, text in rows:
+            state = json.loads(text)
+            fsrs = state.get("fsrs") if isinstance(state, dict) else None
+            problem = fsrs_problem(fsrs) if fsrs is not None else None
+            if problem is not None:
+                found.append(
+                    f"review_cards row {card_id}: {problem}; it starts afresh at its next review"
+                )
+    except sqlite3.OperationalError as exc:
+        return [f"review_cards.state_json: cannot be read ({exc})"]
+    return found[:_ROW_LIMIT] + (
+        [f"… and {len(found) - _ROW_LIMIT} more"] if len(found) > _ROW_LIMIT else []
+    )
 
 
 def _bad_rows(

@@ -178,14 +178,18 @@ def _from_json(text: str, skipped: list[str] | None = None):
     reviews = []
     for i, item in enumerate(raw_reviews, 1):
         try:
-            reviews.append(_review(item, f"review card {i}"))
+            reviews.append(_review(item, f"review card {i}", skipped))
         except TransferError as exc:
             _keep(skipped, exc)
     return sessions, reviews
 
 
-def _review(data: object, where: str) -> dict:
-    """A review card from an export; its scheduler state stays data (JSON), never code."""
+def _review(data: object, where: str, skipped: list[str] | None = None) -> dict:
+    """A review card from an export; its scheduler state stays data (JSON), never code. A
+    state the scheduler cannot use (a negative stability, a NaN difficulty) starts the card
+    afresh, said in ``skipped``; its answers are imported all the same."""
+    from drill.store.review_state import fsrs_problem
+
     if not isinstance(data, dict):
         raise TransferError(f"{where}: must be an object")
     kind = _text(data, "kind", where)
@@ -194,11 +198,20 @@ def _review(data: object, where: str) -> dict:
     state = data.get("state")
     if not isinstance(state, dict):
         raise TransferError(f"{where}: 'state' must be an object")
+    card_id = _text(data, "card_id", where)
+    due_utc = _time(data, "due_utc", where, required=False)
+    problem = fsrs_problem(state["fsrs"]) if state.get("fsrs") is not None else None
+    if problem is not None:
+        reset = TransferError(f"{where} ({card_id}): {problem}")
+        if skipped is None:
+            raise reset
+        skipped.append(f"{reset}; the card starts afresh")
+        state, due_utc = {**state, "fsrs": None}, None
     return {
-        "card_id": _text(data, "card_id", where),
+        "card_id": card_id,
         "kind": kind,
         "state": state,
-        "due_utc": _time(data, "due_utc", where, required=False),
+        "due_utc": due_utc,
         "updated_utc": _time(data, "updated_utc", where),
     }
 

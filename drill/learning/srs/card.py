@@ -16,6 +16,7 @@ from datetime import datetime, time, timedelta, timezone, tzinfo
 from functools import lru_cache
 
 from drill.learning.srs.rating import AGAIN, GOOD, HARD
+from drill.store.review_state import fsrs_problem
 from drill.store.timeutil import parse_utc, utc_iso
 
 LEVEL_UP_AFTER = 3  # successes in a row at a skill's level raise it
@@ -94,11 +95,8 @@ class CardState:
             )
         except (TypeError, ValueError):
             return cls()
-        if state.fsrs is not None:
-            try:
-                _card(state.fsrs)
-            except (KeyError, TypeError, ValueError):
-                state.fsrs = None
+        if state.fsrs is not None and fsrs_problem(state.fsrs) is not None:
+            state.fsrs = None  # a state the scheduler cannot use: the card starts afresh
         return state
 
     @property
