@@ -272,6 +272,7 @@ def _history(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
     export.add_argument(
         "file", nargs="?", type=argtypes.name, help="output file (default: standard output)"
     )
+    export.add_argument("--force", action="store_true", help="replace an existing file")
     imp = hsub.add_parser("import", help="merge an exported file; importing twice adds nothing")
     imp.add_argument("file", type=argtypes.name)
     hsub.add_parser("check", help="run an integrity check on the history database")

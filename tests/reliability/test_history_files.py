@@ -52,7 +52,7 @@ def test_export_over_the_file_size_limit_keeps_the_old_backup(tmp_path):
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
     result = subprocess.run(
-        [sys.executable, "-m", "drill", "history", "export", str(backup)],
+        [sys.executable, "-m", "drill", "history", "export", str(backup), "--force"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -69,7 +69,7 @@ def test_export_replaces_the_file_whole(tmp_path):
     _record()
     backup = tmp_path / "backup.json"
     backup.write_text("previous backup\n")
-    code, _, err = drill("history", "export", str(backup))
+    code, _, err = drill("history", "export", str(backup), "--force")
     assert code == 0, err
     assert len(json.loads(backup.read_text())["sessions"]) == 2
 

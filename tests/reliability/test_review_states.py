@@ -61,7 +61,9 @@ def test_an_imported_card_the_scheduler_cannot_use_starts_afresh(drill_home, tmp
     assert "the card starts afresh" in imported.stderr
     # The next sessions answer normally and keep every answer.
     for _ in range(2):
-        session = run_drill("start", "--plain", "--count", "3", input="1\n1\n1\n", env=env)
+        session = run_drill(
+            "start", "--plain", "--count", "3", "--topic", "numeric", input="1\n1\n1\n", env=env
+        )
         assert session.returncode == 0, session.stderr
         assert "Traceback" not in session.stderr + session.stdout
     out = tmp_path / "after.json"

@@ -20,7 +20,7 @@ def run(args) -> int:
     if args.action == "check":
         return check(lang)
     if args.action == "export":
-        return export(args.format, args.file, lang)
+        return export(args.format, args.file, lang, getattr(args, "force", False))
     return import_file(args.file, lang)
 
 
@@ -63,9 +63,12 @@ def check(lang: str) -> int:
 
 
 # -- export -------------------------------------------------------------------------------
-def export(fmt: str, file: str | None, lang: str) -> int:
+def export(fmt: str, file: str | None, lang: str, force: bool = False) -> int:
     from drill.config import paths
     from drill.store.history import HistoryError, exists
+    from drill.ui.render.export import output_target, write_file
+
+    target = output_target(file, force) if file and file != "-" else None
 
     sessions = []
     reviews: list[dict] = []
@@ -89,8 +92,8 @@ def export(fmt: str, file: str | None, lang: str) -> int:
             sessions = history.sessions(problems)
             reviews = history.review_rows(problems)
     text = transfer.to_json(sessions, reviews) if fmt == "json" else transfer.to_csv(sessions)
-    if file and file != "-":
-        write_atomic(Path(file), text)
+    if target is not None:
+        write_file(target, text)
         attempts = sum(len(s.attempts) for s in sessions)
         print(
             tr("history-wrote", lang, sessions=len(sessions), attempts=attempts, file=file),
@@ -108,21 +111,6 @@ def export(fmt: str, file: str | None, lang: str) -> int:
         )
         return 1
     return 0
-
-
-def write_atomic(target: Path, text: str) -> None:
-    """Write a whole file or nothing: a full disk or size limit leaves the old file as it was."""
-    from drill.config.files import write_atomic as write
-
-    if target.is_dir():
-        raise UsageError(f"cannot write {target}: it is a folder")
-    try:
-        write(target, text.encode("utf-8"))
-    except OSError as exc:
-        raise UsageError(
-            f"cannot write {target}: {exc.strerror or exc}; "
-            "an existing file there was left as it was"
-        ) from None
 
 
 # -- import -------------------------------------------------------------------------------

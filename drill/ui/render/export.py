@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from drill.config.files import write_atomic
+from drill.config.files import is_stream, write_atomic
 from drill.errors import UsageError
 
 if TYPE_CHECKING:
@@ -34,9 +34,9 @@ class Exporter:
         csv_file: str | None = None,
         force: bool = False,
     ) -> None:
-        self.svg = _target(svg, force, "--svg")
-        self.txt = _target(txt, force, "--txt")
-        self.csv = _target(csv_file, force, "--csv")
+        self.svg = output_target(svg, force, "--svg")
+        self.txt = output_target(txt, force, "--txt")
+        self.csv = output_target(csv_file, force, "--csv")
         self.written: list[Path] = []
 
     @classmethod
@@ -98,25 +98,30 @@ class Exporter:
         self.written.append(self.csv)
 
 
-def _target(name: str | None, force: bool, flag: str) -> Path | None:
+def output_target(name: str | None, force: bool, flag: str = "") -> Path | None:
+    """Where an export may go, checked before any work: an existing file or link only with
+    ``--force``; a device or a pipe (``/dev/stdout``, a FIFO) always, as it is written into."""
     if not name:
         return None
     path = Path(name).expanduser()
+    where = f"{flag} {name}" if flag else name
     if path.is_dir():
-        raise UsageError(f"{flag} {name}: is a folder; give a file name")
+        raise UsageError(f"{where}: is a folder; give a file name")
     if not path.parent.is_dir():
-        raise UsageError(f"{flag} {name}: the folder {path.parent} does not exist")
-    if (path.exists() or path.is_symlink()) and not force:
-        raise UsageError(f"{flag} {name}: the file exists; add --force to replace it")
+        raise UsageError(f"{where}: the folder {path.parent} does not exist")
+    if (path.exists() or path.is_symlink()) and not force and not is_stream(path):
+        raise UsageError(f"{where}: the file exists; add --force to replace it")
     return path
 
 
 def write_file(target: Path, text: str) -> None:
     """The whole file or nothing (drill.config.files.write_atomic), a failure in one line."""
+    existed = target.is_file() and not is_stream(target)
     try:
         write_atomic(target, text.encode("utf-8"))
     except OSError as exc:
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
+        kept = "; the file there was left as it was" if existed else ""
+        raise UsageError(f"cannot write {target}: {exc.strerror or exc}{kept}") from None
 
 
 def roofline_rows(figure) -> list[list]:

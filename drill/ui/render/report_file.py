@@ -9,29 +9,19 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 from datetime import datetime
 from pathlib import Path
 
-from drill.config.files import write_atomic
+from drill.config.files import is_stream, write_atomic
 
 
 class ReportRefused(ValueError):
     """The report would overwrite a file or go through a symlink without --force."""
 
 
-def _is_stream(target: Path) -> bool:
-    """A character device or a pipe (after links): written to, never replaced."""
-    try:
-        mode = target.stat().st_mode
-    except OSError:
-        return False
-    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
-
-
 def check_target(target: Path, force: bool = False) -> None:
     """Raise ReportRefused when writing ``target`` would replace a file or follow a link."""
-    if force or _is_stream(target):
+    if force or is_stream(target):
         return
     if target.is_symlink():
         raise ReportRefused(f"{target} is a symbolic link; give another name or add --force")
@@ -43,11 +33,7 @@ def write_report(target: Path, text: str, force: bool = False) -> Path:
     """Write ``text`` to ``target``; raise ReportRefused or OSError (nothing left half-written)."""
     check_target(target, force)
     data = text.encode("utf-8")
-    if _is_stream(target):
-        with open(target, "wb") as out:
-            out.write(data)
-        return target
-    if force:
+    if force or is_stream(target):
         write_atomic(target, data)
         return target
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
