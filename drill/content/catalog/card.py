@@ -58,6 +58,8 @@ class Card:
     registers_per_unit: int | None = None  # 32-bit registers per SM / CU
     shared_memory_per_unit_kib: float | None = None  # most shared memory (LDS) per SM / CU
     aliases: tuple[str, ...] = ()
+    device_names: tuple[str, ...] = ()  # as the driver names the device (nvidia-smi, ncu)
+    compute_capability: str | None = None  # NVIDIA's "8.0"; None for other vendors
     inferred: tuple[str, ...] = ()
     exceptions: dict[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
@@ -204,6 +206,8 @@ class Card:
             "architecture": self.architecture,
             "form_factor": self.form_factor,
             "aliases": list(self.aliases),
+            "device_names": list(self.device_names),
+            "compute_capability": self.compute_capability,
             "units": self.units,
             "unit_kind": self.unit_kind,
             "fp32_lanes_per_unit": self.lanes,

@@ -30,7 +30,7 @@ def card_files(folders: Iterable[Path]) -> list[Path]:
     return files
 
 
-_TUPLE_FIELDS = ("aliases", "inferred", "notes", "sources")
+_TUPLE_FIELDS = ("aliases", "device_names", "inferred", "notes", "sources")
 
 
 @cache

@@ -37,6 +37,8 @@ _REQUIRED = {
 }
 _OPTIONAL = {
     "aliases": list,
+    "device_names": list,
+    "compute_capability": str,
     "tensor_clock_mhz": (int, float),
     "base_clock_mhz": (int, float),
     "l2_mb": (int, float),
@@ -258,6 +260,8 @@ def parse_card(data: object, path: str, user: bool = False) -> tuple[Card | None
         registers_per_unit=data.get("registers_per_unit"),
         shared_memory_per_unit_kib=data.get("shared_memory_per_unit_kib"),
         aliases=tuple(str(a).lower() for a in data.get("aliases") or ()),
+        device_names=tuple(str(n) for n in data.get("device_names") or ()),
+        compute_capability=data.get("compute_capability"),
         inferred=tuple(str(i) for i in data.get("inferred") or ()),
         exceptions={str(k): str(v) for k, v in (data.get("exceptions") or {}).items()},
         notes=tuple(str(n) for n in data.get("notes") or ()),
