@@ -159,7 +159,7 @@ def test_bad_files_get_one_line_and_exit_2(tmp_path, capsys):
 def test_messages_say_what_is_wrong(tmp_path, capsys):
     files = bad_files(tmp_path)
     expect = {
-        "another tool": "not an Nsight Compute CSV",
+        "another tool": "an Nsight Systems summary",
         "truncated": "truncated",
         "100 MB": "larger than",
         "ncu-rep without ncu_report": "ncu --import",

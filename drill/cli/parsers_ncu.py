@@ -29,9 +29,29 @@ def add_ncu(sub: argparse._SubParsersAction, lang_flag: Callable) -> None:
     )
     ncu.add_argument(
         "--mma",
-        default=None,
-        metavar="MxNxK",
-        help="FLOPs per tensor instruction come from this MMA shape (default 16x8x16)",
+        action="append",
+        metavar="[NAME=]MxNxK",
+        help="FLOPs per counted tensor instruction from this MMA shape, for every kernel or, "
+        "as NAME=MxNxK, for kernels whose name contains NAME (repeatable; default: the shape "
+        "in the kernel's name, else the architecture's: 8x8x4 on Volta, 16x8x8 on Turing, "
+        "16x8x16 on Ampere and later; none on Hopper and B200, use sm__ops_path_tensor_*)",
+    )
+    ncu.add_argument(
+        "--peak",
+        type=argtypes.flop_rate,
+        metavar="RATE",
+        help="place every kernel under this peak, e.g. 19.5T (no card needed with --bandwidth)",
+    )
+    ncu.add_argument(
+        "--bandwidth",
+        type=argtypes.byte_rate,
+        metavar="RATE",
+        help="the memory bandwidth to place them under, e.g. 1555GB/s",
+    )
+    ncu.add_argument(
+        "--all",
+        action="store_true",
+        help="show every kernel (default: the 20 longest, with a count of the rest)",
     )
     ncu.add_argument("--json", action="store_true", help="the figures as JSON, in base units")
     ncu.add_argument("--plot", action="store_true", help="draw the kernels on the roofline")

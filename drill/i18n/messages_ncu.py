@@ -10,9 +10,56 @@ PAIRS: dict[str, tuple[str, str]] = {
         "card {name} (matched from the device name {device!r})",
         "显卡 {name}（由设备名 {device!r} 匹配）",
     ),
-    "ncu-card-default": (
-        "card {name} (your default: the report names no device drill knows; pass --gpu)",
-        "显卡 {name}（默认值：报告里没有可识别的设备名；请用 --gpu 指定）",
+    "ncu-card-custom": (
+        "the roof given by --peak and --bandwidth",
+        "由 --peak 与 --bandwidth 给定的屋顶",
+    ),
+    "ncu-more": (
+        "{more} more kernel(s) not shown, {share} of the time; --all shows every kernel.",
+        "另有 {more} 个 kernel 未显示，占总耗时的 {share}；用 --all 显示全部。",
+    ),
+    "ncu-no-verdict": (
+        "Speed of Light: no reading ({why}); collect --metrics {metrics}",
+        "Speed of Light：无法判读（{why}）；请用 --metrics {metrics} 采集",
+    ),
+    "ncu-no-verdict-why": (
+        "the report has neither ncu's throughput percentages nor a duration with FLOPs or bytes",
+        "报告里既没有 ncu 的吞吐百分比，也没有可与 FLOPs 或字节数相除的耗时",
+    ),
+    "ncu-partial": (
+        "{known} %, below 60 %, and the other share is not in the report",
+        "{known} %，低于 60 %，另一项不在报告里",
+    ),
+    "ncu-clock": (
+        "ncu ran the SMs at {clock} (it locks clocks to base by default): the roof there is "
+        "{peak_at}, against the datasheet's {peak} at {boost}; the compute share is read "
+        "against {peak_at}.",
+        "ncu 运行时 SM 频率为 {clock}（默认锁定在基础频率）：此频率下的屋顶为 {peak_at}，"
+        "数据手册为 {boost} 下的 {peak}；计算占比按 {peak_at} 计。",
+    ),
+    "ncu-above": (
+        "Above the card's roof ({what}): impossible on this card at its datasheet figures; "
+        "check the card (--gpu), the MMA shape (--mma) or the counters.",
+        "超过了显卡的屋顶（{what}）：按数据手册的指标在这张卡上不可能达到；请检查显卡（--gpu）、"
+        "MMA 形状（--mma）或计数器。",
+    ),
+    "ncu-excluded": ("Left out: {problem}", "已剔除：{problem}"),
+    "ncu-unread-unit": (
+        "The {figure} is in the report as {cell}, a unit drill does not read; export with "
+        "ncu's default units",
+        "报告中的{figure}为 {cell}，drill 不认识这个单位；请用 ncu 的默认单位导出",
+    ),
+    "ncu-duration-word": ("duration", "耗时"),
+    "ncu-tensor-no-shape": (
+        "Tensor instructions counted ({count}), but on compute capability {cc} one "
+        "instruction does a varying number of FLOPs (wgmma / tcgen05): collect --metrics "
+        "{metrics}, or give --mma NAME=MxNxK.",
+        "统计到张量指令 {count} 条，但在计算能力 {cc} 上每条指令的 FLOPs 并不固定"
+        "（wgmma / tcgen05）：请用 --metrics {metrics} 采集，或用 --mma NAME=MxNxK 指定。",
+    ),
+    "ncu-tensor-ops": (
+        "Tensor FLOPs from sm__ops_path_tensor_* ({dtype}), one FLOP per counted math op.",
+        "张量 FLOPs 取自 sm__ops_path_tensor_*（{dtype}），每个计数的运算按一次 FLOP 计。",
     ),
     "ncu-kernel": (
         "Kernel {index}: {name} · {launches} launch(es) · grid {grid} × block {block}",
@@ -58,9 +105,20 @@ PAIRS: dict[str, tuple[str, str]] = {
         "报告里没有耗时：用 --metrics {metrics} 采集",
     ),
     "ncu-mma": (
-        "Tensor FLOPs: each MMA instruction counted as 2·{m}·{n}·{k} FLOPs (--mma to change).",
-        "Tensor FLOPs：每条 MMA 指令按 2·{m}·{n}·{k} FLOPs 计（用 --mma 修改）。",
+        "Tensor FLOPs: each MMA instruction counted as 2·{m}·{n}·{k} FLOPs ({source}; "
+        "--mma to change).",
+        "Tensor FLOPs：每条 MMA 指令按 2·{m}·{n}·{k} FLOPs 计（{source}；用 --mma 修改）。",
     ),
+    "ncu-mma-from-name": ("the shape in the kernel's name", "取自 kernel 名称中的形状"),
+    "ncu-mma-from-cc": (
+        "the usual shape on compute capability {cc}",
+        "计算能力 {cc} 的常用形状",
+    ),
+    "ncu-mma-from-default": (
+        "the report gives no compute capability; Ampere's m16n8k16 assumed",
+        "报告未给出计算能力；按 Ampere 的 m16n8k16 计",
+    ),
+    "ncu-mma-from-flag": ("--mma", "--mma"),
     "ncu-collect": (
         "Collect everything drill reads: ncu --csv --page raw --metrics {metrics} ./app > report.csv",
         "采集 drill 需要的全部指标：ncu --csv --page raw --metrics {metrics} ./app > report.csv",

@@ -12,18 +12,16 @@ from drill.errors import UsageError
 from drill.i18n import tr
 
 MAX_BYTES = 50 * 1024 * 1024  # a details page of a few thousand launches stays far below
-MMA = re.compile(r"^(\d{1,3})[x×](\d{1,3})[x×](\d{1,3})$")
+TOP = 20  # kernels shown by default, the longest first
 
 
-def _mma(text: str | None) -> tuple[int, int, int]:
-    from drill.core.ncu.kernels import DEFAULT_MMA
+def _rules(values: list[str] | None) -> tuple:
+    from drill.core.ncu.mma import ShapeError, parse_rule
 
-    if not text:
-        return DEFAULT_MMA
-    match = MMA.match(text.strip().lower().removeprefix("m").replace("n", "x").replace("k", "x"))
-    if not match or 0 in (shape := tuple(int(g) for g in match.groups())):
-        raise UsageError(f"--mma {text!r}: give the MMA shape as MxNxK, e.g. 16x8x16")
-    return shape  # type: ignore[return-value]
+    try:
+        return tuple(parse_rule(v) for v in values or ())
+    except ShapeError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def read(path_text: str):
@@ -54,58 +52,102 @@ def _norm(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
-def pick_card(args, kernels) -> tuple[object, str]:
-    """The card named by --gpu, else the one the report's device name matches, else the
-    default; with the line saying which."""
+def _names(card) -> set[str]:
+    return {_norm(n) for n in (card.name, card.id, *card.aliases, *card.device_names)}
+
+
+def pick_card(args, kernels) -> tuple[object | None, str]:
+    """The card named by --gpu, else the one the report's device name matches; a device
+    drill does not know, or a report naming none, is refused with what to give instead
+    (--peak and --bandwidth place the kernels on a roof of those figures, no card)."""
     from drill.content.catalog import load_catalog
 
     if args.gpu:
-        card = load_card(args.gpu)
-        return card, "ncu-card-given"
+        return load_card(args.gpu), "ncu-card-given"
+    if args.peak and args.bandwidth:
+        return None, "ncu-card-custom"
     device = next((k.device for k in kernels if k.device), "")
+    cc = next((k.cc for k in kernels if k.cc), "")
+    cards = load_catalog()
     if device:
-        for card in load_catalog():
-            if _norm(device) in {_norm(card.name), *(_norm(a) for a in card.aliases)}:
+        for card in cards:
+            if _norm(device) in _names(card):
                 return card, "ncu-card-matched"
-    return load_card(None), "ncu-card-default"
+    same = [c.id for c in cards if cc and c.compute_capability == cc]
+    hint = f" (cards of compute capability {cc}: {', '.join(same)})" if same else ""
+    if device:
+        raise UsageError(
+            f"the report's GPU {device!r}{f' (compute capability {cc})' if cc else ''} is not "
+            f"in drill's catalog: give --gpu ID{hint}, or --peak and --bandwidth"
+        )
+    where = f" only its compute capability, {cc}" if cc else ""
+    raise UsageError(
+        f"the report does not name its GPU{',' + where if where else ''}: give --gpu ID"
+        f"{hint or ' (drill gpus lists them)'}, or --peak and --bandwidth"
+    )
 
 
-def roof(card, precision: str) -> tuple[float, str]:
-    """The peak a kernel runs against: tensor fp16 for MMA instructions, the non-tensor
-    (vector) peak of its precision otherwise, fp32 where the card lists none."""
+def roof(card, k, args) -> tuple[float, str, float | None]:
+    """The peak a kernel runs against and the SM clock it assumes (MHz): the tensor peak
+    of the tensor ops' type (fp16 for MMA instructions), the non-tensor (vector) peak of
+    its precision otherwise, fp32 where the card lists none; --peak instead of any."""
     from drill.content.catalog import CatalogError
 
+    if args.peak:
+        return args.peak, "given", None
+    precision = k.precision
     try:
         if precision == "tensor":
-            choice = card.peak("fp16")
+            dtype = k.tensor_dtype if k.tensor_dtype in card.tensor else "fp16"
+            choice = card.peak(dtype)
         elif precision in ("fp64", "fp16"):
             choice = card.peak(precision, cuda_cores=True)
         else:
             choice = card.peak("fp32")
     except CatalogError:
         choice = card.peak("fp32")
-    return choice.value, choice.path
+    return choice.value, choice.path, choice.clock_mhz
 
 
-def analyse(args):
+def analyse(args, everything: bool = False):
+    """The report, the card (None for --peak/--bandwidth), how it was chosen, the placed
+    kernels shown, and the kernels left out of view (by --all or TOP)."""
     from drill.core.ncu.analysis import place
     from drill.core.ncu.kernels import kernels as group
 
+    if bool(args.peak) != bool(args.bandwidth) and not args.gpu:
+        raise UsageError("--peak and --bandwidth go together without --gpu (or give --gpu)")
     report = read(args.file)
-    mma = _mma(args.mma)
-    found = group(report.launches, mma)
+    found = group(report.launches, _rules(args.mma))
     card, how = pick_card(args, found)
+    listed = found if everything else shown(found)
+    keep = {id(k) for k in listed}
+    bandwidth = args.bandwidth or card.bandwidth
     placements = []
     for k in found:
-        peak, path = roof(card, k.precision)
-        placements.append(place(k, peak, card.bandwidth, path, mma))
-    return report, card, how, mma, placements
+        if id(k) in keep:
+            peak, path, clock = roof(card, k, args)
+            placements.append(place(k, peak, bandwidth, path, clock * 1e6 if clock else None))
+    hidden = [k for k in found if id(k) not in keep]
+    return report, card, how, placements, hidden
+
+
+def shown(found: list) -> list:
+    """The TOP longest kernels, in the report's order (the first TOP where none has a time)."""
+    if len(found) <= TOP:
+        return found
+    longest = sorted(range(len(found)), key=lambda i: -(found[i].duration or 0.0))[:TOP]
+    return [found[i] for i in sorted(longest)]
 
 
 def run(args) -> int:
     lang = lang_of(args)
-    report, card, how, mma, placements = analyse(args)
+    if args.quiz and args.json:
+        raise UsageError("--quiz asks questions, --json prints figures: choose one")
+    report, card, how, placements, hidden = analyse(args, args.all or args.quiz)
     if args.quiz:
+        if card is None:
+            raise UsageError("--quiz needs a card: give --gpu ID")
         return _quiz(args, lang, card, placements)
     if args.json:
         from drill.core.ncu.analysis import to_json
@@ -114,20 +156,26 @@ def run(args) -> int:
             {
                 "file": args.file,
                 "format": report.format,
-                "gpu": card.id,
-                "card_from": {"ncu-card-given": "gpu", "ncu-card-matched": "device"}.get(
-                    how, "default"
-                ),
+                "gpu": card.id if card else None,
+                "card_from": {
+                    "ncu-card-given": "gpu",
+                    "ncu-card-matched": "device",
+                    "ncu-card-custom": "peak and bandwidth",
+                }[how],
+                "peak_flops": args.peak,
+                "bandwidth": args.bandwidth or (card.bandwidth if card else None),
                 "launches": len(report.launches),
-                "kernels": [to_json(p, mma) for p in placements],
+                "kernels_total": len(placements) + len(hidden),
+                "kernels_not_shown": len(hidden),
+                "kernels": [to_json(p) for p in placements],
             }
         )
         return 0
     from drill.ui.render.ncu_report import print_report
 
     device = next((p.kernel.device for p in placements if p.kernel.device), "")
-    card_line = tr(how, lang, name=card.name, device=device)
-    print_report(args.file, report, card_line, placements, mma, lang, plot=args.plot, card=card)
+    card_line = tr(how, lang, name=card.name if card else "", device=device)
+    print_report(args.file, report, card_line, placements, lang, args.plot, card, hidden)
     return 0
 
 

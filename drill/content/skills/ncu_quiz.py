@@ -29,7 +29,9 @@ def first_fix(p: Placement) -> str | None:
 
 def kernel_scenario(p: Placement, card) -> Scenario | None:
     k = p.kernel
-    if p.intensity is None or k.duration is None:
+    if p.intensity is None or k.duration is None or p.verdict is None:
+        return None
+    if p.compute_pct is None or p.memory_pct is None:
         return None
     name = k.name.split("(")[0].removeprefix("void ")
     flops = Step(

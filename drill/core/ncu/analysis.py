@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from drill.core.engine import roofline as rl
 from drill.core.engine.roofline import intensity_step, ridge_step
 from drill.core.engine.steps import Step
-from drill.core.ncu.kernels import COLLECT, DEFAULT_MMA, FLOP_COUNTERS, Kernel
+from drill.core.ncu.kernels import FLOP_COUNTERS, Kernel, collect
 from drill.core.units import format_si, sig
+
+ABOVE = 1.02  # an achieved rate this far over the roof cannot be a reading of that card
 
 
 @dataclass(frozen=True)
@@ -26,24 +28,68 @@ class Placement:
     bound: str | None  # intensity against the ridge
     attainable: float | None
     efficiency: float | None
-    compute_pct: float  # % of peak (from ncu when reported, else derived)
-    memory_pct: float
+    compute_pct: float | None  # % of peak (from ncu when reported, else derived)
+    memory_pct: float | None
     sol_from_report: bool
-    verdict: str  # the Speed-of-Light reading: memory, compute or latency
+    verdict: str | None  # the Speed-of-Light reading: memory, compute, latency; None: no data
     steps: tuple[Step, ...]
+    clock_peak: float | None = None  # the peak at the SM clock ncu ran at, when it was lower
+    above: tuple[str, ...] = ()  # "flops", "bandwidth": achieved above the card's roof
 
 
-def _flop_terms(k: Kernel, mma: tuple[int, int, int]) -> str:
+def _flop_terms(k: Kernel) -> str:
     names = {2: "2·", 1: ""}
     terms = [
-        f"{names[f]}{op.upper()} {int(k.counters[op])}"
+        f"{names[f]}{op.upper()} {k.counters[op]:.0f}"
         for op, _, f in FLOP_COUNTERS
         if k.counters.get(op)
     ]
-    if k.tensor_inst:
-        m, n, kk = mma
-        terms.append(f"MMA {int(k.tensor_inst)} × 2·{m}·{n}·{kk}")
+    if k.tensor_ops:
+        terms.append(f"tensor ops {k.tensor_ops:.0f}")
+    elif k.tensor_inst and k.mma:
+        m, n, kk = k.mma
+        terms.append(f"MMA {k.tensor_inst:.0f} × 2·{m}·{n}·{kk}")
     return " + ".join(terms) or "0"
+
+
+def _duration_step(k: Kernel, t: float) -> Step:
+    if k.duration_from == "cycles":
+        how = "Σ sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second"
+        return Step(
+            "duration", "Duration", "耗时", how, f"n = {k.launches}", t, "s", formula_zh=how
+        )
+    how = "Σ gpu__time_duration"
+    return Step("duration", "Duration", "耗时", how, f"n = {k.launches}", t, "s", formula_zh=how)
+
+
+def _sol(k: Kernel, flops_rate, bw, peak, bandwidth) -> tuple[float | None, float | None, str]:
+    """Compute and memory shares of the roof: ncu's own where reported, else derived from
+    the achieved rates; each share on its own, so one missing leaves the other."""
+    comp = k.sm_pct / 100 if k.sm_pct is not None else None
+    mem = k.mem_pct / 100 if k.mem_pct is not None else None
+    parts = []
+    if comp is not None:
+        parts.append(f"Compute (SM) {sig(k.sm_pct, 3)} %")
+    elif flops_rate is not None:
+        comp = flops_rate / peak
+        parts.append(f"FLOP/s {sig(comp * 100, 3)} % of peak")
+    if mem is not None:
+        parts.append(f"Memory {sig(k.mem_pct, 3)} %")
+    elif bw is not None:
+        mem = bw / bandwidth
+        parts.append(f"DRAM {sig(mem * 100, 3)} % of bandwidth")
+    return comp, mem, ", ".join(parts)
+
+
+def _verdict(comp: float | None, mem: float | None) -> str | None:
+    """The Speed-of-Light reading, only from what was measured: both shares, or one share
+    that alone reaches the threshold (the other cannot make it latency-bound)."""
+    if comp is not None and mem is not None:
+        return rl.sol_diagnosis(comp, mem)
+    known = comp if comp is not None else mem
+    if known is not None and known >= rl.SOL_THRESHOLD:
+        return "compute" if comp is not None else "memory"
+    return None
 
 
 def place(
@@ -51,32 +97,22 @@ def place(
     peak: float,
     bandwidth: float,
     roof: str,
-    mma: tuple[int, int, int] = DEFAULT_MMA,
+    clock: float | None = None,
 ) -> Placement:
-    """``k`` against a roof of ``peak`` FLOP/s and ``bandwidth`` B/s; every step shown."""
+    """``k`` against a roof of ``peak`` FLOP/s and ``bandwidth`` B/s; every step shown.
+    ``clock`` is the SM clock (Hz) the peak assumes: when ncu ran the SMs slower (it locks
+    them to base clock by default), the derived compute share uses the peak at that clock."""
     steps: list[Step] = []
     t = k.duration
     if t is not None:
-        steps.append(
-            Step(
-                "duration",
-                "Duration",
-                "耗时",
-                "Σ gpu__time_duration",
-                f"n = {k.launches}",
-                t,
-                "s",
-                formula_zh="Σ gpu__time_duration",
-            )
-        )
+        steps.append(_duration_step(k, t))
     bw = flops_rate = intensity = None
+    clock_peak = None
+    if clock and k.sm_clock and k.sm_clock < clock * 0.97:
+        clock_peak = peak * k.sm_clock / clock
     if k.dram_bytes is not None:
-        how = (
-            "DRAM throughput × duration"
-            if k.dram_from_rate
-            else "dram__bytes_read + dram__bytes_write"
-        )
-        how_zh = "DRAM 吞吐 × 耗时" if k.dram_from_rate else "dram__bytes_read + dram__bytes_write"
+        how = "DRAM throughput × duration" if k.dram_from_rate else k.dram_counters
+        how_zh = "DRAM 吞吐 × 耗时" if k.dram_from_rate else k.dram_counters
         steps.append(
             Step(
                 "bytes", "DRAM bytes", "DRAM 字节数", how, "", k.dram_bytes, "B", formula_zh=how_zh
@@ -88,11 +124,11 @@ def place(
                 "flops",
                 "FLOPs",
                 "浮点运算数",
-                "2·FMA + ADD + MUL (+ MMA × 2·m·n·k)",
-                _flop_terms(k, mma),
+                "2·FMA + ADD + MUL (+ tensor ops, or MMA × 2·m·n·k)",
+                _flop_terms(k),
                 k.flops,
                 "FLOP",
-                formula_zh="2·FMA + ADD + MUL（+ MMA × 2·m·n·k）",
+                formula_zh="2·FMA + ADD + MUL（+ 张量运算数，或 MMA × 2·m·n·k）",
             )
         )
     if t:
@@ -155,7 +191,7 @@ def place(
                 "FLOP/s",
             )
         )
-        if flops_rate is not None:
+        if flops_rate is not None and attainable > 0:
             efficiency = flops_rate / attainable
             steps.append(
                 Step(
@@ -170,25 +206,28 @@ def place(
                 )
             )
     from_report = k.sm_pct is not None and k.mem_pct is not None
-    if from_report:
-        comp, mem = k.sm_pct / 100, k.mem_pct / 100
-        source = f"Compute (SM) {sig(k.sm_pct, 3)} %, Memory {sig(k.mem_pct, 3)} %"
-    else:
-        comp = flops_rate / peak if flops_rate is not None else 0.0
-        mem = bw / bandwidth if bw is not None else 0.0
-        source = f"FLOP/s {sig(comp * 100, 3)} % of peak, DRAM {sig(mem * 100, 3)} % of bandwidth"
-    verdict = rl.sol_diagnosis(comp, mem)
-    steps.append(
-        Step(
-            "sol",
-            "Speed-of-Light reading",
-            "Speed-of-Light 判读",
-            "the larger of compute % and memory % names the bound if ≥ 60 %; both "
-            "below 60 % → latency / occupancy",
-            source,
-            verdict,
-            formula_zh="计算与访存百分比中较大者 ≥ 60 % 即为瓶颈；都低于 60 % → 延迟 / 占用率",
+    comp, mem, source = _sol(k, flops_rate, bw, clock_peak or peak, bandwidth)
+    verdict = _verdict(comp, mem)
+    if verdict is not None:
+        steps.append(
+            Step(
+                "sol",
+                "Speed-of-Light reading",
+                "Speed-of-Light 判读",
+                "the larger of compute % and memory % names the bound if ≥ 60 %; both "
+                "below 60 % → latency / occupancy",
+                source,
+                verdict,
+                formula_zh="计算与访存百分比中较大者 ≥ 60 % 即为瓶颈；都低于 60 % → 延迟 / 占用率",
+            )
         )
+    above = tuple(
+        name
+        for name, achieved, roof_value in (
+            ("flops", flops_rate, clock_peak or peak),
+            ("bandwidth", bw, bandwidth),
+        )
+        if achieved is not None and achieved > roof_value * ABOVE
     )
     return Placement(
         k,
@@ -202,15 +241,17 @@ def place(
         bound,
         attainable,
         efficiency,
-        comp * 100,
-        mem * 100,
+        comp * 100 if comp is not None else None,
+        mem * 100 if mem is not None else None,
         from_report,
         verdict,
         tuple(steps),
+        clock_peak,
+        above,
     )
 
 
-def to_json(p: Placement, mma: tuple[int, int, int] = DEFAULT_MMA) -> dict:
+def to_json(p: Placement) -> dict:
     """Base units throughout (s, B, FLOP, FLOP/s, B/s); percentages as 0-100."""
     k = p.kernel
     return {
@@ -219,11 +260,18 @@ def to_json(p: Placement, mma: tuple[int, int, int] = DEFAULT_MMA) -> dict:
         "block": k.block,
         "grid": k.grid,
         "device": k.device or None,
+        "compute_capability": k.cc or None,
         "duration_s": k.duration,
+        "duration_from": k.duration_from or None,
         "dram_bytes": k.dram_bytes,
+        "dram_from": ("throughput × duration" if k.dram_from_rate else k.dram_counters) or None,
         "flops": k.flops,
         "flops_by_precision": {p: v for p, v in k.flops_by.items() if v},
-        "mma_shape": list(mma) if k.tensor_inst else None,
+        "tensor_ops": k.tensor_ops,
+        "mma_shape": list(k.mma) if k.tensor_inst and k.mma and not k.tensor_ops else None,
+        "mma_from": k.mma_from if k.tensor_inst and not k.tensor_ops else None,
+        "sm_clock_hz": k.sm_clock,
+        "peak_at_sm_clock": p.clock_peak,
         "precision": k.precision if k.flops is not None else None,
         "achieved_flops": p.achieved_flops,
         "achieved_bandwidth": p.achieved_bandwidth,
@@ -242,6 +290,9 @@ def to_json(p: Placement, mma: tuple[int, int, int] = DEFAULT_MMA) -> dict:
             "from_report": p.sol_from_report,
         },
         "bound": p.verdict,
-        "missing": {g: list(COLLECT[g]) for g in k.missing},
+        "above_roof": list(p.above),
+        "problems": list(k.problems),
+        "unread": dict(k.unread),
+        "missing": {g: list(collect(g, k.cc)) for g in k.missing},
         "steps": [s.to_json() for s in p.steps],
     }

@@ -2,14 +2,18 @@
 
 FLOPs come from the SASS thread-instruction counters, as Nsight Compute's own roofline
 counts them: a fused multiply-add is 2 FLOPs, an add or a multiply 1, per precision. Tensor
-instructions are warp-wide MMAs: each does 2·m·n·k FLOPs for its shape (m16n8k16 by default,
-the HMMA shape cuBLAS and CUTLASS issue for fp16 on sm_80 and later).
+work comes from the ``sm__ops_path_tensor_*`` counters where they were collected (NVIDIA's
+answer to how many FLOPs an MMA does, forums.developer.nvidia.com/t/275450: "too many
+variants of the MMA instruction … there are metrics for calculating the FLOPs"; each math
+op is counted as one FLOP, as scripts that calibrate them against a known matmul find), else
+from the tensor instruction count × 2·m·n·k of the instruction's shape (see ``mma``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from drill.core.ncu.mma import Shape, mma_for
 from drill.core.ncu.parse import Launch, Metric
 
 SASS = "sm__sass_thread_inst_executed_op_{}_pred_on.sum"
@@ -26,17 +30,23 @@ FLOP_COUNTERS = (
     ("hmul", "fp16", 1),
 )
 TENSOR_COUNTERS = ("sm__inst_executed_pipe_tensor_op_hmma.sum", "sm__inst_executed_pipe_tensor.sum")
-DEFAULT_MMA = (16, 8, 16)
+TENSOR_OPS = "sm__ops_path_tensor_"
 # Each figure under its raw metric name and its name in the details page's sections.
 DURATION = ("gpu__time_duration.sum", "Duration")
-DRAM_READ = ("dram__bytes_read.sum",)
-DRAM_WRITE = ("dram__bytes_write.sum",)
+CYCLES = ("sm__cycles_elapsed.avg",)
+CYCLE_RATE = ("sm__cycles_elapsed.avg.per_second",)
+SM_CLOCK = ("sm__cycles_elapsed.avg.per_second", "SM Frequency")
+DRAM_PAIRS = (
+    ("dram__bytes_read.sum", "dram__bytes_write.sum"),
+    ("dram__bytes_op_read.sum", "dram__bytes_op_write.sum"),  # consumer Blackwell (sm_120)
+)
 DRAM_TOTAL = ("dram__bytes.sum",)
 DRAM_RATE = ("dram__bytes.sum.per_second", "Memory Throughput", "DRAM Bandwidth")
 SM_PCT = ("sm__throughput.avg.pct_of_peak_sustained_elapsed", "Compute (SM) Throughput")
 MEM_PCT = ("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "Memory Throughput")
 DRAM_PCT = ("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", "DRAM Throughput")
 DEVICE_NAME = ("device__attribute_display_name",)
+PCT_LIMIT = 101.0  # ncu's percentages of peak stay within 100 but for rounding
 # What to add to --metrics for each missing figure.
 COLLECT = {
     "duration": ("gpu__time_duration.sum",),
@@ -48,12 +58,33 @@ COLLECT = {
 ALL_METRICS = tuple(m for group in COLLECT.values() for m in group)
 
 
-def _get(metrics: dict[str, Metric], names: tuple[str, ...], unit: str) -> float | None:
+def collect(group: str, cc: str = "") -> tuple[str, ...]:
+    """The counters to add for a missing figure, as the architecture names them: consumer
+    Blackwell (12.x) counts DRAM as dram__bytes_op_*, Hopper and later count tensor work
+    only through sm__ops_path_tensor_*."""
+    major = _major(cc)
+    if group == "dram" and major == 12:
+        return DRAM_PAIRS[1]
+    if group == "flops" and major is not None and major >= 9:
+        ops = (
+            "sm__ops_path_tensor_src_fp16_dst_fp32.sum",
+            "sm__ops_path_tensor_src_bf16_dst_fp32.sum",
+        )
+        return tuple(SASS.format(op) for op, _, _ in FLOP_COUNTERS) + ops
+    return COLLECT[group]
+
+
+def _major(cc: str) -> int | None:
+    head = cc.strip().split(".")[0]
+    return int(head) if head.isdigit() else None
+
+
+def _metric(metrics: dict[str, Metric], names: tuple[str, ...], unit: str) -> Metric | None:
     for name in names:
         for key in (f"{name} [{unit}]", name):
             m = metrics.get(key)
             if m is not None and m.unit == unit and isinstance(m.value, float):
-                return m.value
+                return m
     return None
 
 
@@ -74,16 +105,26 @@ class Kernel:
     block: str = ""
     grid: str = ""
     device: str = ""
+    cc: str = ""
     duration: float | None = None  # s, all launches
+    duration_from: str = ""  # "gpu__time_duration" or "cycles"
     dram_bytes: float | None = None  # B, read + write
+    dram_counters: str = ""  # what the bytes were read from
     dram_from_rate: bool = False  # bytes = throughput × duration (no byte counters)
     flops: float | None = None
     flops_by: dict[str, float] = field(default_factory=dict)  # precision -> FLOP
     counters: dict[str, float] = field(default_factory=dict)  # instruction -> count
     tensor_inst: float | None = None
+    tensor_ops: float | None = None  # sm__ops_path_tensor_* (FLOPs)
+    tensor_dtype: str = ""  # the source type of the tensor ops, e.g. "bf16"
+    mma: Shape | None = None  # the shape tensor instructions were counted with
+    mma_from: str = ""  # "--mma", "name" or "cc"
+    sm_clock: float | None = None  # Hz, time-weighted, as ncu ran the SMs
     sm_pct: float | None = None
     mem_pct: float | None = None
     dram_pct: float | None = None
+    problems: list[str] = field(default_factory=list)  # values left out, one line each
+    unread: dict[str, str] = field(default_factory=dict)  # figure -> the unit not understood
 
     @property
     def precision(self) -> str:
@@ -104,56 +145,178 @@ class Kernel:
         return [k for k, ok in have.items() if not ok]
 
 
-def _add(total: float | None, value: float | None) -> float | None:
-    if value is None:
-        return total
-    return value if total is None else total + value
+class _Sums:
+    """One kernel's running totals; a figure with a bad value in any launch is left out
+    whole, since a sum over the other launches would be wrong too."""
+
+    def __init__(self, kernel: Kernel) -> None:
+        self.kernel = kernel
+        self.totals: dict[str, float] = {}
+        self.weights: dict[str, tuple[float, float]] = {}
+        self.bad: set[str] = set()
+
+    def add(self, figure: str, value: float | None) -> None:
+        if value is not None and figure not in self.bad:
+            self.totals[figure] = self.totals.get(figure, 0.0) + value
+
+    def mean(self, figure: str, value: float | None, weight: float) -> None:
+        if value is not None and figure not in self.bad:
+            total, sum_ = self.weights.get(figure, (0.0, 0.0))
+            self.weights[figure] = (total + weight, sum_ + weight * value)
+
+    def refuse(self, figure: str, m: Metric, why: str) -> None:
+        self.bad.add(figure)
+        self.kernel.problems.append(f"{m.where}: {m.cell} {why}; {figure} left out")
+
+    def checked(self, figure: str, m: Metric | None, pct: bool = False) -> float | None:
+        """The metric's value, or None (and the problem said) when ncu cannot have printed
+        it: below zero, or a percentage of peak above 100."""
+        if m is None:
+            return None
+        value = float(m.value)
+        if value < 0:
+            self.refuse(figure, m, "is negative")
+            return None
+        if pct and value > PCT_LIMIT:
+            self.refuse(figure, m, "is above 100 %")
+            return None
+        return value
+
+    def total(self, figure: str) -> float | None:
+        return None if figure in self.bad else self.totals.get(figure)
+
+    def average(self, figure: str) -> float | None:
+        if figure in self.bad or figure not in self.weights:
+            return None
+        weight, sum_ = self.weights[figure]
+        return sum_ / weight if weight else None
 
 
-def kernels(launches: list[Launch], mma: tuple[int, int, int] = DEFAULT_MMA) -> list[Kernel]:
-    """Launches grouped by kernel name, in the order the report first shows each."""
+def kernels(launches: list[Launch], rules: tuple = ()) -> list[Kernel]:
+    """Launches grouped by kernel name, in the order the report first shows each.
+    ``rules`` are the ``--mma`` choices, see ``mma.mma_for``."""
     found: dict[str, Kernel] = {}
-    weights: dict[str, dict[str, float]] = {}
-    per_mma = 2 * mma[0] * mma[1] * mma[2]
+    sums: dict[str, _Sums] = {}
     for launch in launches:
-        k = found.setdefault(launch.kernel, Kernel(launch.kernel, block=launch.block))
-        w = weights.setdefault(launch.kernel, {})
-        m = launch.metrics
-        k.launches += 1
-        k.grid = k.grid or launch.grid
-        k.device = k.device or _text(m, DEVICE_NAME)
-        duration = _get(m, DURATION, "second")
-        k.duration = _add(k.duration, duration)
-        read, write = _get(m, DRAM_READ, "byte"), _get(m, DRAM_WRITE, "byte")
-        nbytes = read + write if read is not None and write is not None else None
-        nbytes = nbytes if nbytes is not None else _get(m, DRAM_TOTAL, "byte")
-        if nbytes is None and duration is not None:
-            rate = _get(m, DRAM_RATE, "byte/second")
-            if rate is not None:
-                nbytes, k.dram_from_rate = rate * duration, True
-        k.dram_bytes = _add(k.dram_bytes, nbytes)
-        for op, precision, factor in FLOP_COUNTERS:
-            count = _get(m, (SASS.format(op),), "inst")
-            if count is None:
-                continue
+        k = found.get(launch.kernel)
+        if k is None:
+            k = found[launch.kernel] = Kernel(launch.kernel, block=launch.block, cc=launch.cc)
+            k.mma, k.mma_from = mma_for(launch.kernel, launch.cc, rules)
+            sums[launch.kernel] = _Sums(k)
+        _add_launch(k, sums[launch.kernel], launch)
+    for name, k in found.items():
+        _settle(k, sums[name])
+    return list(found.values())
+
+
+def _add_launch(k: Kernel, s: _Sums, launch: Launch) -> None:
+    m = launch.metrics
+    k.launches += 1
+    k.grid = k.grid or launch.grid
+    k.device = k.device or _text(m, DEVICE_NAME)
+    duration = s.checked("duration", _metric(m, DURATION, "second"))
+    if duration is not None:
+        k.duration_from = k.duration_from or "gpu__time_duration"
+    else:
+        cycles = s.checked("duration", _metric(m, CYCLES, "cycle"))
+        rate = s.checked("duration", _metric(m, CYCLE_RATE, "cycle/second"))
+        if cycles is not None and rate:
+            duration, k.duration_from = cycles / rate, "cycles"
+        else:
+            _unread(k, m, DURATION, "duration")
+    s.add("duration", duration)
+    weight = duration or 1.0
+    s.mean("sm_clock", s.checked("sm_clock", _metric(m, SM_CLOCK, "cycle/second")), weight)
+    s.add("dram", _dram(k, s, m, duration))
+    for op, precision, factor in FLOP_COUNTERS:
+        count = s.checked("flops", _metric(m, (SASS.format(op),), "inst"))
+        if count is not None:
             k.counters[op] = k.counters.get(op, 0.0) + count
             k.flops_by[precision] = k.flops_by.get(precision, 0.0) + factor * count
-            k.flops = _add(k.flops, factor * count)
-        tensor = next(
-            (v for v in (_get(m, (n,), "inst") for n in TENSOR_COUNTERS) if v is not None), None
-        )
-        if tensor is not None:
-            k.tensor_inst = _add(k.tensor_inst, tensor)
-            k.flops_by["tensor"] = k.flops_by.get("tensor", 0.0) + tensor * per_mma
-            k.flops = _add(k.flops, tensor * per_mma)
-        for attr, names in (("sm_pct", SM_PCT), ("mem_pct", MEM_PCT), ("dram_pct", DRAM_PCT)):
-            value = _get(m, names, "%")
-            if value is not None:
-                weight = duration or 1.0
-                w[attr] = w.get(attr, 0.0) + weight
-                w[attr + "_sum"] = w.get(attr + "_sum", 0.0) + weight * value
-    for name, k in found.items():
-        for attr in ("sm_pct", "mem_pct", "dram_pct"):
-            if weights[name].get(attr):
-                setattr(k, attr, weights[name][attr + "_sum"] / weights[name][attr])
-    return list(found.values())
+            s.add("flops", factor * count)
+    _tensor(k, s, m)
+    for attr, names in (("sm_pct", SM_PCT), ("mem_pct", MEM_PCT), ("dram_pct", DRAM_PCT)):
+        s.mean(attr, s.checked(attr, _metric(m, names, "%"), pct=True), weight)
+
+
+def _unread(k: Kernel, m: dict[str, Metric], names: tuple[str, ...], figure: str) -> None:
+    """A figure whose metric is there in a unit drill does not read is said so, rather
+    than called missing."""
+    for name in names:
+        metric = m.get(name)
+        if metric is not None and isinstance(metric.value, float):
+            k.unread[figure] = metric.cell
+            return
+
+
+def _dram(k: Kernel, s: _Sums, m: dict[str, Metric], duration: float | None) -> float | None:
+    for read_name, write_name in DRAM_PAIRS:
+        read = s.checked("dram", _metric(m, (read_name,), "byte"))
+        write = s.checked("dram", _metric(m, (write_name,), "byte"))
+        if read is not None and write is not None:
+            k.dram_counters = (
+                f"{read_name.removesuffix('.sum')} + {write_name.removesuffix('.sum')}"
+            )
+            return read + write
+    total = s.checked("dram", _metric(m, DRAM_TOTAL, "byte"))
+    if total is not None:
+        k.dram_counters = "dram__bytes"
+        return total
+    if duration is not None:
+        rate = s.checked("dram", _metric(m, DRAM_RATE, "byte/second"))
+        if rate is not None:
+            k.dram_from_rate = True
+            return rate * duration
+    return None
+
+
+def _tensor(k: Kernel, s: _Sums, m: dict[str, Metric]) -> None:
+    ops = [
+        (name, metric)
+        for name, metric in m.items()
+        if name.startswith(TENSOR_OPS)
+        and "sparsity" not in name
+        and not name.endswith("]")
+        and isinstance(metric.value, float)
+    ]
+    if ops:
+        total = 0.0
+        for name, metric in ops:
+            value = s.checked("flops", metric)
+            if value:
+                total += value
+                k.tensor_dtype = (
+                    k.tensor_dtype or name.removeprefix(TENSOR_OPS + "src_").split("_")[0]
+                )
+        k.tensor_ops = (k.tensor_ops or 0.0) + total
+        k.flops_by["tensor"] = k.flops_by.get("tensor", 0.0) + total
+        s.add("flops", total)
+        return
+    inst = next(
+        (v for v in (_metric(m, (n,), "inst") for n in TENSOR_COUNTERS) if v is not None), None
+    )
+    count = s.checked("flops", inst)
+    if count is None:
+        return
+    k.tensor_inst = (k.tensor_inst or 0.0) + count
+    if not count:
+        s.add("flops", 0.0)
+        return
+    if k.mma is None:
+        s.bad.add("flops")  # an instruction count without the FLOPs per instruction
+        return
+    per = 2 * k.mma[0] * k.mma[1] * k.mma[2]
+    k.flops_by["tensor"] = k.flops_by.get("tensor", 0.0) + count * per
+    s.add("flops", count * per)
+
+
+def _settle(k: Kernel, s: _Sums) -> None:
+    k.duration = s.total("duration")
+    if k.duration is None:
+        k.duration_from = ""
+    k.dram_bytes = s.total("dram")
+    k.flops = s.total("flops")
+    if k.flops is None:
+        k.flops_by.clear()
+    k.sm_clock = s.average("sm_clock")
+    k.sm_pct, k.mem_pct, k.dram_pct = (s.average(a) for a in ("sm_pct", "mem_pct", "dram_pct"))

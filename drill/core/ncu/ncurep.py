@@ -35,8 +35,12 @@ def read_report(path: str) -> Report:
                 metric = action.metric_by_name(name)
                 unit = metric.unit() if hasattr(metric, "unit") else ""
                 factor, base = scale(unit or "")
+                where = f"launch {len(launches) + 1} ({name})"
                 try:
-                    launch.metrics[name] = Metric(float(metric.as_double()) * factor, base)
+                    raw = float(metric.as_double())
+                    launch.metrics[name] = Metric(
+                        raw * factor, base, where=where, cell=f"{raw:g} {unit or ''}".strip()
+                    )
                 except (TypeError, ValueError):
                     launch.metrics[name] = Metric(str(metric.as_string()), "")
             launches.append(launch)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from dataclasses import dataclass, field
 
-from drill.core.ncu.values import ValueProblem, decimal_comma, number, scale
+from drill.core.ncu.values import AmbiguousNumbers, ValueProblem, decimal_comma, number, scale
 
 LONG_COLUMNS = ("Section Name", "Metric Name", "Metric Unit", "Metric Value")
 # Raw-page columns that describe the launch rather than measure it.
@@ -46,6 +47,8 @@ class Metric:
     value: float | str  # base units (a string for text metrics such as the device name)
     unit: str  # the base unit: byte, second, byte/second, %, inst, ""
     section: str = ""
+    where: str = ""  # "row 7 (gpu__time_duration.sum)", for messages about this value
+    cell: str = ""  # the value as the file prints it, with its unit
 
 
 @dataclass
@@ -68,30 +71,40 @@ class Report:
 
 
 def _rows(text: str) -> tuple[list[str], list[list[str]]]:
-    """The header and the CSV rows, other lines (==PROF==, program output) dropped."""
+    """The header and the CSV rows, other lines (==PROF==, program output) dropped. Rows
+    shorter than the header are padded: ncu fills the rule columns (Rule Name … Estimated
+    Speedup) only on a rule's own row."""
     lines = text.splitlines()
     start = next(
         (i for i, line in enumerate(lines) if line.startswith('"ID"') and '"Kernel Name"' in line),
         None,
     )
     if start is None:
-        raise ReportError(
-            'not an Nsight Compute CSV: no "ID",…,"Kernel Name" header line (make it with '
-            "ncu --csv --page raw or --page details)"
-        )
+        raise ReportError(_not_a_report(lines))
     kept = [lines[start]] + [line for line in lines[start + 1 :] if line.startswith('"')]
     try:
         rows = list(csv.reader(io.StringIO("\n".join(kept))))
     except csv.Error as exc:
         raise ReportError(f"the CSV cannot be read: {exc}") from None
-    header = rows[0]
+    header = [c.strip() for c in rows[0]]
+    seen: dict[str, int] = {}
+    for column, name in enumerate(header, start=1):
+        if name in seen:
+            raise ReportError(
+                f"the column {name!r} appears twice (columns {seen[name]} and {column}): "
+                "the file was edited or joined from two reports"
+            )
+        seen[name] = column
     width = len(header)
+    details = all(column in header for column in LONG_COLUMNS)
+    need = header.index("Metric Value") + 1 if details else width
     for number_, row in enumerate(rows[1:], start=2):
-        if len(row) != width:
+        if not need <= len(row) <= width:
             raise ReportError(
                 f"row {number_} has {len(row)} fields, the header {width}: the file is "
                 "truncated or was edited"
             )
+        row.extend([""] * (width - len(row)))
     if len(rows) == 1:
         raise ReportError("the report has a header but no kernel rows (truncated?)")
     if len(rows) > MAX_LAUNCHES:
@@ -99,14 +112,47 @@ def _rows(text: str) -> tuple[list[str], list[list[str]]]:
     return header, rows[1:]
 
 
+def _not_a_report(lines: list[str]) -> str:
+    """Why a file without ncu's header is not read: ncu profiled nothing (its own error
+    line quoted), an Nsight Systems summary, or something else."""
+    said = [
+        line.strip()
+        for line in lines
+        if line.startswith("==ERROR==") or "No kernels were profiled" in line
+    ]
+    if said:
+        return f"ncu profiled no kernel; it said: {said[0][:160]}"
+    first = next((line for line in lines if line.strip()), "")
+    if '"Time (%)"' in first or "Time (%)" in first[:40]:
+        return (
+            "an Nsight Systems summary (nsys stats), not ncu output; profile the kernels with "
+            "ncu --csv --page raw or --page details"
+        )
+    return (
+        'not an Nsight Compute CSV: no "ID",…,"Kernel Name" header line (make it with '
+        "ncu --csv --page raw or --page details)"
+    )
+
+
 def _value(cell: str, unit: str, comma: bool, where: str) -> Metric:
     factor, base = scale(unit)
+    shown = f"{cell.strip()} {unit}".strip()
     try:
-        return Metric(number(cell, comma) * factor, base)
+        value = number(cell, comma) * factor
     except ValueProblem:
         if unit and unit not in ("", "n/a"):
             raise ReportError(f"{where}: {cell!r} is not a number in {unit}") from None
-        return Metric(cell.strip(), "")
+        return Metric(cell.strip(), "", where=where, cell=shown)
+    if not math.isfinite(value):
+        raise ReportError(f"{where}: {shown} is not finite once scaled to {base or 'a number'}")
+    return Metric(value, base, where=where, cell=shown)
+
+
+def _comma(cells: list[tuple[str, str]]) -> bool:
+    try:
+        return decimal_comma((c for c, _ in cells), (c for c, u in cells if u.strip() == "%"))
+    except AmbiguousNumbers as exc:
+        raise ReportError(str(exc)) from None
 
 
 def _launch(row: dict[str, str]) -> Launch:
@@ -130,15 +176,17 @@ def parse_csv(text: str) -> Report:
 
 def _details(header: list[str], rows: list[list[str]]) -> Report:
     records = [dict(zip(header, row, strict=True)) for row in rows]
-    comma = decimal_comma([r["Metric Value"] for r in records])
+    comma = _comma([(r["Metric Value"], r["Metric Unit"]) for r in records])
     launches: dict[str, Launch] = {}
     for line, r in enumerate(records, start=2):
+        if not r["Metric Name"].strip():
+            continue  # a rule's row: its message, no metric
         launch = launches.get(r["ID"])
         if launch is None:
             launch = launches[r["ID"]] = _launch(r)
         unit, name = r["Metric Unit"].strip(), r["Metric Name"].strip()
         value = _value(r["Metric Value"], unit, comma, f"row {line} ({name})")
-        metric = Metric(value.value, value.unit, r["Section Name"].strip())
+        metric = Metric(value.value, value.unit, r["Section Name"].strip(), value.where, value.cell)
         launch.metrics.setdefault(name, metric)
         if metric.unit:  # "Memory Throughput" is a % in one section, byte/second in another
             launch.metrics.setdefault(f"{name} [{metric.unit}]", metric)
@@ -156,7 +204,7 @@ def _raw(header: list[str], rows: list[list[str]]) -> Report:
     data = [dict(zip(header, row, strict=True)) for row in rows[1:]]
     if not data:
         raise ReportError("the report has a header but no kernel rows (truncated?)")
-    comma = decimal_comma([r[m] for r in data for m in metrics])
+    comma = _comma([(r[m], units[m]) for r in data for m in metrics])
     launches = []
     for line, r in enumerate(data, start=3):
         launch = _launch(r)

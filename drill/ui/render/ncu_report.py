@@ -8,7 +8,7 @@ import shutil
 from rich.text import Text
 
 from drill.core.ncu.analysis import Placement
-from drill.core.ncu.kernels import ALL_METRICS, COLLECT
+from drill.core.ncu.kernels import ALL_METRICS, collect
 from drill.core.units import format_si, sig
 from drill.i18n import tr
 from drill.ui.render.cjk import cut
@@ -24,7 +24,7 @@ def _words(bound: str, lang: str) -> str:
     return WORDS[bound](lang)
 
 
-def kernel_lines(p: Placement, mma: tuple[int, int, int], lang: str) -> list[str]:
+def kernel_lines(p: Placement, lang: str) -> list[str]:
     """The readings under a kernel's table, and what is missing, one line each."""
     k = p.kernel
     lines = [
@@ -36,17 +36,18 @@ def kernel_lines(p: Placement, mma: tuple[int, int, int], lang: str) -> list[str
             bandwidth=format_si(p.bandwidth, "B/s"),
         )
     ]
-    source = "" if p.sol_from_report else tr("ncu-derived", lang)
-    lines.append(
-        tr(
-            "ncu-verdict",
-            lang,
-            verdict=_words(p.verdict, lang),
-            compute=sig(p.compute_pct, 3),
-            memory=sig(p.memory_pct, 3),
-            source=source,
+    if p.clock_peak is not None and k.sm_clock:
+        lines.append(
+            tr(
+                "ncu-clock",
+                lang,
+                clock=format_si(k.sm_clock, "Hz"),
+                peak_at=format_si(p.clock_peak, "FLOP/s"),
+                peak=format_si(p.peak, "FLOP/s"),
+                boost=format_si(p.peak / p.clock_peak * k.sm_clock, "Hz"),
+            )
         )
-    )
+    lines.append(_verdict_line(p, lang))
     if p.intensity is not None and p.achieved_flops is not None and p.efficiency is not None:
         lines.append(
             tr(
@@ -70,20 +71,75 @@ def kernel_lines(p: Placement, mma: tuple[int, int, int], lang: str) -> list[str
                 peak=format_si(p.bandwidth, "B/s"),
             )
         )
+    if p.above:
+        what = {"flops": "FLOP/s", "bandwidth": "DRAM B/s"}
+        lines.append(tr("ncu-above", lang, what=", ".join(what[a] for a in p.above)))
     if k.duration is not None and k.duration / max(k.launches, 1) < SHORT:
         lines.append(tr("ncu-short", lang))
-    if k.tensor_inst:
-        lines.append(tr("ncu-mma", lang, m=mma[0], n=mma[1], k=mma[2]))
+    lines.extend(_flop_notes(k, lang))
     if k.dram_from_rate:
         lines.append(tr("ncu-dram-from-rate", lang))
+    lines.extend(tr("ncu-excluded", lang, problem=problem) for problem in k.problems)
+    if "duration" in k.unread and k.duration is None:
+        word = tr("ncu-duration-word", lang)
+        lines.append(tr("ncu-unread-unit", lang, figure=word, cell=k.unread["duration"]))
     for group, key in (
         ("flops", "ncu-missing-flops"),
         ("dram", "ncu-missing-dram"),
         ("duration", "ncu-missing-duration"),
     ):
+        if group == "duration" and "duration" in k.unread:
+            continue
+        if group == "flops" and k.tensor_inst and k.mma is None:
+            continue
         if group in k.missing and not (group == "dram" and k.dram_from_rate):
-            lines.append(tr(key, lang, metrics=",".join(COLLECT[group])))
+            lines.append(tr(key, lang, metrics=",".join(collect(group, k.cc))))
     return lines
+
+
+def _verdict_line(p: Placement, lang: str) -> str:
+    k = p.kernel
+    if p.verdict is not None:
+        return tr(
+            "ncu-verdict",
+            lang,
+            verdict=_words(p.verdict, lang),
+            compute=sig(p.compute_pct, 3) if p.compute_pct is not None else "?",
+            memory=sig(p.memory_pct, 3) if p.memory_pct is not None else "?",
+            source="" if p.sol_from_report else tr("ncu-derived", lang),
+        )
+    known = p.compute_pct if p.compute_pct is not None else p.memory_pct
+    why = (
+        tr("ncu-partial", lang, known=sig(known, 3))
+        if known is not None
+        else tr("ncu-no-verdict-why", lang)
+    )
+    return tr("ncu-no-verdict", lang, why=why, metrics=",".join(collect("sol", k.cc)))
+
+
+def _flop_notes(k, lang: str) -> list[str]:
+    if k.tensor_ops:
+        return [tr("ncu-tensor-ops", lang, dtype=k.tensor_dtype or "?")]
+    if not k.tensor_inst:
+        return []
+    if k.mma is None:
+        return [
+            tr(
+                "ncu-tensor-no-shape",
+                lang,
+                count=f"{k.tensor_inst:.0f}",
+                cc=k.cc or "?",
+                metrics=",".join(collect("flops", k.cc)),
+            )
+        ]
+    source = {
+        "name": tr("ncu-mma-from-name", lang),
+        "cc": tr("ncu-mma-from-cc", lang, cc=k.cc),
+        "default": tr("ncu-mma-from-default", lang),
+        "--mma": tr("ncu-mma-from-flag", lang),
+    }[k.mma_from]
+    m, n, kk = k.mma
+    return [tr("ncu-mma", lang, m=m, n=n, k=kk, source=source)]
 
 
 def print_report(
@@ -91,10 +147,10 @@ def print_report(
     report,
     card_line: str,
     placements: list[Placement],
-    mma: tuple[int, int, int],
     lang: str,
     plot: bool = False,
     card=None,
+    hidden: list | None = None,  # the kernels not shown
 ) -> None:
     console = console_for_output()
     console.print(
@@ -105,7 +161,7 @@ def print_report(
                 file=file,
                 format=report.format,
                 launches=len(report.launches),
-                kernels=len(placements),
+                kernels=len(placements) + len(hidden or ()),
                 card=card_line,
             ),
             style="bold",
@@ -129,8 +185,16 @@ def print_report(
             )
         )
         console.print(steps_table(p.steps, lang))
-        for line in kernel_lines(p, mma, lang):
+        for line in kernel_lines(p, lang):
             console.print(line, soft_wrap=True, highlight=False, markup=False)
+    if hidden:
+        console.print()
+        console.print(
+            tr("ncu-more", lang, more=len(hidden), share=_share(placements, hidden)),
+            soft_wrap=True,
+            highlight=False,
+            markup=False,
+        )
     if any(k for p in placements for k in p.kernel.missing if k in ("flops", "dram")):
         console.print()
         console.print(
@@ -143,16 +207,26 @@ def print_report(
         _plot(console, card, placements, lang)
 
 
+def _share(listed: list[Placement], hidden: list) -> str:
+    """The part of the measured time the kernels not shown take, e.g. "3.2 %"."""
+    rest = sum(k.duration or 0.0 for k in hidden)
+    whole = rest + sum(p.kernel.duration or 0.0 for p in listed)
+    return f"{sig(rest / whole * 100, 2)} %" if whole else "?"
+
+
 def _plot(console, card, placements: list[Placement], lang: str) -> None:
-    from drill.ui.render.plot import Point, card_figure, render
+    from drill.ui.render.plot import Figure, Point, RoofLine, card_figure, render
 
     points = [p for p in placements if p.intensity and p.achieved_flops]
     if not points:
         console.print(tr("ncu-plot-none", lang))
         return
     main = max(points, key=lambda p: p.peak)
-    dtype = "fp16" if main.roof.startswith("tensor") else main.roof.split(".")[-1]
-    figure = card_figure(card, dtype, cuda_cores=not main.roof.startswith("tensor"))
+    if card is None:
+        figure = Figure("", [RoofLine("--peak / --bandwidth", main.peak, main.bandwidth, True)])
+    else:
+        dtype = "fp16" if main.roof.startswith("tensor") else main.roof.split(".")[-1]
+        figure = card_figure(card, dtype, cuda_cores=not main.roof.startswith("tensor"))
     figure.lang = lang
     markers = "x+*o#@"
     for i, p in enumerate(points):
