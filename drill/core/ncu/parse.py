@@ -179,11 +179,11 @@ def _details(header: list[str], rows: list[list[str]]) -> Report:
     comma = _comma([(r["Metric Value"], r["Metric Unit"]) for r in records])
     launches: dict[str, Launch] = {}
     for line, r in enumerate(records, start=2):
-        if not r["Metric Name"].strip():
-            continue  # a rule's row: its message, no metric
         launch = launches.get(r["ID"])
         if launch is None:
             launch = launches[r["ID"]] = _launch(r)
+        if not r["Metric Name"].strip():
+            continue  # a rule's row: its message, no metric
         unit, name = r["Metric Unit"].strip(), r["Metric Name"].strip()
         value = _value(r["Metric Value"], unit, comma, f"row {line} ({name})")
         metric = Metric(value.value, value.unit, r["Section Name"].strip(), value.where, value.cell)
