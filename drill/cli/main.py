@@ -69,7 +69,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # a full disk or closed pipe shows here, not at exit
         return code
     except UsageError as exc:
-        print(f"drill: error: {exc}", file=sys.stderr)
+        from drill.core.printable import printable  # a file name may hold escapes
+
+        print(f"drill: error: {printable(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

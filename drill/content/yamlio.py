@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import stat
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from drill.core.printable import UNSAFE
 
 MAX_BYTES = 4 * 1024 * 1024  # the largest shipped pack is ~110 KB
 NODE_BUDGET = 200_000  # nodes after alias expansion; the largest shipped file has ~4,000
@@ -31,7 +32,7 @@ _PLAIN_TAGS = {
 
 # Terminal control characters (C0 but tab and newline, DEL, C1) and bidi overrides: a data
 # file's text must not set the window title, clear the screen or reorder what is shown.
-CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+CONTROL = UNSAFE  # one rule for what a terminal acts on (drill.core.printable)
 
 
 class YamlError(ValueError):

@@ -14,6 +14,7 @@ import re
 import uuid as uuid_mod
 
 from drill import __version__
+from drill.core.printable import json_safe
 from drill.store.timeutil import utc_iso
 
 FORMAT = "roofline-drill-history"
@@ -53,21 +54,25 @@ class TransferError(ValueError):
 
 
 def to_json(sessions, reviews: list[dict]) -> str:
+    """The history as JSON; characters a terminal acts on are written as escapes, so the file can
+    be shown with cat and reads back the same."""
     return (
-        json.dumps(
-            _finite(
-                {
-                    "format": FORMAT,
-                    "version": FORMAT_VERSION,
-                    "exported_utc": utc_iso(),
-                    "app_version": __version__,
-                    "sessions": [s.to_json() for s in sessions],
-                    "review_cards": reviews,
-                }
-            ),
-            ensure_ascii=False,
-            indent=1,
-            allow_nan=False,
+        json_safe(
+            json.dumps(
+                _finite(
+                    {
+                        "format": FORMAT,
+                        "version": FORMAT_VERSION,
+                        "exported_utc": utc_iso(),
+                        "app_version": __version__,
+                        "sessions": [s.to_json() for s in sessions],
+                        "review_cards": reviews,
+                    }
+                ),
+                ensure_ascii=False,
+                indent=1,
+                allow_nan=False,
+            )
         )
         + "\n"
     )

@@ -75,7 +75,9 @@ def settle_dtype(args) -> str:
 
 
 def print_json(data: object) -> None:
-    print(json.dumps(finite_json(data), ensure_ascii=False, indent=2, allow_nan=False))
+    from drill.core.printable import json_safe
+
+    print(json_safe(json.dumps(finite_json(data), ensure_ascii=False, indent=2, allow_nan=False)))
 
 
 def finite_json(data: object) -> object:

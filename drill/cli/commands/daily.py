@@ -30,7 +30,9 @@ def run(args) -> int:
     out.end(daily)
     days = _streak(daily.day)
     if args.jsonl:
-        print(json.dumps(daily.to_json(days), ensure_ascii=False), flush=True)
+        from drill.core.printable import json_safe
+
+        print(json_safe(json.dumps(daily.to_json(days), ensure_ascii=False)), flush=True)
         return 0
     from drill.ui.render.profile import daily_lines
 

@@ -171,10 +171,11 @@ def run(args) -> int:
             }
         )
         return 0
+    from drill.core.printable import printable
     from drill.ui.render.ncu_report import print_report
 
     device = next((p.kernel.device for p in placements if p.kernel.device), "")
-    card_line = tr(how, lang, name=card.name if card else "", device=device)
+    card_line = tr(how, lang, name=card.name if card else "", device=printable(device))
     print_report(args.file, report, card_line, placements, lang, args.plot, card, hidden)
     return 0
 

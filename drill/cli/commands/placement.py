@@ -36,7 +36,9 @@ def run(args) -> int:
     drive(placement, sys.stdin, out)
     if args.jsonl:
         out.end(placement)
-        print(json.dumps(placement.to_json(), ensure_ascii=False), flush=True)
+        from drill.core.printable import json_safe
+
+        print(json_safe(json.dumps(placement.to_json(), ensure_ascii=False)), flush=True)
         return 0
     from drill.ui.render.placement_text import stopped_lines
     from drill.ui.render.profile import profile_lines

@@ -11,6 +11,7 @@ from drill.content.skills.ncu_truths import FIX_TEXT
 from drill.core.engine.roofline import intensity_step
 from drill.core.engine.steps import Step
 from drill.core.ncu.analysis import Placement
+from drill.core.printable import printable
 from drill.core.units import format_si, sig
 from drill.i18n.text import Text
 
@@ -33,7 +34,7 @@ def kernel_scenario(p: Placement, card) -> Scenario | None:
         return None
     if p.compute_pct is None or p.memory_pct is None:
         return None
-    name = k.name.split("(")[0].removeprefix("void ")
+    name = printable(k.name.split("(")[0].removeprefix("void "))
     flops = Step(
         "flops",
         "FLOPs",

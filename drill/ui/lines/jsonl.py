@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
+from drill.core.printable import json_safe
 from drill.grading.marks import labels
 
 
@@ -80,7 +81,7 @@ class JsonlFormatter:
         self.lang = lang
 
     def emit(self, obj: dict) -> None:
-        self.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self.stdout.write(json_safe(json.dumps(obj, ensure_ascii=False)) + "\n")
         self.stdout.flush()
 
     def prompt(self) -> None:

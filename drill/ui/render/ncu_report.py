@@ -9,6 +9,7 @@ from rich.text import Text
 
 from drill.core.ncu.analysis import Placement
 from drill.core.ncu.kernels import ALL_METRICS, collect
+from drill.core.printable import printable
 from drill.core.units import format_si, sig
 from drill.i18n import tr
 from drill.ui.render.cjk import cut
@@ -158,7 +159,7 @@ def print_report(
             tr(
                 "ncu-header",
                 lang,
-                file=file,
+                file=printable(file),
                 format=report.format,
                 launches=len(report.launches),
                 kernels=len(placements) + len(hidden or ()),
@@ -176,7 +177,7 @@ def print_report(
                     "ncu-kernel",
                     lang,
                     index=i,
-                    name=k.name,
+                    name=printable(k.name),
                     launches=k.launches,
                     grid=k.grid or "?",
                     block=k.block or "?",
@@ -185,8 +186,8 @@ def print_report(
             )
         )
         console.print(steps_table(p.steps, lang))
-        for line in kernel_lines(p, lang):
-            console.print(line, soft_wrap=True, highlight=False, markup=False)
+        for line in kernel_lines(p, lang):  # cells and metric names come from the file
+            console.print(printable(line), soft_wrap=True, highlight=False, markup=False)
     if hidden:
         console.print()
         console.print(
@@ -230,7 +231,7 @@ def _plot(console, card, placements: list[Placement], lang: str) -> None:
     figure.lang = lang
     markers = "x+*o#@"
     for i, p in enumerate(points):
-        name = short_kernel_name(p.kernel.name)
+        name = printable(short_kernel_name(p.kernel.name))
         figure.points.append(
             Point(
                 f"{i + 1} {name}", p.intensity, p.achieved_flops, markers[i % len(markers)], "red"

@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from drill import i18n
+from drill.core.printable import printable
 from drill.i18n import tr
 from drill.i18n.text import shown
 from drill.learning.stats.model import RECENT_ATTEMPTS, Stats
@@ -58,12 +59,12 @@ def skill_name(item: str, lang: str, kind: str = "skill") -> str:
         skill = SKILLS.get(item)
         if skill is not None:
             return skill.name(lang)
-        return UNLISTED[item](lang) if item in UNLISTED else item
+        return UNLISTED[item](lang) if item in UNLISTED else printable(item)
     from drill.content.bank.cache import cached_bank  # loaded once, only for conceptual rows
 
     question = cached_bank().questions.get(item)
     if question is None:
-        return item
+        return printable(item)
     prompt = i18n.Text.of(question.prompt)(lang)
     # cut by terminal cells: forty Chinese characters would take eighty
     return cut(prompt, 40)
