@@ -214,10 +214,16 @@ def _open_for_writing(on_warning: Callable[[str], None]):
     from drill.store.history import History, HistoryError
 
     try:
-        return History.open()
+        history = History.open()
     except HistoryError as exc:
         on_warning(f"answers will not be saved: {exc}")
         return None
+    if history.read_only:  # said now, not at the first answer: where they will go instead
+        on_warning(
+            f"answers cannot be saved to {history.path} ({history.why}); they will be kept "
+            "in a recovery file, named at the end"
+        )
+    return history
 
 
 def _attach(

@@ -155,7 +155,7 @@ class Recorder:
         self._pending: dict[int, tuple[object, datetime]] = {}
         self.reviewer = Reviewer(history, scheduler, zone)
         self.recovery: Path | None = None
-        self._warned = False
+        self._warned = bool(getattr(history, "read_only", False))  # the factory said so
         self._refused = False  # the file is damaged: write nothing
         self._closed = False
 
@@ -300,13 +300,15 @@ class Recorder:
         text = to_json([session], [])
         name = f"unsaved-{self.started_utc.replace(':', '')}-{session.uuid[:8]}.json"
         errors = []
-        for folder in (self.history.path.parent / "recovery", Path(tempfile.gettempdir())):
+        for folder in _recovery_folders(self.history.path):
             target = folder / name
             created = False
             try:
-                folder.mkdir(parents=True, exist_ok=True)
-                with open(target, "x", encoding="utf-8") as out:  # never over another file
-                    created = True
+                folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+                # only the user may read their answers; never over another file
+                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                created = True
+                with open(fd, "w", encoding="utf-8") as out:
                     out.write(text)
                     out.flush()
                     os.fsync(out.fileno())
@@ -327,6 +329,16 @@ class Recorder:
             f"{self.unsaved} result(s) could not be saved to {self.history.path}, nor to a "
             f"recovery file ({'; '.join(errors)})"
         )
+
+
+def _recovery_folders(database: Path) -> list[Path]:
+    """Where a recovery file may go, most private first: beside the history, the user's
+    cache folder, and the shared temp folder only when neither can be written."""
+    from drill.config import paths
+
+    folders = [database.parent / "recovery", paths.cache_dir() / "recovery"]
+    folders.append(Path(tempfile.gettempdir()) / f"roofline-drill-{os.getuid()}")
+    return list(dict.fromkeys(folders))
 
 
 def saving_of(run) -> tuple[int, Path | None]:

@@ -40,10 +40,13 @@ from drill.store.timeutil import parse_stored, utc_iso
 class History:
     """An open history database. Use :meth:`open`; every write commits before returning."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, read_only: bool = False) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, path: Path, read_only: bool = False, why: str = ""
+    ) -> None:
         self.conn = conn
         self.path = path
-        self.read_only = read_only  # a read-only folder: readable, nothing is saved
+        self.read_only = read_only  # a read-only folder or a full disk: nothing is saved
+        self.why = why or (f"{path.parent} is read-only" if read_only else "")
 
     @classmethod
     def open(cls, path: Path | str | None = None) -> History:
@@ -80,10 +83,30 @@ class History:
             raise
         except sqlite3.Error as exc:
             conn.close()
+            if _write_failed(exc):
+                return cls._unwritable(path, exc)
             raise HistoryError(
                 f"{path}: cannot be read as a drill history ({exc}); the file was left untouched"
             ) from None
         return cls(conn, path)
+
+    @classmethod
+    def _unwritable(cls, path: Path, exc: sqlite3.Error) -> History:
+        """A disk that takes no more bytes (full, a quota, a file-size limit): the history is
+        read as it is, or an empty one stands in, and nothing is written; a recorder keeps
+        its answers for a recovery file, as in a read-only folder."""
+        why = _why_unwritable(path, exc)
+        if path.exists():
+            try:
+                history = cls._open_read_only(path)
+            except HistoryError:
+                history = None
+            if history is not None:
+                history.why = why
+                return history
+        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        prepare(conn, path)
+        return cls(conn, path, read_only=True, why=why)
 
     @classmethod
     def _open_read_only(cls, path: Path) -> History:
@@ -113,9 +136,7 @@ class History:
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """BEGIN IMMEDIATE takes the write lock up front, so a busy peer makes us wait, not fail."""
         if self.read_only:
-            raise sqlite3.OperationalError(
-                f"{self.path.parent} is read-only: nothing can be saved there"
-            )
+            raise sqlite3.OperationalError(f"{self.why}: nothing can be saved there")
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
@@ -348,10 +369,37 @@ def exists(path: Path) -> bool:
                 f"{place} is a link to {os.readlink(place)}, which does not "
                 "exist; fix or remove the link"
             )
-    if path.parent.exists() and not path.parent.is_dir():
-        raise HistoryError(
-            f"the data folder {path.parent} is a file, not a folder; move it away or set DRILL_HOME"
-        )
+    for place in path.parents:  # DRILL_HOME itself may be the file
+        if place.exists():
+            if not place.is_dir():
+                raise HistoryError(
+                    f"{place} is a file, not a folder, so it cannot hold the data folder "
+                    f"{path.parent}; move it away or set DRILL_HOME"
+                )
+            break
     if path.exists() and not path.is_file():
         raise HistoryError(f"{path} is not a file")
     return path.exists()
+
+
+def _write_failed(exc: sqlite3.Error) -> bool:
+    """SQLite's I/O error or full-disk error: the file is fine, the disk takes no more."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL)
+    text = str(exc).lower()
+    return "disk i/o error" in text or "disk is full" in text
+
+
+def _why_unwritable(path: Path, exc: sqlite3.Error) -> str:
+    import shutil
+
+    try:
+        free = shutil.disk_usage(path.parent).free
+    except OSError:
+        free = None
+    if free is not None and free < 1024 * 1024:
+        return f"the disk holding {path.parent} is full"
+    return (
+        f"{path.parent} takes no more data ({exc}: a full disk, a quota or a file-size limit)"
+    )

@@ -115,7 +115,9 @@ def test_when_no_recovery_file_can_be_written_the_summary_says_so(monkeypatch):
     session = _practice(warnings)
     session.answer("memory")
     session.recorder.history.conn.execute("PRAGMA query_only = ON")
-    (paths.data_dir() / "recovery").write_text("not a folder")  # the folder cannot be made
+    for folder in (paths.data_dir(), paths.cache_dir()):  # no recovery folder can be made
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "recovery").write_text("not a folder")
     monkeypatch.setattr(tempfile, "gettempdir", lambda: str(paths.data_dir() / "recovery"))
     stdout = io.StringIO()
     out = PlainFormatter(stdout, "zh")
