@@ -400,6 +400,4 @@ def _why_unwritable(path: Path, exc: sqlite3.Error) -> str:
         free = None
     if free is not None and free < 1024 * 1024:
         return f"the disk holding {path.parent} is full"
-    return (
-        f"{path.parent} takes no more data ({exc}: a full disk, a quota or a file-size limit)"
-    )
+    return f"{path.parent} takes no more data ({exc}: a full disk, a quota or a file-size limit)"
