@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from drill.core.limits import MAX_COUNT, MAX_NUMBER  # one bound for flags and files
+
 
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, no usage dump
@@ -32,8 +34,6 @@ def units():
 
 
 # Physically meaningful ranges: beyond them a figure is a typo, and products overflow.
-MAX_COUNT = 10**15
-MAX_NUMBER = 1e15
 FLOP_RATE_RANGE = (1e3, 1e21)  # 1 kFLOP/s to 1 ZFLOP/s
 BYTE_RATE_RANGE = (1e3, 1e18)  # 1 kB/s to 1 EB/s
 FREQUENCY_RANGE = (1e3, 1e11)  # 1 kHz to 100 GHz

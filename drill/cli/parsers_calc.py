@@ -73,6 +73,7 @@ def add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
             p.add_argument(
                 "--tile",
                 metavar="BMxBN",
+                type=argtypes.name,
                 help="output tile, e.g. 128x128: also show L2 and shared-memory intensity",
             )
 

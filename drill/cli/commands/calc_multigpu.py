@@ -43,23 +43,33 @@ def emit(args, lang: str, steps: list[Step], data: dict, note: str = "", title: 
 
 # -- config.json -------------------------------------------------------------------------
 def read_config(path: str) -> ModelShape:
-    """A local config.json as a model shape; a clear one-line error for any bad file."""
+    """A local config.json as a model shape; a clear one-line error for any bad file: not a
+    regular file (a FIFO would hang, /dev/zero never end), too large, not JSON, nested past
+    what Python parses, numbers past the flags' bounds."""
+    from drill.content.yamlio import read_limited
+
     target = Path(path).expanduser()
     if target.is_dir():
         target = target / "config.json"
     try:
-        if target.stat().st_size > CONFIG_MAX_BYTES:
-            raise UsageError(f"--config {path}: too large for a config.json")
-        data = json.loads(target.read_text(encoding="utf-8"))
+        data = json.loads(read_limited(target, CONFIG_MAX_BYTES).decode("utf-8"))
     except FileNotFoundError:
         raise UsageError(f"--config {path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"--config {path}: cannot read it ({exc.__class__.__name__})") from None
+    except OSError as exc:
+        raise UsageError(f"--config {path}: cannot read it ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"--config {path}: not UTF-8 text, so not a config.json") from None
     except json.JSONDecodeError as exc:
         raise UsageError(f"--config {path}: not valid JSON (line {exc.lineno})") from None
+    except RecursionError:
+        raise UsageError(f"--config {path}: nested too deeply for a config.json") from None
+    except ValueError:  # json.loads refuses integers of more than 4300 digits
+        raise UsageError(
+            f"--config {path}: a number with thousands of digits, too large (at most 1e15)"
+        ) from None
     try:
         return shape_from_config(data)
-    except ShapeError as exc:
+    except (ShapeError, OverflowError, RecursionError) as exc:
         raise UsageError(f"--config {path}: {exc}") from None
 
 
@@ -110,6 +120,10 @@ def require(args, *names: str) -> None:
     for name in names:
         if getattr(args, name, None) is None:
             flag = "--" + name.replace("_", "-")
+            if getattr(args, "config", None):  # the model came from it; this did not
+                raise UsageError(
+                    f"{args.op} needs {flag}: --config gives the model's shape, not {flag}"
+                )
             raise UsageError(f"{args.op} needs {flag} (or --config PATH/config.json)")
 
 

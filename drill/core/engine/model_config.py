@@ -20,6 +20,7 @@ import math
 from dataclasses import asdict, dataclass
 
 from drill.core.engine.operators import ShapeError
+from drill.core.limits import MAX_COUNT
 
 # Field names used by the common model families, first match wins.
 _LAYERS = ("num_hidden_layers", "n_layer", "num_layers")
@@ -186,10 +187,18 @@ def _get(config: dict, names: tuple[str, ...], default=None):
 
 
 def _whole(value, name: str) -> int:
+    """A positive whole number within the command line's bound (an int of any size and a
+    float of any value are checked without converting one into the other)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ShapeError(f"config.json: {name} must be a number, got {value!r}")
-    if value <= 0 or not float(value).is_integer():
-        raise ShapeError(f"config.json: {name} must be a positive whole number, got {value}")
+    if isinstance(value, int):
+        if value > MAX_COUNT:
+            raise ShapeError(f"config.json: {name} has {len(str(value))} digits, too large "
+                             "(at most 1e15)")  # fmt: skip
+    elif math.isfinite(value) and value > MAX_COUNT:
+        raise ShapeError(f"config.json: {name} is {value:.3g}, too large (at most 1e15)")
+    if value <= 0 or isinstance(value, float) and not value.is_integer():
+        raise ShapeError(f"config.json: {name} must be a positive whole number, got {value:.6g}")
     return int(value)
 
 
@@ -303,6 +312,11 @@ def shape_from_config(config: dict) -> ModelShape:
     if kv_heads > heads or heads % kv_heads:
         raise ShapeError("config.json: num_attention_heads must be a multiple of the KV heads")
     head_dim = _get(config, ("head_dim",))
+    if head_dim is None and heads > hidden:
+        raise ShapeError(
+            f"config.json: num_attention_heads ({heads}) is larger than hidden_size ({hidden}), "
+            "so a head would have no width"
+        )
     head_dim = _whole(head_dim, "head_dim") if head_dim is not None else hidden // heads
     ffn = _whole(_get(config, _FFN, 4 * hidden), "intermediate_size")
     extra: dict = _moe(config, layers, ffn)
@@ -319,6 +333,8 @@ def shape_from_config(config: dict) -> ModelShape:
     else:
         extra["attention"] = "MHA" if kv_heads == heads else "MQA" if kv_heads == 1 else "GQA"
     tie = config.get("tie_word_embeddings")
+    if tie is not None and not isinstance(tie, bool):
+        raise ShapeError(f"config.json: tie_word_embeddings must be true or false, got {tie!r}")
     window, window_layers = _sliding(config, layers, model_type)
     positions = 0
     if model_type in LEARNED_POSITIONS:
