@@ -108,7 +108,7 @@ def _cell(name: str, value: object) -> str:
 def to_csv(sessions) -> str:
     """One row per attempt, the session's fields repeated; a session without attempts gets one."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180: a CR in a cell is quoted too
     writer.writerow(CSV_COLUMNS)
     for s in sessions:
         data = s.to_json()
@@ -240,12 +240,13 @@ def _from_csv(text: str, skipped: list[str] | None = None):
     sessions: dict[str, object] = {}
     rows = iter(reader)
     while True:
+        before = reader.line_num  # the bad row starts on the line after the last good one
         try:
             row = next(rows)
         except StopIteration:
             break
         except csv.Error as exc:  # the reader cannot go on past this line
-            raise TransferError(f"line {reader.line_num}: not readable as CSV ({exc})") from None
+            raise TransferError(f"line {before + 1}: not readable as CSV ({exc})") from None
         where = f"line {reader.line_num}"
         try:
             if None in row or None in row.values():
