@@ -80,3 +80,26 @@ def test_a_full_disk_before_any_history_keeps_the_answers_too(drill_home):
     kept = [p for p in result.stderr.split() if "unsaved-" in p and p.endswith(".json")]
     assert kept, result.stderr
     assert len(json.loads(Path(kept[-1]).read_text())["sessions"][0]["attempts"]) == 2
+
+
+def _limited_run(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "drill", *argv],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024)),
+        timeout=120,
+    )
+
+
+def test_a_file_size_limit_is_named_not_called_damage(drill_home, tmp_path):
+    # review D13: `ulimit -f 1` made stats --svg and history export report a damaged history
+    done = run_drill("start", "--plain", "--skill", "kv-cache", "--count", "1", input="1\n")
+    assert done.returncode == 0, done.stderr
+    for argv in (("stats", "--svg", str(tmp_path / "s.svg")),
+                 ("history", "export", str(tmp_path / "e.json"))):  # fmt: skip
+        result = _limited_run(*argv)
+        assert result.returncode == 2, (argv, result.stderr)
+        assert "cannot be read as a drill history" not in result.stderr
+        assert "File too large" in result.stderr, result.stderr

@@ -85,8 +85,7 @@ def export(fmt: str, file: str | None, lang: str, force: bool = False) -> int:
         with history:
             if history.read_only:
                 print(
-                    f"drill: note: {history.path.parent} is read-only; the history is read "
-                    "as it is",
+                    f"drill: note: {history.why}; the history is read as it is",
                     file=sys.stderr,
                 )
             sessions = history.sessions(problems)
