@@ -209,10 +209,24 @@ def open_run(
 
 
 # -- the recorder ---------------------------------------------------------------------------
+def _now():
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc)
+
+
 def _open_for_writing(on_warning: Callable[[str], None]):
     """The user's history for the recorder, or None after saying why answers are not saved."""
     from drill.store.history import History, HistoryError
+    from drill.store.timeutil import FIRST_YEAR, LAST_YEAR, utc_iso
 
+    now = _now()
+    if not FIRST_YEAR <= now.year <= LAST_YEAR:  # export and import hold only these years
+        on_warning(
+            f"answers will not be saved: the system clock reads {utc_iso(now)}, outside "
+            f"{FIRST_YEAR} to {LAST_YEAR}, and a history could not export them; set the clock"
+        )
+        return None
     try:
         history = History.open()
     except HistoryError as exc:
