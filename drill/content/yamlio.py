@@ -13,7 +13,7 @@ import math
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import yaml
 
@@ -277,19 +277,25 @@ def load_text(
         loader.dispose()
 
 
-def read_limited(path: Path | str, limit: int | None = None) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes; OSError otherwise.
+def open_regular(path: Path | str) -> BinaryIO:
+    """A regular file opened to read; OSError for anything else.
 
     A FIFO, a device (a link to /dev/zero) or a socket would hang or never end; the open is
     non-blocking so that even a FIFO without a writer is only looked at.
     """
-    limit = MAX_BYTES if limit is None else limit
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError("not a regular file (a FIFO, device or socket)")
-        if info.st_size > limit:
+    handle = os.fdopen(fd, "rb")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        handle.close()
+        raise OSError("not a regular file (a FIFO, device or socket)")
+    return handle
+
+
+def read_limited(path: Path | str, limit: int | None = None) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; OSError otherwise."""
+    limit = MAX_BYTES if limit is None else limit
+    with open_regular(path) as handle:
+        if os.fstat(handle.fileno()).st_size > limit:
             raise OSError(f"larger than {limit:,} bytes")
         data = handle.read(limit + 1)
     if len(data) > limit:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -278,46 +278,37 @@ class History:
                 problems.append(f"review card {r[0]!r}: {exc}; left out")
         return result
 
-    def merge(self, sessions: list[SessionRecord], reviews: list[dict] = ()) -> tuple[int, int]:
-        """Add what is new, by uuid, in one transaction; returns (sessions, attempts) added.
+    def merge(self, items: Iterable[SessionRecord | dict]) -> tuple[int, int, int]:
+        """Add the sessions and review cards (dicts) that are new, by uuid, in one transaction,
+        taking them one at a time; returns (sessions added, attempts added, attempts given).
 
         A review card is taken when it is new here or was updated later than ours.
         """
-        added_sessions = added_attempts = 0
+        added_sessions = added_attempts = given = 0
         with self.transaction() as conn:
-            for card in reviews:
-                conn.execute(
-                    "INSERT INTO review_cards VALUES (?, ?, ?, ?, ?) ON CONFLICT(card_id) DO "
-                    "UPDATE SET kind = excluded.kind, state_json = excluded.state_json, "
-                    "due_utc = excluded.due_utc, updated_utc = excluded.updated_utc "
-                    "WHERE excluded.updated_utc > review_cards.updated_utc",
-                    (
-                        card["card_id"],
-                        card["kind"],
-                        dumps(card["state"]),
-                        card["due_utc"],
-                        card["updated_utc"],
-                    ),
-                )
-            for session in sessions:
+            for item in items:
+                if isinstance(item, dict):
+                    _merge_review(conn, item)
+                    continue
                 row = conn.execute(
-                    "SELECT id FROM sessions WHERE uuid = ?", (session.uuid,)
+                    "SELECT id FROM sessions WHERE uuid = ?", (item.uuid,)
                 ).fetchone()
                 if row is None:
-                    session_id = _insert_session(conn, session)
+                    session_id = _insert_session(conn, item)
                     added_sessions += 1
                 else:
                     session_id = row[0]
-                    if session.ended_utc:
+                    if item.ended_utc:
                         conn.execute(
                             "UPDATE sessions SET ended_utc = ? WHERE id = ? AND ended_utc IS NULL",
-                            (session.ended_utc, session_id),
+                            (item.ended_utc, session_id),
                         )
-                for attempt in session.attempts:
+                for attempt in item.attempts:
                     before = conn.total_changes
                     _insert_attempt(conn, session_id, attempt, ignore=True)
                     added_attempts += conn.total_changes - before
-        return added_sessions, added_attempts
+                given += len(item.attempts)
+        return added_sessions, added_attempts, given
 
     def check(self) -> list[str]:
         return check(self.conn)
@@ -325,6 +316,16 @@ class History:
     def quick_check(self) -> list[str]:
         """SQLite's quick check (~50 ms per 100k attempts): run before the first write."""
         return [r[0] for r in self.conn.execute("PRAGMA quick_check(5)") if r[0] != "ok"]
+
+
+def _merge_review(conn: sqlite3.Connection, card: dict) -> None:
+    conn.execute(
+        "INSERT INTO review_cards VALUES (?, ?, ?, ?, ?) ON CONFLICT(card_id) DO "
+        "UPDATE SET kind = excluded.kind, state_json = excluded.state_json, "
+        "due_utc = excluded.due_utc, updated_utc = excluded.updated_utc "
+        "WHERE excluded.updated_utc > review_cards.updated_utc",
+        (card["card_id"], card["kind"], dumps(card["state"]), card["due_utc"], card["updated_utc"]),
+    )
 
 
 def _put_review(

@@ -12,10 +12,16 @@ import json
 import math
 import re
 import uuid as uuid_mod
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, TextIO
 
 from drill import __version__
+from drill.core.jsonstream import JsonStreamError, members
 from drill.core.printable import json_safe
 from drill.store.timeutil import utc_iso
+
+if TYPE_CHECKING:
+    from drill.store.records import SessionRecord
 
 FORMAT = "roofline-drill-history"
 FORMAT_VERSION = 1
@@ -120,19 +126,44 @@ def to_csv(sessions) -> str:
     return out.getvalue()
 
 
-def read(text: str, skipped: list[str] | None = None):
-    """(sessions, review cards) from an export in either format; raise TransferError.
+ITEM_LIMIT = 256 * 1024 * 1024  # characters in one session of an export; the file has no limit
+
+
+def read(handle: TextIO, skipped: list[str] | None = None) -> Iterator[SessionRecord | dict]:
+    """The sessions and review cards (dicts) of an export in either format, one at a time as
+    the file is read, so an export of any size takes the memory of one session; raise
+    TransferError.
 
     With ``skipped`` given, a session, attempt, review card or CSV row that cannot be read is
-    left out and described there (what an older version wrote must not block the rest);
-    without it, the first such problem refuses the file.
+    left out and described there (what an older version wrote must not block the rest), and
+    a file of which nothing could be read is refused at its end; without it, the first such
+    problem refuses the file.
     """
+    first = ""
+    while not first:
+        piece = handle.read(4096)
+        if not piece:
+            break
+        first = piece.lstrip()[:1]
+    handle.seek(0)
+    usable = False
+    held: list[SessionRecord | dict] = []  # sessions with no answer, until one has some
     try:
-        if text.lstrip().startswith("{"):
-            return _from_json(text, skipped)
-        return _from_csv(text, skipped), []
+        for item in _from_json(handle, skipped) if first == "{" else _from_csv(handle, skipped):
+            if usable:
+                yield item
+                continue
+            held.append(item)
+            if isinstance(item, dict) or item.attempts:
+                usable = True
+                yield from held
+                held.clear()
     except RecursionError:
         raise TransferError("nested too deeply to be an export") from None
+    if skipped and not usable:
+        more = f" (and {len(skipped) - 1} more problem(s))" if len(skipped) > 1 else ""
+        raise TransferError(f"{skipped[0]}{more}; no answer in it could be read")
+    yield from held
 
 
 def _keep(skipped: list[str] | None, exc: TransferError) -> None:
@@ -141,52 +172,76 @@ def _keep(skipped: list[str] | None, exc: TransferError) -> None:
     skipped.append(str(exc))
 
 
-def _from_json(text: str, skipped: list[str] | None = None):
+def _from_json(handle: TextIO, skipped: list[str] | None) -> Iterator[SessionRecord | dict]:
+    header: dict[str, object] = {}
+    lists: set[str] = set()
+    counts = {"sessions": 0, "review_cards": 0}
+    early: list[SessionRecord | dict] = []  # read before the header said what the file is
     try:
-        data = json.loads(text)
-    except ValueError as exc:
+        for key, kind, value in members(handle, ITEM_LIMIT):
+            if key not in ("sessions", "review_cards"):
+                header.setdefault(key, value)
+                continue
+            if kind == "value":
+                raise TransferError(f"'{key}' must be a list")
+            lists.add(key)
+            if kind == "end":
+                continue
+            counts[key] += 1
+            index = counts[key]
+            item = _json_session(value, index, skipped) if key == "sessions" else None
+            if key == "review_cards":
+                try:
+                    item = _review(value, f"review card {index}", skipped)
+                except TransferError as exc:
+                    _keep(skipped, exc)
+            if item is None:
+                continue
+            if "format" in header and "version" in header:
+                _check_header(header)
+                yield from early
+                early.clear()
+                yield item
+            else:
+                early.append(item)
+    except JsonStreamError as exc:
         raise TransferError(f"not valid JSON ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    _check_header(header)
+    if "sessions" not in lists:
+        raise TransferError("'sessions' must be a list")
+    yield from early
+
+
+def _check_header(header: dict[str, object]) -> None:
+    if header.get("format") != FORMAT:
         raise TransferError(f'not a drill history export (no "format": "{FORMAT}")')
-    version = data.get("version")
+    version = header.get("version")
     if not isinstance(version, int) or version > FORMAT_VERSION:
         raise TransferError(
             f"export format version {version!r} is newer than this drill reads "
             f"({FORMAT_VERSION}); update roofline-drill"
         )
-    raw = data.get("sessions")
-    if not isinstance(raw, list):
-        raise TransferError("'sessions' must be a list")
-    sessions = []
-    for i, item in enumerate(raw, 1):
+
+
+def _json_session(item: object, i: int, skipped: list[str] | None) -> SessionRecord | None:
+    try:
+        if not isinstance(item, dict):
+            raise TransferError(f"session {i}: must be an object")
+        attempts = item.get("attempts", [])
+        if not isinstance(attempts, list):
+            raise TransferError(f"session {i}: 'attempts' must be a list")
+        session = _session(item, f"session {i}", skipped)
+    except TransferError as exc:
+        _keep(skipped, exc)
+        return None
+    for j, attempt in enumerate(attempts, 1):
         try:
-            if not isinstance(item, dict):
-                raise TransferError(f"session {i}: must be an object")
-            attempts = item.get("attempts", [])
-            if not isinstance(attempts, list):
-                raise TransferError(f"session {i}: 'attempts' must be a list")
-            session = _session(item, f"session {i}", skipped)
+            if not isinstance(attempt, dict):
+                raise TransferError(f"session {i}: attempt {j}: must be an object")
+            session.attempts.append(_attempt(attempt, f"session {i}: attempt {j}"))
         except TransferError as exc:
             _keep(skipped, exc)
-            continue
-        for j, attempt in enumerate(attempts, 1):
-            try:
-                if not isinstance(attempt, dict):
-                    raise TransferError(f"session {i}: attempt {j}: must be an object")
-                session.attempts.append(_attempt(attempt, f"session {i}: attempt {j}"))
-            except TransferError as exc:
-                _keep(skipped, exc)
-        sessions.append(session)
-    raw_reviews = data.get("review_cards", [])
-    if not isinstance(raw_reviews, list):
-        raise TransferError("'review_cards' must be a list")
-    reviews = []
-    for i, item in enumerate(raw_reviews, 1):
-        try:
-            reviews.append(_review(item, f"review card {i}", skipped))
-        except TransferError as exc:
-            _keep(skipped, exc)
-    return sessions, reviews
+    return session
 
 
 def _review(data: object, where: str, skipped: list[str] | None = None) -> dict:
@@ -221,9 +276,11 @@ def _review(data: object, where: str, skipped: list[str] | None = None) -> dict:
     }
 
 
-def _from_csv(text: str, skipped: list[str] | None = None):
+def _from_csv(handle: TextIO, skipped: list[str] | None) -> Iterator[SessionRecord]:
+    """Sessions as their rows are read: an export lists a session's rows together, so a
+    session is complete when the next one starts (one listed twice is merged by its UUID)."""
     csv.field_size_limit(CSV_FIELD_LIMIT)
-    reader = csv.DictReader(io.StringIO(text))
+    reader = csv.DictReader(handle)
     try:
         fieldnames = reader.fieldnames or ()
     except csv.Error as exc:
@@ -237,7 +294,7 @@ def _from_csv(text: str, skipped: list[str] | None = None):
         raise TransferError(
             f"not a drill history export (CSV without {', '.join(missing)} columns)"
         )
-    sessions: dict[str, object] = {}
+    session = None
     rows = iter(reader)
     while True:
         before = reader.line_num  # the bad row starts on the line after the last good one
@@ -255,15 +312,18 @@ def _from_csv(text: str, skipped: list[str] | None = None):
             head = {
                 f: _uncell(f"session_{f}", row.get(f"session_{f}"), where) for f in SESSION_FIELDS
             }
-            key = head["uuid"]
-            if key not in sessions:
-                sessions[key] = _session(head, where, skipped)
+            if session is None or head["uuid"] != session.uuid:
+                started = _session(head, where, skipped)
+                if session is not None:
+                    yield session
+                session = started
             if row.get("uuid"):
                 body = {f: _uncell(f, row.get(f), where) for f in ATTEMPT_FIELDS}
-                sessions[key].attempts.append(_attempt(body, where))
+                session.attempts.append(_attempt(body, where))
         except TransferError as exc:
             _keep(skipped, exc)
-    return list(sessions.values())
+    if session is not None:
+        yield session
 
 
 def _uncell(name: str, value: str | None, where: str) -> object:

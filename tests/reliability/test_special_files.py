@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import stat
 import threading
+import time
 
 import pytest
 
@@ -27,9 +28,27 @@ def run(name: str, path) -> tuple[int, str, str]:
 
 
 def read_fifo(path, into: list[bytes]) -> threading.Thread:
+    """Read what is written into the FIFO until its writer closes it. The read end is open
+    before this returns, so the export, which refuses a FIFO nobody reads, finds a reader."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+
     def read() -> None:
-        with open(path, "rb") as pipe:
-            into.append(pipe.read())
+        data, deadline = b"", time.monotonic() + 30
+        try:
+            while time.monotonic() < deadline:
+                try:
+                    chunk = os.read(fd, 1 << 16)
+                except BlockingIOError:  # a writer, nothing written yet
+                    chunk = None
+                if chunk:
+                    data += chunk
+                elif chunk == b"" and data:  # the writer closed it
+                    break
+                else:
+                    time.sleep(0.01)
+        finally:
+            os.close(fd)
+            into.append(data)
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()

@@ -7,7 +7,6 @@ same file twice adds nothing.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from drill.cli.flags import lang_of
 from drill.errors import UsageError
@@ -113,42 +112,49 @@ def export(fmt: str, file: str | None, lang: str, force: bool = False) -> int:
 
 
 # -- import -------------------------------------------------------------------------------
-MAX_IMPORT_BYTES = 512 * 1024 * 1024
-
-
 def import_file(file: str, lang: str) -> int:
+    """Merge an export of any size: it is read one session at a time inside one transaction,
+    so a file that turns out to be damaged half way adds nothing."""
+    import io
     import sqlite3
+    from itertools import chain
 
-    from drill.content.yamlio import read_limited
+    from drill.content.yamlio import open_regular
 
-    path = Path(file)
     try:
-        text = read_limited(path, MAX_IMPORT_BYTES).decode("utf-8-sig")
+        handle = io.TextIOWrapper(open_regular(file), encoding="utf-8-sig", newline="")
     except OSError as exc:
         raise UsageError(f"cannot read {file}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{file}: not a text file (expected a drill history export)") from None
     skipped: list[str] = []
-    try:
-        sessions, reviews = transfer.read(text, skipped)
-    except transfer.TransferError as exc:
-        raise UsageError(f"{file}: {exc}") from None
-    if skipped and not reviews and not any(s.attempts for s in sessions):
-        more = f" (and {len(skipped) - 1} more problem(s))" if len(skipped) > 1 else ""
-        raise UsageError(f"{file}: {skipped[0]}{more}; no answer in it could be read")
-    history = _open()
-    if history is None:
-        return 1
-    try:
-        with history:
-            added_sessions, added_attempts = history.merge(sessions, reviews)
-    except sqlite3.Error as exc:
-        print(
-            f"drill: error: cannot import into {history.path} ({exc}); nothing was added",
-            file=sys.stderr,
-        )
-        return 1
-    total = sum(len(s.attempts) for s in sessions)
+    history = None
+    with handle:
+        items = transfer.read(handle, skipped)
+        try:
+            # Reading up to the first session checks what the file is before the history
+            # is opened, so a file that is not an export leaves no data folder behind.
+            first = next(items, None)
+            history = _open()
+            if history is None:
+                return 1
+            with history:
+                added_sessions, added_attempts, total = history.merge(
+                    items if first is None else chain((first,), items)
+                )
+        except (transfer.TransferError, UnicodeDecodeError, OSError) as exc:
+            if isinstance(exc, UnicodeDecodeError):
+                problem = f"{file}: not a text file (expected a drill history export)"
+            elif isinstance(exc, OSError):
+                problem = f"cannot read {file}: {exc.strerror or exc}"
+            else:
+                problem = f"{file}: {exc}"
+            raise UsageError(problem + ("; nothing was imported" if history else "")) from None
+        except sqlite3.Error as exc:
+            assert history is not None
+            print(
+                f"drill: error: cannot import into {history.path} ({exc}); nothing was added",
+                file=sys.stderr,
+            )
+            return 1
     print(
         tr(
             "history-imported",
