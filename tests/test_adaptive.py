@@ -89,7 +89,7 @@ def test_placement_masters_what_you_know_and_starts_the_rest_at_level_1(tmp_path
     assert all(config.difficulties[s] == 1 for s in planned if topic(s) == "llm")
     # and the next session a user starts asks none of the mastered basics either
     start = run_drill("start", "--plain", "--topic", "numeric", input="quit\n")
-    asked = re.findall(r"== Question 1 of \d+ \[([a-z-]+)\]", start.stdout)
+    asked = re.findall(r"== Question 1 of \d+ · [^\[\n]+ \[([a-z-]+)\]", start.stdout)
     assert asked and topic(asked[0]) not in GOOD_GROUPS
 
 
@@ -170,7 +170,7 @@ def test_slow_practises_only_right_but_slow_answers():
         assert slow_items(h, universe) == [("skill", "bound")]
     result = run_drill("start", "--slow", "--plain", input="quit\n")
     assert result.returncode == 0, result.stderr
-    assert "== Question 1 of 1 [bound] ==" in result.stdout
+    assert "== Question 1 of 1 · Memory- or compute-bound [bound] ==" in result.stdout
 
 
 def test_slow_with_nothing_slow_says_so():
@@ -184,7 +184,9 @@ def daily_questions(home, day: str) -> tuple[list[str], str]:
         "daily", "--plain", "--date", day, input="skip\n" * 40, env={"DRILL_HOME": str(home)}
     )
     assert result.returncode == 0, result.stderr
-    blocks = re.findall(r"(== Question \d+ of 5 \[[a-z0-9-]+\] ==\n.*?)\n> ", result.stdout, re.S)
+    blocks = re.findall(
+        r"(== Question \d+ of 5 · [^\[\n]+ \[[a-z0-9-]+\] ==\n.*?)\n> ", result.stdout, re.S
+    )
     return blocks, result.stdout
 
 

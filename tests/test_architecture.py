@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import drill
@@ -128,9 +129,13 @@ def test_the_cycle_finder_finds_a_cycle():
 
 
 def test_modules_stay_small():
-    long = {
-        str(p.relative_to(PACKAGE.parent)): n
+    """Modules are split by role, not by size: past 600 lines the run warns that a module may
+    hold a second role; past 1,000 it fails."""
+    sizes = {
+        str(p.relative_to(PACKAGE.parent)): len(p.read_text(encoding="utf-8").splitlines())
         for p in PACKAGE.rglob("*.py")
-        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 430
     }
-    assert long == {}
+    for path, n in sorted(sizes.items()):
+        if n > 600:
+            warnings.warn(f"{path} has {n} lines: does it hold two roles?", stacklevel=1)
+    assert {path: n for path, n in sizes.items() if n > 1000} == {}

@@ -7,6 +7,7 @@ solution still contains an English word.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -147,6 +148,9 @@ def _texts(value, where: str):
     elif isinstance(value, (tuple, list)):
         for i, item in enumerate(value):
             yield from _texts(item, f"{where}[{i}]")
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from _texts(getattr(value, f.name), f"{where}.{f.name}")
 
 
 def module_texts() -> list[tuple[str, Text]]:
@@ -192,8 +196,11 @@ def test_every_mistake_and_direction_reads_in_both_languages():
     from drill.content.skills import directions
     from drill.content.skills.mistakes import MISTAKES, explain
 
-    for tag, text in MISTAKES.items():
-        assert explain(tag, "en") == text.en and CJK.search(explain(tag, "zh")), tag
+    for tag, mistake in MISTAKES.items():
+        assert explain(tag, "en") == mistake.why.en and CJK.search(explain(tag, "zh")), tag
+        assert mistake.name.en and CJK.search(mistake.name.zh), tag
+    names = [m.name.en for m in MISTAKES.values()] + [m.name.zh for m in MISTAKES.values()]
+    assert len(set(names)) == len(names)  # no two habits read alike
     assert len(directions.DIRECTIONS) == len(directions.LETTERS) >= 10
     for did, en, zh in directions.DIRECTIONS:
         assert bilingual_problem(en, zh) is None, did

@@ -8,6 +8,7 @@ import sqlite3
 
 from drill.config import paths
 from drill.content.catalog import load_catalog
+from drill.content.skills.mistakes import explain, mistake_name
 from drill.grading.numbers import grade
 from drill.learning.stats import queries
 from drill.runs.factory import new_session
@@ -57,11 +58,17 @@ def practise_wrongly(times: int = 1) -> str:
 
 def test_an_ambiguous_mistake_is_one_event_in_feedback_history_and_stats():
     out = practise_wrongly(2)
-    feedback = [line for line in out.splitlines() if line.startswith("Mistake: ")]
-    assert len(feedback) == 2  # one line per wrong answer, not one per candidate tag
-    assert feedback[0].startswith(f"Mistake: one of: {', '.join(sorted(TAGS))}: ")
-    summary = [line for line in out.splitlines() if line.startswith("  Mistake ")]
-    assert summary == [summary[0]] * 2 and "×1" in summary[0]
+    lines = out.splitlines()
+    feedback = [i for i, line in enumerate(lines) if line.startswith("Mistake: ")]
+    assert len(feedback) == 2  # one event per wrong answer, not one per candidate tag
+    assert lines[feedback[0]] == "Mistake: any one of these gives your answer:"
+    # each candidate habit explained on its own line, in words, never as its tag
+    under = lines[feedback[0] + 1 : feedback[0] + 1 + len(TAGS)]
+    assert sorted(under) == sorted(f"  · {explain(tag, 'en')}" for tag in TAGS)
+    assert not any(tag in line for tag in TAGS for line in lines)
+    names = ", ".join(mistake_name(tag, "en") for tag in sorted(TAGS))
+    summary = [line for line in lines if line.startswith("  Mistake ")]
+    assert summary == [f"  Mistake ×1: one of: {names}"] * 2
 
     conn = sqlite3.connect(paths.database_file())
     stored = [json.loads(m) for (m,) in conn.execute("SELECT mistakes_json FROM attempts")]
@@ -75,9 +82,9 @@ def test_an_ambiguous_mistake_is_one_event_in_feedback_history_and_stats():
     data = json.loads(run_drill("stats", "--json").stdout)["mistakes"]["tags"]
     assert [(t["tag"], t["count"], t["one_of"]) for t in data] == [(KEY, 2, sorted(TAGS))]
     shown = run_drill("stats", env={"COLUMNS": "200"}).stdout
-    assert f"one of: {', '.join(sorted(TAGS))}" in shown
+    assert f"one of: {names}" in shown
     zh = run_drill("stats", "--lang", "zh", env={"COLUMNS": "200"}).stdout
-    assert "以下之一：" + "、".join(sorted(TAGS)) in zh
+    assert "以下之一：" + "、".join(mistake_name(tag, "zh") for tag in sorted(TAGS)) in zh
 
 
 def test_older_rows_listing_the_candidates_side_by_side_count_once(tmp_path):

@@ -1221,7 +1221,7 @@ def test_a_top_stall_taken_for_the_cause_is_named():
         assert ("stall-is-symptom", "long-scoreboard") in sc.asks[1].mistakes, sc.seed
         seen.add(p["cause"])
     assert "register-limited" in seen
-    assert MISTAKES["stall-is-symptom"].en and MISTAKES["stall-is-symptom"].zh
+    assert MISTAKES["stall-is-symptom"].why.en and MISTAKES["stall-is-symptom"].why.zh
 
 
 def test_speed_of_light_slips_are_named_by_the_percentages():

@@ -445,7 +445,7 @@ def test_stats_view_shows_every_section(drill_home):
         "median seconds",
         "Mock interview scores",
         "Memory- or compute-bound",
-        "unit-prefix",
+        "SI prefix off by 1000ⁿ",
         "The last year",
         "less",
     ):

@@ -131,20 +131,20 @@ def test_generated_questions_read_as_chinese_is_written():
 
 
 def test_mistake_lines_read_as_chinese_is_written():
-    """Ambiguous events join two explanations that each end in 。 with "；或", and label
-    and explanation with an ASCII colon: the feedback draws them tidy (``tidy_text``)."""
+    """Every way a mistake is shown in Chinese (its feedback lines, its summary line, a
+    stats cell joining candidates with "；或") reads as written Chinese once drawn."""
     from drill.content.skills.mistakes import MISTAKES
-    from drill.runs.summary import mistake_line
+    from drill.runs.summary import mistake_explanation, mistake_lines, mistake_summary
     from drill.ui.render.cjk import tidy_text
 
     tags = sorted(MISTAKES)
     keys = tags + [f"{a}|{b}" for a in tags[:12] for b in tags if a < b]
-    untidy = 0
     for key in keys:
-        line = mistake_line(key, "zh")
-        untidy += bool(problems(line))
-        assert problems(tidy_text(RichText(line)).plain) == [], key
-    assert untidy  # the pieces as joined do need it
+        texts = [*mistake_lines(key, "zh"), mistake_summary(key, "zh")]
+        texts.append(mistake_explanation(key, "zh"))
+        for text in texts:
+            assert problems(tidy_text(RichText(text)).plain) == [], (key, text)
+        assert not any(tag in text for tag in key.split("|") for text in texts), key
 
 
 def test_tidy_text_keeps_styles():

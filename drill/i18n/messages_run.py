@@ -63,6 +63,11 @@ PAIRS: dict[str, tuple[str, str]] = {
     "expected": ("Expected", "标准答案"),
     "your-answer": ("Your answer", "你的答案"),
     "mistake": ("Mistake", "错因"),
+    "mistake-one-of": ("one of: {names}", "以下之一：{names}"),
+    "mistake-either": (
+        "any one of these gives your answer:",
+        "以下任何一种都会得出你的答案：",
+    ),
     "solution": ("Worked solution", "解题过程"),
     "hint": ("Hint", "提示"),
     "no-hint": ("No more hints.", "没有更多提示了。"),
@@ -181,9 +186,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "count-retries": (" (+{n} retries)", "（另加重练 {n} 题）"),
     # Not yet looked up by their screens and commands (see each key's file).
     "practice-heading": (
-        "== Question {number} of {total}{retry}{step} [{skill}] ==",  # ui/lines/plain.py
-        "== 第 {number} 题 / 共 {total} 题{retry}{step} [{skill}] ==",
+        "== Question {number} of {total}{retry}{step} · {name} [{skill}] ==",  # ui/lines/plain.py
+        "== 第 {number} 题 / 共 {total} 题{retry}{step} · {name} [{skill}] ==",
     ),
+    "item-concept": ("conceptual", "概念题"),  # ui/lines/plain.py
     "convention-label": ("Convention: ", "约定："),  # runs/items.py
     "plot-truth": ("the operator", "算子位置"),  # ui/tui/screens/practice.py figure_for
     "plot-answer": ("your answer", "你的答案"),

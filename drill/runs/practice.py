@@ -186,11 +186,13 @@ class Session(RunBase):
 
 
 def mistake_lines(result: Result, lang: str) -> list[str]:
-    """The mistake behind a wrong answer, once ("one of: …" when several habits fit)."""
-    from drill.runs.summary import mistake_key, mistake_line
+    """The mistake behind a wrong answer, once: the first line follows "Mistake:", and when
+    several habits fit, each is a line of its own under it."""
+    from drill.runs.summary import mistake_key
+    from drill.runs.summary import mistake_lines as lines_of
 
     key = mistake_key(result)
-    return [] if key is None else [mistake_line(key, lang)]
+    return [] if key is None else lines_of(key, lang)
 
 
 def grade_notes(result: Result, lang: str) -> list[str]:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from drill.content.skills.mistakes import explain
-from drill.grading.numbers import MistakeEvent
+from drill.content.skills.mistakes import explain, mistake_name
 from drill.i18n import tr
 from drill.runs.items import ItemRef, Result
 from drill.runs.options import PracticeOptions
@@ -20,8 +19,11 @@ def mistake_key(result: Result) -> str | None:
 
 
 def mistake_label(key: str, lang: str) -> str:
-    """A stored mistake key as shown: the tag, or "one of: a, b"."""
-    return MistakeEvent(tuple(key.split("|"))).label(lang)
+    """A stored mistake key as a learner reads it: the habit's short name, or "one of: a, b"."""
+    names = [mistake_name(tag, lang) for tag in key.split("|")]
+    if len(names) == 1:
+        return names[0]
+    return tr("mistake-one-of", lang, names=("、" if lang == "zh" else ", ").join(names))
 
 
 def mistake_explanation(key: str, lang: str) -> str:
@@ -30,12 +32,25 @@ def mistake_explanation(key: str, lang: str) -> str:
     if len(tags) == 1:
         return explain(key, lang)
     joiner = "；或" if lang == "zh" else "; or "
-    return joiner.join(explain(tag, lang) for tag in tags)
+    return joiner.join(explain(tag, lang).rstrip("。.") for tag in tags)
 
 
-def mistake_line(key: str, lang: str) -> str:
-    """``label: explanation`` for one mistake event."""
-    return f"{mistake_label(key, lang)}: {mistake_explanation(key, lang)}"
+def mistake_summary(key: str, lang: str) -> str:
+    """One summary line for a mistake: its name and what went wrong; for an ambiguous one the
+    names only (each was explained when it happened)."""
+    if "|" in key:
+        return mistake_label(key, lang)
+    colon = "：" if lang == "zh" else ": "
+    return f"{mistake_name(key, lang)}{colon}{explain(key, lang)}"
+
+
+def mistake_lines(key: str, lang: str) -> list[str]:
+    """A wrong answer's mistake for the feedback: the first line follows "Mistake:"; an
+    ambiguous one lists each habit that gives the answer on a line of its own."""
+    tags = key.split("|")
+    if len(tags) == 1:
+        return [explain(key, lang)]
+    return [tr("mistake-either", lang)] + [f"  · {explain(tag, lang)}" for tag in tags]
 
 
 def questions_text(n: int, lang: str) -> str:

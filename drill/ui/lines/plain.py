@@ -8,8 +8,11 @@ from drill.i18n import tr
 from drill.i18n.text import shown
 from drill.runs.interview import clock_text, noted_key
 from drill.runs.practice import count_values, grade_notes, hint_rung, mistake_lines
-from drill.runs.summary import mistake_explanation, mistake_label
+from drill.runs.summary import mistake_summary
+from drill.ui.render.cjk import cell_len, cut
 from drill.ui.render.points import point_lines
+from drill.ui.render.scorecard import pad
+from drill.ui.render.stats import skill_name
 
 
 class PlainFormatter:
@@ -68,7 +71,9 @@ class PlainFormatter:
                 self.say(question.convention_line(lang))
             return
         step = question.step_label(lang)
-        values = count_values(run, question, lang) | {"skill": question.item.id}
+        item = question.item
+        name = skill_name(item.id, lang) if item.kind == "skill" else tr("item-concept", lang)
+        values = count_values(run, question, lang) | {"skill": item.id, "name": name}
         self.say(tr("practice-heading", lang, step=f" · {step}" if step else "", **values))
         self.say(question.text(lang))
 
@@ -95,8 +100,7 @@ class PlainFormatter:
                 f"{tr(result.verdict(), lang)} ({result.score:.2f}) — "
                 f"{tr('expected', lang)}: {question.expected_text(lang)}"
             )
-            for line in mistake_lines(result, lang):
-                self.say(f"{tr('mistake', lang)}: {line}")
+            self._mistake(result)
             for note in grade_notes(result, lang):
                 self.say(note)
             return
@@ -105,8 +109,7 @@ class PlainFormatter:
             self.say(verdict)
         else:
             self.say(f"{verdict} — {tr('expected', lang)}: {question.expected_text(lang)}")
-        for line in mistake_lines(result, lang):
-            self.say(f"{tr('mistake', lang)}: {line}")
+        self._mistake(result)
         for note in grade_notes(result, lang):
             self.say(note)
         self._points(result)
@@ -154,17 +157,22 @@ class PlainFormatter:
         if note:
             self.say(note)
 
+    def _mistake(self, result) -> None:
+        for i, line in enumerate(mistake_lines(result, self.lang)):
+            colon = "：" if self.lang == "zh" else ": "
+            self.say(f"{tr('mistake', self.lang)}{colon}{line}" if i == 0 else line)
+
     def _summary(self, s) -> None:
         lang = self.lang
         self.say(f"== {tr('summary', lang)} ==")
         self.say(s.line(lang))
-        for item, (n, score) in sorted(s.per_item.items(), key=lambda kv: kv[1][1] / kv[1][0]):
-            self.say(f"  {item.id:24} {score:.2f} / {n}")
+        rows = sorted(s.per_item.items(), key=lambda kv: kv[1][1] / kv[1][0])
+        names = [cut(skill_name(item.id, lang, item.kind), 40) for item, _ in rows]
+        width = max((cell_len(name) for name in names), default=0)
+        for name, (_, (n, score)) in zip(names, rows, strict=True):
+            self.say(f"  {pad(name, width)}  {score:.2f} / {n}")
         for key, count in sorted(s.mistakes.items(), key=lambda kv: -kv[1]):
-            self.say(
-                f"  {tr('mistake', lang)} {mistake_label(key, lang)} ×{count}: "
-                f"{mistake_explanation(key, lang)}"
-            )
+            self.say(f"  {tr('mistake', lang)} ×{count}: {mistake_summary(key, lang)}")
         if s.missed_any:
             self.say(f"{tr('practise-again', lang)} {s.again_command()}")
 

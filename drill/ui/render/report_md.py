@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from drill.content.skills.mistakes import explain
+from drill.content.skills.mistakes import explain, mistake_name
 from drill.runs.interview import BAND_RULE, UNANSWERED, Scorecard
 from drill.ui.render.scorecard import rows, solutions
 
@@ -109,7 +109,7 @@ def report(card: Scorecard, lang: str = "en", when: datetime | None = None) -> s
         lines.append(f"- {w('expected', lang)}: {expected}")
         if item.answered:
             for tag in item.result.grade.mistakes:
-                lines.append(f"- {tag}: {explain(tag, lang)}")
+                lines.append(f"- {mistake_name(tag, lang)}: {explain(tag, lang)}")
         lines.append("")
         for step in steps:
             lines.append(f"    {step}")

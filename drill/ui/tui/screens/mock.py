@@ -173,7 +173,8 @@ class MockScreen(RunScreen):
             Text(f"{tr(result.verdict(), lang)} ({result.score:.2f})", style="bold"),
             Text(f"{tr('expected', lang)}: {q.expected_text(lang)}"),
         ]
-        parts += [Text(f"{tr('mistake', lang)}: {line}") for line in mistake_lines(result, lang)]
+        for i, line in enumerate(mistake_lines(result, lang)):  # one event, its candidates
+            parts.append(Text(f"{tr('mistake', lang)}: {line}" if i == 0 else line))
         parts += [Text(note, style="dim") for note in grade_notes(result, lang)]
         parts += [Text(line) for line in q.solution(lang)]
         parts.append(Text(tr("next-only", lang), style="dim"))

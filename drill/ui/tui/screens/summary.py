@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 
 from drill.i18n import tr
 from drill.runs.options import PracticeOptions
-from drill.runs.summary import mistake_explanation, mistake_label
+from drill.runs.summary import mistake_summary
 from drill.ui.render.stats import skill_name
 from drill.ui.tui.screens.base import DrillScreen
 from drill.ui.tui.widgets.keybar import KeyBar
@@ -51,9 +51,7 @@ class SummaryScreen(DrillScreen):
         if s.mistakes:
             parts.append(Text(f"\n{tr('mistakes', lang)}", style="bold"))
             for key, count in sorted(s.mistakes.items(), key=lambda kv: -kv[1]):
-                parts.append(
-                    Text(f"{mistake_label(key, lang)} ×{count}: {mistake_explanation(key, lang)}")
-                )
+                parts.append(Text(f"×{count}  {mistake_summary(key, lang)}"))
         missed = s.missed_skills + s.missed_questions  # conceptual questions too
         parts.append(Text(""))
         if missed:
