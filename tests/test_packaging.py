@@ -39,6 +39,7 @@ def test_wheel_contains_every_data_file(wheel):
         assert f"drill/_data/gpus/{card.name}" in names
     for pack in (ROOT / "questions").glob("*.yaml"):
         assert f"drill/_data/questions/{pack.name}" in names
+    assert "drill/content/shipped.json" in names  # the parsed forms a first start reads
 
 
 def test_fresh_environment_lists_every_card_from_elsewhere(wheel, tmp_path):
@@ -76,3 +77,19 @@ def test_fresh_environment_lists_every_card_from_elsewhere(wheel, tmp_path):
         cwd=elsewhere,
     )
     assert str(site) in where.stdout
+    # Installed, the built-in files are the ones shipped parsed: a first start reads no YAML.
+    first = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "import sys\nfrom drill.content.catalog import load_catalog\n"
+            "from drill.content.bank.cache import cached_bank\n"
+            "print(len(load_catalog().cards), len(cached_bank().questions) > 100, "
+            "'yaml' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        env=env | {"DRILL_HOME": str(tmp_path / "home")},
+        cwd=elsewhere,
+    )
+    assert first.stdout.split() == [str(len(cards)), "True", "False"], first.stderr

@@ -31,7 +31,7 @@ def cached_bank():
     global _BANK
     key = _key()
     if _BANK is None or _BANK[0] != key:
-        _BANK = (key, _stored(key) or _parse_and_store(key))
+        _BANK = (key, _stored(key) or _from_shipped(key) or _parse_and_store(key))
     return _BANK[1]
 
 
@@ -118,6 +118,23 @@ def _index_row(row) -> bool:
         and isinstance(row[2], list)
         and all(isinstance(tag, str) for tag in row[2])
     )
+
+
+def _from_shipped(key: list):
+    """The bank as shipped with the package (``drill.content.shipped``) when its files are
+    the ones shipped; kept in the cache too, so later starts read the smaller key."""
+    from drill.content.shipped import bank_json
+
+    data = bank_json()
+    if data is None:
+        return None
+    try:
+        bank = bank_from_json(data)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+    _store(paths.bank_cache_file(), {"key": key, "bank": data})
+    _store(paths.bank_index_file(), {"key": key, "index": index_of(bank)})
+    return bank
 
 
 def _parse_and_store(key: list):

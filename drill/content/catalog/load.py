@@ -132,7 +132,7 @@ def _load_files(sources: list[tuple[Path, bool]]) -> list[tuple[Card | None, lis
                 continue
             except (TypeError, KeyError, ValueError):
                 pass
-        card, found, lines = _parse_file(path, user)
+        card, found, lines = _shipped_or_parsed(path, user)
         results.append((card, found, lines, path))
         if stamp is not None:
             fresh[key] = {
@@ -145,6 +145,22 @@ def _load_files(sources: list[tuple[Path, bool]]) -> list[tuple[Card | None, lis
     if fresh != cache:
         _write_cache(fresh)
     return results
+
+
+def _shipped_or_parsed(path: Path, user: bool) -> tuple[Card | None, list[Problem], dict]:
+    """A built-in card as shipped with the package when the file is the one shipped
+    (``drill.content.shipped``), else parsed."""
+    if not user:
+        from drill.content.shipped import card_entry
+
+        entry = card_entry(path)
+        if entry is not None:
+            try:
+                card = _card_from_json(entry["card"]) if entry["card"] else None
+                return card, [Problem(*p) for p in entry["problems"]], entry["lines"]
+            except (TypeError, KeyError, ValueError):
+                pass
+    return _parse_file(path, user)
 
 
 def _card_from_json(data: dict) -> Card:
