@@ -131,5 +131,5 @@ def test_skill_roofline_case_plain_end_to_end():
     assert out.count(f"[{CORE}]") == 6
     assert [f"({letter}) " in out for letter in "abcdef"] == [True] * 6
     assert out.count("> correct (1)") == 6 and "Worked solution:" in out
-    assert "1 question in 6 steps: 6 right, 0 skipped" in out
+    assert "1 question in 6 steps: 6 of the 6 steps right, 0 skipped" in out
     assert "Practise what you missed again" not in out

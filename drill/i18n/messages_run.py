@@ -133,14 +133,18 @@ PAIRS: dict[str, tuple[str, str]] = {
         "用时 {seconds} 秒",
     ),
     "summary-head-steps": (
-        "{count} in {questions} steps: {correct} right, {skipped} skipped; score {score} / "
-        "{questions} ({pct} %), {seconds} s",
+        "{count} in {questions} steps: {correct} of the {questions} steps right, {skipped} "
+        "skipped; score {score} / {questions} ({pct} %), {seconds} s",
         "共 {count}（{questions} 步）：答对 {correct} 步，跳过 {skipped} 步；得分 {score} / "
         "{questions}（{pct} %），用时 {seconds} 秒",
     ),
     "note-off-by": (
         "{off} off: within {limit} of the answer earns {credit}.",
         "偏差 {off}：在答案的 {limit} 以内得 {credit} 分。",
+    ),
+    "note-mistake-zero": (
+        "{off} off, but it is what the named mistake gives, so it earns nothing.",
+        "偏差 {off}，但这正是上面那个错因算出的数，所以不得分。",
     ),
     "note-your-picks": ("Your picks: {picks}", "你的选择：{picks}"),
     "note-hint": ("1 hint used: −{cost} of the credit.", "用了 1 个提示：扣去 {cost} 的分数。"),
@@ -178,8 +182,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "session-over": ("Session over.", "练习结束。"),
     "practise-again": ("Practise what you missed again:", "再练一次答错的题目："),
     "practice-progress": (
-        "Question {number} of {total}{retry}{step}{score} · {streak_word} {streak} · {clock}",
-        "第 {number} 题 / 共 {total} 题{retry}{step}{score} · {streak_word} {streak} · {clock}",
+        "Question {number} of {total}{retry}{step} · {clock}{score} · {streak_word} {streak}",
+        "第 {number} 题 / 共 {total} 题{retry}{step} · {clock}{score} · {streak_word} {streak}",
     ),
     "practice-score": (" · score {score} / {answered}", " · 得分 {score} / {answered}"),
     "count-retry": (" (+{n} retry)", "（另加重练 {n} 题）"),

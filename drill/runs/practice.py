@@ -208,7 +208,9 @@ def grade_notes(result: Result, lang: str) -> list[str]:
     error = grade.relative_error
     if ask is not None and ask.kind != MULTI and error is not None and error > FULL:
         band = next(((limit, credit) for limit, credit in BANDS if error <= limit), None)
-        if band is not None:
+        if band is not None and grade.mistakes and grade.score == 0:
+            notes.append(tr("note-mistake-zero", lang, off=f"{error:.1%}"))
+        elif band is not None:
             values = {"off": f"{error:.1%}", "limit": f"{band[0]:.0%}", "credit": band[1]}
             notes.append(tr("note-off-by", lang, **values))
     if ask is not None and ask.kind == MULTI and isinstance(grade.parsed, (tuple, frozenset)):

@@ -96,8 +96,10 @@ MISTAKES: dict[str, Mistake] = {
     "tensor-peak": Mistake(
         Text("Tensor peak for non-tensor work", "该用非 Tensor 峰值却用了 Tensor 峰值"),
         Text(
-            "Used a tensor-core peak where the non-tensor peak applies (fp32 is not tf32).",
-            "该用非 Tensor 峰值的地方用了 Tensor Core 峰值（fp32 不是 tf32）。",
+            "Used a tensor-core peak where the question's operator runs on the non-tensor units "
+            "(an fp32 GEMM without tf32, or work the tensor cores do not take).",
+            "题中的算子跑在非 Tensor 单元上（不开 tf32 的 fp32 GEMM，或 Tensor Core 不处理的运算），"
+            "却用了 Tensor Core 峰值。",
         ),
     ),
     "base-clock": Mistake(
