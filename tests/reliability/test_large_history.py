@@ -18,6 +18,7 @@ from drill.store import transfer
 from drill.store.history import History
 from drill.store.records import Attempt, SessionRecord
 from tests.reliability.helpers import drill
+from tests.reliability.test_import_files import _attempt, _session
 
 PER_SESSION = 10
 
@@ -144,22 +145,7 @@ def test_the_header_may_come_after_the_sessions(drill_home, tmp_path, monkeypatc
     header that says what the file is."""
     sid, aid = str(uuid.uuid4()), str(uuid.uuid4())
     reordered = tmp_path / "reordered.json"
-    session = {
-        "uuid": sid,
-        "mode": "practice",
-        "started_utc": "2025-01-01T00:00:00Z",
-        "attempts": [
-            {
-                "uuid": aid,
-                "item_kind": "skill",
-                "skill": "bound",
-                "score": 1,
-                "correct": True,
-                "seconds": 2,
-                "answered_utc": "2025-01-01T00:00:01Z",
-            }
-        ],
-    }
+    session = _session(sid, [_attempt(aid)])
     reordered.write_text(
         json.dumps({"sessions": [session], "version": 1, "format": "roofline-drill-history"})
     )
