@@ -295,9 +295,14 @@ def read_limited(path: Path | str, limit: int | None = None) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; OSError otherwise."""
     limit = MAX_BYTES if limit is None else limit
     with open_regular(path) as handle:
-        if os.fstat(handle.fileno()).st_size > limit:
+        size = os.fstat(handle.fileno()).st_size
+        if size > limit:
             raise OSError(f"larger than {limit:,} bytes")
-        data = handle.read(limit + 1)
+        # read() of n bytes takes n bytes of memory up front: ask for what the file holds (and
+        # one more, to see it grew), not for the limit
+        data = handle.read(size + 1)
+        if len(data) > size:  # written to since: read on, up to the limit
+            data += handle.read(limit + 1 - len(data))
     if len(data) > limit:
         raise OSError(f"larger than {limit:,} bytes")
     return data

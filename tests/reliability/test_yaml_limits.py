@@ -153,3 +153,21 @@ def _error_of(path) -> str:
     except YamlError as exc:
         return str(exc)
     return ""
+
+
+def test_a_small_file_is_read_without_taking_the_limit_in_memory(tmp_path):
+    """read() of n bytes reserves n bytes: a 1 KB card must not cost the 4 MiB limit."""
+    import tracemalloc
+
+    from drill.content.yamlio import MAX_BYTES, read_limited
+
+    small = tmp_path / "small.yaml"
+    small.write_text("id: x\n" * 170, encoding="utf-8")
+    tracemalloc.start()
+    try:
+        data = read_limited(small)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert data == small.read_bytes()
+    assert peak < MAX_BYTES / 10, peak
