@@ -124,14 +124,11 @@ def _load_files(sources: list[tuple[Path, bool]]) -> list[tuple[Card | None, lis
             and entry.get("stamp") == stamp
             and entry.get("user") == user
         ):
-            try:
-                card = _card_from_json(entry["card"]) if entry.get("card") else None
-                found = [Problem(*p) for p in entry.get("problems", [])]
-                results.append((card, found, entry.get("lines", {}), path))
+            decoded = _from_entry(entry)
+            if decoded is not None:
+                results.append((*decoded, path))
                 fresh[key] = entry
                 continue
-            except (TypeError, KeyError, ValueError):
-                pass
         card, found, lines = _shipped_or_parsed(path, user)
         results.append((card, found, lines, path))
         if stamp is not None:
@@ -154,13 +151,20 @@ def _shipped_or_parsed(path: Path, user: bool) -> tuple[Card | None, list[Proble
         from drill.content.shipped import card_entry
 
         entry = card_entry(path)
-        if entry is not None:
-            try:
-                card = _card_from_json(entry["card"]) if entry["card"] else None
-                return card, [Problem(*p) for p in entry["problems"]], entry["lines"]
-            except (TypeError, KeyError, ValueError):
-                pass
+        decoded = None if entry is None else _from_entry(entry)
+        if decoded is not None:
+            return decoded
     return _parse_file(path, user)
+
+
+def _from_entry(entry: dict) -> tuple[Card | None, list[Problem], dict] | None:
+    """A parse-cache entry (the user's cache or the shipped one) as (card, problems, lines);
+    None when it does not read as one, which only costs a parse."""
+    try:
+        card = _card_from_json(entry["card"]) if entry.get("card") else None
+        return card, [Problem(*p) for p in entry.get("problems", [])], entry.get("lines", {})
+    except (TypeError, KeyError, ValueError):
+        return None
 
 
 def _card_from_json(data: dict) -> Card:
