@@ -211,12 +211,42 @@ def test_a_missed_item_comes_back_once_later_in_the_session():
     assert asked.count(SKILLS[0]) == 2  # once more, never a third time
     assert asked.index(SKILLS[0], 1) == 1 + RETRY_GAP
     assert len(asked) == 7 and session.total == 7
-    # The header's count says why the total grew: "Question 7 of 6 (+1 retry)".
+    # The header's count says why the total grew, and the number never passes it:
+    # "Question 7 of 7 (incl. 1 retry)".
     from drill.runs.practice import count_values
 
     counts = count_values(session, None, "en")
-    assert counts == {"number": 7, "total": 6, "retry": " (+1 retry)"}
-    assert count_values(session, None, "zh")["retry"] == "（另加重练 1 题）"
+    assert counts == {"number": 7, "total": 7, "retry": " (incl. 1 retry)"}
+    assert count_values(session, None, "zh")["retry"] == "（含重练 1 题）"
+
+
+def test_an_item_missed_last_is_not_asked_again_at_once():
+    plan = [("skill", s) for s in SKILLS[:3]]
+    config = SessionConfig(count=3, seed=3, topic="numeric", plan=plan, retry_missed=True)
+    ticks = Ticks()
+    session = Session(config, CATALOG, clock=ticks)
+    asked, headers = [], []
+    from drill.runs.practice import count_values
+
+    while not session.finished:
+        question = session.current
+        values = count_values(session, question, "en")
+        headers.append((values["number"], values["total"]))
+        if question.part == 1:
+            asked.append(question.item.id)
+        answer(session, question.item.id not in (SKILLS[1], SKILLS[2]), ticks)
+    # The second item comes back after the third, and the third, missed with one item left
+    # to come between, after that; the second's retry is the last and only once.
+    assert asked == [SKILLS[0], SKILLS[1], SKILLS[2], SKILLS[1], SKILLS[2]]
+    assert all(number <= total for number, total in headers)
+    assert headers[-1] == (5, 5)
+
+    config = SessionConfig(count=2, seed=3, topic="numeric", plan=plan[:2], retry_missed=True)
+    session = Session(config, CATALOG, clock=ticks)
+    answer(session, True, ticks)
+    while session.current is not None and session.current.item.id == SKILLS[1]:
+        answer(session, False, ticks)  # the last item, missed: nothing is left to come between
+    assert session.finished and session.total == 2 and session.retries == 0
 
 
 def test_marking_a_free_answer_right_takes_its_retry_back():

@@ -186,8 +186,8 @@ PAIRS: dict[str, tuple[str, str]] = {
         "第 {number} 题 / 共 {total} 题{retry}{step} · {clock}{score} · {streak_word} {streak}",
     ),
     "practice-score": (" · score {score} / {answered}", " · 得分 {score} / {answered}"),
-    "count-retry": (" (+{n} retry)", "（另加重练 {n} 题）"),
-    "count-retries": (" (+{n} retries)", "（另加重练 {n} 题）"),
+    "count-retry": (" (incl. {n} retry)", "（含重练 {n} 题）"),
+    "count-retries": (" (incl. {n} retries)", "（含重练 {n} 题）"),
     # Not yet looked up by their screens and commands (see each key's file).
     "practice-heading": (
         "== Question {number} of {total}{retry}{step} · {name} [{skill}] ==",  # ui/lines/plain.py

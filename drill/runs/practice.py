@@ -106,8 +106,10 @@ class Session(RunBase):
 
     def requeue(self, kind: str, ident: str, gap: int = RETRY_GAP) -> bool:
         """Ask the item once more, ``gap`` items from now (fresh numbers); False if it already
-        came back once in this session."""
-        if (kind, ident) in self._retried:
+        came back once in this session, or if no other item is left to come between (asked
+        again at once, it would test the last screen, not memory: the scheduler brings it back
+        in the next session instead)."""
+        if (kind, ident) in self._retried or self._position >= len(self._plan):
             return False
         self._retried.add((kind, ident))
         self._plan.insert(min(len(self._plan), self._position + gap), (kind, ident))
@@ -247,14 +249,15 @@ def hint_rung(number: int, hint: str, lang: str) -> str:
 
 
 def count_values(run, question, lang: str) -> dict[str, object]:
-    """A header's count, the same in the app and the line mode: "Question 11 of 10 (+1 retry)"
-    once a missed item comes back, so the total never grows unexplained."""
+    """A header's count, the same in the app and the line mode: "Question 11 of 12 (incl. 2
+    retries)" once missed items come back, so the total grows with its reason and the number
+    never passes it."""
     from drill.i18n import tr
 
     retries = run.retries
     retry = tr("count-retry" if retries == 1 else "count-retries", lang, n=retries)
     return {
         "number": question.number if question is not None else run.total,
-        "total": run.total - retries,
+        "total": run.total,
         "retry": retry if retries else "",
     }
