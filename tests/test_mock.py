@@ -72,6 +72,24 @@ def test_a_wrong_bound_leads_to_a_bound_follow_up():
         assert "bound" in follow[0].skills, (seed, follow[0].id)
 
 
+def test_a_wrong_bound_is_not_ready_whatever_the_total():
+    """Everything right but the bound: 90 % or more, which the score alone calls ready; the
+    scorecard says close, and why, in both languages and the JSON."""
+    mock = interview(seed=5)
+    while not mock.finished:
+        ask = mock.current.ask
+        if ask is not None and ask.key == "bound" and mock.current_item.stage == "case":
+            mock.answer("a" if ask.expected == "compute" else "b")
+        else:
+            mock.answer(right_answer(mock.current))
+    card = mock.scorecard()
+    assert card.score >= 0.8 and card.band == "close" and card.capped
+    assert card.band_text("en") == "close (80% or more, but the bound was called wrong)"
+    assert "瓶颈判断错误" in card.band_text("zh")
+    assert card.to_json()["band"] == "close" and card.to_json()["capped"] is True
+    assert "with the bound called right" in card.to_json()["band_rule"]
+
+
 def test_time_running_out_ends_it_and_the_rest_is_unanswered():
     clock = FakeClock()
     recorded = []

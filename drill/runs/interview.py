@@ -26,11 +26,19 @@ BAND_TEXT = {
     "close": ("close", "接近了"),
     "not-yet": ("not yet", "还需练习"),
 }
+# A case step no total makes up for: an interviewer who hears a memory-bound kernel called
+# compute-bound stops trusting the numbers after it, whatever they add up to.
+GATE_ASKS = ("bound",)
 BAND_RULE = {
-    "en": f"ready at {READY:.0%} of the total score or more, close at {CLOSE:.0%} or more, "
-    "otherwise not yet",
-    "zh": f"总分达到 {READY:.0%} 及以上为「可以上场」，{CLOSE:.0%} 及以上为「接近了」，否则为「还需练习」",
+    "en": f"ready at {READY:.0%} of the total score or more with the bound called right, "
+    f"close at {CLOSE:.0%} or more, otherwise not yet",
+    "zh": f"总分达到 {READY:.0%} 及以上且瓶颈判断正确为「可以上场」，{CLOSE:.0%} 及以上为「接近了」，"
+    "否则为「还需练习」",
 }
+CAPPED_TEXT = (
+    f" ({READY:.0%} or more, but the bound was called wrong)",
+    f"（总分已达 {READY:.0%}，但瓶颈判断错误）",
+)
 # The case's asks and the bank's skill tags that follow up on a miss.
 FOLLOW_TAGS = {
     "intensity": ("gemm-intensity", "attention-intensity"),
@@ -95,6 +103,7 @@ class Scorecard:
     gpu: str
     previous: float | None = None  # the previous mock's score, if any
     timed_out: bool = False
+    capped: bool = False  # the score said ready, a missed GATE_ASKS step said close
 
     @property
     def change(self) -> float | None:
@@ -102,6 +111,8 @@ class Scorecard:
 
     def band_text(self, lang: str) -> str:
         en, zh = BAND_TEXT[self.band]
+        if self.capped:
+            en, zh = en + CAPPED_TEXT[0], zh + CAPPED_TEXT[1]
         return zh if lang == "zh" else en
 
     def to_json(self) -> dict:
@@ -111,6 +122,7 @@ class Scorecard:
             "score": round(self.score, 4),
             "band": self.band,
             "band_rule": BAND_RULE["en"],
+            "capped": self.capped,
             "previous": None if self.previous is None else round(self.previous, 4),
             "change": None if self.change is None else round(self.change, 4),
             "seconds": round(self.seconds, 3),
@@ -146,8 +158,8 @@ def clock_text(seconds: float) -> str:
     return f"{seconds // 60:02d}:{seconds % 60:02d}"
 
 
-def band_for(score: float) -> str:
-    if score >= READY:
+def band_for(score: float, gate_missed: bool = False) -> str:
+    if score >= READY and not gate_missed:
         return "ready"
     return "close" if score >= CLOSE else "not-yet"
 
@@ -369,15 +381,23 @@ class MockInterview(RunBase):
     # -- the end --------------------------------------------------------------------------
     def scorecard(self) -> Scorecard:
         score = sum(item.score for item in self.items) / len(self.items) if self.items else 0.0
+        gate_missed = any(
+            item.stage == "case"
+            and item.question.ask is not None
+            and item.question.ask.key in GATE_ASKS
+            and item.score < 1.0
+            for item in self.items
+        )
         return Scorecard(
             list(self.items),
             score,
-            band_for(score),
+            band_for(score, gate_missed),
             self.elapsed,
             self.config.minutes,
             self.gpu,
             self.previous,
             self.timed_out,
+            capped=gate_missed and score >= READY,
         )
 
     def summary(self) -> Scorecard:
