@@ -298,6 +298,31 @@ def test_heatmap_shades_one_cell_per_practised_day(history):
         assert lines[1].startswith("Mon")
     zh = heatmap(s, "zh").plain.splitlines()
     assert zh[1].startswith("一") and "月" in zh[0]
+    # Every month of the year is named in Chinese too, at either width: "11月" is wider than
+    # a month of one-cell weeks, so the narrow axis writes the numbers under one "月".
+    for wide in (True, False):
+        axis = heatmap(s, "zh", wide=wide).plain.splitlines()[0]
+        named = re.findall(r"\d+", axis)
+        assert set(map(int, named)) == set(range(1, 13)), (wide, axis)
+
+
+def test_mock_chart_keeps_same_day_mocks_apart_and_every_label_whole():
+    from drill.learning.stats.model import MockScore, Stats
+    from drill.ui.render.stats import mock_chart
+
+    stats = Stats(today=date(2026, 12, 3), zone="UTC")
+    days = [date(2026, 12, 1)] * 3 + [date(2026, 12, 2)]
+    stats.mock = [
+        MockScore(str(i), d, 10, s)
+        for i, (d, s) in enumerate(zip(days, [9, 4.5, 6, 7], strict=True))
+    ]
+    lines = mock_chart(stats, "en", 78, 10, color=False).splitlines()
+    plot = "\n".join(lines)
+    for label in ("90 %", "45 %", "60 %", "70 %"):
+        assert label in plot, (label, plot)  # none cut by the frame
+    points = [line.index("•") for line in lines if "•" in line]
+    assert len(set(points)) == 4  # four columns, not one: each mock is its own point
+    assert lines[-1].split() == ["12-01", "12-02"]
 
 
 # -- aggregates ----------------------------------------------------------------------------

@@ -134,6 +134,7 @@ def _chart(
     y_ticks: tuple[list, list] | None = None,
     y_range: tuple[float, float] | None = None,
     value_label: str | None = None,
+    x_ticks: tuple[list, list] | None = None,
 ) -> str:
     with plotext_figure() as plt:
         plt.plotsize(width, height)
@@ -144,16 +145,20 @@ def _chart(
             plt.plot(xs, ys, marker="braille", color="cyan" if color else "default")
             if len(xs) <= width // 4:
                 plt.scatter(xs, ys, marker="•", color="cyan" if color else "default")
-        if value_label and len(xs) <= 6:
+        labelled = bool(value_label) and len(xs) <= 6
+        span = max(xs) - min(xs)
+        if labelled:
             # A few points on a coarse grid of rows: say each one's value beside it, so 64 %
             # does not read as the 50 row it lands nearest to.
-            span = max(xs) - min(xs) or 2
             for x, y in zip(xs, ys, strict=True):
-                plt.text(value_label.format(y), x + span * 0.04, y, alignment="left")
-        ticks, labels = _date_ticks(xs, first, fmt, width)
+                plt.text(value_label.format(y), x + (span or 2) * 0.04, y, alignment="left")
+        ticks, labels = x_ticks if x_ticks is not None else _date_ticks(xs, first, fmt, width)
         plt.xticks(ticks, labels)
-        if len(xs) == 1:
+        if span == 0:
             plt.xlim(xs[0] - 1, xs[0] + 1)
+        elif labelled:
+            # room right of the last point for its label ("100 %"), and off the left axis
+            plt.xlim(min(xs) - span * 0.03, max(xs) + span * 9 / max(width - 12, 9))
         if y_ticks:
             plt.yticks(*y_ticks)
         if y_range:
@@ -236,14 +241,21 @@ def trend_charts(
 def mock_chart(
     stats: Stats, lang: str = "en", width: int = 80, height: int = 10, color: bool = True
 ) -> str:
+    """One point per mock interview, in the order taken (two on one day stay apart), each
+    dated on the axis where the day changes."""
     if not stats.mock or width < 30 or height < 6:
         return ""
-    first = stats.mock[0].day
-    xs = [(m.day - first).days for m in stats.mock]
+    xs = list(range(len(stats.mock)))
+    days = [m.day for m in stats.mock]
+    starts = [i for i, day in enumerate(days) if i == 0 or day != days[i - 1]]
+    room = max(2, width // 12)
+    if len(starts) > room:  # the first, the last and evenly between
+        starts = sorted({starts[round(k * (len(starts) - 1) / (room - 1))] for k in range(room)})
+    labels = [days[i].strftime("%m-%d" if len(starts) > 1 else "%Y-%m-%d") for i in starts]
     return _chart(
         xs,
         [m.accuracy * 100 for m in stats.mock],
-        first,
+        days[0],
         "%Y-%m-%d",
         tr("stats-mock", lang),
         width,
@@ -252,6 +264,7 @@ def mock_chart(
         ([0, 25, 50, 75, 100], ["0", "25", "50", "75", "100"]),
         (0, 100),
         "{:.0f} %",
+        (starts, labels),
     )
 
 

@@ -75,12 +75,15 @@ def heatmap(stats: Stats, lang: str = "en", wide: bool = True) -> Text:
         previous_month = first.month
         month = MONTHS[first.month - 1]  # "3月" as written: an axis label, not prose
         name = month.zh if lang == "zh" else month.en
+        if lang == "zh" and not wide:  # "11月" is wider than a month of one-cell weeks
+            name = str(first.month)
         pos, size = i * cell, cell_len(name)
         if pos + size <= len(months) and all(
             c == " " for c in months[max(0, pos - 1) : pos + size]
         ):
             months[pos : pos + size] = [name] + [""] * (size - 1)
-    text.append(" " * label_width + "".join(months).rstrip() + "\n", style="dim")
+    corner = "月" if lang == "zh" and not wide else ""  # the unit of the bare month numbers
+    text.append(set_cell_size(corner, label_width) + "".join(months).rstrip() + "\n", style="dim")
     for row in range(7):
         label = tr(WEEKDAYS[row], lang) if row in WEEKDAYS else ""
         text.append(set_cell_size(label, label_width - 1) + " ", style="dim")
