@@ -3,9 +3,9 @@
 PAIRS: dict[str, tuple[str, str]] = {
     "stats-overview": ("Overview", "概览"),
     "stats-sessions": ("Sessions", "练习次数"),
-    "stats-answered": ("Questions answered", "已答题数"),
+    "stats-answered": ("Answers (a case's steps each count)", "作答次数（案例每一步各计一次）"),
     "stats-accuracy": ("Accuracy", "正确率"),
-    "stats-median-time": ("Median time per question", "每题用时中位数"),
+    "stats-median-time": ("Median time per answer", "每次作答用时中位数"),
     "stats-streak": ("Streak (days in a row)", "连续练习天数"),
     "stats-streak-value": (
         "{current} now, {longest} longest",

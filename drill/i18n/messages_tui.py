@@ -53,9 +53,9 @@ PAIRS: dict[str, tuple[str, str]] = {
         "今天没有到期的复习（明天有 {count} 项）：按 p 练习新内容。",
     ),
     "home-resting": (
-        "Nothing due today; the {count} items you got right today rest until tomorrow. "
-        "p brings new ones.",
-        "今天没有到期的复习；今天答对的 {count} 项明天再练。按 p 练习新内容。",
+        "Nothing due today; the {count} different skills and questions you got right today "
+        "rest until tomorrow. p brings new ones.",
+        "今天没有到期的复习；今天答对的 {count} 个不同技能和题目明天再练。按 p 练习新内容。",
     ),
     "mock-setup-title": ("Mock interview", "模拟面试"),
     "mock-setup-length": ("How long", "时长"),

@@ -233,7 +233,7 @@ async def test_stats_screen_shows_the_history(drill_home):
     assert overview == [
         "Overview",
         "Sessions 1",
-        "Questions answered 3 (1 correct, 1 skipped)",
+        "Answers (a case's steps each count) 3 (1 correct, 1 skipped)",
         "Accuracy 33 %",
     ]
     # Per-skill table, weakest first: name, attempts, accuracy, … (columns apart by spaces)
