@@ -192,3 +192,27 @@ def test_a_row_with_a_word_where_a_number_belongs_is_refused():
     text = RAW.read_text().replace('"400","0"', '"fast","0"', 1)
     with pytest.raises(ReportError, match="not a number"):
         parse_csv(text)
+
+
+@pytest.mark.parametrize(
+    "dram_bytes, near", [(1e9 / 70, True), (1e9 / 2, False)], ids=["near-ridge", "far"]
+)
+def test_readings_that_name_different_bounds_say_which_to_go_by(dram_bytes, near):
+    """A kernel the roofline calls memory-bound (intensity below the ridge of 100) while
+    ncu saw the SMs busiest: one line says so, and how to read it at that distance."""
+    from drill.core.ncu.analysis import place
+    from drill.core.ncu.kernels import Kernel
+    from drill.ui.render.ncu_report import kernel_lines
+
+    k = Kernel("k", launches=1, duration=1e-3, dram_bytes=dram_bytes, flops=1e9)
+    k.flops_by, k.sm_pct, k.mem_pct = {"fp32": 1e9}, 85.0, 30.0
+    p = place(k, 100e12, 1e12, "vector.fp32")
+    assert p.bound == "memory" and p.verdict == "compute"
+    lines = kernel_lines(p, "en")
+    line = next(line for line in lines if line.startswith("The two readings differ"))
+    assert ("read it as balanced" in line) == near
+    assert ("trust the measured shares" in line) == (not near)
+    zh = kernel_lines(p, "zh")
+    assert any(line.startswith("两种判读不一致") for line in zh)
+    k.sm_pct = 20.0  # now both say memory-bound... or latency: nothing to reconcile
+    assert not any("differ" in line for line in kernel_lines(place(k, 100e12, 1e12, "x"), "en"))

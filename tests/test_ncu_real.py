@@ -39,12 +39,11 @@ FILES = {
         "--bandwidth",
         "1792GB/s",
     ],
-    "CodeGandee_llm-perf-opt_kernel_0005_ncu.section_SpeedOfLight_RooflineChart.csv": [
-        "--peak",
-        "209.5T",
-        "--bandwidth",
-        "1792GB/s",
-    ],
+    # A section page holding only the roofline chart's inputs (SM frequency, FFMA per
+    # cycle, ...): nothing drill reads, said before any card is asked for.
+    "CodeGandee_llm-perf-opt_kernel_0005_ncu.section_SpeedOfLight_RooflineChart.csv": (
+        "none of the figures drill reads is in it"
+    ),
     "CodeGandee_llm-perf-opt_summary_cuda_gpu_kern_sum.csv": "an Nsight Systems summary",
     "Olajide-Badejo_GPU-Roofline-Profiler_gemm_register_blocked.csv": [
         "--peak",
@@ -55,8 +54,8 @@ FILES = {
     "Olajide-Badejo_GPU-Roofline-Profiler_saxpy.csv": ["--peak", "30.9T", "--bandwidth", "672GB/s"],
     LELEUCAS + "conv2d_result.csv": ["--gpu", "a100-sxm4-40gb"],
     LELEUCAS + "nsight162.csv": ["--gpu", "a100-sxm4-40gb"],
-    LELEUCAS + "pooling_nsight16.csv": ["--gpu", "a100-sxm4-40gb"],
-    LELEUCAS + "roofline_result.csv": ["--gpu", "a100-sxm4-40gb"],
+    LELEUCAS + "pooling_nsight16.csv": "none of the figures drill reads is in it",
+    LELEUCAS + "roofline_result.csv": "none of the figures drill reads is in it",
     "meinie0826_Roofline-Analysis_flashinfer_paged_decode__gqa_bf16_b1_ctx4k_p64.ncu.csv": [],
     "meinie0826_Roofline-Analysis_flashinfer_paged_decode__gqa_fp8_b64_ctx4k_p64.ncu.csv": (
         "ncu profiled no kernel; it said: ==ERROR== The application returned an error code (1)."
@@ -107,7 +106,7 @@ def test_every_file_is_read_or_refused_by_name(capsys, name):
 
 def test_a_named_card_outside_the_catalog_is_refused_not_replaced(capsys):
     code, _, err = run(capsys, "Olajide-Badejo_GPU-Roofline-Profiler_saxpy.csv")
-    assert code == 2 and "does not name its GPU, only its compute capability, 12.0" in err
+    assert code == 2 and "does not name its GPU, and no card of compute capability 12.0" in err
     code, _, err = run(capsys, "wangzy0327_cuda-roofline_output.csv")
     assert code == 2 and "v100-sxm2-32gb" in err  # the catalog's card of CC 7.0 suggested
 
@@ -196,3 +195,75 @@ def test_hand_checked_a100_cudnn_conv(capsys):
     assert k["duration_s"] == pytest.approx(6.656e-6, rel=1e-3)
     assert k["dram_bytes"] == 66_048
     assert k["bound"] == "latency"
+
+
+# -- what a profiler user read in these reports (an independent read, 2026-12-03) -----------
+def test_the_roofline_places_a_kernel_under_the_clock_ncu_locked(capsys):
+    # The CUTLASS GEMM (6 launches, intensity 116.5 FLOP/B) ran with the SMs at 765 MHz: its
+    # fp16 tensor roof there is 312 × 765 / 1410 = 169.3 TFLOP/s, the ridge 169.3 T / 1.555
+    # TB/s = 108.9, so compute-bound as Speed of Light says (at the datasheet's 312 T the
+    # ridge was 200.6 and the roofline said memory-bound beside a compute-bound reading).
+    name = "wangzy0327_cuda-roofline_output_A100.csv"
+    k = one(capsys, name, ["--gpu", "a100-sxm4-40gb"], "void cutlass::Kernel<cutlass::gemm")
+    assert k["ridge"] == pytest.approx(312e12 * 765 / 1410 / 1.555e12, rel=3e-3)
+    assert k["roofline_bound"] == "compute" == k["bound"]
+    assert k["peak_flops"] == 312e12  # the datasheet's, shown beside
+    _, text, _ = run(capsys, name, "--gpu", "a100-sxm4-40gb")
+    assert "the kernel is placed under 169.3 TFLOP/s" in text
+    assert "The two readings differ" not in text
+
+
+def test_each_share_says_where_it_came_from(capsys):
+    # saxpy on an RTX 5070: ncu's SM % is in the file, no memory %; DRAM bytes over the
+    # duration give 607.2 GB/s, 90.4 % of 672 GB/s. No FLOP counters, so no roof is named.
+    name = "Olajide-Badejo_GPU-Roofline-Profiler_saxpy.csv"
+    flags = ["--peak", "30.9T", "--bandwidth", "672GB/s"]
+    k = one(capsys, name, flags, "unnamed>::saxpy")
+    assert (k["sol"]["compute_from"], k["sol"]["memory_from"]) == ("ncu", "derived")
+    _, text, _ = run(capsys, name, *flags)
+    assert "memory 90.4 % = DRAM B/s ÷ bandwidth" in text and "% by ncu" in text
+    assert "derived from FLOP/s and DRAM bytes" not in text
+    assert "No FLOP counters, so no roof" in text and "roof: given" not in text
+
+
+def test_a_card_that_cannot_be_the_reports_is_refused(capsys):
+    name = "wangzy0327_cuda-roofline_output_A100.csv"
+    code, _, err = run(capsys, name, "--gpu", "mi300x")
+    assert code == 2 and "not an NVIDIA card" in err and err.count("\n") == 1
+    code, _, err = run(capsys, name, "--gpu", "v100-sxm2-32gb")
+    assert code == 2 and "measured on compute capability 8.0" in err
+    assert "a100-sxm4-40gb" in err  # the cards it could be
+
+
+def test_a_compute_capability_without_a_catalog_card_asks_for_the_figures(capsys):
+    code, _, err = run(capsys, "CodeGandee_llm-perf-opt_kernel_0005_ncu.details.csv")
+    assert code == 2 and "no card of compute capability 12.0 is in drill's catalog" in err
+    assert "drill gpus" not in err and "tensor peak" in err
+    code, _, err = run(
+        capsys, "CodeGandee_llm-perf-opt_kernel_0005_ncu.details.csv", "--lang", "zh"
+    )
+    assert code == 2 and "计算能力为 12.0" in err
+
+
+def test_a_dram_share_that_implies_another_card_is_said(capsys):
+    # The dropout kernels' DRAM share (56 % for 1.099 TB/s) implies ~1.96 TB/s: an 80 GB A100,
+    # not the 40 GB one's 1.555 TB/s; on the 80 GB card (2.039 TB/s) nothing is said.
+    name = LELEUCAS + "nsight162.csv"
+    _, text, _ = run(capsys, name, "--gpu", "a100-sxm4-40gb")
+    assert "puts this card's bandwidth near 1.963 TB/s" in text
+    _, text, _ = run(capsys, name, "--gpu", "a100-sxm4-80gb")
+    assert "puts this card's bandwidth" not in text
+
+
+def test_a_details_page_without_size_columns_reads_launch_statistics(capsys):
+    k = one(capsys, LELEUCAS + "conv2d_result.csv", ["--gpu", "a100-sxm4-40gb"], "void implicit")
+    assert (k["grid"], k["block"]) == ("64", "64")
+    assert k["mma_from"] == "cc"  # the card's compute capability, not "no CC in the report"
+
+
+def test_the_collect_line_names_the_architectures_counters(capsys):
+    name = "meinie0826_Roofline-Analysis_flashinfer_paged_decode__gqa_bf16_b1_ctx4k_p64.ncu.csv"
+    _, text, _ = run(capsys, name)
+    collect = next(line for line in text.splitlines() if line.startswith("Collect everything"))
+    assert "sm__ops_path_tensor_src_bf16_dst_fp32.sum" in collect
+    assert "hmma" not in collect  # B200 counts tensor work only through the ops counters

@@ -2,7 +2,7 @@
 
 PAIRS: dict[str, tuple[str, str]] = {
     "ncu-header": (
-        "{file} · {format} page · {launches} launch(es) of {kernels} kernel(s) · {card}",
+        "{file} · {format} page · {kernels} kernel(s), {launches} launch(es) in all · {card}",
         "{file} · {format} 页 · {kernels} 个 kernel，共 {launches} 次启动 · {card}",
     ),
     "ncu-card-given": ("card {name} (--gpu)", "显卡 {name}（--gpu）"),
@@ -32,16 +32,112 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     "ncu-clock": (
         "ncu ran the SMs at {clock} (it locks clocks to base by default): the roof there is "
-        "{peak_at}, against the datasheet's {peak} at {boost}; the compute share is read "
-        "against {peak_at}.",
+        "{peak_at}, against the datasheet's {peak} at {boost}; the kernel is placed under "
+        "{peak_at}, the roof it ran under.",
         "ncu 运行时 SM 频率为 {clock}（默认锁定在基础频率）：此频率下的屋顶为 {peak_at}，"
-        "数据手册为 {boost} 下的 {peak}；计算占比按 {peak_at} 计。",
+        "数据手册为 {boost} 下的 {peak}；本 kernel 按它实际运行时的屋顶 {peak_at} 计。",
     ),
     "ncu-above": (
         "Above the card's roof ({what}): impossible on this card at its datasheet figures; "
         "check the card (--gpu), the MMA shape (--mma) or the counters.",
         "超过了显卡的屋顶（{what}）：按数据手册的指标在这张卡上不可能达到；请检查显卡（--gpu）、"
         "MMA 形状（--mma）或计数器。",
+    ),
+    "ncu-above-given": (
+        "Above the roof given ({what}): the --peak or --bandwidth given is lower than what "
+        "this kernel reached; check them, the MMA shape (--mma) or the counters.",
+        "超过了给定的屋顶（{what}）：给定的 --peak 或 --bandwidth 低于这个 kernel 实际达到的值；"
+        "请检查它们、MMA 形状（--mma）或计数器。",
+    ),
+    "ncu-given-tensor": (
+        "Its FLOPs are tensor-core work: --peak should be the card's tensor peak for "
+        "{dtype}, not a vector (CUDA-core) peak.",
+        "它的 FLOPs 来自张量核心：--peak 应是该卡 {dtype} 的张量峰值，而不是向量（CUDA 核心）峰值。",
+    ),
+    "ncu-disagree": (
+        "The two readings differ: intensity {intensity} FLOP/B is {ratio}× the ridge, so the "
+        "roofline says {bound}, while the unit ncu saw busiest is {verdict_unit} "
+        "({pct} %). {why}",
+        "两种判读不一致：强度 {intensity} FLOP/B 是拐点的 {ratio} 倍，roofline 判为{bound}；"
+        "而 ncu 测得最忙的是{verdict_unit}（{pct} %）。{why}",
+    ),
+    "ncu-disagree-near": (
+        "Within 2× of the ridge a kernel can keep both busy: read it as balanced, and let "
+        "the measured shares say which to relieve first.",
+        "在拐点 2 倍以内，kernel 可能两者都很忙：按均衡看待，先缓解哪一边以实测占比为准。",
+    ),
+    "ncu-disagree-far": (
+        "Far from the ridge, trust the measured shares: the roofline counts DRAM bytes "
+        "only, while ncu's shares include caches, shared memory and issue pipes.",
+        "远离拐点时以实测占比为准：roofline 只计显存字节，而 ncu 的占比还包括缓存、共享内存和发射流水线。",
+    ),
+    "ncu-unit-compute": ("compute (SM)", "计算（SM）"),
+    "ncu-unit-memory": ("memory", "访存"),
+    "ncu-dram-mismatch": (
+        "ncu measured {pct} % of DRAM peak for {bandwidth}, which puts this card's bandwidth "
+        "near {implied}, not the {given} used here: check --gpu (another model of the card?).",
+        "ncu 测得 {bandwidth} 为显存峰值的 {pct} %，由此推算该卡带宽约为 {implied}，"
+        "而不是这里使用的 {given}：请检查 --gpu（是否为该卡的另一型号？）。",
+    ),
+    "ncu-share-ncu": ("{pct} % by ncu", "ncu 测得 {pct} %"),
+    "ncu-share-flops": ("{pct} % = FLOP/s ÷ peak", "{pct} % = FLOP/s ÷ 峰值"),
+    "ncu-share-dram": ("{pct} % = DRAM B/s ÷ bandwidth", "{pct} % = 显存 B/s ÷ 带宽"),
+    "ncu-share-none": ("not in the report", "报告中没有"),
+    "ncu-nothing": (
+        "{file}: none of the figures drill reads is in it (duration, DRAM bytes, FLOP "
+        "counters, ncu's throughput %); profile again with: ncu --csv --page raw --metrics "
+        "{metrics} ./app > report.csv",
+        "{file}：其中没有 drill 读取的任何指标（耗时、显存字节数、FLOP 计数器、ncu 的吞吐百分比）；"
+        "请重新采集：ncu --csv --page raw --metrics {metrics} ./app > report.csv",
+    ),
+    "ncu-no-name": (
+        "the report does not name its GPU{cc}: give --gpu ID ({choices}), or, for a card "
+        "not listed, --peak and --bandwidth",
+        "报告未写明 GPU 型号{cc}：请用 --gpu ID 指定（{choices}）；若是未列出的显卡，请给出 --peak 和 "
+        "--bandwidth",
+    ),
+    "ncu-unknown-device": (
+        "the report's GPU {device!r}{cc} is not in drill's catalog: give --gpu ID ({choices}), "
+        "or, for a card not listed, --peak and --bandwidth",
+        "报告中的 GPU {device!r}{cc} 不在 drill 的显卡目录中：请用 --gpu ID 指定（{choices}）；"
+        "若是未列出的显卡，请给出 --peak 和 --bandwidth",
+    ),
+    "ncu-cc-only": (", only its compute capability, {cc}", "，只有计算能力 {cc}"),
+    "ncu-cc": (" (compute capability {cc})", "（计算能力 {cc}）"),
+    "ncu-choices-cc": (
+        "cards of compute capability {cc} in the catalog: {cards}",
+        "目录中计算能力为 {cc} 的显卡：{cards}",
+    ),
+    "ncu-no-card-for-cc": (
+        "{head}, and no card of compute capability {cc} is in drill's catalog: give the "
+        "card's datasheet figures as --peak (for the kernels' precision: the tensor peak for "
+        "tensor-core kernels) and --bandwidth",
+        "{head}，而 drill 的显卡目录中没有计算能力为 {cc} 的显卡：请用 --peak"
+        "（按 kernel 的精度：张量核心 kernel 用张量峰值）和 --bandwidth 给出该卡数据手册上的指标",
+    ),
+    "ncu-head-unnamed": ("the report does not name its GPU", "报告未写明 GPU 型号"),
+    "ncu-head-unknown": (
+        "the report's GPU {device!r} is not in drill's catalog",
+        "报告中的 GPU {device!r} 不在 drill 的显卡目录中",
+    ),
+    "ncu-choices-all": ("drill gpus lists them", "drill gpus 可列出全部"),
+    "ncu-wrong-card": (
+        "--gpu {card}{card_cc} cannot be the card of this report, measured on compute "
+        "capability {cc}: give a card of {cc} ({cards}), or --peak and --bandwidth",
+        "--gpu {card}{card_cc} 不可能是这份报告的显卡（报告测于计算能力 {cc}）：请给出计算能力 "
+        "{cc} 的显卡（{cards}），或给出 --peak 和 --bandwidth",
+    ),
+    "ncu-not-nvidia": (
+        "--gpu {card} is not an NVIDIA card, and ncu profiles only NVIDIA GPUs: give the "
+        "card the report was measured on, or --peak and --bandwidth",
+        "--gpu {card} 不是 NVIDIA 显卡，而 ncu 只能分析 NVIDIA GPU：请给出测量报告所用的显卡，"
+        "或给出 --peak 和 --bandwidth",
+    ),
+    "ncu-no-roof": (
+        "No FLOP counters, so no roof: the kernel's precision, and so the peak it runs "
+        "against, is not known; bandwidth {bandwidth}.",
+        "没有 FLOP 计数器，因此无法确定屋顶：不知道 kernel 的精度，也就不知道它对应的峰值；"
+        "带宽 {bandwidth}。",
     ),
     "ncu-excluded": ("Left out: {problem}", "已剔除：{problem}"),
     "ncu-unread-unit": (
@@ -70,10 +166,9 @@ PAIRS: dict[str, tuple[str, str]] = {
         "屋顶：{roof}（{peak}），带宽 {bandwidth}",
     ),
     "ncu-verdict": (
-        "Speed of Light: {verdict} (compute {compute} %, memory {memory} %{source}).",
-        "Speed of Light：{verdict}（计算 {compute} %，访存 {memory} %{source}）。",
+        "Speed of Light: {verdict} (compute {compute}, memory {memory}).",
+        "Speed of Light：{verdict}（计算 {compute}，访存 {memory}）。",
     ),
-    "ncu-derived": (", derived from FLOP/s and DRAM bytes", "，由 FLOP/s 与 DRAM 字节数推得"),
     "ncu-roofline": (
         "Roofline: intensity {intensity} FLOP/B vs ridge {ridge} FLOP/B → {bound}; achieved "
         "{achieved}, {efficiency} % of the attainable {attainable}.",
@@ -85,8 +180,10 @@ PAIRS: dict[str, tuple[str, str]] = {
         "显存：实际 {bandwidth}，为显卡 {peak} 的 {pct} %。",
     ),
     "ncu-short": (
-        "Under 10 µs: launch overhead and ramp-up dominate; read the bound as latency.",
-        "不到 10 µs：启动开销和爬坡占主导，瓶颈按延迟来看。",
+        "{each} per launch, under 10 µs: launch overhead and ramp-up dominate, so the "
+        "readings above say little; the bound is latency (launch more work at once).",
+        "每次启动 {each}，不到 10 µs：启动开销和爬坡占主导，上面的判读意义不大；瓶颈是延迟"
+        "（一次启动更多工作）。",
     ),
     "ncu-missing-flops": (
         "No FLOP counters in this report: collect them with --metrics {metrics}",

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from drill.cli.commands.common import load_card, print_json
 from drill.cli.flags import lang_of
+from drill.core.printable import printable
 from drill.errors import UsageError
 from drill.i18n import tr
 
@@ -56,34 +57,64 @@ def _names(card) -> set[str]:
     return {_norm(n) for n in (card.name, card.id, *card.aliases, *card.device_names)}
 
 
-def pick_card(args, kernels) -> tuple[object | None, str]:
-    """The card named by --gpu, else the one the report's device name matches; a device
+def pick_card(args, kernels, lang: str = "en") -> tuple[object | None, str]:
+    """The card named by --gpu (refused when it cannot be the report's: another compute
+    capability, or not NVIDIA), else the one the report's device name matches; a device
     drill does not know, or a report naming none, is refused with what to give instead
     (--peak and --bandwidth place the kernels on a roof of those figures, no card)."""
     from drill.content.catalog import load_catalog
 
+    cc = next((k.cc for k in kernels if k.cc), "")
+    cards = load_catalog()
+    same = [c.id for c in cards if cc and c.compute_capability == cc]
     if args.gpu:
-        return load_card(args.gpu), "ncu-card-given"
+        card = load_card(args.gpu)
+        if card.vendor.upper() != "NVIDIA":
+            raise UsageError(tr("ncu-not-nvidia", lang, card=card.id))
+        if cc and card.compute_capability and card.compute_capability != cc:
+            card_cc = tr("ncu-cc", lang, cc=card.compute_capability)
+            cards_text = ", ".join(same) or tr("ncu-choices-all", lang)
+            raise UsageError(
+                tr("ncu-wrong-card", lang, card=card.id, card_cc=card_cc, cc=cc, cards=cards_text)
+            )
+        return card, "ncu-card-given"
     if args.peak and args.bandwidth:
         return None, "ncu-card-custom"
     device = next((k.device for k in kernels if k.device), "")
-    cc = next((k.cc for k in kernels if k.cc), "")
-    cards = load_catalog()
     if device:
         for card in cards:
             if _norm(device) in _names(card):
                 return card, "ncu-card-matched"
-    same = [c.id for c in cards if cc and c.compute_capability == cc]
-    hint = f" (cards of compute capability {cc}: {', '.join(same)})" if same else ""
+    if device:
+        where = tr("ncu-cc", lang, cc=cc) if cc else ""
+    else:
+        where = tr("ncu-cc-only", lang, cc=cc) if cc else ""
+    if cc and not same:
+        if device:
+            head = tr("ncu-head-unknown", lang, device=printable(device))
+        else:
+            head = tr("ncu-head-unnamed", lang)
+        raise UsageError(tr("ncu-no-card-for-cc", lang, head=head, cc=cc))
+    if same:
+        choices = tr("ncu-choices-cc", lang, cc=cc, cards=", ".join(same))
+    else:
+        choices = tr("ncu-choices-all", lang)
     if device:
         raise UsageError(
-            f"the report's GPU {device!r}{f' (compute capability {cc})' if cc else ''} is not "
-            f"in drill's catalog: give --gpu ID{hint}, or --peak and --bandwidth"
+            tr("ncu-unknown-device", lang, device=printable(device), cc=where, choices=choices)
         )
-    where = f" only its compute capability, {cc}" if cc else ""
-    raise UsageError(
-        f"the report does not name its GPU{',' + where if where else ''}: give --gpu ID"
-        f"{hint or ' (drill gpus lists them)'}, or --peak and --bandwidth"
+    raise UsageError(tr("ncu-no-name", lang, cc=where, choices=choices))
+
+
+def _nothing_read(kernels) -> bool:
+    """No kernel has any figure drill reads: a table of empty cells would say nothing."""
+    return all(
+        k.duration is None
+        and k.flops is None
+        and k.dram_bytes is None
+        and k.sm_pct is None
+        and k.mem_pct is None
+        for k in kernels
     )
 
 
@@ -109,17 +140,26 @@ def roof(card, k, args) -> tuple[float, str, float | None]:
     return choice.value, choice.path, choice.clock_mhz
 
 
-def analyse(args, everything: bool = False):
+def analyse(args, everything: bool = False, lang: str = "en"):
     """The report, the card (None for --peak/--bandwidth), how it was chosen, the placed
     kernels shown, and the kernels left out of view (by --all or TOP)."""
     from drill.core.ncu.analysis import place
+    from drill.core.ncu.kernels import every_metric
     from drill.core.ncu.kernels import kernels as group
 
     if bool(args.peak) != bool(args.bandwidth) and not args.gpu:
         raise UsageError("--peak and --bandwidth go together without --gpu (or give --gpu)")
     report = read(args.file)
-    found = group(report.launches, _rules(args.mma))
-    card, how = pick_card(args, found)
+    rules = _rules(args.mma)
+    found = group(report.launches, rules)
+    if _nothing_read(found):  # before asking for a card it could not use
+        cc = next((k.cc for k in found if k.cc), "")
+        metrics = ",".join(every_metric(cc))
+        raise UsageError(tr("ncu-nothing", lang, file=printable(args.file), metrics=metrics))
+    card, how = pick_card(args, found, lang)
+    card_cc = getattr(card, "compute_capability", None)
+    if card_cc and not any(k.cc for k in found):  # the MMA shape by the card given
+        found = group(report.launches, rules, card_cc)
     listed = found if everything else shown(found)
     keep = {id(k) for k in listed}
     bandwidth = args.bandwidth or card.bandwidth
@@ -144,7 +184,7 @@ def run(args) -> int:
     lang = lang_of(args)
     if args.quiz and args.json:
         raise UsageError("--quiz asks questions, --json prints figures: choose one")
-    report, card, how, placements, hidden = analyse(args, args.all or args.quiz)
+    report, card, how, placements, hidden = analyse(args, args.all or args.quiz, lang)
     if args.quiz:
         if card is None:
             raise UsageError("--quiz needs a card: give --gpu ID")
@@ -171,7 +211,6 @@ def run(args) -> int:
             }
         )
         return 0
-    from drill.core.printable import printable
     from drill.ui.render.ncu_report import print_report
 
     device = next((p.kernel.device for p in placements if p.kernel.device), "")

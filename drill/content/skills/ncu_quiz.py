@@ -101,7 +101,7 @@ def kernel_scenario(p: Placement, card) -> Scenario | None:
     params = {
         "gpu": card.id,
         "dtype": "fp16" if p.roof.startswith("tensor") else p.roof.split(".")[-1],
-        "peak": p.peak,
+        "peak": p.roof_peak,
         "bandwidth": p.bandwidth,
         "kernel": k.name,
         "duration_s": k.duration,

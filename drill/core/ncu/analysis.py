@@ -30,11 +30,19 @@ class Placement:
     efficiency: float | None
     compute_pct: float | None  # % of peak (from ncu when reported, else derived)
     memory_pct: float | None
-    sol_from_report: bool
+    sol_from_report: bool  # both shares are ncu's own
     verdict: str | None  # the Speed-of-Light reading: memory, compute, latency; None: no data
     steps: tuple[Step, ...]
     clock_peak: float | None = None  # the peak at the SM clock ncu ran at, when it was lower
     above: tuple[str, ...] = ()  # "flops", "bandwidth": achieved above the card's roof
+    compute_from: str | None = None  # "ncu" (its own %), "derived" (FLOP/s ÷ peak), None
+    memory_from: str | None = None  # "ncu", "derived" (DRAM B/s ÷ bandwidth), None
+
+    @property
+    def roof_peak(self) -> float:
+        """The compute roof the kernel ran under: the peak at ncu's SM clock when it locked
+        the clocks below the datasheet's, else the datasheet's."""
+        return self.clock_peak or self.peak
 
 
 def _flop_terms(k: Kernel) -> str:
@@ -55,30 +63,35 @@ def _flop_terms(k: Kernel) -> str:
 def _duration_step(k: Kernel, t: float) -> Step:
     if k.duration_from == "cycles":
         how = "Σ sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second"
-        return Step(
-            "duration", "Duration", "耗时", how, f"n = {k.launches}", t, "s", formula_zh=how
-        )
-    how = "Σ gpu__time_duration"
-    return Step("duration", "Duration", "耗时", how, f"n = {k.launches}", t, "s", formula_zh=how)
+    else:
+        how = "Σ gpu__time_duration"
+    given = f"n = {k.launches}"
+    if k.launches > 1:  # the total, and what one launch takes (what the 10 µs rule reads)
+        given += f", {format_si(t / k.launches, 's')} each"
+    return Step("duration", "Duration", "耗时", how, given, t, "s", formula_zh=how)
 
 
-def _sol(k: Kernel, flops_rate, bw, peak, bandwidth) -> tuple[float | None, float | None, str]:
+def _sol(k: Kernel, flops_rate, bw, peak, bandwidth):
     """Compute and memory shares of the roof: ncu's own where reported, else derived from
-    the achieved rates; each share on its own, so one missing leaves the other."""
+    the achieved rates; each share on its own, so one missing leaves the other. Returns the
+    shares, where each came from ("ncu", "derived", None) and the step's line."""
     comp = k.sm_pct / 100 if k.sm_pct is not None else None
     mem = k.mem_pct / 100 if k.mem_pct is not None else None
+    comp_from = mem_from = None
     parts = []
     if comp is not None:
+        comp_from = "ncu"
         parts.append(f"Compute (SM) {sig(k.sm_pct, 3)} %")
     elif flops_rate is not None:
-        comp = flops_rate / peak
+        comp, comp_from = flops_rate / peak, "derived"
         parts.append(f"FLOP/s {sig(comp * 100, 3)} % of peak")
     if mem is not None:
+        mem_from = "ncu"
         parts.append(f"Memory {sig(k.mem_pct, 3)} %")
     elif bw is not None:
-        mem = bw / bandwidth
+        mem, mem_from = bw / bandwidth, "derived"
         parts.append(f"DRAM {sig(mem * 100, 3)} % of bandwidth")
-    return comp, mem, ", ".join(parts)
+    return comp, mem, comp_from, mem_from, ", ".join(parts)
 
 
 def _verdict(comp: float | None, mem: float | None) -> str | None:
@@ -101,7 +114,8 @@ def place(
 ) -> Placement:
     """``k`` against a roof of ``peak`` FLOP/s and ``bandwidth`` B/s; every step shown.
     ``clock`` is the SM clock (Hz) the peak assumes: when ncu ran the SMs slower (it locks
-    them to base clock by default), the derived compute share uses the peak at that clock."""
+    them to base clock by default), the kernel is placed under the peak at that clock, the
+    roof it ran under (the datasheet's stays beside it)."""
     steps: list[Step] = []
     t = k.duration
     if t is not None:
@@ -160,6 +174,7 @@ def place(
                     formula_zh="字节数 / 耗时",
                 )
             )
+    datasheet_peak, peak = peak, clock_peak or peak
     ridge = rl.ridge(peak, bandwidth)
     bound = attainable = efficiency = None
     if k.flops is not None and k.dram_bytes:
@@ -206,7 +221,7 @@ def place(
                 )
             )
     from_report = k.sm_pct is not None and k.mem_pct is not None
-    comp, mem, source = _sol(k, flops_rate, bw, clock_peak or peak, bandwidth)
+    comp, mem, comp_from, mem_from, source = _sol(k, flops_rate, bw, peak, bandwidth)
     verdict = _verdict(comp, mem)
     if verdict is not None:
         steps.append(
@@ -224,14 +239,14 @@ def place(
     above = tuple(
         name
         for name, achieved, roof_value in (
-            ("flops", flops_rate, clock_peak or peak),
+            ("flops", flops_rate, peak),
             ("bandwidth", bw, bandwidth),
         )
         if achieved is not None and achieved > roof_value * ABOVE
     )
     return Placement(
         k,
-        peak,
+        datasheet_peak,
         bandwidth,
         roof,
         bw,
@@ -248,6 +263,8 @@ def place(
         tuple(steps),
         clock_peak,
         above,
+        comp_from,
+        mem_from,
     )
 
 
@@ -257,8 +274,8 @@ def to_json(p: Placement) -> dict:
     return {
         "kernel": k.name,
         "launches": k.launches,
-        "block": k.block,
-        "grid": k.grid,
+        "block": k.block or None,
+        "grid": k.grid or None,
         "device": k.device or None,
         "compute_capability": k.cc or None,
         "duration_s": k.duration,
@@ -288,6 +305,8 @@ def to_json(p: Placement) -> dict:
             "memory_pct": p.memory_pct,
             "dram_pct": k.dram_pct,
             "from_report": p.sol_from_report,
+            "compute_from": p.compute_from,
+            "memory_from": p.memory_from,
         },
         "bound": p.verdict,
         "above_roof": list(p.above),

@@ -55,7 +55,6 @@ COLLECT = {
     "sol": (SM_PCT[0], MEM_PCT[0], DRAM_PCT[0]),
     "device": DEVICE_NAME,
 }
-ALL_METRICS = tuple(m for group in COLLECT.values() for m in group)
 
 
 def collect(group: str, cc: str = "") -> tuple[str, ...]:
@@ -72,6 +71,11 @@ def collect(group: str, cc: str = "") -> tuple[str, ...]:
         )
         return tuple(SASS.format(op) for op, _, _ in FLOP_COUNTERS) + ops
     return COLLECT[group]
+
+
+def every_metric(cc: str = "") -> tuple[str, ...]:
+    """Everything drill reads, as the architecture names it (``collect`` per group)."""
+    return tuple(m for group in COLLECT for m in collect(group, cc))
 
 
 def _major(cc: str) -> int | None:
@@ -192,16 +196,18 @@ class _Sums:
         return sum_ / weight if weight else None
 
 
-def kernels(launches: list[Launch], rules: tuple = ()) -> list[Kernel]:
+def kernels(launches: list[Launch], rules: tuple = (), cc: str = "") -> list[Kernel]:
     """Launches grouped by kernel name, in the order the report first shows each.
-    ``rules`` are the ``--mma`` choices, see ``mma.mma_for``."""
+    ``rules`` are the ``--mma`` choices, see ``mma.mma_for``; ``cc`` is the compute
+    capability of the card given for a report that names none."""
     found: dict[str, Kernel] = {}
     sums: dict[str, _Sums] = {}
     for launch in launches:
         k = found.get(launch.kernel)
         if k is None:
-            k = found[launch.kernel] = Kernel(launch.kernel, block=launch.block, cc=launch.cc)
-            k.mma, k.mma_from = mma_for(launch.kernel, launch.cc, rules)
+            launch_cc = launch.cc or cc
+            k = found[launch.kernel] = Kernel(launch.kernel, block=launch.block, cc=launch_cc)
+            k.mma, k.mma_from = mma_for(launch.kernel, launch_cc, rules)
             sums[launch.kernel] = _Sums(k)
         _add_launch(k, sums[launch.kernel], launch)
     for name, k in found.items():
@@ -212,7 +218,8 @@ def kernels(launches: list[Launch], rules: tuple = ()) -> list[Kernel]:
 def _add_launch(k: Kernel, s: _Sums, launch: Launch) -> None:
     m = launch.metrics
     k.launches += 1
-    k.grid = k.grid or launch.grid
+    k.grid = k.grid or launch.grid or _size(m, "Grid Size")
+    k.block = k.block or _size(m, "Block Size")
     k.device = k.device or _text(m, DEVICE_NAME)
     duration = s.checked("duration", _metric(m, DURATION, "second"))
     if duration is not None:
@@ -237,6 +244,15 @@ def _add_launch(k: Kernel, s: _Sums, launch: Launch) -> None:
     _tensor(k, s, m)
     for attr, names in (("sm_pct", SM_PCT), ("mem_pct", MEM_PCT), ("dram_pct", DRAM_PCT)):
         s.mean(attr, s.checked(attr, _metric(m, names, "%"), pct=True), weight)
+
+
+def _size(m: dict[str, Metric], name: str) -> str:
+    """A launch size from the details page's Launch Statistics section (older exports have
+    no Block Size / Grid Size columns): "64", as the columns would say it."""
+    metric = m.get(name)
+    if metric is None or isinstance(metric.value, str):
+        return metric.value if metric is not None else ""
+    return f"{metric.value:.0f}" if float(metric.value).is_integer() else ""
 
 
 def _unread(k: Kernel, m: dict[str, Metric], names: tuple[str, ...], figure: str) -> None:

@@ -8,7 +8,7 @@ import shutil
 from rich.text import Text
 
 from drill.core.ncu.analysis import Placement
-from drill.core.ncu.kernels import ALL_METRICS, collect
+from drill.core.ncu.kernels import collect, every_metric
 from drill.core.printable import printable
 from drill.core.units import format_si, sig
 from drill.i18n import tr
@@ -28,16 +28,22 @@ def _words(bound: str, lang: str) -> str:
 def kernel_lines(p: Placement, lang: str) -> list[str]:
     """The readings under a kernel's table, and what is missing, one line each."""
     k = p.kernel
-    lines = [
-        tr(
-            "ncu-roof",
-            lang,
-            roof=p.roof,
-            peak=format_si(p.peak, "FLOP/s"),
-            bandwidth=format_si(p.bandwidth, "B/s"),
-        )
-    ]
-    if p.clock_peak is not None and k.sm_clock:
+    given = p.roof == "given"
+    if k.flops is None:
+        lines = [tr("ncu-no-roof", lang, bandwidth=format_si(p.bandwidth, "B/s"))]
+    else:
+        lines = [
+            tr(
+                "ncu-roof",
+                lang,
+                roof=p.roof,
+                peak=format_si(p.peak, "FLOP/s"),
+                bandwidth=format_si(p.bandwidth, "B/s"),
+            )
+        ]
+        if given and k.precision == "tensor":
+            lines.append(tr("ncu-given-tensor", lang, dtype=k.tensor_dtype or "fp16"))
+    if p.clock_peak is not None and k.sm_clock and k.flops is not None:
         lines.append(
             tr(
                 "ncu-clock",
@@ -62,6 +68,9 @@ def kernel_lines(p: Placement, lang: str) -> list[str]:
                 attainable=format_si(p.attainable, "FLOP/s"),
             )
         )
+    disagree = _disagreement(p, lang)
+    if disagree:
+        lines.append(disagree)
     if p.achieved_bandwidth is not None:
         lines.append(
             tr(
@@ -72,11 +81,15 @@ def kernel_lines(p: Placement, lang: str) -> list[str]:
                 peak=format_si(p.bandwidth, "B/s"),
             )
         )
+        mismatch = _dram_mismatch(p, lang)
+        if mismatch:
+            lines.append(mismatch)
     if p.above:
         what = {"flops": "FLOP/s", "bandwidth": "DRAM B/s"}
-        lines.append(tr("ncu-above", lang, what=", ".join(what[a] for a in p.above)))
+        key = "ncu-above-given" if given else "ncu-above"
+        lines.append(tr(key, lang, what=", ".join(what[a] for a in p.above)))
     if k.duration is not None and k.duration / max(k.launches, 1) < SHORT:
-        lines.append(tr("ncu-short", lang))
+        lines.append(tr("ncu-short", lang, each=format_si(k.duration / k.launches, "s")))
     lines.extend(_flop_notes(k, lang))
     if k.dram_from_rate:
         lines.append(tr("ncu-dram-from-rate", lang))
@@ -98,6 +111,56 @@ def kernel_lines(p: Placement, lang: str) -> list[str]:
     return lines
 
 
+def _share_text(pct: float | None, source: str | None, derived: str, lang: str) -> str:
+    """One share of the Speed-of-Light reading with where it came from."""
+    if pct is None:
+        return tr("ncu-share-none", lang)
+    return tr("ncu-share-ncu" if source == "ncu" else derived, lang, pct=sig(pct, 3))
+
+
+def _disagreement(p: Placement, lang: str) -> str | None:
+    """One line when the roofline and the Speed-of-Light reading name different bounds:
+    how far from the ridge the kernel is, and which reading to go by there."""
+    if p.bound is None or p.verdict not in ("memory", "compute") or p.verdict == p.bound:
+        return None
+    pct = p.compute_pct if p.verdict == "compute" else p.memory_pct
+    ratio = p.intensity / p.ridge
+    near = 0.5 <= ratio <= 2.0
+    return tr(
+        "ncu-disagree",
+        lang,
+        intensity=sig(p.intensity),
+        ratio=sig(ratio, 2),
+        bound=_words(p.bound, lang),
+        verdict_unit=tr(f"ncu-unit-{p.verdict}", lang),
+        pct=sig(pct, 3),
+        why=tr("ncu-disagree-near" if near else "ncu-disagree-far", lang),
+    )
+
+
+MISMATCH = 0.15  # ncu's DRAM % and the card's bandwidth disagree by more than this
+MISMATCH_FLOOR = 20.0  # % of DRAM peak: below it the implied peak is too noisy to go by
+
+
+def _dram_mismatch(p: Placement, lang: str) -> str | None:
+    """A line when ncu's own DRAM % implies another bandwidth than the card's: the report
+    was measured on another model (an 80 GB A100 placed on the 40 GB one)."""
+    pct, achieved = p.kernel.dram_pct, p.achieved_bandwidth
+    if pct is None or achieved is None or pct < MISMATCH_FLOOR or p.kernel.dram_from_rate:
+        return None
+    implied = achieved / (pct / 100)
+    if abs(implied / p.bandwidth - 1) <= MISMATCH:
+        return None
+    return tr(
+        "ncu-dram-mismatch",
+        lang,
+        pct=sig(pct, 3),
+        bandwidth=format_si(achieved, "B/s"),
+        implied=format_si(implied, "B/s"),
+        given=format_si(p.bandwidth, "B/s"),
+    )
+
+
 def _verdict_line(p: Placement, lang: str) -> str:
     k = p.kernel
     if p.verdict is not None:
@@ -105,9 +168,8 @@ def _verdict_line(p: Placement, lang: str) -> str:
             "ncu-verdict",
             lang,
             verdict=_words(p.verdict, lang),
-            compute=sig(p.compute_pct, 3) if p.compute_pct is not None else "?",
-            memory=sig(p.memory_pct, 3) if p.memory_pct is not None else "?",
-            source="" if p.sol_from_report else tr("ncu-derived", lang),
+            compute=_share_text(p.compute_pct, p.compute_from, "ncu-share-flops", lang),
+            memory=_share_text(p.memory_pct, p.memory_from, "ncu-share-dram", lang),
         )
     known = p.compute_pct if p.compute_pct is not None else p.memory_pct
     why = (
@@ -197,9 +259,10 @@ def print_report(
             markup=False,
         )
     if any(k for p in placements for k in p.kernel.missing if k in ("flops", "dram")):
+        cc = next((p.kernel.cc for p in placements if p.kernel.cc), "")
         console.print()
         console.print(
-            tr("ncu-collect", lang, metrics=",".join(ALL_METRICS)),
+            tr("ncu-collect", lang, metrics=",".join(every_metric(cc))),
             soft_wrap=True,
             highlight=False,
             markup=False,
