@@ -101,8 +101,12 @@ def test_without_flop_counters_the_metric_list_is_printed(capsys):
     out = capsys.readouterr().out
     assert code == 0
     flat = " ".join(out.split())
-    assert "No FLOP counters in this report: collect them with --metrics " in flat
-    assert "sm__sass_thread_inst_executed_op_ffma_pred_on.sum" in flat
+    assert "No FLOP counters in this report; the ncu command at the end collects them." in flat
+    # the command, once, at the end, whole on one line to copy
+    command = out.strip().splitlines()[-1]
+    assert command.startswith("ncu --csv --page raw --metrics ") and "./app" in command
+    assert "sm__sass_thread_inst_executed_op_ffma_pred_on.sum" in command
+    assert out.count("sm__sass_thread_inst_executed_op_ffma_pred_on.sum") == 1
     assert "1.28 TB/s achieved, 82.3 % of the card's 1.555 TB/s" in flat  # 512 MB / 400 µs
     assert "400 µs" in flat
     data = run_json(capsys, str(NO_FLOPS), "--gpu", "a100")

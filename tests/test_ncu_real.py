@@ -73,6 +73,11 @@ def run(capsys, name: str, *flags: str) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
+def flat(text: str) -> str:
+    """The output with its lines joined: it is wrapped to the terminal's width."""
+    return " ".join(text.split())
+
+
 def kernel_names(path: Path) -> set[str]:
     """The distinct kernel names, read with the csv module alone."""
     lines = path.read_text(encoding="utf-8-sig").splitlines()
@@ -209,6 +214,7 @@ def test_the_roofline_places_a_kernel_under_the_clock_ncu_locked(capsys):
     assert k["roofline_bound"] == "compute" == k["bound"]
     assert k["peak_flops"] == 312e12  # the datasheet's, shown beside
     _, text, _ = run(capsys, name, "--gpu", "a100-sxm4-40gb")
+    text = flat(text)
     assert "the kernel is placed under 169.3 TFLOP/s" in text
     assert "The two readings differ" not in text
 
@@ -221,6 +227,7 @@ def test_each_share_says_where_it_came_from(capsys):
     k = one(capsys, name, flags, "unnamed>::saxpy")
     assert (k["sol"]["compute_from"], k["sol"]["memory_from"]) == ("ncu", "derived")
     _, text, _ = run(capsys, name, *flags)
+    text = flat(text)
     assert "memory 90.4 % = DRAM B/s ÷ bandwidth" in text and "% by ncu" in text
     assert "derived from FLOP/s and DRAM bytes" not in text
     assert "No FLOP counters, so no roof" in text and "roof: given" not in text
@@ -250,8 +257,10 @@ def test_a_dram_share_that_implies_another_card_is_said(capsys):
     # not the 40 GB one's 1.555 TB/s; on the 80 GB card (2.039 TB/s) nothing is said.
     name = LELEUCAS + "nsight162.csv"
     _, text, _ = run(capsys, name, "--gpu", "a100-sxm4-40gb")
+    text = flat(text)
     assert "puts this card's bandwidth near 1.963 TB/s" in text
     _, text, _ = run(capsys, name, "--gpu", "a100-sxm4-80gb")
+    text = flat(text)
     assert "puts this card's bandwidth" not in text
 
 
@@ -264,6 +273,6 @@ def test_a_details_page_without_size_columns_reads_launch_statistics(capsys):
 def test_the_collect_line_names_the_architectures_counters(capsys):
     name = "meinie0826_Roofline-Analysis_flashinfer_paged_decode__gqa_bf16_b1_ctx4k_p64.ncu.csv"
     _, text, _ = run(capsys, name)
-    collect = next(line for line in text.splitlines() if line.startswith("Collect everything"))
+    collect = next(line for line in text.splitlines() if line.startswith("ncu --csv"))
     assert "sm__ops_path_tensor_src_bf16_dst_fp32.sum" in collect
     assert "hmma" not in collect  # B200 counts tensor work only through the ops counters

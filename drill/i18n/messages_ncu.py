@@ -19,8 +19,8 @@ PAIRS: dict[str, tuple[str, str]] = {
         "另有 {more} 个 kernel 未显示，占总耗时的 {share}；用 --all 显示全部。",
     ),
     "ncu-no-verdict": (
-        "Speed of Light: no reading ({why}); collect --metrics {metrics}",
-        "Speed of Light：无法判读（{why}）；请用 --metrics {metrics} 采集",
+        "Speed of Light: no reading ({why}); the ncu command at the end collects it.",
+        "Speed of Light：无法判读（{why}）；末尾的 ncu 命令可采集所需指标。",
     ),
     "ncu-no-verdict-why": (
         "the report has neither ncu's throughput percentages nor a duration with FLOPs or bytes",
@@ -148,10 +148,12 @@ PAIRS: dict[str, tuple[str, str]] = {
     "ncu-duration-word": ("duration", "耗时"),
     "ncu-tensor-no-shape": (
         "Tensor instructions counted ({count}), but on compute capability {cc} one "
-        "instruction does a varying number of FLOPs (wgmma / tcgen05): collect --metrics "
-        "{metrics}, or give --mma NAME=MxNxK.",
+        "instruction does a varying number of FLOPs (wgmma / tcgen05): collect the "
+        "sm__ops_path_tensor_* counters (the ncu command at the end), or give --mma "
+        "NAME=MxNxK.",
         "统计到张量指令 {count} 条，但在计算能力 {cc} 上每条指令的 FLOPs 并不固定"
-        "（wgmma / tcgen05）：请用 --metrics {metrics} 采集，或用 --mma NAME=MxNxK 指定。",
+        "（wgmma / tcgen05）：请采集 sm__ops_path_tensor_* 计数器（见末尾的 ncu 命令），"
+        "或用 --mma NAME=MxNxK 指定。",
     ),
     "ncu-tensor-ops": (
         "Tensor FLOPs from sm__ops_path_tensor_* ({dtype}), one FLOP per counted math op.",
@@ -186,20 +188,20 @@ PAIRS: dict[str, tuple[str, str]] = {
         "（一次启动更多工作）。",
     ),
     "ncu-missing-flops": (
-        "No FLOP counters in this report: collect them with --metrics {metrics}",
-        "报告里没有 FLOP 计数器：用 --metrics {metrics} 采集",
+        "No FLOP counters in this report; the ncu command at the end collects them.",
+        "报告里没有 FLOP 计数器；末尾的 ncu 命令可采集。",
     ),
     "ncu-missing-dram": (
-        "No DRAM byte counters in this report: collect them with --metrics {metrics}",
-        "报告里没有显存字节计数器：用 --metrics {metrics} 采集",
+        "No DRAM byte counters in this report; the ncu command at the end collects them.",
+        "报告里没有显存字节计数器；末尾的 ncu 命令可采集。",
     ),
     "ncu-dram-from-rate": (
         "DRAM bytes estimated as the DRAM throughput × duration (no byte counters).",
         "显存字节数按 DRAM 吞吐 × 耗时估算（没有字节计数器）。",
     ),
     "ncu-missing-duration": (
-        "No duration in this report: collect it with --metrics {metrics}",
-        "报告里没有耗时：用 --metrics {metrics} 采集",
+        "No duration in this report; the ncu command at the end collects it.",
+        "报告里没有耗时；末尾的 ncu 命令可采集。",
     ),
     "ncu-mma": (
         "Tensor FLOPs: each MMA instruction counted as 2·{m}·{n}·{k} FLOPs ({source}; "
@@ -217,8 +219,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     "ncu-mma-from-flag": ("--mma", "--mma"),
     "ncu-collect": (
-        "Collect everything drill reads: ncu --csv --page raw --metrics {metrics} ./app > report.csv",
-        "采集 drill 需要的全部指标：ncu --csv --page raw --metrics {metrics} ./app > report.csv",
+        "To collect everything drill reads, profile again with:",
+        "要采集 drill 读取的全部指标，请重新运行：",
     ),
     "ncu-plot-none": (
         "No kernel has both FLOPs and DRAM bytes: nothing to place on the roofline.",

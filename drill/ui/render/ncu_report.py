@@ -8,7 +8,7 @@ import shutil
 from rich.text import Text
 
 from drill.core.ncu.analysis import Placement
-from drill.core.ncu.kernels import collect, every_metric
+from drill.core.ncu.kernels import every_metric
 from drill.core.printable import printable
 from drill.core.units import format_si, sig
 from drill.i18n import tr
@@ -107,8 +107,18 @@ def kernel_lines(p: Placement, lang: str) -> list[str]:
         if group == "flops" and k.tensor_inst and k.mma is None:
             continue
         if group in k.missing and not (group == "dram" and k.dram_from_rate):
-            lines.append(tr(key, lang, metrics=",".join(collect(group, k.cc))))
+            lines.append(tr(key, lang))
     return lines
+
+
+def collect_command(placements: list[Placement]) -> str | None:
+    """The one ncu command that collects what any kernel lacks (everything drill reads,
+    as the report's architecture names it), or None when nothing is missing."""
+    gaps = ("flops", "dram", "duration", "sol")
+    if not any(g in p.kernel.missing for p in placements for g in gaps):
+        return None
+    cc = next((p.kernel.cc for p in placements if p.kernel.cc), "")
+    return f"ncu --csv --page raw --metrics {','.join(every_metric(cc))} ./app > report.csv"
 
 
 def _share_text(pct: float | None, source: str | None, derived: str, lang: str) -> str:
@@ -162,7 +172,6 @@ def _dram_mismatch(p: Placement, lang: str) -> str | None:
 
 
 def _verdict_line(p: Placement, lang: str) -> str:
-    k = p.kernel
     if p.verdict is not None:
         return tr(
             "ncu-verdict",
@@ -177,7 +186,7 @@ def _verdict_line(p: Placement, lang: str) -> str:
         if known is not None
         else tr("ncu-no-verdict-why", lang)
     )
-    return tr("ncu-no-verdict", lang, why=why, metrics=",".join(collect("sol", k.cc)))
+    return tr("ncu-no-verdict", lang, why=why)
 
 
 def _flop_notes(k, lang: str) -> list[str]:
@@ -192,7 +201,6 @@ def _flop_notes(k, lang: str) -> list[str]:
                 lang,
                 count=f"{k.tensor_inst:.0f}",
                 cc=k.cc or "?",
-                metrics=",".join(collect("flops", k.cc)),
             )
         ]
     source = {
@@ -249,7 +257,7 @@ def print_report(
         )
         console.print(steps_table(p.steps, lang))
         for line in kernel_lines(p, lang):  # cells and metric names come from the file
-            console.print(printable(line), soft_wrap=True, highlight=False, markup=False)
+            console.print(printable(line), highlight=False, markup=False)
     if hidden:
         console.print()
         console.print(
@@ -258,15 +266,12 @@ def print_report(
             highlight=False,
             markup=False,
         )
-    if any(k for p in placements for k in p.kernel.missing if k in ("flops", "dram")):
-        cc = next((p.kernel.cc for p in placements if p.kernel.cc), "")
+    command = collect_command(placements)
+    if command:
         console.print()
-        console.print(
-            tr("ncu-collect", lang, metrics=",".join(every_metric(cc))),
-            soft_wrap=True,
-            highlight=False,
-            markup=False,
-        )
+        console.print(tr("ncu-collect", lang), highlight=False, markup=False)
+        # one unbroken line, to copy whole (a terminal wraps it, no newline is inserted)
+        console.print(command, soft_wrap=True, highlight=False, markup=False)
     if plot:
         _plot(console, card, placements, lang)
 
