@@ -130,6 +130,25 @@ def test_generated_questions_read_as_chinese_is_written():
     assert found == {}
 
 
+def test_a_convention_opens_with_no_colon_of_its_own():
+    """Every mode shows a convention after "Convention: " / "约定：": one that opened with a
+    label of its own would read "约定：十进制单位：…", two colons in a row."""
+    import re
+
+    from drill.content.skills import registry
+
+    found = {}
+    for skill_id in registry.CURRICULUM:
+        for difficulty in (1, 2, 3):
+            for seed in range(8):
+                scenario = generated(skill_id, seed, difficulty)
+                for lang in ("en", "zh"):
+                    first = re.split(r"[；。;]|\. ", scenario.convention(lang))[0]
+                    if ":" in first or "：" in first:
+                        found.setdefault((skill_id, lang), first)
+    assert found == {}
+
+
 def test_mistake_lines_read_as_chinese_is_written():
     """Every way a mistake is shown in Chinese (its feedback lines, its summary line, a
     stats cell joining candidates with "；或") reads as written Chinese once drawn."""

@@ -95,7 +95,8 @@ PAIRS: dict[str, tuple[str, str]] = {
         "{day}（UTC）的每日挑战：今天所有人都做同样的 5 道题。",
     ),
     "locked-title": ("Locked skills", "未解锁的技能"),
-    "locked-needs": ("needs {skills}", "需要先掌握 {skills}"),
+    # a bracket, not a colon: skill names hold colons of their own ("服务案例：…")
+    "locked-line": ("  {name} (needs {skills})", "  {name}（需要先掌握{skills}）"),
     "locked-rule": (
         "A skill unlocks when each skill it needs averages 80 % or better over its last "
         "answers (2 to 5), or when its own step of the roofline case was right "

@@ -66,7 +66,7 @@ PAIRS: dict[str, tuple[str, str]] = {
         "TOPS），有 Tensor Core 时用其峰值；拐点单位 FLOP/B",
     ),
     # The roofline plot.
-    "plot-x": ("arithmetic intensity (FLOP/B)", "算术强度 (FLOP/B)"),
+    "plot-x": ("arithmetic intensity (FLOP/B)", "算术强度（FLOP/B）"),
     "plot-ridge": ("ridge", "拐点"),
     "plot-on-roof": ("on the roof", "屋顶上"),
     "plot-measured": ("measured", "实测"),

@@ -184,13 +184,13 @@ def occupancy_rule(card: Card) -> tuple[str, str]:
     step = limits.shared_memory_granularity if limits else 128
     block = limits.max_shared_memory_per_block_kib if limits else None
     en = (
-        "As CUDA's occupancy calculator counts: registers are allocated per warp in units of "
+        "As CUDA's occupancy calculator counts, registers are allocated per warp in units of "
         "256 and the SM's register file is four sub-partitions that each hold whole warps; "
         "threads round up to whole warps of 32; each block's shared memory is rounded up to "
         f"{step} B"
     )
     zh = (
-        "按 CUDA 占用率计算器的算法：寄存器按 warp 以 256 为单位分配，SM 的寄存器文件分成 4 个"
+        "按 CUDA 占用率计算器的算法，寄存器按 warp 以 256 为单位分配，SM 的寄存器文件分成 4 个"
         "子分区，每个只放整数个 warp；线程数向上取整到 32 的整数倍（整 warp）；每个 block 的共享"
         f"内存向上取整到 {step} B"
     )

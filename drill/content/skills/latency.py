@@ -165,10 +165,10 @@ def overhead_bound(ctx: Ctx) -> Scenario:
             "faster_card": faster if ctx.difficulty >= 2 else None,
             "card_in_question": False,
         },
-        "Launch overhead: 5 µs per kernel launched from an eager framework (a stated "
+        "Each kernel launched from an eager framework costs 5 µs of launch overhead (a stated "
         "convention; 2-5 µs is typical), so the GPU can start at most one kernel per 5 µs. A "
         "kernel's own time is its bytes over the memory bandwidth.",
-        "启动开销：从 eager 框架启动每个 kernel 按 5 µs 计（约定；常见 2-5 µs），所以 GPU 每 5 µs "
+        "从 eager 框架启动每个 kernel 的启动开销按 5 µs 计（约定；常见 2-5 µs），所以 GPU 每 5 µs "
         "最多开始一个 kernel。kernel 本身的时间是其字节数除以显存带宽。",
     )
 
@@ -245,8 +245,8 @@ def littles_law(ctx: Ctx) -> Scenario:
         f"{card.unit_kind}；假设负载下显存延迟 {latency * 1e9:g} ns。",
         tuple(asks),
         {"gpu": card.id, "latency_ns": latency * 1e9, "card_in_question": False},
-        "Little's law: bytes in flight = bandwidth × latency; decimal SI units (1 MB = 1e6 B).",
-        "Little 定律：在途字节 = 带宽 × 延迟；十进制 SI 单位（1 MB = 1e6 B）。",
+        "Bytes in flight = bandwidth × latency (Little's law); decimal SI units (1 MB = 1e6 B).",
+        "在途字节 = 带宽 × 延迟（Little 定律）；十进制 SI 单位（1 MB = 1e6 B）。",
     )
 
 

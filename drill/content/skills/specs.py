@@ -199,8 +199,8 @@ def bandwidth_from_specs(ctx: Ctx) -> Scenario:
         zh,
         (ask,),
         {"gpu": card.id, "bus_width_bits": bus, "data_rate_gbps": rate},
-        "Decimal units: 1 GB/s = 1e9 B/s; 8 bits per byte.",
-        "十进制单位：1 GB/s = 1e9 B/s；1 字节 = 8 比特。",
+        "Decimal units (1 GB/s = 1e9 B/s); 8 bits per byte.",
+        "十进制单位（1 GB/s = 1e9 B/s）；1 字节 = 8 比特。",
     )
 
 

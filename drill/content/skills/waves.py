@@ -146,6 +146,6 @@ def wave_quantization(ctx: Ctx) -> Scenario:
             "units": card.units,
             "blocks": blocks,
         },
-        "Waves are rounded up: a partial wave costs a full wave.",
-        "波次向上取整：不满的一波也要一整波的时间。",
+        "Waves are rounded up, so a partial wave costs a full wave.",
+        "波次向上取整，不满的一波也要一整波的时间。",
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.cells import cell_len, set_cell_size
 
 from drill.i18n import STRINGS, tr
+from drill.i18n.text import shown
 
 VERDICT_KEYS = {"strong": "profile-strong", "shaky": "profile-shaky", "not-yet": "profile-not-yet"}
 SQUARES = {"correct": "🟩", "partial": "🟨", "wrong": "🟥"}
@@ -70,6 +71,7 @@ def locked_lines(locked: dict[str, tuple[str, ...]], lang: str) -> list[str]:
     lines = [tr("locked-title", lang)]
     for skill_id, needs in locked.items():
         needed = tr("sep-names", lang).join(name(s) for s in needs)
-        lines.append(f"  {name(skill_id)}: {tr('locked-needs', lang, skills=needed)}")
+        line = tr("locked-line", lang, name=name(skill_id), skills=needed)
+        lines.append(shown(line, lang))  # "…（需要先掌握 GEMM 算术强度）", spaced one way
     lines.append(tr("locked-rule", lang))
     return lines
