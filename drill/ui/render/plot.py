@@ -30,6 +30,7 @@ class RoofLine:
     peak: float  # FLOP/s
     bandwidth: float  # B/s
     main: bool = False
+    path: str = ""  # "tensor" or "vector" on a card's roofs: which units give that peak
 
     @property
     def ridge(self) -> float:
@@ -215,7 +216,7 @@ def _draw(figure: Figure, width: int, height: int, bounds: tuple, ridge_shown: b
     left, right = lines[top].index("┌"), lines[top].index("┐")
     grid = Grid(right - left - 1, bottom - top - 1, bounds)
     x_lo, x_hi, y_lo, y_hi = bounds
-    roofs = merged_roofs(figure.roofs)  # the main roof last: its colour wins
+    roofs = merged_roofs(figure.roofs, figure.lang)  # the main roof last: its colour wins
     for roof in roofs:
         xs_line, ys_line = _roof_corners(roof, x_lo, x_hi, y_lo)
         if xs_line:
@@ -292,22 +293,51 @@ def card_figure(
     ``peak`` draws the front roof at another height than the card's ``dtype`` peak (a GEMV's
     non-tensor roof); with ``label`` naming it, the card's own ``dtype`` roof is drawn too.
     """
-    main_peak = peak if peak is not None else card.peak(dtype, cuda_cores).value
+    choice = card.peak(dtype, cuda_cores)
+    main_peak = peak if peak is not None else choice.value
+    path = _path(choice.path)
+    if peak is not None and peak != choice.value:  # another roof of dtype: which one, if any
+        path = next(
+            (_path(c.path) for c in _choices(card, dtype) if abs(c.value - peak) <= 1e-9 * peak),
+            "",
+        )
     bw = bandwidth if bandwidth is not None else card.bandwidth
-    roofs = [RoofLine(label or dtype, main_peak, bw, main=True)]
-    if card is not None:
-        for other in card.dtypes():
-            value = card.peak(other).value
-            if other != dtype or (label and value != main_peak):
-                roofs.append(RoofLine(other, value, bw))
-    named = f"{card.name} · {label or dtype}" if card else "roofline"  # which roof is in front
+    roofs = [RoofLine(label or dtype, main_peak, bw, main=True, path="" if label else path)]
+    for other in card.dtypes():
+        other_choice = card.peak(other)
+        if other != dtype or other_choice.value != main_peak:
+            roofs.append(RoofLine(other, other_choice.value, bw, path=_path(other_choice.path)))
+    named = f"{card.name} · {label or dtype}"  # which roof is in front
     return Figure(title or named, roofs)
 
 
-def merged_roofs(roofs: list[RoofLine]) -> list[RoofLine]:
-    """One line per height and slope, named after every roof on it ("fp32 = fp64"), the
-    main roof's name first; the main roof last, so it is drawn over the others."""
-    lines: list[tuple[list[str], RoofLine]] = []
+def _path(choice_path: str) -> str:
+    """ "tensor.fp16" → "tensor"; "vector.fp32" → "vector"."""
+    head = choice_path.split(".")[0]
+    return head if head in ("tensor", "vector") else ""
+
+
+def _choices(card, dtype: str) -> list:
+    """Both roofs the card has for ``dtype``: its tensor and its vector peak, where listed."""
+    from contextlib import suppress
+
+    from drill.content.catalog import CatalogError
+
+    found = []
+    for cuda_cores in (False, True):
+        with suppress(CatalogError):
+            found.append(card.peak(dtype, cuda_cores))
+    return found
+
+
+PATH_WORDS = {"tensor": ("tensor", "Tensor"), "vector": ("vector", "非 Tensor")}
+
+
+def merged_roofs(roofs: list[RoofLine], lang: str = "en") -> list[RoofLine]:
+    """One line per height and slope, named after every roof on it with the units behind
+    it ("fp16 = bf16 (tensor)", "fp64 (tensor) = fp32 (vector)"), the main roof's name
+    first; the main roof last, so it is drawn over the others."""
+    lines: list[tuple[list[RoofLine], RoofLine]] = []
     for roof in sorted(roofs, key=lambda r: not r.main):
         same = next(
             (
@@ -319,11 +349,31 @@ def merged_roofs(roofs: list[RoofLine]) -> list[RoofLine]:
             None,
         )
         if same is None:
-            lines.append(([roof.label], roof))
-        elif roof.label not in same[0]:
-            same[0].append(roof.label)
-    merged = [RoofLine(" = ".join(names), r.peak, r.bandwidth, r.main) for names, r in lines]
+            lines.append(([roof], roof))
+        elif all(roof.label != r.label for r in same[0]):
+            same[0].append(roof)
+    merged = [
+        RoofLine(_merged_label(on, lang), r.peak, r.bandwidth, r.main, r.path) for on, r in lines
+    ]
     return sorted(merged, key=lambda r: r.main)
+
+
+# The units a dtype's roof comes from unless it says otherwise: fp32 and fp64 on the vector
+# (CUDA-core) units, the narrower types and tf32 on the tensor cores.
+USUAL_PATH = {"fp32": "vector", "fp64": "vector"}
+
+
+def _merged_label(roofs: list[RoofLine], lang: str) -> str:
+    """ "fp16 = bf16", with the units named where they are not the usual ones for the type:
+    "fp64 (tensor) = fp32" on an A100, "fp16 (vector)" for a GEMV's roof."""
+
+    def name(roof: RoofLine) -> str:
+        if not roof.path or roof.path == USUAL_PATH.get(roof.label, "tensor"):
+            return roof.label
+        en, zh = PATH_WORDS[roof.path]
+        return roof.label + (f"（{zh}）" if lang == "zh" else f" ({en})")
+
+    return " = ".join(name(r) for r in roofs)
 
 
 def draw_arrows(grid: Grid, arrows: list[Arrow]) -> list[tuple[int, int, str]]:
