@@ -221,7 +221,7 @@ def test_the_roofline_places_a_kernel_under_the_clock_ncu_locked(capsys):
 
 def test_each_share_says_where_it_came_from(capsys):
     # saxpy on an RTX 5070: ncu's SM % is in the file, no memory %; DRAM bytes over the
-    # duration give 607.2 GB/s, 90.4 % of 672 GB/s. No FLOP counters, so no roof is named.
+    # duration give 607.2 GB/s, 90.4 % of 672 GB/s. No FLOP counters, so nothing is placed.
     name = "Olajide-Badejo_GPU-Roofline-Profiler_saxpy.csv"
     flags = ["--peak", "30.9T", "--bandwidth", "672GB/s"]
     k = one(capsys, name, flags, "unnamed>::saxpy")
@@ -230,7 +230,8 @@ def test_each_share_says_where_it_came_from(capsys):
     text = flat(text)
     assert "memory 90.4 % = DRAM B/s ÷ bandwidth" in text and "% by ncu" in text
     assert "derived from FLOP/s and DRAM bytes" not in text
-    assert "No FLOP counters, so no roof" in text and "roof: given" not in text
+    assert "No FLOPs, so no intensity to place under the --peak given" in text
+    assert "roof: given" not in text and "No FLOP counters in this report" in text
 
 
 def test_a_card_that_cannot_be_the_reports_is_refused(capsys):
@@ -264,10 +265,21 @@ def test_a_dram_share_that_implies_another_card_is_said(capsys):
     assert "puts this card's bandwidth" not in text
 
 
-def test_a_details_page_without_size_columns_reads_launch_statistics(capsys):
+def test_a_details_page_without_size_columns_reads_launch_statistics_and_guesses_no_shape(
+    capsys,
+):
     k = one(capsys, LELEUCAS + "conv2d_result.csv", ["--gpu", "a100-sxm4-40gb"], "void implicit")
     assert (k["grid"], k["block"]) == ("64", "64")
-    assert k["mma_from"] == "cc"  # the card's compute capability, not "no CC in the report"
+    # fp32 data (implicit_convolve_sgemm<float, float, …>) through 640 tensor instructions
+    # on compute capability 8.0 (the card's; the report names none): TF32 m16n8k8, or fp16
+    # m16n8k16 after a conversion (the file also counts 20,480 HFMA); the report cannot
+    # tell, so no FLOPs are guessed and --mma decides
+    assert k["mma_from"] == "fp32" and k["flops"] is None and k["bound"] == "latency"
+    # with --mma 16x8x8: 2·FFMA 524,288 + FMUL 16,384 + 2·HFMA 20,480 = 1,105,920 vector
+    # FLOPs, + 640 × 2·16·8·8 = 1,310,720 tensor FLOPs, under the tf32 roof
+    flags = ["--gpu", "a100-sxm4-40gb", "--mma", "implicit=16x8x8"]
+    k = one(capsys, LELEUCAS + "conv2d_result.csv", flags, "void implicit")
+    assert k["roof"] == "tensor.tf32" and k["flops"] == 1_105_920 + 640 * 2048
 
 
 def test_the_collect_line_names_the_architectures_counters(capsys):
@@ -276,3 +288,51 @@ def test_the_collect_line_names_the_architectures_counters(capsys):
     collect = next(line for line in text.splitlines() if line.startswith("ncu --csv"))
     assert "sm__ops_path_tensor_src_bf16_dst_fp32.sum" in collect
     assert "hmma" not in collect  # B200 counts tensor work only through the ops counters
+
+
+# -- a second independent read (2026-12-03) ---------------------------------------------------
+def test_the_plot_draws_the_roof_the_text_places_kernels_under(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("LINES", "40")
+    name = "wangzy0327_cuda-roofline_output_A100.csv"
+    _, text, _ = run(capsys, name, "--gpu", "a100-sxm4-40gb", "--plot")
+    assert "fp16 at 765 MHz" in text  # the locked clock's roof, the datasheet's behind it
+    assert "ridge 109 FLOP/B" in text  # 169.3 TFLOP/s / 1.555 TB/s, as the text says
+    legend = text.strip().splitlines()[-1]
+    # kernels numbered as the text numbers them (the first two have no FLOPs to place),
+    # named by the work, not by the "Kernel" wrapper around it
+    assert "3 Gemm<…>" in legend and "4 ampere_s16816gemm" in legend
+    _, text, _ = run(
+        capsys, "wangzy0327_cuda-roofline_output.csv", "--gpu", "v100-sxm2-32gb", "--plot"
+    )
+    assert "cutlass_70_tensorop_s884gem" in text.strip().splitlines()[-1]
+
+
+def test_json_names_no_roof_where_the_text_names_none(capsys):
+    name = "meinie0826_Roofline-Analysis_torch_sdpa_flash__mha_bf16_b16_ctx4k_p64.ncu.csv"
+    k = one(capsys, name, [], "void flash_fwd_kernel")
+    assert k["flops"] is None
+    assert k["roof"] is None and k["ridge"] is None and k["peak_flops"] is None
+    locked = one(
+        capsys, "wangzy0327_cuda-roofline_output_A100.csv", ["--gpu", "a100-sxm4-40gb"], "ampere"
+    )
+    assert locked["ridge"] == pytest.approx(locked["roof_flops"] / locked["bandwidth"])
+    assert locked["peak_flops"] == 312e12 and locked["roof_flops"] < locked["peak_flops"]
+
+
+def test_a_given_peak_is_told_the_clock_ncu_ran_at(capsys):
+    name = "CodeGandee_llm-perf-opt_kernel_0005_ncu.details.csv"
+    _, text, _ = run(capsys, name, "--peak", "209.5T", "--bandwidth", "1792GB/s")
+    text = flat(text)
+    assert "ncu ran the SMs at 2" in text and "give --peak as the peak at that clock" in text
+    assert "roof: --peak" in text and "roof: given" not in text
+
+
+def test_chinese_output_keeps_english_to_names_and_numbers(capsys):
+    name = "meinie0826_Roofline-Analysis_flashinfer_paged_decode__gqa_bf16_b1_ctx4k_p64.ncu.csv"
+    _, text, _ = run(capsys, name, "--lang", "zh")
+    table = "\n".join(line for line in text.splitlines() if line.startswith("│"))
+    assert "n = 8 × 9.624 µs" in table and "each" not in text
+    _, text, _ = run(capsys, LELEUCAS + "nsight162.csv", "--gpu", "a100-sxm4-80gb", "--lang", "zh")
+    for english in ("of peak", "of bandwidth", "given", "tensor ops"):
+        assert english not in text, english

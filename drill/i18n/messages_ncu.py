@@ -30,11 +30,21 @@ PAIRS: dict[str, tuple[str, str]] = {
         "{known} %, below 60 %, and the other share is not in the report",
         "{known} %，低于 60 %，另一项不在报告里",
     ),
+    "ncu-plot-at-clock": ("{dtype} at {clock}", "{dtype}（{clock}）"),
+    "ncu-clock-given": (
+        "ncu ran the SMs at {clock} (time-weighted): give --peak as the peak at that clock "
+        "(the datasheet's × {clock} / the boost clock), or the kernel reads slower than it "
+        "ran.",
+        "ncu 运行时 SM 频率为 {clock}（按时间加权）：--peak 应给出该频率下的峰值（数据手册峰值 × "
+        "{clock} / 加速频率），否则 kernel 看起来比实际慢。",
+    ),
     "ncu-clock": (
-        "ncu ran the SMs at {clock} (it locks clocks to base by default): the roof there is "
+        "ncu ran the SMs at {clock} (time-weighted; ncu locks clocks to base unless run with "
+        "--clock-control none): the roof there is "
         "{peak_at}, against the datasheet's {peak} at {boost}; the kernel is placed under "
         "{peak_at}, the roof it ran under.",
-        "ncu 运行时 SM 频率为 {clock}（默认锁定在基础频率）：此频率下的屋顶为 {peak_at}，"
+        "ncu 运行时 SM 频率为 {clock}（按时间加权；除非使用 --clock-control none，ncu 会把频率锁定在"
+        "基础频率）：此频率下的屋顶为 {peak_at}，"
         "数据手册为 {boost} 下的 {peak}；本 kernel 按它实际运行时的屋顶 {peak_at} 计。",
     ),
     "ncu-above": (
@@ -133,11 +143,14 @@ PAIRS: dict[str, tuple[str, str]] = {
         "--gpu {card} 不是 NVIDIA 显卡，而 ncu 只能分析 NVIDIA GPU：请给出测量报告所用的显卡，"
         "或给出 --peak 和 --bandwidth",
     ),
+    "ncu-no-roof-given": (
+        "No FLOPs, so no intensity to place under the --peak given; bandwidth {bandwidth}.",
+        "没有 FLOPs，因此没有可放到给定 --peak 下的强度；带宽 {bandwidth}。",
+    ),
     "ncu-no-roof": (
-        "No FLOP counters, so no roof: the kernel's precision, and so the peak it runs "
-        "against, is not known; bandwidth {bandwidth}.",
-        "没有 FLOP 计数器，因此无法确定屋顶：不知道 kernel 的精度，也就不知道它对应的峰值；"
-        "带宽 {bandwidth}。",
+        "No roof: without FLOPs the kernel's precision, and so the peak it runs against, is "
+        "not known; bandwidth {bandwidth}.",
+        "无法确定屋顶：没有 FLOPs 就不知道 kernel 的精度，也就不知道它对应的峰值；带宽 {bandwidth}。",
     ),
     "ncu-excluded": ("Left out: {problem}", "已剔除：{problem}"),
     "ncu-unread-unit": (
@@ -212,6 +225,15 @@ PAIRS: dict[str, tuple[str, str]] = {
     "ncu-mma-from-cc": (
         "the usual shape on compute capability {cc}",
         "计算能力 {cc} 的常用形状",
+    ),
+    "ncu-tensor-fp32": (
+        "Tensor instructions counted ({count}) in a kernel whose name says fp32 data: they "
+        "run as TF32 (m16n8k8) or on data converted to fp16 (m16n8k16), and the report cannot "
+        "tell which, so its FLOPs are not counted; give --mma NAME=16x8x8 (TF32, the tf32 "
+        "roof) or NAME=16x8x16 (fp16).",
+        "在名称表明数据为 fp32 的 kernel 中统计到张量指令 {count} 条：它们可能按 TF32（m16n8k8）"
+        "执行，也可能先转换成 fp16（m16n8k16），报告无法区分，因此不计其 FLOPs；请用 --mma "
+        "NAME=16x8x8（TF32，对应 tf32 屋顶）或 NAME=16x8x16（fp16）指定。",
     ),
     "ncu-mma-from-default": (
         "the report gives no compute capability; Ampere's m16n8k16 assumed",

@@ -53,7 +53,7 @@ def _flop_terms(k: Kernel) -> str:
         if k.counters.get(op)
     ]
     if k.tensor_ops:
-        terms.append(f"tensor ops {k.tensor_ops:.0f}")
+        terms.append(f"TENSOR {k.tensor_ops:.0f}")
     elif k.tensor_inst and k.mma:
         m, n, kk = k.mma
         terms.append(f"MMA {k.tensor_inst:.0f} × 2·{m}·{n}·{kk}")
@@ -65,9 +65,8 @@ def _duration_step(k: Kernel, t: float) -> Step:
         how = "Σ sm__cycles_elapsed.avg / sm__cycles_elapsed.avg.per_second"
     else:
         how = "Σ gpu__time_duration"
-    given = f"n = {k.launches}"
-    if k.launches > 1:  # the total, and what one launch takes (what the 10 µs rule reads)
-        given += f", {format_si(t / k.launches, 's')} each"
+    # n launches × what one takes (what the 10 µs rule reads); one launch is its own total
+    given = f"n = {k.launches} × {format_si(t / k.launches, 's')}" if k.launches > 1 else ""
     return Step("duration", "Duration", "耗时", how, given, t, "s", formula_zh=how)
 
 
@@ -78,20 +77,18 @@ def _sol(k: Kernel, flops_rate, bw, peak, bandwidth):
     comp = k.sm_pct / 100 if k.sm_pct is not None else None
     mem = k.mem_pct / 100 if k.mem_pct is not None else None
     comp_from = mem_from = None
-    parts = []
     if comp is not None:
         comp_from = "ncu"
-        parts.append(f"Compute (SM) {sig(k.sm_pct, 3)} %")
     elif flops_rate is not None:
         comp, comp_from = flops_rate / peak, "derived"
-        parts.append(f"FLOP/s {sig(comp * 100, 3)} % of peak")
     if mem is not None:
         mem_from = "ncu"
-        parts.append(f"Memory {sig(k.mem_pct, 3)} %")
     elif bw is not None:
         mem, mem_from = bw / bandwidth, "derived"
-        parts.append(f"DRAM {sig(mem * 100, 3)} % of bandwidth")
-    return comp, mem, comp_from, mem_from, ", ".join(parts)
+    # the numbers alone, compute first as the formula reads: the verdict line says where
+    # each came from, in the reader's language
+    shares = [f"{sig(x * 100, 3)} %" if x is not None else "?" for x in (comp, mem)]
+    return comp, mem, comp_from, mem_from, f"max({', '.join(shares)})"
 
 
 def _verdict(comp: float | None, mem: float | None) -> str | None:
@@ -293,10 +290,12 @@ def to_json(p: Placement) -> dict:
         "achieved_flops": p.achieved_flops,
         "achieved_bandwidth": p.achieved_bandwidth,
         "intensity": p.intensity,
-        "roof": p.roof,
-        "peak_flops": p.peak,
+        # no FLOPs, no precision: no roof (the text says so too)
+        "roof": p.roof if k.flops is not None else None,
+        "peak_flops": p.peak if k.flops is not None else None,  # the datasheet's (or --peak)
+        "roof_flops": p.roof_peak if k.flops is not None else None,  # the one placed under
         "bandwidth": p.bandwidth,
-        "ridge": p.ridge,
+        "ridge": p.ridge if k.flops is not None else None,
         "roofline_bound": p.bound,
         "attainable_flops": p.attainable,
         "efficiency": p.efficiency,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from drill.core.ncu.mma import Shape, mma_for
+from drill.core.ncu.mma import TF32, Shape, fp32_data, mma_for
 from drill.core.ncu.parse import Launch, Metric
 
 SASS = "sm__sass_thread_inst_executed_op_{}_pred_on.sum"
@@ -321,6 +321,8 @@ def _tensor(k: Kernel, s: _Sums, m: dict[str, Metric]) -> None:
     if k.mma is None:
         s.bad.add("flops")  # an instruction count without the FLOPs per instruction
         return
+    if k.mma == TF32 and fp32_data(k.name):
+        k.tensor_dtype = "tf32"  # fp32 data through m16n8k8: the tf32 roof
     per = 2 * k.mma[0] * k.mma[1] * k.mma[2]
     k.flops_by["tensor"] = k.flops_by.get("tensor", 0.0) + count * per
     s.add("flops", count * per)

@@ -9,6 +9,10 @@ FLOPs for its shape, and the shape depends on the architecture and on the kernel
   default, but a kernel may issue m16n8k8 (tf32, or CUTLASS built so): the shape in the
   kernel's name wins (cuBLAS ``s16816gemm``, ``s1688gemm``; CUTLASS's instruction
   ``GemmShape<16, 8, 8>``, the smallest of its shapes);
+- a kernel on 8.x/12.x whose name says its data is fp32 (cuDNN's ``implicit_convolve_sgemm
+  <float, float, …>``) but that issues tensor instructions runs them as TF32 (m16n8k8) or
+  converts to fp16 first (m16n8k16): the report cannot tell, so no shape is assumed and
+  ``--mma`` decides (16x8x8 puts the kernel under the tf32 roof);
 - Hopper and data-centre Blackwell (9.0, 10.x): ``wgmma`` / ``tcgen05`` shapes vary per
   instruction, so an instruction count gives no FLOPs; only the ``sm__ops_path_tensor_*``
   counters do.
@@ -33,7 +37,14 @@ _LIBRARY_SHAPES: dict[str, Shape] = {
 _CUTLASS = re.compile(
     r"GemmShape<(?:\(int\))?\s*(\d+),\s*(?:\(int\))?\s*(\d+),\s*(?:\(int\))?\s*(\d+)>"
 )
+_FP32_DATA = re.compile(r"(?<![a-z])sgemm|<float,\s*float")
+TF32: Shape = (16, 8, 8)
 _SHAPE = re.compile(r"^m?(\d{1,3})[x×n](\d{1,3})[x×k](\d{1,3})$")
+
+
+def fp32_data(kernel: str) -> bool:
+    """Whether the kernel's name says it works on fp32 data ("sgemm", "<float, float")."""
+    return bool(_FP32_DATA.search(kernel))
 
 
 class ShapeError(ValueError):
@@ -61,7 +72,8 @@ def mma_for(
 ) -> tuple[Shape | None, str]:
     """The shape tensor instructions of ``kernel`` are counted with, and where it came
     from: "--mma", "name" (the library's naming), "cc" (the architecture's usual shape),
-    "default" (no CC in the report), or None where no shape is right (Hopper and later)."""
+    "default" (no CC in the report), or None where no shape is right: Hopper and later
+    ("cc"), fp32 data on 8.x/12.x tensor cores ("fp32")."""
     for pattern, shape in rules:
         if pattern and pattern in kernel:
             return shape, "--mma"
@@ -78,6 +90,8 @@ def mma_for(
     shapes = [tuple(int(g) for g in m) for m in _CUTLASS.findall(kernel)]
     if shapes:
         return min(shapes, key=lambda s: s[0] * s[1] * s[2]), "name"  # type: ignore[return-value]
+    if major in _BY_MAJOR and fp32_data(kernel):
+        return None, "fp32"
     if major is None:
         return DEFAULT, "default"
     if major in _BY_MAJOR:

@@ -30,19 +30,22 @@ def kernel_lines(p: Placement, lang: str) -> list[str]:
     k = p.kernel
     given = p.roof == "given"
     if k.flops is None:
-        lines = [tr("ncu-no-roof", lang, bandwidth=format_si(p.bandwidth, "B/s"))]
+        key = "ncu-no-roof-given" if given else "ncu-no-roof"
+        lines = [tr(key, lang, bandwidth=format_si(p.bandwidth, "B/s"))]
     else:
         lines = [
             tr(
                 "ncu-roof",
                 lang,
-                roof=p.roof,
+                roof="--peak" if given else p.roof,
                 peak=format_si(p.peak, "FLOP/s"),
                 bandwidth=format_si(p.bandwidth, "B/s"),
             )
         ]
         if given and k.precision == "tensor":
             lines.append(tr("ncu-given-tensor", lang, dtype=k.tensor_dtype or "fp16"))
+    if given and k.sm_clock and k.flops is not None:
+        lines.append(tr("ncu-clock-given", lang, clock=format_si(k.sm_clock, "Hz")))
     if p.clock_peak is not None and k.sm_clock and k.flops is not None:
         lines.append(
             tr(
@@ -97,25 +100,37 @@ def kernel_lines(p: Placement, lang: str) -> list[str]:
     if "duration" in k.unread and k.duration is None:
         word = tr("ncu-duration-word", lang)
         lines.append(tr("ncu-unread-unit", lang, figure=word, cell=k.unread["duration"]))
-    for group, key in (
-        ("flops", "ncu-missing-flops"),
-        ("dram", "ncu-missing-dram"),
-        ("duration", "ncu-missing-duration"),
-    ):
+    keys = {
+        "flops": "ncu-missing-flops",
+        "dram": "ncu-missing-dram",
+        "duration": "ncu-missing-duration",
+    }
+    lines.extend(tr(keys[group], lang) for group in gaps(k) if group in keys)
+    return lines
+
+
+def gaps(k) -> list[str]:
+    """The figures a kernel lacks that more counters would give: not a duration in a unit
+    drill does not read, not FLOPs whose counters are there but whose MMA shape is not,
+    not DRAM bytes estimated from the throughput."""
+    found = []
+    for group in ("flops", "dram", "duration", "sol"):
+        if group not in k.missing:
+            continue
         if group == "duration" and "duration" in k.unread:
             continue
         if group == "flops" and k.tensor_inst and k.mma is None:
             continue
-        if group in k.missing and not (group == "dram" and k.dram_from_rate):
-            lines.append(tr(key, lang))
-    return lines
+        if group == "dram" and k.dram_from_rate:
+            continue
+        found.append(group)
+    return found
 
 
 def collect_command(placements: list[Placement]) -> str | None:
     """The one ncu command that collects what any kernel lacks (everything drill reads,
-    as the report's architecture names it), or None when nothing is missing."""
-    gaps = ("flops", "dram", "duration", "sol")
-    if not any(g in p.kernel.missing for p in placements for g in gaps):
+    as the report's architecture names it), or None when more counters would add nothing."""
+    if not any(gaps(p.kernel) for p in placements):
         return None
     cc = next((p.kernel.cc for p in placements if p.kernel.cc), "")
     return f"ncu --csv --page raw --metrics {','.join(every_metric(cc))} ./app > report.csv"
@@ -194,6 +209,8 @@ def _flop_notes(k, lang: str) -> list[str]:
         return [tr("ncu-tensor-ops", lang, dtype=k.tensor_dtype or "?")]
     if not k.tensor_inst:
         return []
+    if k.mma is None and k.mma_from == "fp32":
+        return [tr("ncu-tensor-fp32", lang, count=f"{k.tensor_inst:.0f}")]
     if k.mma is None:
         return [
             tr(
@@ -290,20 +307,27 @@ def _plot(console, card, placements: list[Placement], lang: str) -> None:
     if not points:
         console.print(tr("ncu-plot-none", lang))
         return
-    main = max(points, key=lambda p: p.peak)
+    main = max(points, key=lambda p: p.roof_peak)
     if card is None:
         figure = Figure("", [RoofLine("--peak / --bandwidth", main.peak, main.bandwidth, True)])
     else:
-        dtype = "fp16" if main.roof.startswith("tensor") else main.roof.split(".")[-1]
-        figure = card_figure(card, dtype, cuda_cores=not main.roof.startswith("tensor"))
+        dtype = main.roof.split(".")[-1]
+        cuda_cores = not main.roof.startswith("tensor")
+        if main.clock_peak is not None and main.kernel.sm_clock:
+            # the roof the kernels ran under, as the text places them; the datasheet's behind
+            label = tr("ncu-plot-at-clock", lang, dtype=dtype, clock=_mhz(main.kernel.sm_clock))
+            figure = card_figure(card, dtype, cuda_cores, peak=main.roof_peak, label=label)
+        else:
+            figure = card_figure(card, dtype, cuda_cores)
     figure.lang = lang
     markers = "x+*o#@"
-    for i, p in enumerate(points):
+    for number, p in enumerate(placements, start=1):  # numbered as the text numbers them
+        if p not in points:
+            continue
         name = printable(short_kernel_name(p.kernel.name))
+        marker = markers[(number - 1) % len(markers)]
         figure.points.append(
-            Point(
-                f"{i + 1} {name}", p.intensity, p.achieved_flops, markers[i % len(markers)], "red"
-            )
+            Point(f"{number} {name}", p.intensity, p.achieved_flops, marker, "red")
         )
     size = shutil.get_terminal_size((100, 30))
     text = render(figure, size.columns, max(size.lines - 2, 20), color=console.is_terminal)
@@ -313,12 +337,35 @@ def _plot(console, card, placements: list[Placement], lang: str) -> None:
         console.print(tr("plot-too-small", lang, w=size.columns, h=size.lines))
 
 
+def _mhz(hz: float) -> str:
+    return f"{hz / 1e6:.0f} MHz"
+
+
 def short_kernel_name(name: str, width: int = 28) -> str:
     """A kernel's name for the plot's legend: no return type, arguments, namespaces or
     template arguments ("sgemm_kernel<…>"), and an ellipsis where it is still too long; the
     number before it points to the full name above."""
-    name = name.split("(")[0].removeprefix("void ").strip()
-    head, angle, _ = name.partition("<")
+    name = name.replace("(anonymous namespace)::", "").removeprefix("void ").strip()
+    head, angle, rest = _outside_brackets(name).partition("<")
     head = head.rsplit("::", 1)[-1]
-    short = head + ("<…>" if angle else "")
-    return cut(short, width)
+    if head.lower() in GENERIC and angle:  # cutlass::Kernel<cutlass_70_…_s884gemm_…>: the
+        inner = rest.split(",")[0].strip()  # first argument names the work
+        head, angle, _ = inner.partition("<")
+        head = head.rsplit("::", 1)[-1]
+    return cut(head + ("<…>" if angle else ""), width)
+
+
+GENERIC = {"kernel", "device_kernel", "kernel_entry"}  # wrappers whose argument is the kernel
+
+
+def _outside_brackets(name: str) -> str:
+    """The name up to its argument list: the first "(" outside template brackets."""
+    depth = 0
+    for i, ch in enumerate(name):
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth = max(0, depth - 1)
+        elif ch == "(" and depth == 0:
+            return name[:i]
+    return name
