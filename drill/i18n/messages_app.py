@@ -24,6 +24,10 @@ PAIRS: dict[str, tuple[str, str]] = {
         "按对应按键，或用方向键和回车选择。",
     ),
     "help-title": ("Keys and rules", "按键与规则"),
+    "calc-title": (
+        "Calculator: change any field and the result follows (Tab moves on)",
+        "计算器：修改任一字段，结果随之更新（Tab 切换字段）",
+    ),
     "calc-card": ("Card", "显卡"),
     "calc-dtype": ("Precision", "精度"),
     "calc-op": ("Operator", "算子"),

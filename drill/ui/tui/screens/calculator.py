@@ -65,6 +65,7 @@ class CalculatorScreen(DrillScreen):
             if self.app.settings.gpu in catalog.aliases or self.app.settings.gpu in catalog.cards
             else "a100-sxm4-40gb"
         )
+        yield Static(Text(tr("calc-title", lang), style="bold"), id="calc-title")
         yield Prose("", id="calc-verdict")  # stacked, the results are below the fold
         with Container(id="calc"):
             with VerticalScroll(id="calc-form"):
