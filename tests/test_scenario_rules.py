@@ -319,6 +319,24 @@ def test_the_plot_under_a_question_never_shows_the_answer():
                         assert not near(p[key], float(ask.expected), 0.01)
 
 
+def test_no_hint_gives_a_choice_away():
+    """A hint ladder may bring a number within one step of the answer, but where the answer
+    is a word (memory- or compute-bound, an option) no rung names it or shows the sign that
+    decides it ("287 < 419")."""
+    for sc in scenarios():
+        for ask in sc.asks:
+            if ask.kind == NUMBER:
+                continue
+            for lang in ("en", "zh"):
+                for rung in ask.hints(lang):
+                    assert not re.search(r"\d\s*[<>≤≥]\s*\d", rung), (sc.skill, ask.key, rung)
+                    if isinstance(ask.expected, str):
+                        options = {o.value: o for o in ask.options}
+                        right = options.get(ask.expected)
+                        words = [right.en, right.zh] if right is not None else []
+                        assert not any(w and w in rung for w in words), (sc.skill, rung)
+
+
 def test_the_last_solution_step_reaches_the_expected_value():
     scale = {"GiB": 2**30}
     for sc in scenarios():

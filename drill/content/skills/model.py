@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from drill.core.engine.steps import Step
 from drill.core.units import format_si, sig
 from drill.i18n.text import Text, tidy_en, tidy_zh
 
+# A comparison's sign in a substitution ("287 < 419"): in a hint it is the answer itself.
+_COMPARISON = re.compile(r"\s*[<>≤≥]\s*")
+
 
 def ladder(steps: tuple[Step, ...], lang: str) -> tuple[str, ...]:
-    """Three rungs of hints: the formula, the intermediate results, the numbers substituted."""
+    """Three rungs of hints: the formula, the intermediate results, the numbers substituted.
+    Where the answer is a word (memory- or compute-bound), the last rung puts the numbers
+    side by side without the sign that decides between them."""
     if not steps:
         return ()
     target, before = steps[-1], steps[:-1]
@@ -22,7 +28,10 @@ def ladder(steps: tuple[Step, ...], lang: str) -> tuple[str, ...]:
         rungs = [f"Formula: {target.formula}"]
         if before:
             rungs.append("; ".join(f"{s.label('en')} = {s.result('en')}" for s in before))
-    if target.substitution:
+    if target.substitution and isinstance(target.value, (str, Text)):
+        colon = "：" if lang == "zh" else ": "
+        rungs.append(f"{target.label(lang)}{colon}{_COMPARISON.sub(' vs ', target.substitution)}")
+    elif target.substitution:
         rungs.append(f"{target.label(lang)} = {target.substitution}")
     return tuple(rungs)
 
