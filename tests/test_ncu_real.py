@@ -336,3 +336,52 @@ def test_chinese_output_keeps_english_to_names_and_numbers(capsys):
     _, text, _ = run(capsys, LELEUCAS + "nsight162.csv", "--gpu", "a100-sxm4-80gb", "--lang", "zh")
     for english in ("of peak", "of bandwidth", "given", "tensor ops"):
         assert english not in text, english
+
+
+# -- a third independent read (2026-12-03) ----------------------------------------------------
+def test_a_report_naming_no_card_is_narrowed_by_its_own_dram_share(capsys):
+    # nsight162 names neither GPU nor compute capability; its DRAM % implies ~1.963 TB/s:
+    # the A100 80 GB cards (1.935, 2.039 TB/s) and the H100 PCIe fit, the 40 GB A100 not
+    code, _, err = run(capsys, LELEUCAS + "nsight162.csv")
+    assert code == 2 and "puts its bandwidth near 1.963 TB/s, which fits a100-pcie-80gb" in err
+    assert "a100-sxm4-40gb" not in err
+    code, _, err = run(capsys, LELEUCAS + "nsight162.csv", "--lang", "zh")
+    assert code == 2 and "a100-pcie-80gb、a100-sxm4-80gb" in err
+
+
+def test_json_carries_what_the_text_warns_of(capsys):
+    k = one(capsys, LELEUCAS + "nsight162.csv", ["--gpu", "a100-sxm4-40gb"], "void at::native")
+    assert k["bandwidth_mismatch"] is True
+    assert k["implied_bandwidth"] == pytest.approx(1.963e12, rel=2e-3)
+    assert k["readings_differ"] is False
+    k = one(capsys, LELEUCAS + "nsight162.csv", ["--gpu", "a100-sxm4-80gb"], "void at::native")
+    assert k["bandwidth_mismatch"] is False
+
+
+def test_refusals_of_what_is_not_a_report_speak_chinese(capsys):
+    code, _, err = run(
+        capsys, "CodeGandee_llm-perf-opt_summary_cuda_gpu_kern_sum.csv", "--lang", "zh"
+    )
+    assert code == 2 and "这是 Nsight Systems 的汇总" in err
+    name = "meinie0826_Roofline-Analysis_flashinfer_paged_decode__gqa_fp8_b64_ctx4k_p64.ncu.csv"
+    code, _, err = run(capsys, name, "--lang", "zh")
+    assert code == 2 and "ncu 没有分析到任何 kernel" in err and "==ERROR==" in err
+
+
+def test_a_tensor_counter_alone_at_zero_is_no_flop_count(capsys):
+    # kernel_0004 (a 4.7 µs copy on an RTX 5090): only sm__ops_path_tensor_src_bf16_dst_fp32,
+    # at 0, no CUDA-core counters: its FLOPs are unknown, not 0
+    flags = ["--peak", "104.8T", "--bandwidth", "1792GB/s"]
+    code, out, err = run(
+        capsys, "CodeGandee_llm-perf-opt_kernel_0004_ncu.details.csv", *flags, "--json"
+    )
+    assert code == 0, err
+    (k,) = json.loads(out)["kernels"]
+    assert k["flops"] is None and k["intensity"] is None
+
+
+def test_the_collect_command_asks_for_every_tensor_source_type_from_hopper_on(capsys):
+    _, text, _ = run(capsys, "microsoft_superbenchmark_cublaslt_ncu.csv", "--gpu", "b200")
+    command = next(line for line in text.splitlines() if line.startswith("ncu --csv"))
+    for source in ("fp16_dst_fp32", "bf16_dst_fp32", "tf32_dst_fp32", "fp8", "int8"):
+        assert f"sm__ops_path_tensor_src_{source}.sum" in command, source

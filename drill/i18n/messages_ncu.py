@@ -130,6 +130,10 @@ PAIRS: dict[str, tuple[str, str]] = {
         "the report's GPU {device!r} is not in drill's catalog",
         "报告中的 GPU {device!r} 不在 drill 的显卡目录中",
     ),
+    "ncu-best-fit": (
+        "; ncu's DRAM % puts its bandwidth near {implied}, which fits {cards}",
+        "；ncu 的显存百分比推算带宽约为 {implied}，与 {cards} 吻合",
+    ),
     "ncu-choices-all": ("drill gpus lists them", "drill gpus 可列出全部"),
     "ncu-wrong-card": (
         "--gpu {card}{card_cc} cannot be the card of this report, measured on compute "
@@ -146,6 +150,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "ncu-no-roof-given": (
         "No FLOPs, so no intensity to place under the --peak given; bandwidth {bandwidth}.",
         "没有 FLOPs，因此没有可放到给定 --peak 下的强度；带宽 {bandwidth}。",
+    ),
+    "ncu-no-roof-tensor": (
+        "No roof: the tensor instructions' FLOPs are not known (see below); bandwidth {bandwidth}.",
+        "无法确定屋顶：张量指令的 FLOPs 未知（见下文）；带宽 {bandwidth}。",
     ),
     "ncu-no-roof": (
         "No roof: without FLOPs the kernel's precision, and so the peak it runs against, is "

@@ -25,7 +25,7 @@ def _rules(values: list[str] | None) -> tuple:
         raise UsageError(str(exc)) from None
 
 
-def read(path_text: str):
+def read(path_text: str, lang: str = "en"):
     """The report in FILE, or a UsageError naming what is wrong with it in one line."""
     from drill.content.yamlio import read_limited
     from drill.core.ncu.ncurep import read_report
@@ -37,14 +37,19 @@ def read(path_text: str):
             return read_report(str(path))
         data = read_limited(path, MAX_BYTES)
         if b"\x00" in data[:4096]:
-            raise ReportError("a binary file, not ncu --csv output")
+            raise ReportError(
+                "a binary file, not ncu --csv output", "这是二进制文件，不是 ncu --csv 的输出"
+            )
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise ReportError("not UTF-8 text, so not ncu --csv output") from None
+            raise ReportError(
+                "not UTF-8 text, so not ncu --csv output",
+                "不是 UTF-8 文本，因此不是 ncu --csv 的输出",
+            ) from None
         return parse_csv(text)
     except ReportError as exc:
-        raise UsageError(f"{path_text}: {exc}") from None
+        raise UsageError(f"{path_text}: {exc.message(lang)}") from None
     except OSError as exc:
         raise UsageError(f"cannot read {path_text}: {exc.strerror or exc}") from None
 
@@ -99,11 +104,35 @@ def pick_card(args, kernels, lang: str = "en") -> tuple[object | None, str]:
         choices = tr("ncu-choices-cc", lang, cc=cc, cards=", ".join(same))
     else:
         choices = tr("ncu-choices-all", lang)
+    nvidia = [c for c in cards if c.vendor.upper() == "NVIDIA"]
+    fits = _best_fit(kernels, [c for c in cards if c.id in same] if same else nvidia, lang)
+    if fits:
+        choices += tr("ncu-best-fit", lang, **fits)
     if device:
         raise UsageError(
             tr("ncu-unknown-device", lang, device=printable(device), cc=where, choices=choices)
         )
     raise UsageError(tr("ncu-no-name", lang, cc=where, choices=choices))
+
+
+def _best_fit(kernels, cards, lang: str) -> dict | None:
+    """The cards among ``cards`` (those of the report's compute capability, or every NVIDIA
+    card when it names none) whose bandwidth ncu's DRAM % points to, nearest first, within
+    MISMATCH; None where there is no choice to narrow or nothing fits."""
+    from drill.core.ncu.analysis import MISMATCH, report_bandwidth
+    from drill.core.units import format_si
+
+    implied = report_bandwidth(kernels)
+    if implied is None or len(cards) < 2:
+        return None
+    near = sorted(
+        (c for c in cards if abs(c.bandwidth / implied - 1) <= MISMATCH),
+        key=lambda c: abs(c.bandwidth / implied - 1),
+    )
+    if not near:
+        return None
+    names = tr("sep-names", lang).join(c.id for c in near)
+    return {"implied": format_si(implied, "B/s"), "cards": names}
 
 
 def _nothing_read(kernels) -> bool:
@@ -149,7 +178,7 @@ def analyse(args, everything: bool = False, lang: str = "en"):
 
     if bool(args.peak) != bool(args.bandwidth) and not args.gpu:
         raise UsageError("--peak and --bandwidth go together without --gpu (or give --gpu)")
-    report = read(args.file)
+    report = read(args.file, lang)
     rules = _rules(args.mma)
     found = group(report.launches, rules)
     if _nothing_read(found):  # before asking for a card it could not use

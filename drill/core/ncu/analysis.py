@@ -11,6 +11,8 @@ from drill.core.ncu.kernels import FLOP_COUNTERS, Kernel, collect
 from drill.core.units import format_si, sig
 
 ABOVE = 1.02  # an achieved rate this far over the roof cannot be a reading of that card
+MISMATCH = 0.15  # ncu's DRAM % and the card's bandwidth disagree by more than this
+MISMATCH_FLOOR = 20.0  # % of DRAM peak: below it the implied peak is too noisy to go by
 
 
 @dataclass(frozen=True)
@@ -39,10 +41,49 @@ class Placement:
     memory_from: str | None = None  # "ncu", "derived" (DRAM B/s ÷ bandwidth), None
 
     @property
+    def implied_bandwidth(self) -> float | None:
+        """The card's DRAM bandwidth as ncu's own DRAM % implies it (achieved ÷ share), where
+        the share is large enough to go by and the bytes were counted, not estimated."""
+        pct, achieved = self.kernel.dram_pct, self.achieved_bandwidth
+        if pct is None or achieved is None or pct < MISMATCH_FLOOR or self.kernel.dram_from_rate:
+            return None
+        return achieved / (pct / 100)
+
+    @property
+    def bandwidth_mismatch(self) -> bool:
+        """ncu's DRAM % puts the bandwidth more than MISMATCH away from the one used."""
+        implied = self.implied_bandwidth
+        return implied is not None and abs(implied / self.bandwidth - 1) > MISMATCH
+
+    @property
+    def readings_differ(self) -> bool:
+        """The roofline and the Speed-of-Light reading name different bounds."""
+        return (
+            self.bound is not None
+            and self.verdict in ("memory", "compute")
+            and self.verdict != self.bound
+        )
+
+    @property
     def roof_peak(self) -> float:
         """The compute roof the kernel ran under: the peak at ncu's SM clock when it locked
         the clocks below the datasheet's, else the datasheet's."""
         return self.clock_peak or self.peak
+
+
+def report_bandwidth(kernels: list[Kernel]) -> float | None:
+    """The DRAM bandwidth ncu's own DRAM % implies over a report's kernels (time-weighted),
+    to tell apart cards of one compute capability before any is chosen."""
+    weight = total = 0.0
+    for k in kernels:
+        pct = k.dram_pct
+        if pct is None or pct < MISMATCH_FLOOR or k.dram_from_rate:
+            continue
+        if not k.duration or k.dram_bytes is None:
+            continue
+        total += k.dram_bytes / k.duration / (pct / 100) * k.duration
+        weight += k.duration
+    return total / weight if weight else None
 
 
 def _flop_terms(k: Kernel) -> str:
@@ -308,6 +349,9 @@ def to_json(p: Placement) -> dict:
             "memory_from": p.memory_from,
         },
         "bound": p.verdict,
+        "readings_differ": p.readings_differ,  # roofline_bound and bound disagree
+        "implied_bandwidth": p.implied_bandwidth,  # from ncu's DRAM %
+        "bandwidth_mismatch": p.bandwidth_mismatch,  # another card than the one used?
         "above_roof": list(p.above),
         "problems": list(k.problems),
         "unread": dict(k.unread),

@@ -65,9 +65,14 @@ def collect(group: str, cc: str = "") -> tuple[str, ...]:
     if group == "dram" and major == 12:
         return DRAM_PAIRS[1]
     if group == "flops" and major is not None and major >= 9:
+        # one counter per source type, as public ncu roofline scripts collect them (an RTX
+        # 4090 check found sm__ops_path_tensor_src_fp8.sum = 2·M·N·K for an fp8 GEMM)
         ops = (
             "sm__ops_path_tensor_src_fp16_dst_fp32.sum",
             "sm__ops_path_tensor_src_bf16_dst_fp32.sum",
+            "sm__ops_path_tensor_src_tf32_dst_fp32.sum",
+            "sm__ops_path_tensor_src_fp8.sum",
+            "sm__ops_path_tensor_src_int8.sum",
         )
         return tuple(SASS.format(op) for op, _, _ in FLOP_COUNTERS) + ops
     return COLLECT[group]
@@ -301,9 +306,8 @@ def _tensor(k: Kernel, s: _Sums, m: dict[str, Metric]) -> None:
             value = s.checked("flops", metric)
             if value:
                 total += value
-                k.tensor_dtype = (
-                    k.tensor_dtype or name.removeprefix(TENSOR_OPS + "src_").split("_")[0]
-                )
+                source = name.removeprefix(TENSOR_OPS + "src_").split(".")[0]
+                k.tensor_dtype = k.tensor_dtype or source.split("_")[0]  # "fp8", "bf16"
         k.tensor_ops = (k.tensor_ops or 0.0) + total
         k.flops_by["tensor"] = k.flops_by.get("tensor", 0.0) + total
         s.add("flops", total)
@@ -334,6 +338,10 @@ def _settle(k: Kernel, s: _Sums) -> None:
         k.duration_from = ""
     k.dram_bytes = s.total("dram")
     k.flops = s.total("flops")
+    if not k.counters and not (k.tensor_ops or k.tensor_inst):
+        # only a tensor counter, and it says 0: the CUDA cores' FLOPs are not in the report,
+        # so 0 would be a guess, not a reading
+        k.flops = None
     if k.flops is None:
         k.flops_by.clear()
     k.sm_clock = s.average("sm_clock")

@@ -39,7 +39,15 @@ MAX_LAUNCHES = 100_000
 
 
 class ReportError(ValueError):
-    """A file that is not an Nsight Compute report drill can read; the message is one line."""
+    """A file that is not an Nsight Compute report drill can read; the message is one line,
+    in Chinese too where it is the first thing a user meets (what kind of file this is)."""
+
+    def __init__(self, en: str, zh: str = "") -> None:
+        super().__init__(en)
+        self.en, self.zh = en, zh or en
+
+    def message(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
 
 
 @dataclass(frozen=True)
@@ -80,7 +88,7 @@ def _rows(text: str) -> tuple[list[str], list[list[str]]]:
         None,
     )
     if start is None:
-        raise ReportError(_not_a_report(lines))
+        raise ReportError(*_not_a_report(lines))
     kept = [lines[start]] + [line for line in lines[start + 1 :] if line.startswith('"')]
     try:
         rows = list(csv.reader(io.StringIO("\n".join(kept))))
@@ -112,25 +120,33 @@ def _rows(text: str) -> tuple[list[str], list[list[str]]]:
     return header, rows[1:]
 
 
-def _not_a_report(lines: list[str]) -> str:
-    """Why a file without ncu's header is not read: ncu profiled nothing (its own error
-    line quoted), an Nsight Systems summary, or something else."""
+def _not_a_report(lines: list[str]) -> tuple[str, str]:
+    """Why a file without ncu's header is not read, in English and Chinese: ncu profiled
+    nothing (its own error line quoted), an Nsight Systems summary, or something else."""
     said = [
         line.strip()
         for line in lines
         if line.startswith("==ERROR==") or "No kernels were profiled" in line
     ]
     if said:
-        return f"ncu profiled no kernel; it said: {said[0][:160]}"
+        quoted = said[0][:160]
+        return (
+            f"ncu profiled no kernel; it said: {quoted}",
+            f"ncu 没有分析到任何 kernel；它的输出是：{quoted}",
+        )
     first = next((line for line in lines if line.strip()), "")
     if '"Time (%)"' in first or "Time (%)" in first[:40]:
         return (
             "an Nsight Systems summary (nsys stats), not ncu output; profile the kernels with "
-            "ncu --csv --page raw or --page details"
+            "ncu --csv --page raw or --page details",
+            "这是 Nsight Systems 的汇总（nsys stats），不是 ncu 的输出；请用 ncu --csv --page raw "
+            "或 --page details 分析 kernel",
         )
     return (
         'not an Nsight Compute CSV: no "ID",…,"Kernel Name" header line (make it with '
-        "ncu --csv --page raw or --page details)"
+        "ncu --csv --page raw or --page details)",
+        '不是 Nsight Compute 的 CSV：没有 "ID",…,"Kernel Name" 表头行（请用 ncu --csv --page raw '
+        "或 --page details 生成）",
     )
 
 

@@ -30,7 +30,10 @@ def kernel_lines(p: Placement, lang: str) -> list[str]:
     k = p.kernel
     given = p.roof == "given"
     if k.flops is None:
-        key = "ncu-no-roof-given" if given else "ncu-no-roof"
+        if k.tensor_inst and k.mma is None:
+            key = "ncu-no-roof-tensor"
+        else:
+            key = "ncu-no-roof-given" if given else "ncu-no-roof"
         lines = [tr(key, lang, bandwidth=format_si(p.bandwidth, "B/s"))]
     else:
         lines = [
@@ -146,7 +149,7 @@ def _share_text(pct: float | None, source: str | None, derived: str, lang: str) 
 def _disagreement(p: Placement, lang: str) -> str | None:
     """One line when the roofline and the Speed-of-Light reading name different bounds:
     how far from the ridge the kernel is, and which reading to go by there."""
-    if p.bound is None or p.verdict not in ("memory", "compute") or p.verdict == p.bound:
+    if not p.readings_differ:
         return None
     pct = p.compute_pct if p.verdict == "compute" else p.memory_pct
     ratio = p.intensity / p.ridge
@@ -163,25 +166,17 @@ def _disagreement(p: Placement, lang: str) -> str | None:
     )
 
 
-MISMATCH = 0.15  # ncu's DRAM % and the card's bandwidth disagree by more than this
-MISMATCH_FLOOR = 20.0  # % of DRAM peak: below it the implied peak is too noisy to go by
-
-
 def _dram_mismatch(p: Placement, lang: str) -> str | None:
     """A line when ncu's own DRAM % implies another bandwidth than the card's: the report
     was measured on another model (an 80 GB A100 placed on the 40 GB one)."""
-    pct, achieved = p.kernel.dram_pct, p.achieved_bandwidth
-    if pct is None or achieved is None or pct < MISMATCH_FLOOR or p.kernel.dram_from_rate:
-        return None
-    implied = achieved / (pct / 100)
-    if abs(implied / p.bandwidth - 1) <= MISMATCH:
+    if not p.bandwidth_mismatch:
         return None
     return tr(
         "ncu-dram-mismatch",
         lang,
-        pct=sig(pct, 3),
-        bandwidth=format_si(achieved, "B/s"),
-        implied=format_si(implied, "B/s"),
+        pct=sig(p.kernel.dram_pct, 3),
+        bandwidth=format_si(p.achieved_bandwidth, "B/s"),
+        implied=format_si(p.implied_bandwidth, "B/s"),
         given=format_si(p.bandwidth, "B/s"),
     )
 
