@@ -1,7 +1,8 @@
 """Time until the home screen, and until the first practice question with its roofline, are on
 screen, as ratios to a minimal Textual app (Header, Static, Footer) measured in the same run.
 
-Targets: home <= 1.3x, first question with its plot <= 1.6x. Uses tmux, like
+Targets: home <= 1.3x; the first question (with its plot) <= 1.6x, also for the first start
+ever and for a returning user's daily start after a month and a year of practice. Uses tmux, like
 ../shared/tools/tui_first_frame.py; 21 rounds (about two minutes), each starting every
 program once, back to back.
 
@@ -110,6 +111,20 @@ def main() -> None:
             "Enter  submit",  # its case is drawn at random: the key bar comes with the screen
         ),
     }
+    # the daily start of a returning user: a smart session planned from a month's and a year's
+    # history, made by the real planner and recorder (benchmarks/returning_user.py)
+    for label, answers, days in (("a month", 1_500, 30), ("a year", 20_000, 365)):
+        user = Path(home) / label.replace(" ", "-")
+        built = subprocess.run(
+            [sys.executable, str(Path(__file__).with_name("returning_user.py")), str(user),
+             str(answers), str(days)],
+            check=True, capture_output=True, text=True,
+        )  # fmt: skip
+        print("history:", built.stdout.strip())
+        cases[f"drill start, {label} of history"] = (
+            f"DRILL_HOME={shlex.quote(str(user))} DRILL_LANG=en {python} -m drill start",
+            "Enter  submit",
+        )
     times: dict[str, list[float]] = {k: [] for k in cases}
     # An idle session keeps the tmux server up between runs (a server exiting races the next).
     keep = "bench-keep-" + uuid.uuid4().hex[:6]
@@ -128,6 +143,8 @@ def main() -> None:
         "drill start (question + plot)": 1.6,
         "drill start, mixed (+ bank)": 1.6,
         "drill start, first ever": 1.6,
+        "drill start, a month of history": 1.6,
+        "drill start, a year of history": 1.6,
     }
     for label, values in times.items():
         median = statistics.median(values)
