@@ -21,22 +21,6 @@ WRONG_SHARE = 0.2  # answers skipped (rated Again), so reviews and retries come 
 SECONDS = 30.0  # per answer, on the session's clock
 
 
-class _Wall:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-class _Ticks:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def build(home: str, answers: int, days: int, seed: int = 7) -> int:
     """About ``answers`` answers over the ``days`` days before now, in ``home``; the count."""
     os.environ["DRILL_HOME"] = home
@@ -47,11 +31,11 @@ def build(home: str, answers: int, days: int, seed: int = 7) -> int:
     from drill.runs.planning import session_config
     from drill.runs.recording import Recorder
     from drill.store.history import History
-    from tests.helpers import right_answer
+    from tests.helpers import Ticks, Wall, right_answer
 
     catalog = load_catalog(include_user=False)
     rng = random.Random(seed)
-    wall = _Wall(datetime.now(timezone.utc) - timedelta(days=days))
+    wall = Wall(datetime.now(timezone.utc) - timedelta(days=days))
     per_day = answers / days
     given = 0
     for day in range(days):
@@ -63,7 +47,7 @@ def build(home: str, answers: int, days: int, seed: int = 7) -> int:
                 PracticeOptions(), Settings(), "en", catalog, history=history, now=wall.now
             )
             recorder = Recorder(history, "practice", config, config.seed, "bench", clock=wall)
-            ticks = _Ticks()
+            ticks = Ticks()
             session = new_session(config, catalog, clock=ticks)
             session.subscribe(recorder.handle)
             while not session.finished:

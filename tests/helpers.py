@@ -12,6 +12,7 @@ import subprocess
 import sys
 import sysconfig
 import time
+from datetime import datetime
 from pathlib import Path
 
 from drill.content.skills.model import CHOICE, NUMBER, Ask
@@ -183,6 +184,26 @@ def right_answer(item, lang: str = "en") -> str:
     if item.kind == CHOICE:
         return next(o.id for o in item.options if o.value == item.expected)
     return ",".join(o.id for o in item.options if o.value in item.expected)
+
+
+class Wall:
+    """A settable wall clock (aware datetimes)."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+class Ticks:
+    """A monotonic clock the test moves: the seconds each answer takes."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
 class FakeClock:

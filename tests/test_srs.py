@@ -25,7 +25,7 @@ from drill.runs.recording import Recorder
 from drill.store.history import History
 from drill.store.records import Attempt, SessionRecord
 from drill.store.timeutil import utc_iso
-from tests.helpers import ROOT, right_answer, run_drill
+from tests.helpers import ROOT, Ticks, Wall, right_answer, run_drill
 
 CATALOG = load_catalog(include_user=False)
 UTC = timezone.utc
@@ -48,26 +48,6 @@ def no_unlocking(monkeypatch):
     from drill.content.skills import prerequisites
 
     monkeypatch.setattr(prerequisites, "PREREQUISITES", {})
-
-
-class Wall:
-    """A settable wall clock (aware datetimes)."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-class Ticks:
-    """A monotonic clock the test moves: the seconds each answer takes."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def answer(session: Session, right: bool, ticks: Ticks, seconds: float = 30.0):
