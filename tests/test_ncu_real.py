@@ -324,7 +324,7 @@ def test_a_given_peak_is_told_the_clock_ncu_ran_at(capsys):
     name = "CodeGandee_llm-perf-opt_kernel_0005_ncu.details.csv"
     _, text, _ = run(capsys, name, "--peak", "209.5T", "--bandwidth", "1792GB/s")
     text = flat(text)
-    assert "ncu ran the SMs at 2" in text and "give --peak as the peak at that clock" in text
+    assert "ncu ran the SMs at 2" in text and "if --peak is the datasheet's" in text
     assert "roof: --peak" in text and "roof: given" not in text
 
 
@@ -385,3 +385,29 @@ def test_the_collect_command_asks_for_every_tensor_source_type_from_hopper_on(ca
     command = next(line for line in text.splitlines() if line.startswith("ncu --csv"))
     for source in ("fp16_dst_fp32", "bf16_dst_fp32", "tf32_dst_fp32", "fp8", "int8"):
         assert f"sm__ops_path_tensor_src_{source}.sum" in command, source
+
+
+# -- a fourth independent read (2026-12-03) ---------------------------------------------------
+def test_a_latency_reading_says_what_the_roofline_bound_means_then(capsys):
+    # the V100 report's initialisation kernels: no FLOPs (intensity 0, so the roofline says
+    # memory-bound) while ncu finds neither unit busy
+    name = "wangzy0327_cuda-roofline_output.csv"
+    _, text, _ = run(capsys, name, "--gpu", "v100-sxm2-32gb")
+    assert "Speed of Light finds neither unit busy" in flat(text)
+
+
+def test_the_plot_under_a_locked_clock_draws_that_roof_alone(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("LINES", "40")
+    name = "wangzy0327_cuda-roofline_output.csv"
+    _, text, _ = run(capsys, name, "--gpu", "v100-sxm2-32gb", "--plot")
+    plot = text[text.index("fp16 at 1236 MHz") :]
+    assert "fp16 at 1236 MHz, fp16" not in plot and "fp32" not in plot.split("◆")[0]
+
+
+def test_chinese_steps_stack_rather_than_split_a_metric_name(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    name = "Olajide-Badejo_GPU-Roofline-Profiler_saxpy.csv"
+    _, text, _ = run(capsys, name, "--peak", "32.26T", "--bandwidth", "672GB/s", "--lang", "zh")
+    assert "公式：Σ gpu__time_duration" in text  # the whole name on one line
+    assert "┏" not in text  # stacked, as the English is at this width

@@ -32,18 +32,18 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     "ncu-plot-at-clock": ("{dtype} at {clock}", "{dtype}（{clock}）"),
     "ncu-clock-given": (
-        "ncu ran the SMs at {clock} (time-weighted): give --peak as the peak at that clock "
-        "(the datasheet's × {clock} / the boost clock), or the kernel reads slower than it "
-        "ran.",
-        "ncu 运行时 SM 频率为 {clock}（按时间加权）：--peak 应给出该频率下的峰值（数据手册峰值 × "
-        "{clock} / 加速频率），否则 kernel 看起来比实际慢。",
+        "ncu ran the SMs at {clock}: if --peak is the datasheet's (at the boost clock), the "
+        "kernel ran under a lower roof, the datasheet's × {clock} / the boost clock, and its "
+        "efficiency here reads low by that ratio.",
+        "ncu 运行时 SM 频率为 {clock}：若 --peak 是数据手册（加速频率下）的峰值，kernel 实际运行时的"
+        "屋顶更低，为数据手册峰值 × {clock} / 加速频率，这里的效率也按这个比例偏低。",
     ),
     "ncu-clock": (
-        "ncu ran the SMs at {clock} (time-weighted; ncu locks clocks to base unless run with "
+        "ncu ran the SMs at {clock}{weighted} (ncu locks clocks to base unless run with "
         "--clock-control none): the roof there is "
         "{peak_at}, against the datasheet's {peak} at {boost}; the kernel is placed under "
         "{peak_at}, the roof it ran under.",
-        "ncu 运行时 SM 频率为 {clock}（按时间加权；除非使用 --clock-control none，ncu 会把频率锁定在"
+        "ncu 运行时 SM 频率为 {clock}{weighted}（除非使用 --clock-control none，ncu 会把频率锁定在"
         "基础频率）：此频率下的屋顶为 {peak_at}，"
         "数据手册为 {boost} 下的 {peak}；本 kernel 按它实际运行时的屋顶 {peak_at} 计。",
     ),
@@ -225,9 +225,17 @@ PAIRS: dict[str, tuple[str, str]] = {
         "报告里没有耗时；末尾的 ncu 命令可采集。",
     ),
     "ncu-mma": (
-        "Tensor FLOPs: each MMA instruction counted as 2·{m}·{n}·{k} FLOPs ({source}; "
-        "--mma to change).",
-        "Tensor FLOPs：每条 MMA 指令按 2·{m}·{n}·{k} FLOPs 计（{source}；用 --mma 修改）。",
+        "Tensor FLOPs: each MMA instruction counted as 2·{m}·{n}·{k} FLOPs ({source}).",
+        "张量 FLOPs：每条 MMA 指令按 2·{m}·{n}·{k} FLOPs 计（{source}）。",
+    ),
+    "ncu-weighted": (" on average over its launches", "（各次启动的平均值）"),
+    "ncu-mma-change": ("; --mma to change", "；用 --mma 修改"),
+    "ncu-latency-vs-roof": (
+        "Speed of Light finds neither unit busy (latency / occupancy), so the roofline's "
+        "{bound} names the roof the kernel would meet once it keeps the GPU busy, not what "
+        "holds it now.",
+        "Speed of Light 显示两者都不忙（延迟 / 占用率）：roofline 判的{bound}只是 kernel 让 GPU "
+        "忙起来之后会碰到的屋顶，而不是现在限制它的因素。",
     ),
     "ncu-mma-from-name": ("the shape in the kernel's name", "取自 kernel 名称中的形状"),
     "ncu-mma-from-cc": (
@@ -247,7 +255,7 @@ PAIRS: dict[str, tuple[str, str]] = {
         "the report gives no compute capability; Ampere's m16n8k16 assumed",
         "报告未给出计算能力；按 Ampere 的 m16n8k16 计",
     ),
-    "ncu-mma-from-flag": ("--mma", "--mma"),
+    "ncu-mma-from-flag": ("given by --mma", "由 --mma 给定"),
     "ncu-collect": (
         "To collect everything drill reads, profile again with:",
         "要采集 drill 读取的全部指标，请重新运行：",

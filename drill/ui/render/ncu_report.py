@@ -55,6 +55,7 @@ def kernel_lines(p: Placement, lang: str) -> list[str]:
                 "ncu-clock",
                 lang,
                 clock=format_si(k.sm_clock, "Hz"),
+                weighted=tr("ncu-weighted", lang) if k.launches > 1 else "",
                 peak_at=format_si(p.clock_peak, "FLOP/s"),
                 peak=format_si(p.peak, "FLOP/s"),
                 boost=format_si(p.peak / p.clock_peak * k.sm_clock, "Hz"),
@@ -77,6 +78,8 @@ def kernel_lines(p: Placement, lang: str) -> list[str]:
     disagree = _disagreement(p, lang)
     if disagree:
         lines.append(disagree)
+    elif p.verdict == "latency" and p.bound is not None:
+        lines.append(tr("ncu-latency-vs-roof", lang, bound=_words(p.bound, lang)))
     if p.achieved_bandwidth is not None:
         lines.append(
             tr(
@@ -222,6 +225,8 @@ def _flop_notes(k, lang: str) -> list[str]:
         "--mma": tr("ncu-mma-from-flag", lang),
     }[k.mma_from]
     m, n, kk = k.mma
+    if k.mma_from != "--mma":
+        source += tr("ncu-mma-change", lang)
     return [tr("ncu-mma", lang, m=m, n=n, k=kk, source=source)]
 
 
@@ -309,9 +314,11 @@ def _plot(console, card, placements: list[Placement], lang: str) -> None:
         dtype = main.roof.split(".")[-1]
         cuda_cores = not main.roof.startswith("tensor")
         if main.clock_peak is not None and main.kernel.sm_clock:
-            # the roof the kernels ran under, as the text places them; the datasheet's behind
+            # the roof the kernels ran under, as the text places them, alone: the card's other
+            # roofs are at its datasheet clocks, which this profile did not run at
             label = tr("ncu-plot-at-clock", lang, dtype=dtype, clock=_mhz(main.kernel.sm_clock))
-            figure = card_figure(card, dtype, cuda_cores, peak=main.roof_peak, label=label)
+            roof = RoofLine(label, main.roof_peak, main.bandwidth, main=True)
+            figure = Figure(f"{card.name} · {label}", [roof])
         else:
             figure = card_figure(card, dtype, cuda_cores)
     figure.lang = lang

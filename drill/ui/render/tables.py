@@ -31,6 +31,9 @@ def _breakable(expression: str) -> str:
 # rich would squeeze the other columns to nothing (┏┳┳┳ in Chinese at 80 columns).
 MAX_ROW_LINES = 6
 MIN_WRAPPED = 8  # cells: the narrowest a wrapped column may become
+# A run a column must never break inside: a metric name, a number, a formula's operand (Chinese
+# text around them breaks between any two characters).
+_WORD = re.compile(r"[^\s\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]+")
 RESULT = 3  # the result column, which never wraps
 
 
@@ -93,6 +96,10 @@ class StepsTable:
             if widths[widest] <= MIN_WRAPPED:
                 return False
             widths[widest] -= 1
+        for i in wrapped:  # a column narrower than its longest word would split it
+            words = (w for r in self.rows for w in _WORD.findall(str(r[i])))
+            if max((cell_len(w) for w in words), default=0) > widths[i]:
+                return False
         for row in self.rows:
             for i in wrapped:
                 options = console.options.update_width(widths[i])
