@@ -29,8 +29,8 @@ def ladder(steps: tuple[Step, ...], lang: str) -> tuple[str, ...]:
         if before:
             rungs.append("; ".join(f"{s.label('en')} = {s.result('en')}" for s in before))
     if target.substitution and isinstance(target.value, (str, Text)):
-        colon = "：" if lang == "zh" else ": "
-        rungs.append(f"{target.label(lang)}{colon}{_COMPARISON.sub(' vs ', target.substitution)}")
+        colon, versus = ("：", " 对比 ") if lang == "zh" else (": ", " vs ")
+        rungs.append(f"{target.label(lang)}{colon}{_COMPARISON.sub(versus, target.substitution)}")
     elif target.substitution:
         rungs.append(f"{target.label(lang)} = {target.substitution}")
     return tuple(rungs)
