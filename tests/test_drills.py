@@ -13,7 +13,7 @@ from drill.content.catalog import load_catalog
 from drill.content.skills import registry as skills
 from drill.content.skills.model import MULTI, NUMBER, Ask
 from drill.core.units import sig
-from drill.grading.numbers import AnswerError, grade
+from drill.grading.numbers import AnswerError, ambiguous_slip, grade
 from tests.helpers import FP32_ONLY_CARD, builtin_catalog, examples, generated, right_answer, typed
 
 SEEDS = range(200)
@@ -39,6 +39,12 @@ def test_engine_answer_is_right_and_every_mistake_is_named(skill_id, difficulty)
                     else next(o.id for o in ask.options if o.value == wrong)
                 )
                 g = grade(ask, answer)
+                if ask.kind == NUMBER and ambiguous_slip(ask, (tag, wrong), float(ask.expected)):
+                    # GB read as GiB inside a share, a FLOP rate or a time lands 7.4 % off,
+                    # where an estimate lands too: graded as the estimate, no mistake named
+                    assert "gib-gb" not in g.mistakes and g.score < 1.0, (skill_id, seed, ask.key)
+                    assert g.mistakes or g.score > 0  # another habit named, or estimate credit
+                    continue
                 assert tag in g.mistakes, (skill_id, seed, ask.key, tag, answer)
                 assert g.score < 1.0
 
@@ -82,8 +88,20 @@ def test_tolerance_and_partial_credit():
     value = float(ask.expected)
     assert grade(ask, sig(value * 1.015, 4)).score == 1.0
     assert 0 < grade(ask, sig(value * 1.045, 4)).score < 1  # 7.4 % off is the GiB slip
-    assert grade(ask, sig(value * 2**30 / 1e9, 4)).mistakes == ("gib-gb",)
+    # a ridge 7.4 % high is what GiB/s read for GB/s gives, and what a rough estimate gives:
+    # an estimate's credit, no mistake named (an amount of bytes still names it)
+    slip = grade(ask, sig(value * 2**30 / 1e9, 4))
+    assert slip.mistakes == () and slip.score == 0.5
     assert grade(ask, sig(value * 3.3, 4)).score == 0
+
+
+def test_an_honest_estimate_of_an_efficiency_is_not_called_a_units_slip():
+    """A new user's 77.5 % for a LayerNorm's 73.15 % efficiency (5.9 % off) was zeroed as
+    "GiB and GB mixed up" in a question with no binary unit in it."""
+    (ask,) = generated("efficiency", 1000, 1).asks  # drill start --skill efficiency --seed 1
+    assert float(ask.expected) == pytest.approx(0.7315, abs=5e-5)
+    result = grade(ask, "77.5%")
+    assert result.mistakes == () and result.score == 0.5
 
 
 def test_round_numbers_are_right_in_an_interview():

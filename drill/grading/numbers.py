@@ -14,6 +14,7 @@ from drill.grading.choices import multi_score
 
 FULL = 0.02  # within 2 %: right
 BANDS = ((0.05, 0.75), (0.10, 0.5), (0.20, 0.25))  # estimates: partial credit
+NEAR = BANDS[1][0]  # a units slip this close to the answer reads as an estimate
 MISTAKE_MATCH = 0.015
 HINT_COSTS = (0.15, 0.15, 0.2)  # share of the question's credit each hint costs
 
@@ -347,6 +348,14 @@ def _rel(value: float, target: float) -> float:
     return abs(value - target) / abs(target)
 
 
+def ambiguous_slip(ask: Ask, slip: tuple[str, float], target: float) -> bool:
+    """A units slip inside an answer that is no amount of bytes, within NEAR of it: as
+    likely an estimate."""
+    tag, wrong = slip
+    in_bytes = ask.unit is not None and ask.unit.dim in (u.BYTES, u.BYTE_RATE)
+    return tag == "gib-gb" and not in_bytes and _rel(wrong, target) <= NEAR
+
+
 def _slips(ask: Ask, target: float) -> list[tuple[str, float]]:
     """The numeric mistakes of an ask; binary and decimal units mixed up either way (GiB read
     as GB, or GB as GiB) are one slip, so each gib-gb value brings its mirror. Any amount of
@@ -399,7 +408,11 @@ def grade(ask: Ask, text: str) -> Grade:
         return Grade(1.0, True, parsed=best, relative_error=error)
     if _fraction_for_percent(ask, text, quantity):  # 0.83 for 83 %: right, written as a share
         return Grade(0.5, False, ("fraction-for-percent",), parsed=best, relative_error=error)
-    slips = _slips(ask, target)
+    # GiB read for GB moves a figure worked from bytes by 7.4 % (MiB for MB 4.9 %), inside
+    # the estimate bands: where the answer is itself no amount of bytes (a share, a rate of
+    # FLOPs, a time) the number alone cannot tell it from a rough estimate, so it is graded
+    # as one; an amount of bytes near the binary figure is named, the units being the answer.
+    slips = [s for s in _slips(ask, target) if not ambiguous_slip(ask, s, target)]
     for value in candidates:
         tags = tuple(tag for tag, wrong in slips if _rel(value, wrong) <= MISTAKE_MATCH)
         if tags:  # one number from several habits: one event with every candidate tag
