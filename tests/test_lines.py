@@ -82,7 +82,7 @@ def test_one_grammar(word, command):
 def test_practice_plain_commands(hint, skip, quit):
     session = practice()
     out = run_lines(session, PlainFormatter, f"{hint}\n{skip}\n{quit}\n4\n")
-    assert out.count("Hint 1/3 (−15%): ") == 1  # the rung and what it costs
+    assert out.count("Hint 1/2 (−15%): ") == 1  # the rung, of the two it has, and its cost
     assert [r.verdict() for r in session.results] == ["skipped"]  # "4" was never read
     assert out.count("== Question") == 2
     assert "1 question, 0 correct, 1 skipped" in out
@@ -92,7 +92,7 @@ def test_practice_plain_commands(hint, skip, quit):
 def test_mock_plain_commands(hint, skip, quit):
     interview = mock()
     out = run_lines(interview, PlainFormatter, f"{hint}\n{skip}\n{quit}\n4\n")
-    assert out.count("Hint 1/3 (−15%): ") == 1
+    assert out.count("Hint 1/3 (−15%): ") == 1  # the case's first step has three rungs
     assert "Skipped: it counts 0." in out and "Noted." not in out
     total = len(interview.items)
     assert f"== Question 1 of {total} (case)" in out and f"== Question 2 of {total}" in out

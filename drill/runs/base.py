@@ -81,6 +81,17 @@ class RunBase:
     def _hint_limit(self) -> int | None:
         return None
 
+    @property
+    def hints_total(self) -> int:
+        """How many rungs the current question's ladder has here (a mode may cap them), so
+        "Hint 1/2" counts what there is, never a rung that will not come."""
+        question = self.current
+        if question is None:
+            return 0
+        total = len(question.hints(self.lang))
+        limit = self._hint_limit()
+        return total if limit is None else min(total, limit)
+
     def hint(self) -> str | None:
         """The next rung of the current question's hint ladder, or None when none is left."""
         question = self.current

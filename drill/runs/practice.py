@@ -236,13 +236,14 @@ def grade_notes(result: Result, lang: str) -> list[str]:
     return notes
 
 
-def hint_rung(number: int, hint: str, lang: str) -> str:
-    """ "Hint 2/3 (−15%): …": a rung of the ladder with what it costs, as every mode shows it."""
+def hint_rung(number: int, hint: str, lang: str, total: int) -> str:
+    """ "Hint 2/3 (−15%): …": a rung of the ladder, of the ``total`` the question has, with
+    what it costs, as every mode shows it."""
     from drill.grading.numbers import HINT_COSTS
     from drill.i18n import tr
 
     paid = number <= len(HINT_COSTS)
-    of = f"{number}/{len(HINT_COSTS)}" if paid else str(number)
+    of = f"{number}/{total}" if total >= number else str(number)
     cost = f"−{HINT_COSTS[number - 1]:.0%}" if paid else ""
     cost = (f"（{cost}）" if lang == "zh" else f" ({cost})") if cost else ""
     return f"{tr('hint', lang)} {of}{cost}: {hint}"

@@ -60,7 +60,9 @@ async def test_every_key_shown_works_and_types_nothing(drill_home, kind):
         await pilot.press(*"hspqn?")
         assert box.value == "hspqn?"
         keys = shown(screen)
-        assert keys == ["enter", "hint", "skip", "plot", "help", "leave", "scroll"]
+        # F1 is on the bar where the question has a rung of hints to give
+        hint = ["hint"] if question.hints("en") else []
+        assert keys == ["enter", *hint, "skip", "plot", "help", "leave", "scroll"]
         typed = box.value
         bar = screen.query_one(KeyBar)
         for name in keys:

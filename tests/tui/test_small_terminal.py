@@ -77,7 +77,7 @@ async def test_hints_pile_up_as_a_ladder(drill_home):
             await pilot.pause()
         shown = text_of(app, "#message")
         for number, hint in enumerate(ladder, 1):
-            assert f"提示 {number}/3（−" in shown and hint in shown
+            assert f"提示 {number}/{len(ladder)}（−" in shown and hint in shown
         assert shown.count("没有更多提示了。") == 1
         assert shown.strip().endswith("没有更多提示了。")
         assert in_view(screen.query_one("#practice-body"), screen.query_one("#message"))
@@ -87,6 +87,26 @@ async def test_hints_pile_up_as_a_ladder(drill_home):
         shown = text_of(app, "#message")
         assert all(hint in shown for hint in ladder) and "没有更多提示了。" in shown
         assert shown.strip().endswith(tr("type-an-answer", "zh")), shown
+
+
+async def test_a_two_rung_ladder_counts_two_and_f1_leaves_with_the_last(drill_home):
+    """A ridge question has the formula and the numbers: "Hint 1/2", "Hint 2/2", and "No
+    more hints." under the last at once; F1 is off the bar from then on."""
+    start = PracticeOptions(skills=("ridge-point",), seed=1, count=1, topic="numeric")
+    app = make_app(lang="en", start=start, clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_question(pilot)
+        assert len(screen.session.current.hints("en")) == 2
+        bar = screen.query_one(KeyBar)
+        assert "hint" in bar.keys
+        await pilot.press("f1")
+        await pilot.pause()
+        assert "Hint 1/2 (−15%)" in text_of(app, "#message") and "hint" in bar.keys
+        await pilot.press("f1")
+        await pilot.pause()
+        shown = text_of(app, "#message")
+        assert "Hint 2/2 (−15%)" in shown and shown.strip().endswith("No more hints.")
+        assert "/3" not in shown and "hint" not in bar.keys
 
 
 async def test_the_key_bar_is_never_cut_on_free_text_feedback(drill_home):

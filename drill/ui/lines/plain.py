@@ -78,7 +78,10 @@ class PlainFormatter:
         self.say(question.text(lang))
 
     def hint(self, run, question, text: str | None) -> None:
-        self.say(hint_rung(run.hints_used, text, self.lang) if text else tr("no-hint", self.lang))
+        if text:
+            self.say(hint_rung(run.hints_used, text, self.lang, run.hints_total))
+        else:
+            self.say(tr("no-hint", self.lang))
 
     def empty(self, run) -> None:
         self.say(tr("empty-answer", self.lang))

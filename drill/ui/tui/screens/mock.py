@@ -55,7 +55,9 @@ class MockScreen(RunScreen):
             return ["leave"]
         if self.feedback_shown:
             return ["next", "leave", "scroll"]
-        return ["hint", "skip", "leave", "scroll"]
+        run = self.interview
+        hint = ["hint"] if run.hints_used < run.hints_total else []
+        return [*hint, "skip", "leave", "scroll"]
 
     def on_mount(self) -> None:
         self.query_one(AnswerPanel).display = False
@@ -196,7 +198,10 @@ class MockScreen(RunScreen):
             return
 
         hint = self.interview.hint()
-        self.query_one(AnswerPanel).hints(self.interview.hints_shown, hint is None)
+        run = self.interview
+        exhausted = hint is None or run.hints_used >= run.hints_total  # said under the last rung
+        self.query_one(AnswerPanel).hints(run.hints_shown, exhausted, run.hints_total)
+        self.refresh_keys()  # F1 leaves the bar with the last rung
 
     def action_skip(self) -> None:
         if self.interview is None or self.feedback_shown or self.interview.finished:

@@ -81,7 +81,8 @@ class PracticeScreen(RunScreen):
             return ["leave"]
         result = self.feedback_for
         if result is None:
-            return ["hint", "skip", "plot", "help", "leave", "scroll"]
+            hint = ["hint"] if self.session.hints_used < self.session.hints_total else []
+            return [*hint, "skip", "plot", "help", "leave", "scroll"]
         if result.can_flip and self.session.self_marking:
             return ["next", "flip", "mark-both", "plot", "help", "leave", "scroll"]
         return ["next", "plot", "help", "leave", "scroll"]
@@ -279,7 +280,10 @@ class PracticeScreen(RunScreen):
         if self.session is None or self.feedback_for is not None:
             return
         hint = self.session.hint()
-        self.query_one(AnswerPanel).hints(self.session.hints_shown, hint is None)
+        s = self.session
+        exhausted = hint is None or s.hints_used >= s.hints_total  # said under the last rung
+        self.query_one(AnswerPanel).hints(s.hints_shown, exhausted, s.hints_total)
+        self.refresh_keys()  # F1 leaves the bar with the last rung
         message = self.query_one("#message", Prose)
         body = self.query_one("#practice-body", VerticalScroll)
         self.call_after_refresh(body.scroll_to_widget, message, animate=False)

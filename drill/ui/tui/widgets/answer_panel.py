@@ -52,11 +52,11 @@ class AnswerPanel(Vertical):
         self.judge("")
         self.box.ask(question)
 
-    def hints(self, shown, exhausted: bool) -> None:
+    def hints(self, shown, exhausted: bool, total: int) -> None:
         """The hint ladder so far; it stays above whatever is said next, until the next question."""
         from drill.ui.tui.widgets.question import hint_ladder
 
-        self._ladder = hint_ladder(shown, exhausted, self.lang)
+        self._ladder = hint_ladder(shown, exhausted, self.lang, total)
         self.say("")
 
     def say(self, message, style: str | None = None) -> None:

@@ -24,7 +24,7 @@ def question_body(question, lang: str, heading: str = "") -> Text:
     return body
 
 
-def hint_ladder(shown, exhausted: bool, lang: str) -> Text:
+def hint_ladder(shown, exhausted: bool, lang: str, total: int) -> Text:
     """Every rung shown so far, one per line with what it costs (each F1 adds the next, none
     replaces the last), and "no more hints" added under them once the ladder is used up."""
     from drill.i18n import tr
@@ -32,7 +32,7 @@ def hint_ladder(shown, exhausted: bool, lang: str) -> Text:
 
     text = Text(style="cyan")
     for number, hint in enumerate(shown, 1):
-        text.append(hint_rung(number, hint, lang) + "\n")
+        text.append(hint_rung(number, hint, lang, total) + "\n")
     if exhausted:
         text.append(tr("no-hint", lang), style="dim")
     text.rstrip()
