@@ -82,3 +82,28 @@ async def test_the_stats_screen_lists_what_is_locked_and_why(drill_home):
 async def test_home_without_history_says_nothing_of_locks(drill_home):
     lines = await home_lines(make_app(lang="en", clock=frozen))
     assert not any("unlock" in line for line in lines)
+
+
+async def test_the_status_is_counted_again_on_the_way_back_from_a_session(drill_home):
+    """A new user skips a question and goes home: the skipped card comes back tomorrow,
+    and the home screen says so without a restart."""
+    from drill.ui.tui.screens.home import HomeScreen
+    from drill.ui.tui.screens.summary import SummaryScreen
+    from tests.tui.helpers import until, wait_for_question
+
+    app = make_app(lang="en", clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        first = "Nothing due today: practice introduces new skills."
+        await until(pilot, lambda: first in text_of(app, "#home-due"), "status")
+        await pilot.press("p")
+        await wait_for_question(pilot)
+        await pilot.press("f2")  # skipped: rated Again, due at once
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "summary")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, HomeScreen), "home")
+        await until(pilot, lambda: "1 due tomorrow" in text_of(app, "#home-due"), "recount")
+        assert text_of(app, "#home-due").strip().count("\n") <= 1  # a line a sentence at 80 cols
