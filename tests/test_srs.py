@@ -192,11 +192,11 @@ def test_a_missed_item_comes_back_once_later_in_the_session():
     assert asked.index(SKILLS[0], 1) == 1 + RETRY_GAP
     assert len(asked) == 7 and session.total == 7
     # The header's count says why the total grew, and the number never passes it:
-    # "Question 7 of 7 (incl. 1 retry)".
+    # "Question 7 of 7 (1 retry)".
     from drill.runs.practice import count_values
 
     counts = count_values(session, None, "en")
-    assert counts == {"number": 7, "total": 7, "retry": " (incl. 1 retry)"}
+    assert counts == {"number": 7, "total": 7, "retry": " (1 retry)"}
     assert count_values(session, None, "zh")["retry"] == "（含重练 1 题）"
 
 

@@ -186,8 +186,8 @@ PAIRS: dict[str, tuple[str, str]] = {
         "第 {number} 题 / 共 {total} 题{retry}{step} · {clock}{score} · {streak_word} {streak}",
     ),
     "practice-score": (" · score {score} / {answered}", " · 得分 {score} / {answered}"),
-    "count-retry": (" (incl. {n} retry)", "（含重练 {n} 题）"),
-    "count-retries": (" (incl. {n} retries)", "（含重练 {n} 题）"),
+    "count-retry": (" ({n} retry)", "（含重练 {n} 题）"),
+    "count-retries": (" ({n} retries)", "（含重练 {n} 题）"),
     # Not yet looked up by their screens and commands (see each key's file).
     "practice-heading": (
         "== Question {number} of {total}{retry}{step} · {name} [{skill}] ==",  # ui/lines/plain.py
@@ -214,8 +214,8 @@ PAIRS: dict[str, tuple[str, str]] = {
         "技能或题目",
     ),  # ui/tui/screens/summary.py, its table's first column
     "mock-progress": (  # ui/tui/screens/mock.py
-        "Mock interview · question {number} of {total} ({stage}) · {left} left · this "
-        "question {budget}",
+        # 80 columns hold it with the longest stage ("follow-up") and both clocks
+        "Mock · question {number} of {total} ({stage}) · {left} left · this one {budget}",
         "模拟面试 · 第 {number} 题 / 共 {total} 题（{stage}）· 剩余 {left} · 本题 {budget}",
     ),
     "mock-heading": (  # ui/lines/plain.py: printed once, so it states the budget, not a countdown

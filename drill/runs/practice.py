@@ -250,7 +250,7 @@ def hint_rung(number: int, hint: str, lang: str, total: int) -> str:
 
 
 def count_values(run, question, lang: str) -> dict[str, object]:
-    """A header's count, the same in the app and the line mode: "Question 11 of 12 (incl. 2
+    """A header's count, the same in the app and the line mode: "Question 11 of 12 (2
     retries)" once missed items come back, so the total grows with its reason and the number
     never passes it."""
     from drill.i18n import tr
