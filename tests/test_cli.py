@@ -491,6 +491,26 @@ def test_quick_reference_in_both_languages():
     assert "Likely bound" in run_drill("reference", "--lang", "en").stdout
 
 
+def test_the_quick_reference_opens_with_the_formulas_and_conventions():
+    """What a candidate reads the evening before: the ridge, attainable, intensity, KV-cache
+    and all-reduce formulas and the grading conventions, before the symptom cards."""
+    for lang, title, ridge, rows in (
+        (
+            "en",
+            "Formulas and conventions",
+            "Ridge point = peak FLOP/s / bandwidth B/s",
+            "Quick reference",
+        ),
+        ("zh", "公式与约定", "拐点 = 峰值 FLOP/s / 带宽 B/s", "速查表"),
+    ):
+        out = run_drill("reference", "--lang", lang).stdout
+        assert out.index(title) < out.index(ridge) < out.index(rows)
+    out = " ".join(run_drill("reference", "--lang", "en").stdout.split())
+    for formula in ("Attainable = min(peak, I × bandwidth)", "KV cache per token", "2(n−1)/n"):
+        assert formula in out
+    assert "an FMA is 2 FLOPs" in out and "dense peaks, not sparse" in out
+
+
 def test_validate_reports_file_line_and_exits_1(tmp_path):
     assert run_drill("validate").returncode == 0
     pack = tmp_path / "mine.yaml"
