@@ -33,6 +33,10 @@ PAIRS: dict[str, tuple[str, str]] = {
         "Enter or n: next question · PageUp / PageDown: scroll",
         "回车或 n：下一题 · PageUp / PageDown：滚动",
     ),
+    "next-step-keys-tui": (
+        "Enter or n: next step of this case · PageUp / PageDown: scroll",
+        "回车或 n：本案例的下一步 · PageUp / PageDown：滚动",
+    ),
     "no-plot-card": (
         "No plot: this question is not about a particular card.",
         "没有图：这道题不涉及具体的显卡。",

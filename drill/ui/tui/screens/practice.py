@@ -224,7 +224,9 @@ class PracticeScreen(RunScreen):
         else:
             for line in question.solution(lang):
                 parts.append(Text(line))
-        keys = tr("next-keys-tui", lang)
+        following = self.session.current
+        same_case = following is not None and following.group == question.group
+        keys = tr("next-step-keys-tui" if same_case else "next-keys-tui", lang)
         if result.can_flip:
             keys += " · " + tr("self-mark-keys", lang)
         parts.append(Text(keys, style="dim"))
