@@ -36,12 +36,9 @@ def mistake_explanation(key: str, lang: str) -> str:
 
 
 def mistake_summary(key: str, lang: str) -> str:
-    """One summary line for a mistake: its name and what went wrong; for an ambiguous one the
-    names only (each was explained when it happened)."""
-    if "|" in key:
-        return mistake_label(key, lang)
-    colon = "：" if lang == "zh" else ": "
-    return f"{mistake_name(key, lang)}{colon}{explain(key, lang)}"
+    """One summary line for a mistake: its name, or for an ambiguous one the names (each was
+    explained with its feedback; a name followed by its explanation read as said twice)."""
+    return mistake_label(key, lang)
 
 
 def mistake_lines(key: str, lang: str) -> list[str]:
