@@ -90,6 +90,16 @@ def test_a_wrong_bound_is_not_ready_whatever_the_total():
     assert "with the bound called right" in card.to_json()["band_rule"]
 
 
+def test_the_serving_case_states_no_bound_clause_in_its_rule():
+    """The serving case has no bound step: its rule says nothing of one."""
+    mock = interview(seed=2, case="serving")
+    while not mock.finished:
+        mock.answer(right_answer(mock.current))
+    card = mock.scorecard()
+    assert not card.gated and "bound" not in card.band_rule("en")
+    assert "瓶颈" not in card.band_rule("zh") and "bound" not in card.to_json()["band_rule"]
+
+
 def test_time_running_out_ends_it_and_the_rest_is_unanswered():
     clock = FakeClock()
     recorded = []

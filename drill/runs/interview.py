@@ -29,11 +29,21 @@ BAND_TEXT = {
 # A case step no total makes up for: an interviewer who hears a memory-bound kernel called
 # compute-bound stops trusting the numbers after it, whatever they add up to.
 GATE_ASKS = ("bound",)
-BAND_RULE = {
-    "en": f"ready at {READY:.0%} of the total score or more with the bound called right, "
-    f"close at {CLOSE:.0%} or more, otherwise not yet",
-    "zh": f"总分达到 {READY:.0%} 及以上且瓶颈判断正确为「可以上场」，{CLOSE:.0%} 及以上为「接近了」，"
-    "否则为「还需练习」",
+# The rule as the scorecard states it: the bound's clause only where the case asks for it
+# (the serving case has no bound step).
+BAND_RULES = {
+    True: {
+        "en": f"ready at {READY:.0%} of the total score or more with the bound called right, "
+        f"close at {CLOSE:.0%} or more, otherwise not yet",
+        "zh": f"总分达到 {READY:.0%} 及以上且瓶颈判断正确为「可以上场」，{CLOSE:.0%} 及以上为"
+        "「接近了」，否则为「还需练习」",
+    },
+    False: {
+        "en": f"ready at {READY:.0%} of the total score or more, close at {CLOSE:.0%} or more, "
+        "otherwise not yet",
+        "zh": f"总分达到 {READY:.0%} 及以上为「可以上场」，{CLOSE:.0%} 及以上为「接近了」，"
+        "否则为「还需练习」",
+    },
 }
 CAPPED_TEXT = (
     f" ({READY:.0%} or more, but the bound was called wrong)",
@@ -109,6 +119,19 @@ class Scorecard:
     def change(self) -> float | None:
         return None if self.previous is None else self.score - self.previous
 
+    @property
+    def gated(self) -> bool:
+        """Whether the case had a step that caps the band when missed (GATE_ASKS)."""
+        return any(
+            item.stage == "case"
+            and item.question.ask is not None
+            and item.question.ask.key in GATE_ASKS
+            for item in self.items
+        )
+
+    def band_rule(self, lang: str) -> str:
+        return BAND_RULES[self.gated]["zh" if lang == "zh" else "en"]
+
     def band_text(self, lang: str) -> str:
         en, zh = BAND_TEXT[self.band]
         if self.capped:
@@ -121,7 +144,7 @@ class Scorecard:
             "mode": "mock",
             "score": round(self.score, 4),
             "band": self.band,
-            "band_rule": BAND_RULE["en"],
+            "band_rule": self.band_rule("en"),
             "capped": self.capped,
             "previous": None if self.previous is None else round(self.previous, 4),
             "change": None if self.change is None else round(self.change, 4),

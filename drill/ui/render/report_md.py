@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from drill.content.skills.mistakes import explain, mistake_name
-from drill.runs.interview import BAND_RULE, UNANSWERED, Scorecard
+from drill.runs.interview import UNANSWERED, Scorecard
 from drill.ui.render.scorecard import rows, solutions
 
 WORDS = {
@@ -68,7 +68,7 @@ def report(card: Scorecard, lang: str = "en", when: datetime | None = None) -> s
     lines.append(f"- {w('length', lang)}: {card.minutes:g} {w('minutes', lang)}")
     lines.append(f"- {w('score', lang)}: {card.score * 100:.0f} %")
     lines.append(
-        f"- {w('band', lang)}: **{card.band_text(lang)}** ({w('rule', lang)}: {BAND_RULE[lang]})"
+        f"- {w('band', lang)}: **{card.band_text(lang)}** ({w('rule', lang)}: {card.band_rule(lang)})"
     )
     if card.change is None:
         lines.append(f"- {w('change', lang)}: {w('first', lang)}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drill.i18n import tr
-from drill.runs.interview import BAND_RULE, Scorecard, clock_text
+from drill.runs.interview import Scorecard, clock_text
 from drill.ui.render.cjk import cut
 
 
@@ -124,7 +124,7 @@ def scorecard_text(card: Scorecard, lang: str) -> str:
         if r.mistakes:
             labels = tr("sep-items", lang).join(mistake_label(key, lang) for key in r.mistakes)
             lines.append(f"    {tr('mistake', lang)}: {labels}")
-    rule = f"（{BAND_RULE[lang]}）" if lang == "zh" else f" ({BAND_RULE[lang]})"
+    rule = f"（{card.band_rule(lang)}）" if lang == "zh" else f" ({card.band_rule(lang)})"
     lines.append(score_line(card, lang) + rule)
     change = change_line(card, lang)
     if change:
@@ -184,7 +184,7 @@ def scorecard_view(card: Scorecard, lang: str):
     parts = [table]
     if missed:
         parts.append(Text(f"{tr('mock-col-mistakes', lang)}: " + "; ".join(missed)))
-    parts += [band, Wrapped(Text(BAND_RULE[lang], style="dim"))]
+    parts += [band, Wrapped(Text(card.band_rule(lang), style="dim"))]
     change = change_line(card, lang)
     if change:
         parts.append(Text(change))
