@@ -100,6 +100,22 @@ def test_the_serving_case_states_no_bound_clause_in_its_rule():
     assert "瓶颈" not in card.band_rule("zh") and "bound" not in card.to_json()["band_rule"]
 
 
+def test_the_change_is_the_difference_of_the_scores_shown():
+    """88.5 % then 90.6 %: shown as 89 % and 91 %, so the change reads +2, as the two
+    numbers on screen give it (88.5 % was shown as 88 % and the change as +2 beside 91)."""
+    from drill.runs.interview import whole_percent
+    from drill.ui.render.scorecard import change_line, score_line
+
+    assert whole_percent(0.885) == 89 and whole_percent(0.906) == 91
+    mock = interview(previous=0.885)
+    while not mock.finished:
+        mock.answer(right_answer(mock.current))
+    card = mock.scorecard()
+    card.score = 0.906
+    assert score_line(card, "en").startswith("Score: 91 %")
+    assert card.change_points == 2 and change_line(card, "en").endswith(": +2")
+
+
 def test_time_running_out_ends_it_and_the_rest_is_unanswered():
     clock = FakeClock()
     recorded = []

@@ -465,8 +465,8 @@ def test_stats_view_shows_every_section(drill_home):
     assert result.returncode == 0, result.stderr
     for text in (
         "Overview",
-        "Accuracy",
-        "accuracy %, per week",
+        "Mean score",
+        "mean score %, per week",
         "median seconds",
         "Mock interview scores",
         "Memory- or compute-bound",

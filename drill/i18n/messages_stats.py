@@ -4,7 +4,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "stats-overview": ("Overview", "概览"),
     "stats-sessions": ("Sessions", "练习次数"),
     "stats-answered": ("Answers (a case's steps each count)", "作答次数（案例每一步各计一次）"),
-    "stats-accuracy": ("Accuracy", "正确率"),
+    # the mean of the scores (partly right counts in between), not the share answered right
+    "stats-accuracy": ("Mean score", "平均得分"),
+    "stats-score-column": ("Score", "得分"),  # the per-skill table's: its note says "mean"
     "stats-median-time": ("Median time per answer", "每次作答用时中位数"),
     "stats-streak": ("Streak (days in a row)", "连续练习天数"),
     "stats-streak-value": (
@@ -19,7 +21,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     "stats-trend": ("Trend", "趋势"),
     "stats-per-day": ("per day", "按天"),
     "stats-per-week": ("per week", "按周"),
-    "stats-accuracy-pct": ("accuracy %", "正确率 %"),
+    "stats-accuracy-pct": ("mean score %", "平均得分 %"),
     "stats-median-s": ("median seconds per question", "每题用时中位数（秒）"),
     "stats-mock": ("Mock interview scores", "模拟面试得分"),
     "stats-skills": ("Per skill, weakest first", "各技能（最弱的在前）"),
@@ -29,9 +31,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "stats-median": ("Median s", "中位用时"),
     "stats-last": ("Last practised", "上次练习"),
     "stats-skills-note": (
-        "Accuracy: your mean score on it; Last {n}: the same over your last {n} answers "
-        "(a skipped question scores 0).",
-        "正确率：这一项的平均得分；最近 {n} 次：最近 {n} 次回答的平均得分（跳过的题记 0 分）。",
+        "Score: your mean score on it, partly right counting in between; Last {n}: the same "
+        "over your last {n} answers (a skipped question scores 0).",
+        "得分：这一项所有回答的平均分（部分正确按比例计）；最近 {n} 次：最近 {n} 次回答的平均得分"
+        "（跳过的题记 0 分）。",
     ),
     "stats-mistakes": (
         "Mistakes: last {days} days vs before",

@@ -6,6 +6,7 @@ The interview yields questions and takes answers like a practice session; the fr
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -120,6 +121,16 @@ class Scorecard:
         return None if self.previous is None else self.score - self.previous
 
     @property
+    def percent(self) -> int:
+        """The score as shown: whole percent, halves up (88.5 % is 89 %)."""
+        return whole_percent(self.score)
+
+    @property
+    def change_points(self) -> int | None:
+        """The change as the two shown scores give it: 91 % after 89 % is +2, never +3."""
+        return None if self.previous is None else self.percent - whole_percent(self.previous)
+
+    @property
     def gated(self) -> bool:
         """Whether the case had a step that caps the band when missed (GATE_ASKS)."""
         return any(
@@ -168,6 +179,11 @@ class Scorecard:
                 for item in self.items
             ],
         }
+
+
+def whole_percent(share: float) -> int:
+    """``share`` (0..1) in whole percent, halves rounded up, as every score is shown."""
+    return int(math.floor(share * 100 + 0.5 + 1e-9))
 
 
 def noted_key(result: Result) -> str:

@@ -234,7 +234,7 @@ async def test_stats_screen_shows_the_history(drill_home):
         "Overview",
         "Sessions 1",
         "Answers (a case's steps each count) 3 (1 correct, 1 skipped)",
-        "Accuracy 33 %",
+        "Mean score 33 %",
     ]
     # Per-skill table, weakest first: name, attempts, accuracy, … (columns apart by spaces)
     rows = [

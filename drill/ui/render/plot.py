@@ -238,11 +238,13 @@ def _draw(figure: Figure, width: int, height: int, bounds: tuple, ridge_shown: b
     for roof in reversed(roofs):  # the main roof's name first on a shared row
         rows.setdefault(grid.cell(x_hi, math.log10(roof.peak))[0], []).append(roof)
     for row, group in rows.items():
-        label = ", ".join(r.label for r in group)
+        # roofs of different heights on one text row: "; " apart, never read as "=" or a list
+        # under one name; in the legend each is an entry of its own
+        label = "; ".join(r.label for r in group)
         shade = "cyan" if any(r.main for r in group) else "gray"
         first = max(grid.cell(math.log10(r.ridge), y_hi)[1] for r in group) + 1
         if not grid.label(row, label, shade, first):
-            missed.append((ROOF_MARKER, shade, label))
+            missed += [(ROOF_MARKER, "cyan" if r.main else "gray", r.label) for r in group]
     area = grid.rows(color)
     for i, cells in enumerate(area):
         line = lines[top + 1 + i]

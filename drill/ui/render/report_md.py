@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from drill.content.skills.mistakes import explain, mistake_name
-from drill.runs.interview import UNANSWERED, Scorecard
+from drill.runs.interview import UNANSWERED, Scorecard, whole_percent
 from drill.ui.render.scorecard import rows, solutions
 
 WORDS = {
@@ -66,7 +66,7 @@ def report(card: Scorecard, lang: str = "en", when: datetime | None = None) -> s
     lines.append(f"- {w('date', lang)}: {when:%Y-%m-%d %H:%M}")
     lines.append(f"- {w('card', lang)}: {card.gpu}")
     lines.append(f"- {w('length', lang)}: {card.minutes:g} {w('minutes', lang)}")
-    lines.append(f"- {w('score', lang)}: {card.score * 100:.0f} %")
+    lines.append(f"- {w('score', lang)}: {card.percent} %")
     lines.append(
         f"- {w('band', lang)}: **{card.band_text(lang)}** ({w('rule', lang)}: {card.band_rule(lang)})"
     )
@@ -74,11 +74,11 @@ def report(card: Scorecard, lang: str = "en", when: datetime | None = None) -> s
         lines.append(f"- {w('change', lang)}: {w('first', lang)}")
     else:
         lines.append(
-            f"- {w('change', lang)}: {card.change * 100:+.0f} points "
-            f"({card.previous * 100:.0f} % → {card.score * 100:.0f} %)"
+            f"- {w('change', lang)}: {card.change_points:+d} points "
+            f"({whole_percent(card.previous)} % → {card.percent} %)"
             if lang != "zh"
-            else f"- {w('change', lang)}: {card.change * 100:+.0f} 分"
-            f"（{card.previous * 100:.0f} % → {card.score * 100:.0f} %）"
+            else f"- {w('change', lang)}: {card.change_points:+d} 分"
+            f"（{whole_percent(card.previous)} % → {card.percent} %）"
         )
     if card.timed_out:
         lines.append(f"- {w('timed-out', lang)}")

@@ -58,11 +58,12 @@ def rows(card: Scorecard, lang: str = "en") -> list[Row]:
 
 
 def score_line(card: Scorecard, lang: str) -> str:
-    return f"{tr('score', lang)}: {card.score * 100:.0f} % — {card.band_text(lang)}"
+    return f"{tr('score', lang)}: {card.percent} % — {card.band_text(lang)}"
 
 
 def change_line(card: Scorecard, lang: str) -> str | None:
-    return None if card.change is None else f"{tr('mock-change', lang)}: {card.change * 100:+.0f}"
+    points = card.change_points
+    return None if points is None else f"{tr('mock-change', lang)}: {points:+d}"
 
 
 def solutions(card: Scorecard, lang: str) -> list[tuple[str, str, list[str]]]:
@@ -179,7 +180,7 @@ def scorecard_view(card: Scorecard, lang: str):
             label = mistake_label("|".join(r.mistakes), lang)
             missed.append(tr("mock-mistake-at", lang, label=label, id=r.id))
     style = {"ready": "bold green", "close": "bold yellow"}.get(card.band, "bold red")
-    band = Text(f"{tr('score', lang)}: {card.score * 100:.0f} % — ", style="bold")
+    band = Text(f"{tr('score', lang)}: {card.percent} % — ", style="bold")
     band.append(card.band_text(lang), style=style)
     parts = [table]
     if missed:

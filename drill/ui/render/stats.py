@@ -283,7 +283,7 @@ def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Ta
     ]
     table.add_column(tr("stats-skill", lang), style="bold", ratio=1)
     table.add_column(tr("stats-attempts", lang), justify="right")
-    table.add_column(tr("stats-accuracy", lang), justify="right")
+    table.add_column(tr("stats-score-column", lang), justify="right")
     table.add_column(tr("stats-recent", lang, n=RECENT_ATTEMPTS), justify="right")
     table.add_column(tr("stats-median", lang), justify="right")
     recall = any(s.retention is not None for s in rows)  # no column of dashes

@@ -80,12 +80,13 @@ class PracticeScreen(RunScreen):
         if self.session is None:
             return ["leave"]
         result = self.feedback_for
+        plot = ["plot"] if self._figure is not None else []  # F3 where there is a roofline
         if result is None:
             hint = ["hint"] if self.session.hints_used < self.session.hints_total else []
-            return [*hint, "skip", "plot", "help", "leave", "scroll"]
+            return [*hint, "skip", *plot, "help", "leave", "scroll"]
         if result.can_flip and self.session.self_marking:
-            return ["next", "flip", "mark-both", "plot", "help", "leave", "scroll"]
-        return ["next", "plot", "help", "leave", "scroll"]
+            return ["next", "flip", "mark-both", *plot, "help", "leave", "scroll"]
+        return ["next", *plot, "help", "leave", "scroll"]
 
     def on_mount(self) -> None:
         from drill.errors import SetupError
