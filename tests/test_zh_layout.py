@@ -153,13 +153,13 @@ def test_mistake_lines_read_as_chinese_is_written():
     """Every way a mistake is shown in Chinese (its feedback lines, its summary line, a
     stats cell joining candidates with "；或") reads as written Chinese once drawn."""
     from drill.content.skills.mistakes import MISTAKES
-    from drill.runs.summary import mistake_explanation, mistake_lines, mistake_summary
+    from drill.runs.summary import mistake_explanation, mistake_label, mistake_lines
     from drill.ui.render.cjk import tidy_text
 
     tags = sorted(MISTAKES)
     keys = tags + [f"{a}|{b}" for a in tags[:12] for b in tags if a < b]
     for key in keys:
-        texts = [*mistake_lines(key, "zh"), mistake_summary(key, "zh")]
+        texts = [*mistake_lines(key, "zh"), mistake_label(key, "zh")]
         texts.append(mistake_explanation(key, "zh"))
         for text in texts:
             assert problems(tidy_text(RichText(text)).plain) == [], (key, text)

@@ -92,6 +92,11 @@ class RunBase:
         limit = self._hint_limit()
         return total if limit is None else min(total, limit)
 
+    @property
+    def hints_left(self) -> int:
+        """Rungs of the current question's ladder not yet shown: F1 is offered while any is."""
+        return max(0, self.hints_total - self.hints_used)
+
     def hint(self) -> str | None:
         """The next rung of the current question's hint ladder, or None when none is left."""
         question = self.current

@@ -133,12 +133,7 @@ class Scorecard:
     @property
     def gated(self) -> bool:
         """Whether the case had a step that caps the band when missed (GATE_ASKS)."""
-        return any(
-            item.stage == "case"
-            and item.question.ask is not None
-            and item.question.ask.key in GATE_ASKS
-            for item in self.items
-        )
+        return bool(gate_steps(self.items))
 
     def band_rule(self, lang: str) -> str:
         return BAND_RULES[self.gated]["zh" if lang == "zh" else "en"]
@@ -179,6 +174,17 @@ class Scorecard:
                 for item in self.items
             ],
         }
+
+
+def gate_steps(items: list[Item]) -> list[Item]:
+    """The case's steps that cap the band when missed (GATE_ASKS)."""
+    return [
+        item
+        for item in items
+        if item.stage == "case"
+        and item.question.ask is not None
+        and item.question.ask.key in GATE_ASKS
+    ]
 
 
 def whole_percent(share: float) -> int:
@@ -420,13 +426,7 @@ class MockInterview(RunBase):
     # -- the end --------------------------------------------------------------------------
     def scorecard(self) -> Scorecard:
         score = sum(item.score for item in self.items) / len(self.items) if self.items else 0.0
-        gate_missed = any(
-            item.stage == "case"
-            and item.question.ask is not None
-            and item.question.ask.key in GATE_ASKS
-            and item.score < 1.0
-            for item in self.items
-        )
+        gate_missed = any(item.score < 1.0 for item in gate_steps(self.items))
         return Scorecard(
             list(self.items),
             score,

@@ -35,12 +35,6 @@ def mistake_explanation(key: str, lang: str) -> str:
     return joiner.join(explain(tag, lang).rstrip("。.") for tag in tags)
 
 
-def mistake_summary(key: str, lang: str) -> str:
-    """One summary line for a mistake: its name, or for an ambiguous one the names (each was
-    explained with its feedback; a name followed by its explanation read as said twice)."""
-    return mistake_label(key, lang)
-
-
 def mistake_lines(key: str, lang: str) -> list[str]:
     """A wrong answer's mistake for the feedback: the first line follows "Mistake:"; an
     ambiguous one lists each habit that gives the answer on a line of its own."""

@@ -42,12 +42,7 @@ class Placement:
 
     @property
     def implied_bandwidth(self) -> float | None:
-        """The card's DRAM bandwidth as ncu's own DRAM % implies it (achieved ÷ share), where
-        the share is large enough to go by and the bytes were counted, not estimated."""
-        pct, achieved = self.kernel.dram_pct, self.achieved_bandwidth
-        if pct is None or achieved is None or pct < MISMATCH_FLOOR or self.kernel.dram_from_rate:
-            return None
-        return achieved / (pct / 100)
+        return implied_bandwidth(self.kernel)
 
     @property
     def bandwidth_mismatch(self) -> bool:
@@ -71,19 +66,23 @@ class Placement:
         return self.clock_peak or self.peak
 
 
+def implied_bandwidth(k: Kernel) -> float | None:
+    """The card's DRAM bandwidth as ncu's own DRAM % implies it (achieved ÷ share), where
+    the share is large enough to go by and the bytes were counted, not estimated."""
+    pct = k.dram_pct
+    if pct is None or pct < MISMATCH_FLOOR or k.dram_from_rate:
+        return None
+    if not k.duration or k.dram_bytes is None:
+        return None
+    return k.dram_bytes / k.duration / (pct / 100)
+
+
 def report_bandwidth(kernels: list[Kernel]) -> float | None:
-    """The DRAM bandwidth ncu's own DRAM % implies over a report's kernels (time-weighted),
+    """The bandwidth ncu's DRAM % implies over a report's kernels, weighted by their time,
     to tell apart cards of one compute capability before any is chosen."""
-    weight = total = 0.0
-    for k in kernels:
-        pct = k.dram_pct
-        if pct is None or pct < MISMATCH_FLOOR or k.dram_from_rate:
-            continue
-        if not k.duration or k.dram_bytes is None:
-            continue
-        total += k.dram_bytes / k.duration / (pct / 100) * k.duration
-        weight += k.duration
-    return total / weight if weight else None
+    readings = [(b, k.duration) for k in kernels if (b := implied_bandwidth(k)) is not None]
+    weight = sum(t for _, t in readings)
+    return sum(b * t for b, t in readings) / weight if weight else None
 
 
 def _flop_terms(k: Kernel) -> str:

@@ -254,10 +254,10 @@ def _add_launch(k: Kernel, s: _Sums, launch: Launch) -> None:
 def _size(m: dict[str, Metric], name: str) -> str:
     """A launch size from the details page's Launch Statistics section (older exports have
     no Block Size / Grid Size columns): "64", as the columns would say it."""
-    metric = m.get(name)
-    if metric is None or isinstance(metric.value, str):
-        return metric.value if metric is not None else ""
-    return f"{metric.value:.0f}" if float(metric.value).is_integer() else ""
+    value = m[name].value if name in m else ""
+    if isinstance(value, str):
+        return value
+    return f"{value:.0f}" if value.is_integer() else ""
 
 
 def _unread(k: Kernel, m: dict[str, Metric], names: tuple[str, ...], figure: str) -> None:

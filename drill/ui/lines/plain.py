@@ -8,7 +8,7 @@ from drill.i18n import tr
 from drill.i18n.text import shown
 from drill.runs.interview import clock_text, noted_key
 from drill.runs.practice import count_values, grade_notes, hint_rung, mistake_lines
-from drill.runs.summary import mistake_summary
+from drill.runs.summary import mistake_label
 from drill.ui.render.cjk import cell_len, cut
 from drill.ui.render.points import point_lines
 from drill.ui.render.scorecard import pad
@@ -175,7 +175,7 @@ class PlainFormatter:
         for name, (_, (n, score)) in zip(names, rows, strict=True):
             self.say(f"  {pad(name, width)}  {score:.2f} / {n}")
         for key, count in sorted(s.mistakes.items(), key=lambda kv: -kv[1]):
-            self.say(f"  {tr('mistake', lang)} ×{count}: {mistake_summary(key, lang)}")
+            self.say(f"  {tr('mistake', lang)} ×{count}: {mistake_label(key, lang)}")
         if s.missed_any:
             self.say(f"{tr('practise-again', lang)} {s.again_command()}")
 

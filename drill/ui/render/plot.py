@@ -336,9 +336,9 @@ PATH_WORDS = {"tensor": ("tensor", "Tensor"), "vector": ("vector", "非 Tensor")
 
 
 def merged_roofs(roofs: list[RoofLine], lang: str = "en") -> list[RoofLine]:
-    """One line per height and slope, named after every roof on it with the units behind
-    it ("fp16 = bf16 (tensor)", "fp64 (tensor) = fp32 (vector)"), the main roof's name
-    first; the main roof last, so it is drawn over the others."""
+    """One line per height and slope, named after every roof on it ("fp16 = bf16", with
+    the units where they are not the type's usual ones: "fp64 (tensor) = fp32"), the main
+    roof's name first; the main roof last, so it is drawn over the others."""
     lines: list[tuple[list[RoofLine], RoofLine]] = []
     for roof in sorted(roofs, key=lambda r: not r.main):
         same = next(

@@ -157,13 +157,10 @@ class HomeScreen(DrillScreen):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
-        self.count_due()
-        self._counted = True
 
     def on_screen_resume(self) -> None:
-        """Back from a session: what is due changed with its answers."""
-        if getattr(self, "_counted", False):
-            self.count_due()
+        """Shown, first or back from a session (what is due changed with its answers)."""
+        self.count_due()
 
     @work(thread=True, exclusive=True, group="due")
     def count_due(self) -> None:

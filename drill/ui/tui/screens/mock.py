@@ -55,8 +55,7 @@ class MockScreen(RunScreen):
             return ["leave"]
         if self.feedback_shown:
             return ["next", "leave", "scroll"]
-        run = self.interview
-        hint = ["hint"] if run.hints_used < run.hints_total else []
+        hint = ["hint"] if self.interview.hints_left else []
         return [*hint, "skip", "leave", "scroll"]
 
     def on_mount(self) -> None:
@@ -199,7 +198,7 @@ class MockScreen(RunScreen):
 
         hint = self.interview.hint()
         run = self.interview
-        exhausted = hint is None or run.hints_used >= run.hints_total  # said under the last rung
+        exhausted = hint is None or not run.hints_left  # said under the last rung
         self.query_one(AnswerPanel).hints(run.hints_shown, exhausted, run.hints_total)
         self.refresh_keys()  # F1 leaves the bar with the last rung
 

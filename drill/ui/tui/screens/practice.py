@@ -82,7 +82,7 @@ class PracticeScreen(RunScreen):
         result = self.feedback_for
         plot = ["plot"] if self._figure is not None else []  # F3 where there is a roofline
         if result is None:
-            hint = ["hint"] if self.session.hints_used < self.session.hints_total else []
+            hint = ["hint"] if self.session.hints_left else []
             return [*hint, "skip", *plot, "help", "leave", "scroll"]
         if result.can_flip and self.session.self_marking:
             return ["next", "flip", "mark-both", *plot, "help", "leave", "scroll"]
@@ -284,7 +284,7 @@ class PracticeScreen(RunScreen):
             return
         hint = self.session.hint()
         s = self.session
-        exhausted = hint is None or s.hints_used >= s.hints_total  # said under the last rung
+        exhausted = hint is None or not s.hints_left  # said under the last rung
         self.query_one(AnswerPanel).hints(s.hints_shown, exhausted, s.hints_total)
         self.refresh_keys()  # F1 leaves the bar with the last rung
         message = self.query_one("#message", Prose)

@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 
 from drill.i18n import tr
 from drill.runs.options import PracticeOptions
-from drill.runs.summary import mistake_summary
+from drill.runs.summary import mistake_label
 from drill.ui.render.stats import skill_name
 from drill.ui.tui.screens.base import DrillScreen
 from drill.ui.tui.widgets.keybar import KeyBar
@@ -51,7 +51,7 @@ class SummaryScreen(DrillScreen):
         if s.mistakes:
             parts.append(Text(f"\n{tr('mistakes', lang)}", style="bold"))
             for key, count in sorted(s.mistakes.items(), key=lambda kv: -kv[1]):
-                parts.append(Text(f"×{count}  {mistake_summary(key, lang)}"))
+                parts.append(Text(f"×{count}  {mistake_label(key, lang)}"))
         missed = s.missed_skills + s.missed_questions  # conceptual questions too
         parts.append(Text(""))
         if missed:
