@@ -168,8 +168,8 @@ def overhead_bound(ctx: Ctx) -> Scenario:
         "Each kernel launched from an eager framework costs 5 µs of launch overhead (a stated "
         "convention; 2-5 µs is typical), so the GPU can start at most one kernel per 5 µs. A "
         "kernel's own time is its bytes over the memory bandwidth.",
-        "从 eager 框架启动每个 kernel 的启动开销按 5 µs 计（约定；常见 2-5 µs），所以 GPU 每 5 µs "
-        "最多开始一个 kernel。kernel 本身的时间是其字节数除以显存带宽。",
+        "在 eager（即时执行）框架中每次启动 kernel 的开销按 5 µs 计（约定；常见 2-5 µs），所以 GPU "
+        "每 5 µs 最多启动一个 kernel。kernel 本身的时间是其字节数除以显存带宽。",
     )
 
 
