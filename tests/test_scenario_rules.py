@@ -337,6 +337,30 @@ def test_no_hint_gives_a_choice_away():
                         assert not any(w and w in rung for w in words), (sc.skill, rung)
 
 
+def test_no_hint_answers_a_later_step():
+    """A step's hints never state what a later step of the same scenario asks: the
+    occupancy's ladder names no limiter when "what limits it?" comes next."""
+    from drill.runs.items import Question
+
+    checked = 0
+    for sc in scenarios():
+        questions = Question.of_scenario(1, sc.skill, sc)
+        for i, question in enumerate(questions):
+            for later in sc.asks[i + 1 :]:
+                if later.kind == NUMBER or not later.steps:
+                    continue
+                for lang in ("en", "zh"):
+                    told = [
+                        f"{s.label(lang)} = {s.result(lang)}"
+                        for s in later.steps
+                        if s.key == later.key or s.key.startswith(later.key + "-")
+                    ]
+                    for rung in question.hints(lang):
+                        checked += 1
+                        assert not any(t in rung for t in told), (sc.skill, sc.seed, rung)
+    assert checked
+
+
 def test_the_last_solution_step_reaches_the_expected_value():
     scale = {"GiB": 2**30}
     for sc in scenarios():

@@ -183,7 +183,8 @@ class Question:
 
     def hints(self, lang: str) -> tuple[str, ...]:
         if self.ask is not None:
-            return self.ask.hints(lang)
+            asks = self.scenario.asks if self.scenario is not None else ()
+            return self.ask.hints(lang, [a.key for a in asks[self.part :]])
         rubric = getattr(self.concept, "rubric", ())
         labels = tuple(p.label.get(lang) or p.label["en"] for p in rubric)
         if labels:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from drill.core.engine.steps import Step
@@ -13,13 +14,18 @@ from drill.i18n.text import Text, tidy_en, tidy_zh
 _COMPARISON = re.compile(r"\s*[<>≤≥]\s*")
 
 
-def ladder(steps: tuple[Step, ...], lang: str) -> tuple[str, ...]:
+def ladder(steps: tuple[Step, ...], lang: str, hide: Iterable[str] = ()) -> tuple[str, ...]:
     """Three rungs of hints: the formula, the intermediate results, the numbers substituted.
     Where the answer is a word (memory- or compute-bound), the last rung puts the numbers
-    side by side without the sign that decides between them."""
+    side by side without the sign that decides between them. ``hide`` names the asks still
+    to come: a result of theirs ("limiter", "limiter-tie") is never a hint to an earlier one."""
     if not steps:
         return ()
-    target, before = steps[-1], steps[:-1]
+    hidden = tuple(hide)
+    target = steps[-1]
+    before = [
+        s for s in steps[:-1] if not any(s.key == k or s.key.startswith(k + "-") for k in hidden)
+    ]
     if lang == "zh":
         rungs = [f"公式：{target.formula_in('zh')}"]
         if before:
@@ -119,9 +125,10 @@ class Ask:
         """The prompt with the choices it lists inline ("… a) x  b) y") one per line."""
         return choices_on_lines(self.prompt(lang), [o.id for o in self.options])
 
-    def hints(self, lang: str) -> tuple[str, ...]:
+    def hints(self, lang: str, later: Iterable[str] = ()) -> tuple[str, ...]:
+        """The hint ladder; ``later`` are the keys of the asks that follow this one."""
         if self.ladder:
-            return ladder(self.steps, lang)
+            return ladder(self.steps, lang, later)
         return self.hints_zh if lang == "zh" and self.hints_zh else self.hints_en
 
     def expected_text(self, lang: str = "en") -> str:

@@ -164,7 +164,7 @@ def occupancy(
         ),
         *(
             Step(
-                "also-limiting",
+                "limiter-tie",
                 "Equally limiting (a tie)",
                 "同样起限制作用（并列）",
                 "allows the same fewest blocks",
