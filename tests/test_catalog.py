@@ -102,6 +102,10 @@ def test_user_card_is_loaded_and_usable(drill_home):
             "is not allowed in data files",
         ),
         (lambda t: t.replace("id: my-card", "id: a100"), "already"),
+        (
+            lambda t: t.replace("id: my-card", "id: my-card\ntensor_accumulate: int4"),
+            "tensor_accumulate: expected one of fp32, fp16, got 'int4'",
+        ),
     ],
 )
 def test_malformed_cards_name_file_field_and_problem(drill_home, edit, expected):
@@ -113,3 +117,17 @@ def test_malformed_cards_name_file_field_and_problem(drill_home, edit, expected)
     assert any(expected in p for p in problems), problems
     assert all(p.startswith(str(path)) for p in problems)
     load_catalog()  # never raises
+
+
+def test_geforce_tensor_peaks_say_they_are_at_fp32_accumulate(builtin):
+    """The 4090's 165.2 and the 3090's 71 TFLOP/s are the fp32-accumulate rates (half the
+    fp16-accumulate headline): a question quoting them says so, a data-center card's does not."""
+    from drill.content.skills.context import peak_words
+
+    for card_id, peak in (("rtx-4090", 165.2e12), ("rtx-3090", 71e12)):
+        card = builtin.get(card_id)
+        assert card.peak("fp16").value == pytest.approx(peak)
+        en, zh = peak_words(card, "fp16", "gemm")
+        assert "fp32 accumulate" in en and "fp32 累加" in zh
+        assert "accumulate" not in peak_words(card, "fp32", "gemm")[0]
+    assert "accumulate" not in peak_words(builtin.get("a100"), "fp16", "gemm")[0]

@@ -355,7 +355,7 @@ def _card_helper(args, lang: str) -> int:
     if elementwise:
         en, zh = (
             f"Ridge point, non-tensor roof ({roof.peak_label})",
-            f"拐点，非 Tensor 屋顶（{roof.peak_label}）",
+            f"拐点，非 Tensor Core 屋顶（{roof.peak_label}）",
         )
     ridge_step = Step(
         "ridge",

@@ -66,6 +66,7 @@ class Card:
     sources: tuple[dict, ...] = ()
     measured: dict = field(default_factory=dict)
     drills: str = "none"
+    tensor_accumulate: str | None = None  # "fp32": the 16/8-bit tensor peaks at fp32 accumulate
     hierarchy: dict[str, LevelFigure] = field(default_factory=dict)  # "l2", "shared_memory"
     occupancy_limits: OccupancyLimits | None = None
     path: str = ""

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from drill.content.yamlio import LineDict
 
 DRILLS = ("famous", "common", "none")
+# The accumulate precision a card's 16- and 8-bit tensor peaks are quoted at, where the card
+# runs it at another rate than the other (GeForce halves fp32 accumulate).
+ACCUMULATE = ("fp32", "fp16")
 
 _REQUIRED = {
     "id": str,
@@ -51,6 +54,7 @@ _OPTIONAL = {
     "notes": list,
     "measured": dict,
     "drills": str,
+    "tensor_accumulate": str,
     "interconnect": dict,
     "memory_hierarchy": dict,
     "occupancy_limits": dict,
@@ -196,6 +200,16 @@ def parse_card(data: object, path: str, user: bool = False) -> tuple[Card | None
             )
         )
         ok = False
+    if "tensor_accumulate" in data and data["tensor_accumulate"] not in ACCUMULATE:
+        problems.append(
+            Problem(
+                path,
+                data.line_of("tensor_accumulate"),
+                "tensor_accumulate",
+                f"expected one of {', '.join(ACCUMULATE)}, got {data['tensor_accumulate']!r}",
+            )
+        )
+        ok = False
     if isinstance(data.get("id"), str) and not CARD_ID.fullmatch(data["id"]):
         problems.append(
             Problem(path, data.line_of("id"), "id", "use lowercase letters, digits and '-'")
@@ -268,6 +282,7 @@ def parse_card(data: object, path: str, user: bool = False) -> tuple[Card | None
         sources=tuple(dict(s) if isinstance(s, dict) else {"title": str(s)} for s in sources),
         measured=dict(data.get("measured") or {}),
         drills=data.get("drills") or "none",
+        tensor_accumulate=data.get("tensor_accumulate"),
         hierarchy=levels,
         occupancy_limits=limits,
         path=path,

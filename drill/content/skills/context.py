@@ -116,7 +116,7 @@ class UnitWords(NamedTuple):
 
 NVIDIA_UNITS = UnitWords(
     "tensor cores", "Tensor Core", "tensor-core",
-    "the non-tensor units", "非 Tensor 单元", "non-tensor", "非 Tensor",
+    "the non-tensor units", "CUDA Core（非 Tensor Core）", "non-tensor", "非 Tensor Core",
     "the CUDA cores", "CUDA Core", "MMA",
 )  # fmt: skip
 AMD_UNITS = UnitWords(
@@ -135,6 +135,12 @@ def peak_words(card: Card, dtype: str, op: str | None = None) -> tuple[str, str]
     path = roof(card, dtype, op).path
     w = unit_words(card)
     if path.startswith("tensor"):
+        if card.tensor_accumulate and dtype in ("fp16", "bf16", "fp8"):
+            acc = card.tensor_accumulate
+            return (
+                f"{dtype} on {w.matrix} (dense, {acc} accumulate)",
+                f"{dtype}，{w.matrix_zh}（稠密，{acc} 累加）",
+            )
         return f"{dtype} on {w.matrix} (dense)", f"{dtype}，{w.matrix_zh}（稠密）"
     if path != f"vector.{dtype}":
         return (
@@ -250,11 +256,15 @@ def kernel_convention(dtype: str, cost) -> tuple[str, str]:
 
 
 def convention(
-    dtype: str | None = None, matrices: bool = False, flops: bool = True
+    dtype: str | None = None, matrices: bool = False, flops: bool = True, weights: bool = False
 ) -> tuple[str, str]:
-    """The conventions line; ``flops=False`` for a question that counts bytes only."""
+    """The conventions line; ``flops=False`` for a question that counts bytes only,
+    ``weights=True`` for one that counts a model's FLOPs from its weights (2 per token)."""
     en = "Decimal SI units; 1 FMA = 2 FLOPs" if flops else "Decimal SI units"
     zh = "十进制 SI 单位；1 次 FMA = 2 FLOPs" if flops else "十进制 SI 单位"
+    if weights:
+        en += "; each weight takes part in one FMA per token (2 FLOPs per weight per token)"
+        zh += "；每个 token 对每个权重做一次 FMA（每权重每 token 2 FLOPs）"
     if dtype:
         s = dtype_bytes(dtype)
         en += f"; {dtype} = {s} byte{'s' if s > 1 else ''} per element"

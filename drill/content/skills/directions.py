@@ -148,6 +148,41 @@ def option_text(direction_id: str, card=None, dtype: str | None = None) -> Text:
     return DIRECTION_TEXT[direction_id]
 
 
+# What each direction does to the kernel: the last hint names these for the first picks,
+# so it points the way without giving a letter.
+FAMILY: dict[str, str] = {
+    "fusion": "traffic",
+    "tiling": "traffic",
+    "change-algorithm": "traffic",
+    "larger-batch": "traffic",
+    "lower-precision": "precision",
+    "vectorize": "access",
+    "occupancy": "in-flight",
+    "latency": "in-flight",
+    "parallelism": "in-flight",
+    "tensor-cores": "roof",
+    "cuda-graphs": "overhead",
+}
+FAMILY_TEXT: dict[str, Text] = {
+    "traffic": Text("cut the bytes moved or the work", "减少搬运的字节或计算量"),
+    "precision": Text("use fewer bytes per value", "每个数值用更少的字节"),
+    "access": Text("move the same bytes better", "让同样的字节搬得更顺"),
+    "in-flight": Text("keep more work in flight", "让更多工作同时在途"),
+    "roof": Text("reach a higher roof", "换到更高的屋顶"),
+    "overhead": Text("cut the time between kernels", "减少 kernel 之间的空档"),
+}
+
+
+def picks_hint(first: frozenset[str], lang: str) -> str:
+    """ "There are 3 first picks. What they do: cut the bytes moved or the work." """
+    families = [f for f in FAMILY_TEXT if any(FAMILY[d] == f for d in first)]
+    if lang == "zh":
+        return f"首选项共 {len(first)} 个。作用：{'；'.join(FAMILY_TEXT[f].zh for f in families)}。"
+    count = "There is 1 first pick" if len(first) == 1 else f"There are {len(first)} first picks"
+    what = "What it does" if len(first) == 1 else "What they do"
+    return f"{count}. {what}: {'; '.join(FAMILY_TEXT[f].en for f in families)}."
+
+
 def explanation(verdicts: dict[str, Verdict], lang: str, amd: bool = False) -> str:
     """A legend, then one line per option: first picks, defensible ones, wrong ones, each
     with its reason."""
@@ -207,16 +242,16 @@ def direction_ask(
         why_zh,
         hints_en=(
             "Name the bound first, then how far below the roof it is.",
-            "Far below a compute roof: data reuse and the right instructions. Far "
-            "below a bandwidth roof: the access pattern. At the roof: a higher roof or "
-            "less work.",
-            "There is 1 first pick." if len(first) == 1 else f"There are {len(first)} first picks.",
+            "Far below a compute roof: data reuse and the right instructions. Far below a "
+            "bandwidth roof: less traffic where extra bytes dominate, else the access "
+            "pattern. At the roof: a higher roof or less work.",
+            picks_hint(first, "en"),
         ),
         hints_zh=(
             "先说出瓶颈，再看离屋顶有多远。",
-            "远低于算力屋顶：数据复用和合适的指令；远低于带宽屋顶：访存模式；贴着屋顶："
-            "换更高的屋顶或少做工作。",
-            f"首选项共 {len(first)} 个。",
+            "远低于算力屋顶：数据复用和合适的指令；远低于带宽屋顶：多余的字节占大头时先减少"
+            "流量，否则看访存模式；贴着屋顶：换更高的屋顶或少做工作。",
+            picks_hint(first, "zh"),
         ),
         accepted=also,
     )

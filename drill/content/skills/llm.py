@@ -176,7 +176,7 @@ def decode_latency(ctx: Ctx) -> Scenario:
         pick_steps(a.steps, "min-time"),
         mistakes,
     )
-    conv_en, conv_zh = convention(dtype)
+    conv_en, conv_zh = convention(dtype, weights=True)
     conv_en += " Every weight is read once per step; ignore activations."
     conv_zh += " 每一步每个权重读一次；忽略激活值。"
     if not context:
@@ -292,7 +292,7 @@ def critical_batch(ctx: Ctx) -> Scenario:
         mistakes,
         prefix_mistake=False,
     )
-    conv_en, conv_zh = convention(dtype)
+    conv_en, conv_zh = convention(dtype, weights=True)
     conv_en += " Weights are read once per step and used by every sequence; ignore the KV cache."
     conv_zh += " 每步权重读一次、被所有序列共用；忽略 KV 缓存。"
     return Scenario(

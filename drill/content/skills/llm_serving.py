@@ -133,7 +133,7 @@ def moe_batch(ctx: Ctx) -> Scenario:
                 ],
             )
         )
-    conv_en, conv_zh = convention(dtype)
+    conv_en, conv_zh = convention(dtype, weights=True)
     conv_en += " Weights are read once per step; ignore attention and the KV cache; GB = 1e9 B."
     conv_zh += " 每步权重读一次；忽略注意力和 KV 缓存；GB = 1e9 字节。"
     params = {"gpu": card.id, "dtype": dtype, "model": name, "experts": experts, "active": k,
@@ -319,7 +319,7 @@ def spec_decode(ctx: Ctx) -> Scenario:
         asks.append(Ask("bound", CHOICE, VERIFY_BOUND[0], VERIFY_BOUND[1], bound, None,
                         (("wrong-bound", "compute" if bound == "memory" else "memory"),),
                         (*steps, verdict), VERIFY_OPTIONS, ladder=True))  # fmt: skip
-    conv_en, conv_zh = convention(dtype)
+    conv_en, conv_zh = convention(dtype, weights=True)
     conv_en += " The weights dominate the bytes (ignore activations and the KV cache)."
     conv_zh += " 字节数以权重为主（忽略激活值和 KV 缓存）。"
     params = {"gpu": card.id, "dtype": dtype, "batch": batch, "draft": draft,
@@ -363,7 +363,7 @@ def kv_bound(ctx: Ctx) -> Scenario:
         mistakes,
         prefix_mistake=False,
     )
-    conv_en, conv_zh = convention(dtype)
+    conv_en, conv_zh = convention(dtype, weights=True)
     conv_en += f" KV cache: {kv_dtype} = {counted(dtype_bytes(kv_dtype), 'byte')} per element."
     conv_zh += f" KV 缓存：{kv_dtype} 每元素 {dtype_bytes(kv_dtype)} 字节。"
     params = {"dtype": dtype, "kv_dtype": kv_dtype, "params": model[2], "layers": model[3],
@@ -417,7 +417,7 @@ def sla_batch(ctx: Ctx) -> Scenario:
     ask = number_ask("sla-batch", "What is the largest batch that meets that promise?",
                      "满足这个承诺的最大 batch 是多少？", float(value), PLAIN, steps, mistakes,
                      prefix_mistake=False, at_most=True)  # fmt: skip
-    conv_en, conv_zh = convention(dtype)
+    conv_en, conv_zh = convention(dtype, weights=True)
     conv_en += (" Step time = max(math, bytes): weights once plus each sequence's KV cache; "
                 "memory in GB = 1e9 B; ignore activations.")  # fmt: skip
     conv_zh += " 步时间 = max(计算, 访存)：权重一次加每条序列的 KV 缓存；显存按 GB = 1e9 字节；忽略激活值。"

@@ -87,18 +87,18 @@ MISTAKES: dict[str, Mistake] = {
         ),
     ),
     "non-tensor-peak": Mistake(
-        Text("Non-tensor peak for tensor work", "该用 Tensor 峰值却用了非 Tensor 峰值"),
+        Text("Non-tensor peak for tensor work", "该用 Tensor Core 峰值却用了 CUDA Core 峰值"),
         Text(
             "Used the non-tensor (CUDA core) peak where the tensor-core peak applies.",
-            "该用 Tensor Core 峰值的地方用了非 Tensor（CUDA Core）峰值。",
+            "该用 Tensor Core 峰值的地方用了非 Tensor Core（CUDA Core）峰值。",
         ),
     ),
     "tensor-peak": Mistake(
-        Text("Tensor peak for non-tensor work", "该用非 Tensor 峰值却用了 Tensor 峰值"),
+        Text("Tensor peak for non-tensor work", "该用 CUDA Core 峰值却用了 Tensor Core 峰值"),
         Text(
             "Used a tensor-core peak where the question's operator runs on the non-tensor units "
             "(an fp32 GEMM without tf32, or work the tensor cores do not take).",
-            "题中的算子跑在非 Tensor 单元上（不开 tf32 的 fp32 GEMM，或 Tensor Core 不处理的运算），"
+            "题中的算子跑在 CUDA Core 上（不开 tf32 的 fp32 GEMM，或 Tensor Core 不处理的运算），"
             "却用了 Tensor Core 峰值。",
         ),
     ),
@@ -114,7 +114,7 @@ MISTAKES: dict[str, Mistake] = {
         Text(
             "Used the non-tensor boost clock for a tensor peak; some cards (H100) run "
             "tensor peaks at a lower tensor boost clock.",
-            "计算 Tensor 峰值时用了非 Tensor 的 boost 频率；有的卡（如 H100）Tensor 峰值按更低的 "
+            "计算 Tensor 峰值时用了非 Tensor Core 的 boost 频率；有的卡（如 H100）Tensor 峰值按更低的 "
             "Tensor boost 频率计算。",
         ),
     ),

@@ -178,7 +178,7 @@ def serving_case(ctx: Ctx) -> Scenario:
         f"{format_si(card.peak(dtype).value, 'FLOP/s')}），通过 {ic.scale_up}（每个方向 "
         f"{format_si(ic.scale_up_gbs * 1e9, 'B/s')}）互联。"
     )
-    conv_en, conv_zh = convention(dtype)
+    conv_en, conv_zh = convention(dtype, weights=True)
     conv_en += (f" Use at most {MEMORY_SHARE:.0%} of each GPU's memory (GB = 1e9 B); ring "
                 f"all-reduce with {num(LATENCY * 1e6)} µs per step; link figures per direction.")  # fmt: skip
     conv_zh += (f" 每块 GPU 最多用 {MEMORY_SHARE:.0%} 的显存（GB = 1e9 字节）；环形 all-reduce，"

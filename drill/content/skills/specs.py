@@ -103,7 +103,7 @@ def _tensor_peak(ctx: Ctx, card) -> Scenario:
     if split:
         mistakes.append(("tensor-clock", card.units * per_clk * card.boost_clock_mhz * 1e6))
         en += f" (Its non-tensor boost clock is {card.boost_clock_mhz:g} MHz.)"
-        zh += f"（非 Tensor 的 boost 频率为 {card.boost_clock_mhz:g} MHz。）"
+        zh += f"（非 Tensor Core 的 boost 频率为 {card.boost_clock_mhz:g} MHz。）"
     ask = number_ask(
         "peak",
         "What is its dense FP16 tensor-core peak?",
