@@ -300,3 +300,24 @@ def test_the_expected_answers_are_not_three_patterns():
         assert len(sets) >= 10, (skill_id, sets)
         assert sets.most_common(1)[0][1] < 0.3 * total, (skill_id, sets.most_common(3))
         assert sum(n for _, n in sets.most_common(3)) < 0.6 * total, skill_id
+
+
+def test_the_last_hint_says_what_the_first_picks_do_without_a_letter():
+    """Naive attention's first picks cut traffic (fusion, tiling, a new algorithm): the hints
+    may not send the candidate to the access pattern alone, and never name a letter."""
+    seen = set()
+    for sc, ask in direction_asks(range(60)):
+        for lang in ("en", "zh"):
+            last = ask.hints(lang)[-1]
+            for d in ask.expected:
+                assert dirs.FAMILY_TEXT[dirs.FAMILY[d]](lang) in last, (sc.skill, sc.seed, last)
+            assert not re.search(r"\b[a-k]\)", last)
+        seen |= {dirs.FAMILY[d] for d in ask.expected}
+    assert {"traffic", "access", "roof"} <= seen
+    cost = ops.attention(4, 40, 2048, 64, "fp32")
+    ask = asked(situation("v100", cost, "fp32", share=0.12))
+    assert ask.expected == {"fusion", "tiling", "change-algorithm"}
+    assert (
+        ask.hints("en")[-1]
+        == "There are 3 first picks. What they do: cut the bytes moved or the work."
+    )
