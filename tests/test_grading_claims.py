@@ -288,3 +288,49 @@ def test_figures_and_products_typed_without_spaces(phrase: str, text: str) -> No
 def test_a_range_is_not_an_estimate_of_what_lies_inside_it() -> None:
     assert not says(point("~86% ±3%"), "it reached 80-90 % of peak")
     assert says(point("~86% ±3%"), "about 86 % of peak")
+
+
+# --------------------------------------------------------------------------- the question's subject
+WAVES_ASKED = {
+    "en": "At one batch size it has 108 tiles; after a small increase it has 112. What happens "
+    "to the run time, and how do you avoid it?",
+    "zh": "某个 batch size 下有 108 个 tile；batch 稍微增大后变成 112 个。运行时间会怎样？怎么避免？",
+}
+DOUBLES = RubricPoint(
+    {"en": "p", "zh": "p"}, {"en": ("time & @doubles",), "zh": ("时间 & @doubles",)}
+)
+
+
+def says_to(p: RubricPoint, text: str) -> bool:
+    return point_found(p, Answer.read(text, asked=WAVES_ASKED))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It nearly doubles: the second wave is almost empty.",
+        "It takes twice as long, since 112 tiles need two waves.",
+        "它差不多翻倍：第二波几乎空着。",
+        "Does the time double? Yes: two waves instead of one.",
+    ],
+)
+def test_a_pronoun_stands_for_what_the_question_asks_about(text: str) -> None:
+    assert says_to(DOUBLES, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The run time does not double: it grows 3.7 %, as the work does.",
+        "运行时间不会翻倍，只多了 3.7%。",
+        "Time doubles? No, it grows only 3.7 %.",
+        "It stays about the same; nothing doubles but the tile count's tail.",
+        "Two waves now. It is slower by 4 %; the tile count does not double.",
+    ],
+)
+def test_a_denied_or_merely_asked_result_is_not_said(text: str) -> None:
+    assert not says_to(DOUBLES, text)
+
+
+def test_a_pronoun_takes_no_subject_from_a_question_that_names_none() -> None:
+    assert not point_found(DOUBLES, Answer.read("It doubles.", asked={"en": "Explain waves."}))

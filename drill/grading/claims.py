@@ -3,7 +3,8 @@
 A claim ends at a sentence end or a semicolon, before a contrast ("while", "but", 而, 但),
 and at a comma unless the next piece goes on with it ("…, so memory-bound", "…，所以…") or
 the piece before only sets its condition ("When AI is below the ridge, …", "AI 低于拐点时，…").
-Brackets and colons stay inside a claim. Labelled sub-answers ("(a) 3.2× (b) 2.2×", "1. …
+Brackets and colons stay inside a claim. A question the answer asks itself ("Time doubles?
+No, …") claims nothing unless the next sentence says yes. Labelled sub-answers ("(a) 3.2× (b) 2.2×", "1. …
 2. …") keep their label, so a point asked of part (a) is looked for in part (a). Each claim
 knows its sentence: a list of figures ("19.5, 156 and 312") is read across its commas.
 """
@@ -83,12 +84,32 @@ def sections(text: str) -> list[tuple[str, str]]:
     return out
 
 
+_QUESTION = re.compile(r"[?？]\s*$")
+_YES = re.compile(r"(?i)^\s*(?:yes\b|yeah\b|right\b|indeed\b|是的|是|对|没错|确实)")
+
+
+def _asked(sentences: list[str], ends: list[str]) -> set[int]:
+    """Sentences that ask rather than claim: a question not answered "yes" by the next."""
+    out = set()
+    for k, end in enumerate(ends):
+        if _QUESTION.search(end):
+            after = sentences[k + 1] if k + 1 < len(sentences) else ""
+            if not _YES.match(after):
+                out.add(k)
+    return out
+
+
 def _pieces(text: str) -> list[tuple[str, int, bool]]:
     """Text split at sentence ends, contrasts and commas: ``(piece, sentence, starts a claim
     of its own)``."""
     text = _shield(_ABBREVIATIONS.sub(lambda m: m.group(1).replace(".", ""), text))
     out: list[tuple[str, int, bool]] = []
-    for k, sentence in enumerate(_STRONG.split(text)):
+    sentences = _STRONG.split(text)
+    ends = [m.group(0) for m in _STRONG.finditer(text)] + [""]
+    asked = _asked(sentences, ends)
+    for k, sentence in enumerate(sentences):
+        if k in asked:
+            continue
         marked = _CONTRAST.sub(lambda m: "\x00" + m.group(0), sentence)
         for c, part in enumerate(marked.split("\x00")):
             for j, piece in enumerate(_COMMA.split(part)):

@@ -133,6 +133,25 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
         "算力密集",
     ),
     # the premise of a bound: where the intensity sits against the ridge
+    # a result that doubles: negation-aware, so "the run time does not double" is not it
+    "doubles": (
+        "double",
+        "doubles",
+        "doubled",
+        "doubling",
+        "twice",
+        "2x",
+        "x2",
+        "2 times",
+        "two times",
+        "翻倍",
+        "翻一倍",
+        "翻了一倍",
+        "两倍",
+        "加倍",
+        "2 倍",
+        "一倍",
+    ),  # fmt: skip
     "below-ridge": _BELOW_RIDGE,
     "above-ridge": _ABOVE_RIDGE,
     # a verdict on a measured figure

@@ -107,12 +107,49 @@ class Answer:
     givens: tuple[Number, ...] = ()  # the prompt's numbers: repeating one claims no result
 
     @classmethod
-    def read(cls, text: str, prompt: str = "") -> Answer:
-        return cls(read_claims(text), tuple(normalize(text).split()), tuple(numbers_in(prompt)))
+    def read(cls, text: str, prompt: str = "", asked: dict[str, str] | None = None) -> Answer:
+        """``asked``: the question in each language, whose subject a claim that opens on a
+        pronoun ("It nearly doubles", "它接近翻倍") is about."""
+        claims = read_claims(text)
+        if asked:
+            claims = tuple(_with_subject(c, asked) for c in claims)
+        return cls(claims, tuple(normalize(text).split()), tuple(numbers_in(prompt)))
 
     @property
     def labelled(self) -> bool:
         return any(c.label for c in self.claims)
+
+
+_PRONOUNS = frozenset({"it", "its", "this", "that", "they", "它", "这"})
+# The words around a question's subject: "What happens to the run time, …?" is about run time.
+_ASKING = frozenset(
+    {"what", "which", "how", "why", "does", "do", "did", "is", "are", "will", "would", "happens",
+     "happen", "to", "the", "a", "an", "of", "change", "changes", "with", "you", "your", "and",
+     "会", "怎", "样", "么", "如", "何", "变", "化", "什", "有", "影", "响", "发", "生", "呢"}
+)  # fmt: skip
+_ASKED_CLAUSE = re.compile(r"[^.?!。？！]*[?？]")
+
+
+@lru_cache(maxsize=1024)
+def subject(question: str) -> tuple[str, ...]:
+    """The subject of a prompt's first question, in normalised tokens: "What happens to the
+    run time, and how do you avoid it?" → run time; () when it asks none."""
+    found = _ASKED_CLAUSE.search(question.strip())
+    if not found:
+        return ()
+    clause = re.split(r"[,，;；]|\band\b", found.group(0))[0]
+    return tuple(t for t in normalize(clause).split() if t not in _ASKING and t not in BREAKS)
+
+
+def _with_subject(claim: Claim, asked: dict[str, str]) -> Claim:
+    """A claim that opens on a pronoun, read with the question's subject in its place."""
+    if not claim.tokens or claim.tokens[0] not in _PRONOUNS:
+        return claim
+    lang = "en" if claim.tokens[0].isascii() else "zh"
+    said = subject(asked.get(lang, ""))
+    if not said:
+        return claim
+    return Claim((*said, *claim.tokens[1:]), claim.numbers, claim.label, claim.sentence)
 
 
 def _number_matches(want: Number, tolerance: float, got: Number) -> bool:
@@ -382,7 +419,8 @@ def grade_free(q, text: str) -> RubricResult:
     required = [p for p in rubric if not getattr(p, "optional", False)]
     if not text.strip() or not rubric:
         return RubricResult(0.0, (), tuple(required), tuple(p for p in rubric if p not in required))
-    answer = Answer.read(text, " ".join(getattr(q, "prompt", {}).values()))
+    prompt = getattr(q, "prompt", {})
+    answer = Answer.read(text, " ".join(prompt.values()), prompt)
     forms = [wrong_form_said(p, answer) for p in rubric]
     said = [point_found(p, answer) and not form for p, form in zip(rubric, forms, strict=True)]
     wrong = [not ok and point_denied(p, answer) for p, ok in zip(rubric, said, strict=True)]
