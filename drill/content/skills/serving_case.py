@@ -33,9 +33,9 @@ from drill.core.units import format_si
 CASES = ("kernel", "serving")
 # name, parameters, layers, KV heads, head dim, query heads, model width
 MODEL = (
-    "a 70B model (Llama-3-70B shape)",
-    "70B 模型（Llama-3-70B 结构）",
-    70.6e9,
+    "a 70B model (Llama-3-70B shape, 70.6B parameters)",
+    "70B 模型（Llama-3-70B 结构，706 亿参数）",
+    70.6e9,  # its config.json counted: 70.55e9 (tests/test_multigpu.py)
     80,
     8,
     128,
