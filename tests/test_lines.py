@@ -93,7 +93,7 @@ def test_mock_plain_commands(hint, skip, quit):
     interview = mock()
     out = run_lines(interview, PlainFormatter, f"{hint}\n{skip}\n{quit}\n4\n")
     assert out.count("Hint 1/3 (−15%): ") == 1  # the case's first step has three rungs
-    assert "Skipped: it counts 0." in out and "Noted." not in out
+    assert "Skipped question 1: it counts 0." in out and "noted" not in out
     total = len(interview.items)
     assert f"== Question 1 of {total} (case)" in out and f"== Question 2 of {total}" in out
     statuses = [item.status for item in interview.scorecard().items]
@@ -197,7 +197,7 @@ def test_the_cli_speaks_the_grammar_in_chinese():
     result = run_drill("mock", "--plain", "--seed", "3", "--lang", "zh", input="提示\n跳过\n退出\n")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "> 提示 1/3（−15%）：" in out and "已跳过：本题计 0 分。" in out and "成绩单" in out
+    assert "> 提示 1/3（−15%）：" in out and "已跳过第 1 题：计 0 分。" in out and "成绩单" in out
 
 
 def test_an_english_plain_session_shows_no_chinese():

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from drill.grading.numbers import HINT_COSTS, AnswerError, Grade
+from drill.i18n import tr
 from drill.runs.base import RunBase
 from drill.runs.items import ItemRef, Question, Result
 from drill.runs.protocol import ResultRecorded
@@ -192,9 +193,11 @@ def whole_percent(share: float) -> int:
     return int(math.floor(share * 100 + 0.5 + 1e-9))
 
 
-def noted_key(result: Result) -> str:
-    """What a one-way interview says after an answer: it is noted, or a skip counts 0."""
-    return "mock-skipped" if result.grade.skipped else "mock-noted"
+def noted(result: Result, lang: str) -> str:
+    """What a one-way interview says after an answer: which one is noted, or that a skip
+    counts 0 (said under the next question, so it names the one it is about)."""
+    key = "mock-skipped" if result.grade.skipped else "mock-noted"
+    return tr(key, lang, number=result.question.id)
 
 
 def clock_text(seconds: float) -> str:

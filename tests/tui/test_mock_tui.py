@@ -87,3 +87,8 @@ async def test_feedback_waits_for_the_end_by_default(drill_home):
         await answer(pilot, "1")
         assert text_of(app, "#feedback").strip() == ""
         assert screen.interview.current is not first  # one way: on to the next question
+        noted = f"Answer to question {first.id} noted."
+        assert text_of(app, "#message").strip() == noted  # it names the answer it is about
+        await pilot.press("4")  # the first keystroke of the next answer clears it
+        await pilot.pause()
+        assert text_of(app, "#message").strip() == ""

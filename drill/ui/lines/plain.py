@@ -6,7 +6,7 @@ from typing import TextIO
 
 from drill.i18n import tr
 from drill.i18n.text import shown
-from drill.runs.interview import clock_text, noted_key
+from drill.runs.interview import clock_text, noted
 from drill.runs.practice import count_values, grade_notes, hint_rung, mistake_lines
 from drill.runs.summary import mistake_label
 from drill.ui.render.cjk import cell_len, cut
@@ -97,7 +97,7 @@ class PlainFormatter:
         question = result.question
         if run.mode == "mock":
             if run.config.feedback != "each":
-                self.say(tr(noted_key(result), lang))
+                self.say(noted(result, lang))
                 return
             self.say(
                 f"{tr(result.verdict(), lang)} ({result.score:.2f}) — "

@@ -13,7 +13,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import ProgressBar, Static
 
 from drill.i18n import tr
-from drill.runs.interview import clock_text, noted_key
+from drill.runs.interview import clock_text, noted
 from drill.runs.options import MockOptions
 from drill.ui.render.scorecard import scorecard_view
 from drill.ui.tui.screens.base import ANSWER_KEYS, LEAVE_KEYS, DrillScreen, RunScreen
@@ -164,7 +164,7 @@ class MockScreen(RunScreen):
         if self.interview.config.feedback != "each":
             self._show_question()
             # Said on the message line under the new question's box, not in a toast over it.
-            self.query_one(AnswerPanel).say(tr(noted_key(result), self.app.lang), "dim")
+            self.query_one(AnswerPanel).note(noted(result, self.app.lang))
             return
         from drill.runs.practice import grade_notes, mistake_lines
 

@@ -4,6 +4,7 @@ message line (hints, refusals, notes) and the verdict."""
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Label
@@ -29,6 +30,7 @@ class AnswerPanel(Vertical):
         super().__init__(**kwargs)
         self.lang = lang
         self._ladder: Text | None = None  # the hints paid for: a note goes under them
+        self._passing = False  # the message line holds a note about the last answer
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="answer-row"):
@@ -59,10 +61,23 @@ class AnswerPanel(Vertical):
         self._ladder = hint_ladder(shown, exhausted, self.lang, total)
         self.say("")
 
+    def note(self, message: str) -> None:
+        """A dim note about the answer just given, shown under the next question until its
+        first keystroke."""
+        self.say(message, "dim")
+        self._passing = True
+
+    @on(AnswerInput.Changed, "#answer")
+    def _typed(self, event: AnswerInput.Changed) -> None:
+        if self._passing and event.value:
+            self.say("")
+
     def say(self, message, style: str | None = None) -> None:
         """The message line, under the hints: a plain string in ``style``, or a renderable as
         it is."""
         from rich.console import Group
+
+        self._passing = False
 
         if isinstance(message, str) and style is not None:
             message = Text(message, style=style)
