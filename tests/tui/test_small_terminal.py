@@ -3,6 +3,7 @@ fold, hints pile up as a ladder, the key bar is never cut, and a case counts as 
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input
 
 from drill.i18n import tr
@@ -47,6 +48,27 @@ async def test_the_direction_steps_answer_box_shows_when_it_opens(drill_home):
         await pilot.press("a")  # typing brings the box back: nothing is typed unseen
         await settle(pilot)
         assert box.value == "a" and in_view(body, row)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_long_list_of_choices_goes_into_columns_so_the_question_shows_whole(
+    drill_home, lang
+):
+    """The 11 directions one per line push the box off an 80×24 screen; in columns of their
+    short names the kernel's description, every choice and the box show together."""
+    start = PracticeOptions(skills=("direction",), seed=3, difficulty=2, count=1)
+    app = make_app(lang=lang, start=start, clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_question(pilot)
+        await settle(pilot)
+        body, row = screen.query_one("#practice-body"), screen.query_one("#answer-row")
+        question = screen.session.current
+        assert question.ask.key == "direction" and len(question.ask.options) == 11
+        assert body.scroll_y == 0 and in_view(body, row)
+        shown = screen_text(app)
+        first_words = question.scenario.intro(lang).split()[0]
+        assert first_words in shown
+        assert all(f"{o.id}) {o.short(lang)}" in shown for o in question.ask.options)
 
 
 async def test_f3_goes_to_a_plot_below_the_fold_and_then_hides_it(drill_home):

@@ -213,7 +213,14 @@ def direction_ask(
     also = tuple(sorted(d for d, v in verdicts.items() if v.kind == ALSO))
     amd = card is not None and card.vendor.upper() == "AMD"
     options = tuple(
-        Option(letter(d), d, option_text(d, card, dtype).en, option_text(d, card, dtype).zh)
+        Option(
+            letter(d),
+            d,
+            option_text(d, card, dtype).en,
+            option_text(d, card, dtype).zh,
+            short(d, "en", amd),
+            short(d, "zh", amd),
+        )
         for d in DIRECTION_IDS
     )
     listing_en = "  ".join(f"{o.id}) {o.en}" for o in options)

@@ -74,6 +74,12 @@ class Option:
     value: str  # the canonical answer ("memory", "fusion")
     en: str
     zh: str
+    # a few words for a screen too short for the whole list ("fusion"); "" when none
+    short_en: str = ""
+    short_zh: str = ""
+
+    def short(self, lang: str) -> str:
+        return self.short_zh if lang == "zh" else self.short_en
 
 
 def choices_on_lines(prompt: str, ids: list[str]) -> str:
@@ -124,6 +130,14 @@ class Ask:
     def prompt_lines(self, lang: str) -> str:
         """The prompt with the choices it lists inline ("… a) x  b) y") one per line."""
         return choices_on_lines(self.prompt(lang), [o.id for o in self.options])
+
+    @property
+    def has_short_options(self) -> bool:
+        return bool(self.options) and all(o.short_en and o.short_zh for o in self.options)
+
+    def prompt_head(self, lang: str) -> str:
+        """The prompt without the choices it lists inline."""
+        return self.prompt_lines(lang).split("\n", 1)[0]
 
     def hints(self, lang: str, later: Iterable[str] = ()) -> tuple[str, ...]:
         """The hint ladder; ``later`` are the keys of the asks that follow this one."""

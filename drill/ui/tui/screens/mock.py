@@ -20,8 +20,9 @@ from drill.ui.tui.screens.base import ANSWER_KEYS, LEAVE_KEYS, DrillScreen, RunS
 from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.answer_panel import AnswerPanel
 from drill.ui.tui.widgets.keybar import KeyBar
+from drill.ui.tui.widgets.paging import below_view
 from drill.ui.tui.widgets.prose import Prose
-from drill.ui.tui.widgets.question import question_body
+from drill.ui.tui.widgets.question import fit_question, question_body
 
 REMINDERS = (0.5, 300.0, 60.0)  # at half time, then with 5 and 1 minutes left
 
@@ -142,7 +143,23 @@ class MockScreen(RunScreen):
         self.query_one(AnswerPanel).ask(question)
         self._refresh_header()
         self.query_one("#mock-body", VerticalScroll).scroll_home(animate=False)
+        self.call_after_refresh(self._fit, item, True)
         self.refresh_keys()
+
+    def _fit(self, item, first: bool) -> None:
+        """The open question and its answer box in view together where the screen allows:
+        its choices in columns first, else scrolled to the box."""
+        if item is not self.shown_item or self.feedback_shown:
+            return
+        body = self.query_one("#mock-body", VerticalScroll)
+        row = self.query_one("#answer-row")
+        prose = self.query_one("#mock-question", Prose)
+        lang = self.app.lang
+        question = item.question
+        if first and fit_question(body, prose, row, question, lang, question.case_label(lang)):
+            self.call_after_refresh(self._fit, item, False)
+        elif below_view(body, row):
+            body.scroll_to_widget(row, animate=False)
 
     @on(AnswerInput.Submitted, "#answer")
     def submit(self, event: AnswerInput.Submitted) -> None:

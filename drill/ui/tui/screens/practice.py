@@ -21,7 +21,7 @@ from drill.ui.tui.widgets.paging import below_view, in_view, region_in
 from drill.ui.tui.widgets.plot import PlotView, figure_for
 from drill.ui.tui.widgets.points import PointList
 from drill.ui.tui.widgets.prose import Prose
-from drill.ui.tui.widgets.question import question_body
+from drill.ui.tui.widgets.question import fit_question, question_body
 
 VERDICT_STYLE = {
     "correct": "bold green",
@@ -61,6 +61,7 @@ class PracticeScreen(RunScreen):
         self.show_plot = True
         self._plotted: tuple | None = None  # which question and result the figure is for
         self._answer_on_top = False  # the feedback keeps the answer row at the top for now
+        self._fitted = False  # the open question's choices were laid out for the screen
         self._figure = None
 
     def compose(self) -> ComposeResult:
@@ -162,6 +163,7 @@ class PracticeScreen(RunScreen):
         lang = self.app.lang
         self.feedback_for = None
         self.query_one("#scenario", Prose).show(question_body(question, lang))
+        self._fitted = False  # its choices in full, until they leave the box out of view
         self.query_one(AnswerPanel).ask(question)
         self.query_one("#solution", Prose).display = False  # an empty Prose still takes a line
         self.query_one("#points", PointList).show(None, lang)
@@ -257,6 +259,13 @@ class PracticeScreen(RunScreen):
             if region_in(body, row).bottom <= body.scrollable_content_region.height:
                 body.scroll_home(animate=False)  # it all fits once laid out: from the top
             elif below_view(body, row):
+                question = self.session.current
+                if not self._fitted and question is not None:
+                    self._fitted = True
+                    prose = self.query_one("#scenario", Prose)
+                    if fit_question(body, prose, row, question, self.app.lang):
+                        self.call_after_refresh(self._keep_answer_on_top)
+                        return
                 body.scroll_to_widget(row, animate=False)  # a long question: its box shows
 
     # -- actions ----------------------------------------------------------------------

@@ -34,7 +34,9 @@ class Prose(Static):
         self._wrap()
 
     def on_resize(self) -> None:
-        self._wrap()
+        # re-wrapped after this layout pass: a layout asked for inside it (a scrollbar that
+        # came and went) would keep the height of the old wrap
+        self.call_after_refresh(self._wrap)
 
     def _wrap(self) -> None:
         width = self.content_size.width or (self.app.size.width - 6)
