@@ -334,3 +334,42 @@ def test_a_denied_or_merely_asked_result_is_not_said(text: str) -> None:
 
 def test_a_pronoun_takes_no_subject_from_a_question_that_names_none() -> None:
     assert not point_found(DOUBLES, Answer.read("It doubles.", asked={"en": "Explain waves."}))
+
+
+# --------------------------------------------------------------------------- quoted figures
+BANDWIDTH = RubricPoint(
+    {"en": "p", "zh": "p"}, {"en": ("~1555 GB/s ±1%",), "zh": ("~1555 GB/s ±1%",)}
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "640 B × 2.43e9 × 2 ≈ 3110 GB/s; the datasheet's 1555 counts one edge only.",
+        "带宽 = 640 B × 2.43e9 × 2 ≈ 3110 GB/s，手册上的 1555 只是单向的。",
+    ],
+)
+def test_a_figure_quoted_as_the_datasheets_beside_another_worked_out_is_not_the_answer(
+    text: str,
+) -> None:
+    answer = Answer.read(text)
+    assert [round(n.value / 1e9) for n in answer.results] == [3110]
+    assert not grade_free_point(BANDWIDTH, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "5120 / 8 × 2.43e9 ≈ 1555 GB/s, as the datasheet says.",
+        "It is the datasheet's 1555 GB/s: 640 B per transfer at 2.43 GT/s.",
+        "5120 / 8 × 2.43 Gb/s = 1555 GB/s; the datasheet quotes 1555 GB/s too.",
+    ],
+)
+def test_a_quoted_figure_the_answer_agrees_with_still_counts(text: str) -> None:
+    assert grade_free_point(BANDWIDTH, text)
+
+
+def grade_free_point(p: RubricPoint, text: str) -> bool:
+    from types import SimpleNamespace
+
+    return grade_free(SimpleNamespace(rubric=(p,), prompt={}), text).score == 1.0

@@ -39,6 +39,7 @@ from drill.grading.text import (
     normalize,
     numbers_in,
     read_quantity,
+    results_in,
     stem,
 )
 
@@ -105,6 +106,7 @@ class Answer:
     claims: tuple[Claim, ...]
     tokens: tuple[str, ...]
     givens: tuple[Number, ...] = ()  # the prompt's numbers: repeating one claims no result
+    results: tuple[Number, ...] = ()  # the figures it works out (drill.grading.text.results_in)
 
     @classmethod
     def read(cls, text: str, prompt: str = "", asked: dict[str, str] | None = None) -> Answer:
@@ -113,7 +115,12 @@ class Answer:
         claims = read_claims(text)
         if asked:
             claims = tuple(_with_subject(c, asked) for c in claims)
-        return cls(claims, tuple(normalize(text).split()), tuple(numbers_in(prompt)))
+        return cls(
+            claims,
+            tuple(normalize(text).split()),
+            tuple(numbers_in(prompt)),
+            tuple(results_in(text)),
+        )
 
     @property
     def labelled(self) -> bool:
@@ -348,6 +355,44 @@ def point_found(point, answer: Answer) -> bool:
     )
 
 
+# Words that put a figure in someone else's mouth: "the datasheet's 1555", "手册上的 1555".
+_QUOTED = frozenset(
+    stem(w)
+    for w in ("datasheet", "spec", "nominal", "advertised", "marketing", "quoted", "claimed",
+              "official", "headline")
+)  # fmt: skip
+
+
+def _quoted(claim: Claim) -> bool:
+    toks = claim.tokens
+    if any(stem(t) in _QUOTED for t in toks if t.isascii()):
+        return True
+    zh = "".join(t for t in toks if not t.isascii())
+    return any(w in zh for w in ("手册", "标称", "官方", "宣传", "号称"))
+
+
+def worked_out_otherwise(point, answer: Answer) -> bool:
+    """The point is said only by a figure the answer quotes as someone else's while it works
+    out another of the same kind: "640 B x 2.43e9 x 2 ≈ 3110 GB/s; the datasheet's 1555 is
+    one way" says 3110."""
+    saying = [
+        (parts, [c for c in _claims_for(point, answer, parts) if _said(parts, c)])
+        for parts in _phrases(point)
+    ]
+    saying = [(parts, claims) for parts, claims in saying if claims]
+    if not saying:
+        return False
+    for parts, claims in saying:
+        if len(parts) != 1 or parts[0].kind != "number" or not all(map(_quoted, claims)):
+            return False
+        want = parts[0].number
+        assert want is not None
+        mine = [r for r in answer.results if r.dims & want.dims]
+        if not mine or any(_number_matches(want, parts[0].tolerance, r) for r in mine):
+            return False
+    return True
+
+
 def wrong_form_said(point, answer: Answer) -> bool:
     """One of the point's known wrong forms (``denied_by``) is said: it denies the point even
     where the point's own words appear ("warm-up hides the cost: time a single cold run")."""
@@ -422,8 +467,15 @@ def grade_free(q, text: str) -> RubricResult:
     prompt = getattr(q, "prompt", {})
     answer = Answer.read(text, " ".join(prompt.values()), prompt)
     forms = [wrong_form_said(p, answer) for p in rubric]
-    said = [point_found(p, answer) and not form for p, form in zip(rubric, forms, strict=True)]
-    wrong = [not ok and point_denied(p, answer) for p, ok in zip(rubric, said, strict=True)]
+    otherwise = [worked_out_otherwise(p, answer) for p in rubric]
+    said = [
+        point_found(p, answer) and not form and not other
+        for p, form, other in zip(rubric, forms, otherwise, strict=True)
+    ]
+    wrong = [
+        other or (not ok and point_denied(p, answer))
+        for p, ok, other in zip(rubric, said, otherwise, strict=True)
+    ]
     for k, point in enumerate(rubric):  # a right result earns the steps it implies
         source = getattr(point, "implied_by", 0)
         if not said[k] and not wrong[k] and source and said[source - 1]:

@@ -235,6 +235,34 @@ def numbers_in(text: str) -> list[Number]:
     return out
 
 
+# The results an answer works out: what follows = or ≈ (folded to " ~ ") in a clause whose
+# left side does arithmetic ("640 B x 2.43e9 x 2 ≈ 3110 GB/s").
+_RESULT_SIGN = re.compile(r"=|(?<=\s)~(?=\s)|约为|约等于")
+_CLAUSE_END = re.compile(r"[;；。!?！？\n,，:：]")
+_ARITHMETIC = re.compile(r"[\d)]\s*[x/]\s*[\d(.]|[)\d]\s*[-+]\s*[\d(]")
+
+
+def results_in(text: str) -> list[Number]:
+    """The figures an answer computes, each with its unit (bare ones are left out): the first
+    number with a unit after each = or ≈ that ends a piece of arithmetic."""
+    folded = unicodedata.normalize("NFKC", (text or "").translate(SYMBOLS)).translate(SYMBOLS)
+    folded = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", folded)
+    out: list[Number] = []
+    for sign in _RESULT_SIGN.finditer(folded):
+        ends = [m.end() for m in _CLAUSE_END.finditer(folded, 0, sign.start())]
+        left = folded[ends[-1] if ends else 0 : sign.start()]
+        if not _ARITHMETIC.search(left):
+            continue
+        right = folded[sign.end() :]
+        stop = _CLAUSE_END.search(right)
+        nxt = _RESULT_SIGN.search(right)
+        cut = min(m.start() for m in (stop, nxt) if m is not None) if (stop or nxt) else None
+        found = [n for n in numbers_in(right[:cut]) if n.dims]
+        if found:
+            out.append(found[0])
+    return out
+
+
 _STATED = re.compile(r"\s*(?:=|~|约|大约|约为)\s*[-+]?\d")
 
 
