@@ -88,6 +88,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "key-save": ("save", "保存"),
     "key-quit": ("quit", "退出"),
     "key-report": ("Markdown report", "Markdown 报告"),
+    # Textual's own widgets' shown bindings, under their descriptions
+    "key-Dismiss menu": ("close menu", "关闭菜单"),
     # The help page, a heading and its lines per section.
     "help-keys": ("Keys", "按键"),
     "help-keys-body": (

@@ -144,3 +144,28 @@ async def test_a_stacked_calculator_keeps_its_verdict_in_sight(drill_home):
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         assert not screen.query_one("#calc-verdict").display  # side by side: no need
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_dropdown_opens_chooses_and_closes(drill_home, lang):
+    """Enter on a field opens its menu (the key bar shows how to close it), Down and Enter
+    choose, Escape closes: the app stays up in both languages."""
+    app = make_app(lang=lang, clock=frozen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, CalculatorScreen), "calculator")
+        card = app.screen.query_one("#calc-card", Select)
+        card.focus()
+        before = card.value
+        await pilot.press("enter")
+        await until(pilot, lambda: card.expanded, "the menu")
+        bar = screen_text(app).splitlines()[-1]
+        assert ("close menu" if lang == "en" else "关闭菜单") in bar
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: not card.expanded, "the menu closed")
+        assert card.value != before
+        await pilot.press("enter")
+        await until(pilot, lambda: card.expanded, "the menu again")
+        await pilot.press("escape")
+        await until(pilot, lambda: not card.expanded, "the menu dismissed")
+        assert isinstance(app.screen, CalculatorScreen)

@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import Static
 
-from drill.i18n import tr
+from drill.i18n import STRINGS, tr
 
 
 @functools.cache
@@ -107,8 +107,15 @@ class KeyBar(Static):
             if i:
                 text.append(" " * (gap - 1 if padded else gap))
             text.append(f" {key} " if padded else key, style="reverse")
-            text.append(" " + tr(f"key-{name}", lang))
+            text.append(" " + label(name, lang))
         return text
+
+
+def label(name: str, lang: str) -> str:
+    """What the bar calls a key: the catalog's ``key-<name>``; a binding of a widget the
+    catalog does not know (a Textual widget's own) under its own description."""
+    key = f"key-{name}"
+    return tr(key, lang) if key in STRINGS else name
 
 
 class StatefulKeys:
