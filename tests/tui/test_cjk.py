@@ -3,6 +3,7 @@ line's start, no English word split, and a space between Chinese and Latin."""
 
 from __future__ import annotations
 
+import pytest
 from rich.cells import cell_len
 
 from drill.ui.render.cjk import CLOSING, fit, space_mixed
@@ -26,8 +27,32 @@ def test_chinese_wraps_between_characters_and_keeps_words_whole():
         assert "split-K" in words or "split-K的" in "".join(lines)
         for word in ("axpy", "split-K", "GEMM", "A100", "TFLOP/s，"):
             assert any(word in line for line in lines), (width, word, lines)
-        # Lines are filled: only the last may be much shorter than the width.
-        assert all(cell_len(line) >= width - 8 for line in lines[:-1]), (width, lines)
+        # Lines are filled: only the last may be much shorter than the width, or one whose
+        # next starts with a number kept with its unit ("1.3 TFLOP/s").
+        assert all(
+            cell_len(line) >= width - 8 or after[:1].isdigit()
+            for line, after in zip(lines, lines[1:], strict=False)
+        ), (width, lines)
+        if width >= 26:  # a bound piece takes at most half a line
+            assert not any(line.endswith("1.3") for line in lines), (width, lines)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        (
+            "峰值 82.6 TFLOP/s，显存带宽 1.008 TB/s，屋顶本身就低了 16 倍。",
+            ("82.6 TFLOP/s", "16 倍"),
+        ),
+        ("向量加 c = a + b（每元素 1 次运算），结果占 40 GiB。", ("c = a + b", "1 次", "40 GiB")),
+        ("它的算术强度是多少？（单位 FLOP/B）只到带宽屋顶的 15 %", ("（单位 FLOP/B）", "15 %")),
+    ],
+)
+def test_a_number_keeps_its_unit_and_a_short_formula_its_line(text, kept):
+    for width in range(30, 60):
+        joined = "\n".join(fit(text, width))
+        for piece in kept:
+            assert piece in joined, (width, piece, joined)
 
 
 def test_plot_legend_in_chinese_fits_its_width():

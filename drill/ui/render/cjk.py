@@ -94,8 +94,9 @@ def _pair(m: re.Match) -> str:
     return " ".join(g for g in m.groups() if g)
 
 
-def _units(line: str) -> list[tuple[int, int, bool]]:
-    """(start, end, is_space) for the unbreakable pieces of one line."""
+def _units(line: str, width: int = 0) -> list[tuple[int, int, bool]]:
+    """(start, end, is_space) for the unbreakable pieces of one line; no piece bound by
+    ``_bind`` grows past ``width`` cells."""
     units: list[list] = []
     i, n = 0, len(line)
     while i < n:
@@ -132,7 +133,66 @@ def _units(line: str) -> list[tuple[int, int, bool]]:
             glued[-1][1] = unit[1]
             continue
         glued.append(unit)
-    return [tuple(u) for u in glued]
+    return [tuple(u) for u in _bind(line, glued, width)]
+
+
+# What a number keeps on its line: its unit ("82.6 TFLOP/s", "15 %", "16 倍", "1 次运算").
+_MEASURE = ("字节", "毫秒", "微秒", "纳秒", "倍", "分", "次", "个", "位", "条", "层", "头",
+            "秒", "块", "波", "题", "步", "项", "亿", "万", "张", "行", "列", "路")  # fmt: skip
+_OPERATORS = frozenset("=+-×·/÷≈<>≤≥→")
+_BRACKET_CELLS = 16  # a bracket this short stays on one line: "（单位 FLOP/B）"
+
+
+def _bind(line: str, units: list[list], width: int) -> list[list]:
+    """Spaces that may not break a line: between a number and its unit, around an operator
+    of a short formula ("c = a + b"), inside a short bracket; never into a piece wider
+    than the line."""
+    out: list[list] = []
+    k = 0
+    room = width // 2 if width else 10**6  # a bound piece leaves a line at most half empty
+    while k < len(units):
+        unit = units[k]
+        if (
+            unit[2]
+            and out
+            and k + 1 < len(units)
+            and _holds(line, out[-1], units[k + 1])
+            and cell_len(line[out[-1][0] : units[k + 1][1]]) <= room
+        ):
+            nxt = units[k + 1]
+            end = nxt[1]
+            word = next((w for w in _MEASURE if line.startswith(w, nxt[0])), "")
+            if word and line[out[-1][1] - 1].isdigit():
+                end = max(end, nxt[0] + len(word))  # the whole measure word: 字节, not 字|节
+                while k + 2 < len(units) and units[k + 2][0] < end:
+                    end = max(end, units[k + 2][1])
+                    k += 1
+            out[-1][1] = end
+            k += 2
+            continue
+        if not unit[2] and line[unit[0]] in "（(":
+            close = line.find("）" if line[unit[0]] == "（" else ")", unit[0])
+            if close > 0 and cell_len(line[unit[0] : close + 1]) <= min(_BRACKET_CELLS, room):
+                while k + 1 < len(units) and units[k + 1][0] <= close:
+                    k += 1
+                unit = [unit[0], units[k][1], False]
+        out.append(list(unit))
+        k += 1
+    return out
+
+
+def _holds(line: str, before: list, after: list) -> bool:
+    left, right = line[before[0] : before[1]], line[after[0] : after[1]]
+    if after[2] or not left.strip() or not right:
+        return False
+    left = left.split()[-1]
+    if left[-1].isdigit() or left[-1] in "%％":
+        if right[0].isalpha() and right[0].isascii() or right[0] in "µμ%％°":
+            return True
+        return any(line.startswith(w, after[0]) for w in _MEASURE)
+    if right in _OPERATORS or left in _OPERATORS:
+        return cell_len(left.strip("（()）")) <= 8 and cell_len(right.strip("（()）")) <= 8
+    return False
 
 
 def break_offsets(line: str, width: int) -> list[tuple[int, int]]:
@@ -142,7 +202,7 @@ def break_offsets(line: str, width: int) -> list[tuple[int, int]]:
     lines: list[tuple[int, int]] = []
     start = end = None
     used = 0
-    for a, b, space in _units(line):
+    for a, b, space in _units(line, width):
         w = cell_len(line[a:b])
         if start is None:
             if space:
