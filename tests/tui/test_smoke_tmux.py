@@ -181,3 +181,18 @@ def test_closing_the_terminal_while_the_app_starts_ends_it(drill_home, screen):
         if not _exited(pid):
             os.kill(pid, 9)
             raise AssertionError("the app outlived its terminal")
+
+
+def test_placement_in_a_terminal_opens_the_app(drill_home):
+    """`drill placement` in a terminal is the app's placement, as `l` on the home screen is:
+    its intro above the first question, the answer box and the key bar."""
+    name = f"drill-{uuid.uuid4().hex[:8]}"
+    command = f"DRILL_HOME={drill_home} {sys.executable} -m drill placement --seed 7 --lang en"
+    started = tmux(name, "new-session", "-d", "-s", name, "-x", "100", "-y", "32", command)
+    assert started.returncode == 0, started.stderr
+    try:
+        screen = wait_for(name, "Placement ·")
+        assert "Answer" in screen and "leave" in screen.splitlines()[-1]
+        assert "== " not in screen  # not the line mode's banner
+    finally:
+        tmux(name, "kill-server")

@@ -1,5 +1,6 @@
-"""``drill placement``: a quarter of an hour that sets where practice starts, line by line
-(--jsonl for scripts); the app's home screen offers the same run."""
+"""``drill placement``: a quarter of an hour that sets where practice starts: in the app in a
+terminal (as ``l`` on the home screen opens it), line by line with --plain or without one,
+--jsonl for scripts."""
 
 from __future__ import annotations
 
@@ -12,9 +13,15 @@ from drill.errors import UsageError
 
 def run(args) -> int:
     lang = lang_of(args)
+    from drill.cli.commands.start import served_to_a_browser
     from drill.runs.options import PlacementOptions
 
     options = PlacementOptions(seed=args.seed)
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    if not (args.jsonl or args.plain) and (terminal or served_to_a_browser()):
+        from drill.ui.tui.app import run_app
+
+        return run_app(lang=lang, placement=options)
     from drill.errors import SetupError
     from drill.runs.factory import open_run
     from drill.ui.lines.driver import drive

@@ -15,7 +15,7 @@ from textual.binding import Binding
 
 from drill.config import settings as settings_mod
 from drill.i18n import tr
-from drill.runs.options import MockOptions, PracticeOptions
+from drill.runs.options import MockOptions, PlacementOptions, PracticeOptions
 from drill.ui.tui.startup import resume_collection
 
 SHUTDOWN_GRACE_S = 2.0  # after a signal, how long the app may take to restore the terminal
@@ -28,6 +28,7 @@ class AppOptions:
     lang: str | None = None  # None: the settings' language
     start: PracticeOptions | None = None  # a practice session instead of the home screen
     mock: MockOptions | None = None  # a mock interview instead of the home screen
+    placement: PlacementOptions | None = None  # the placement test instead of the home screen
     record: bool = True  # False for --no-save: every run this app starts reads it
     clock: Callable[[], float] = time.monotonic
 
@@ -78,6 +79,10 @@ class DrillApp(App):
             from drill.ui.tui.screens.mock import MockScreen
 
             self.push_screen(MockScreen(self.options.mock))
+        elif self.options.placement is not None:
+            from drill.ui.tui.screens.placement import PlacementScreen
+
+            self.push_screen(PlacementScreen(placement=self.options.placement))
         elif self.options.start is not None:
             from drill.ui.tui.screens.practice import PracticeScreen
 
@@ -209,10 +214,13 @@ def make_app(
     prepared: Future | None = None,
     mock: MockOptions | None = None,
     record: bool = True,
+    placement: PlacementOptions | None = None,
 ) -> DrillApp:
     """The one app factory, for ``drill`` and for tests; the data folder is DRILL_HOME's, as
     for every command."""
-    options = AppOptions(lang=lang, start=start, mock=mock, record=record, clock=clock)
+    options = AppOptions(
+        lang=lang, start=start, mock=mock, placement=placement, record=record, clock=clock
+    )
     if start is not None and prepared is None:
         from drill.runs.prefetch import prepare_practice
 
@@ -232,10 +240,13 @@ def run_app(
     prepared: Future | None = None,
     record: bool = True,
     mock: MockOptions | None = None,
+    placement: PlacementOptions | None = None,
 ) -> int:
-    """Run the app: a practice session for ``start``, a mock interview for ``mock``, or the
-    home screen."""
-    app = make_app(lang=lang, start=start, prepared=prepared, mock=mock, record=record)
+    """Run the app: a practice session for ``start``, a mock interview for ``mock``, the
+    placement test for ``placement``, or the home screen."""
+    app = make_app(
+        lang=lang, start=start, prepared=prepared, mock=mock, record=record, placement=placement
+    )
     app.run()
     app.disarm_exit()
     return app.return_code or 0

@@ -17,14 +17,18 @@ class PlacementScreen(PracticeScreen):
     """The same questions and feedback as practice; the run is a placement
     (drill.runs.placement), built by the factory off the UI thread."""
 
+    def __init__(self, placement=None) -> None:
+        from drill.runs.options import PlacementOptions
+
+        super().__init__()
+        self.placement = placement or PlacementOptions()  # drill placement's flags (--seed)
+
     def open_run(self):
         from drill.runs.factory import Relay, open_run
 
         relay = Relay()
-        from drill.runs.options import PlacementOptions
-
         run = open_run(
-            PlacementOptions(),
+            self.placement,
             self.app.lang,
             clock=self.app.clock,
             record=self.app.record,
