@@ -39,7 +39,8 @@ def run(args) -> int:
         from drill.ui.render.placement_text import intro_lines
 
         title, *lines = intro_lines(placement, lang, "plain")
-        print("\n".join([f"== {title} ==", *lines]), end="\n\n")
+        for line in [f"== {title} ==", *lines, ""]:
+            out.say(line)  # wrapped between words at the terminal's width
     drive(placement, sys.stdin, out)
     if args.jsonl:
         out.end(placement)
@@ -54,7 +55,7 @@ def run(args) -> int:
     if placement.answered < placement.total:
         saved = getattr(placement, "recorder", None) is not None
         lines += stopped_lines(placement, lang, "plain", saved)
-    print()
+    out.say()
     for line in lines:
-        print(line)
+        out.say(line)
     return 0
