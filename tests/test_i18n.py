@@ -585,6 +585,10 @@ def test_english_articles_follow_the_spoken_word(raw, tidy):
             "在途字节数（Little 定律） = 1.6 TB/s × 500 ns",
             "在途字节数（Little 定律） = 1.6 TB/s × 500 ns",
         ),
+        ("错误  (0.00)", "错误（0.00）"),
+        ("（第 4 题）; 漏算 KV 缓存", "（第 4 题）；漏算 KV 缓存"),
+        ("'向量化访存' 不是选项", "“向量化访存”不是选项"),
+        ("min(峰值, 强度 × 带宽)", "min(峰值, 强度 × 带宽)"),  # a formula keeps its own
     ],
 )
 def test_chinese_is_spaced_one_way(raw, tidy):

@@ -22,6 +22,12 @@ PAIRS: dict[str, tuple[str, str]] = {
         "Answers so far are kept. y: leave and see the summary · n / Escape: stay",
         "已答的题都会保留。y：离开并查看总结 · n / Esc：留下",
     ),
+    "leave-mock-title": ("End the interview now?", "现在结束面试？"),
+    "leave-mock-body": (
+        "The questions left count 0, and the score goes into your mock trend. "
+        "y: end and see the scorecard · n / Escape: go on",
+        "剩下的题计 0 分，这次得分会计入模拟面试趋势。y：结束并查看成绩单 · n / Esc：继续",
+    ),
     "yes": ("Yes", "是"),
     "no": ("No", "否"),
     "summary-again": (

@@ -110,6 +110,12 @@ _PUNCTUATION = (
     (re.compile(rf"(?<!:):+ ?(?=[{_HAN}{_OPENING}])"), "："),
     # a comma after a closing bracket lists Chinese items: "（每元素更少字节）, e) 增大 batch"
     (re.compile(r"(?<=[）」』》]), ?"), "，"),
+    # a semicolon after Chinese or its bracket: "（第 4 题）; 漏算" is "（第 4 题）；漏算"
+    (re.compile(rf"(?<=[{_HAN}）」』》]) ?; ?"), "；"),
+    # a bracket after Chinese is the full-width one: "正确  (0.50)" is "正确（0.50）"
+    (re.compile(rf"(?<=[{_HAN}]) *\(([^()\n]*)\)"), r"（\1）"),
+    # quotes around Chinese words: "'向量化访存' 不是选项" is "“向量化访存”不是选项"
+    (re.compile(rf"'([^'\n]*[{_HAN}][^'\n]*)' ?"), r"“\1”"),
 )
 # pieces joined after their own full stop: "…1）。；或把…" keeps the joiner's mark (last, as
 # taking out spaces can bring two marks together)

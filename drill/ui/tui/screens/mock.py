@@ -233,7 +233,10 @@ class MockScreen(RunScreen):
                 self._finish()
 
         self.app.push_screen(
-            ConfirmScreen(tr("leave-title", self.app.lang), tr("leave-body", self.app.lang)), done
+            ConfirmScreen(
+                tr("leave-mock-title", self.app.lang), tr("leave-mock-body", self.app.lang)
+            ),
+            done,
         )
 
     def _finish(self) -> None:
