@@ -196,3 +196,13 @@ async def test_the_summary_lists_a_cases_steps_under_it(drill_home):
     assert "1 question in 6 steps" in shown
     for step in ("1/6 arithmetic intensity", "2/6 ridge point", "6/6 what to do next"):
         assert step in shown
+
+
+def test_a_header_too_wide_drops_the_streak_then_the_clock():
+    from drill.ui.tui.screens.practice import fit_progress
+
+    text = "Question 5 of 12 (2 retries) · step 1 of 6 · 01:44 · score 7.00 / 10 · streak 3"
+    assert fit_progress(text, "01:44", 90) == text
+    assert fit_progress(text, "01:44", 78) == text.rsplit(" · ", 1)[0]
+    narrow = fit_progress(text, "01:44", 60)
+    assert narrow == "Question 5 of 12 (2 retries) · step 1 of 6 · score 7.00 / 10"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.text import Text
 from textual import on
@@ -29,6 +30,16 @@ VERDICT_STYLE = {
     "wrong": "bold red",
     "skipped": "bold grey62",
 }
+
+
+def fit_progress(text: str, clock: str, width: int) -> str:
+    """The header in ``width`` cells: a narrow screen drops the streak, then the clock, so
+    what is left is never cut."""
+    if cell_len(text) > width:
+        text = text.rsplit(" · ", 1)[0]
+    if cell_len(text) > width:
+        text = text.replace(f" · {clock}", "")
+    return text
 
 
 class PracticeScreen(RunScreen):
@@ -151,8 +162,11 @@ class PracticeScreen(RunScreen):
         values["score"] = tr("practice-score", lang, **answered) if s.results else ""
         values["step"] = f" · {step}" if shown is not None and shown.parts > 1 else ""
         values |= {"streak_word": tr("streak", lang), "streak": self.streak}
-        text = tr("practice-progress", lang, clock=f"{minutes:02d}:{seconds:02d}", **values)
-        self.query_one("#progress", Static).update(text)
+        clock = f"{minutes:02d}:{seconds:02d}"
+        text = tr("practice-progress", lang, clock=clock, **values)
+        progress = self.query_one("#progress", Static)
+        width = progress.content_size.width or self.app.size.width - 2
+        progress.update(fit_progress(text, clock, width))
 
     def _show_question(self) -> None:
         question = self.session.current
