@@ -206,3 +206,18 @@ def test_a_header_too_wide_drops_the_streak_then_the_clock():
     assert fit_progress(text, "01:44", 78) == text.rsplit(" · ", 1)[0]
     narrow = fit_progress(text, "01:44", 60)
     assert narrow == "Question 5 of 12 (2 retries) · step 1 of 6 · score 7.00 / 10"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_question_without_a_card_says_why_it_has_no_plot(drill_home, lang):
+    from drill.i18n import tr
+
+    start = PracticeOptions(skills=("tile-l2-intensity",), seed=1, count=1)
+    app = make_app(lang=lang, start=start, clock=frozen)
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await wait_for_question(pilot)
+        assert "plot" not in screen.keys_now()
+        await type_answer(pilot, "1")
+        await until(pilot, lambda: screen.feedback_for is not None, "the feedback")
+        await settle(pilot)
+        assert tr("no-plot-card", lang) in text_of(app, "#plot-note")
