@@ -68,7 +68,7 @@ def test_kv_capacity_is_graded_by_the_stated_memory_cap():
 
 
 def test_naive_attention_states_that_its_scores_go_through_dram_twice():
-    """ "Count each matrix once" alone contradicts the naive-attention answer, which writes
+    """ "Count each tensor once" alone contradicts the naive-attention answer, which writes
     the S×S scores and probabilities and reads each back: the convention says so."""
     from drill.content.skills import registry
 

@@ -270,8 +270,8 @@ def convention(
         en += f"; {dtype} = {s} byte{'s' if s > 1 else ''} per element"
         zh += f"；{dtype} 每元素 {s} 字节"
     if matrices:
-        en += "; count each matrix once (compulsory DRAM traffic)"
-        zh += "；每个矩阵只计一次（必需的显存流量）"
+        en += "; count each tensor once (compulsory DRAM traffic)"
+        zh += "；每个张量只计一次（必需的显存流量）"
         if dtype in ("fp8", "int8"):  # libraries often write a 16-bit output instead
             en += f"; the output is written in {dtype} too"
             zh += f"；输出也按 {dtype} 写回"

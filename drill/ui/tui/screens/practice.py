@@ -205,10 +205,10 @@ class PracticeScreen(RunScreen):
         if self.show_plot and self._figure is not None and not big_enough:
             note = tr("plot-hidden", self.app.lang)
         elif result is not None and self._figure is None and question.scenario is not None:
-            from drill.ui.render.plotpoints import why_no_plot  # a scenario says why it has none
+            from drill.ui.render.plotpoints import why_no_plot
 
-            why = "no-plot-card" if why_no_plot(question) == "card" else "no-plot-data"
-            note = Text(tr(why, self.app.lang), style="dim")
+            if why_no_plot(question) == "card":  # a roofline one would expect: say why not
+                note = Text(tr("no-plot-card", self.app.lang), style="dim")
         self.query_one("#plot-note", Static).update(note)
         if visible:
             plot.show(self._figure)  # the view redraws only for a new figure or size
