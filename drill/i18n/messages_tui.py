@@ -37,6 +37,7 @@ PAIRS: dict[str, tuple[str, str]] = {
         "Enter or n: next step of this case · PageUp / PageDown: scroll",
         "回车或 n：本案例的下一步 · PageUp / PageDown：滚动",
     ),
+    "so-far": ("From the steps before: ", "前面几步已得出："),
     "no-plot-card": (
         "No plot: this question is not about a particular card.",
         "没有图：这道题不涉及具体的显卡。",

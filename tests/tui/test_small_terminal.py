@@ -221,3 +221,19 @@ async def test_a_question_without_a_card_says_why_it_has_no_plot(drill_home, lan
         await until(pilot, lambda: screen.feedback_for is not None, "the feedback")
         await settle(pilot)
         assert tr("no-plot-card", lang) in text_of(app, "#plot-note")
+
+
+async def test_a_case_steps_feedback_shows_its_own_row_at_80x24(drill_home):
+    """The worked solution of a later step lists its own rows; the rows of the steps before
+    come in one line above them, so the row just answered is on screen."""
+    app = make_app(lang="en", start=CASE, clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_question(pilot)
+        await skip_to_step(pilot, screen, 5)
+        assert screen.session.current.ask.key == "efficiency"
+        await type_answer(pilot, "50%")
+        await until(pilot, lambda: screen.feedback_for is not None, "the feedback")
+        await settle(pilot)
+        shown = screen_text(app)
+        assert "From the steps before: FLOPs = " in shown
+        assert "│ Efficiency" in shown and "│ Arithmetic" not in shown
