@@ -119,7 +119,7 @@ MISTAKES: dict[str, Mistake] = {
         ),
     ),
     "wrong-bound": Mistake(
-        Text("Memory- and compute-bound swapped", "访存受限与计算受限搞反"),
+        Text("Memory- and compute-bound swapped", "带宽受限与算力受限搞反"),
         Text(
             "Swapped memory-bound and compute-bound: compare the intensity with the ridge.",
             "把带宽受限和算力受限弄反了：拿算术强度和拐点比较。",
@@ -456,7 +456,7 @@ MISTAKES: dict[str, Mistake] = {
         ),
     ),
     "quantization-flop-ratio": Mistake(
-        Text("FLOP ratio for a memory-bound op", "访存受限算子按算力比提速"),
+        Text("FLOP ratio for a memory-bound op", "带宽受限的算子按算力比提速"),
         Text(
             "Sped a memory-bound op up by the FLOP-rate ratio of the narrower type; weight-only "
             "quantization keeps the math in fp16 and only cuts the weight bytes (not the KV cache).",
