@@ -229,6 +229,25 @@ def test_an_item_missed_last_is_not_asked_again_at_once():
     assert session.finished and session.total == 2 and session.retries == 0
 
 
+def test_an_item_right_on_its_retry_is_not_practised_again():
+    """Missed, then answered right when it came back: the summary's "practise again" leaves
+    it out; one missed on its retry as well stays in."""
+    plan = [("skill", s) for s in SKILLS[:3]]
+    config = SessionConfig(count=3, seed=3, topic="numeric", plan=plan, retry_missed=True)
+    ticks = Ticks()
+    session = Session(config, CATALOG, clock=ticks)
+    seen: dict[str, int] = {}
+    while not session.finished:
+        question = session.current
+        item = question.item.id
+        if question.part == 1:
+            seen[item] = seen.get(item, 0) + 1
+        first_time = seen[item] == 1
+        answer(session, not (item == SKILLS[1] and first_time) and item != SKILLS[2], ticks)
+    assert seen == {SKILLS[0]: 1, SKILLS[1]: 2, SKILLS[2]: 2}
+    assert session.summary().missed_skills == [SKILLS[2]]
+
+
 def test_marking_a_free_answer_right_takes_its_retry_back():
     from drill.content.bank.cache import cached_bank
 

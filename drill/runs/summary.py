@@ -62,6 +62,9 @@ class Summary:
     per_item: dict[ItemRef, tuple[int, float]] = field(default_factory=dict)  # n, score sum
     mistakes: dict[str, int] = field(default_factory=dict)  # mistake key -> events
     asked: int = 0  # questions as the header counts them: a case's steps are one question
+    # items whose last time in the run (its last question, every step) was not fully right:
+    # one missed and then answered right on its retry is not practised again
+    still_missed: frozenset[ItemRef] | None = None
 
     @property
     def accuracy(self) -> float:
@@ -73,6 +76,8 @@ class Summary:
         return {item.id: value for item, value in self.per_item.items()}
 
     def _missed(self, kind: str) -> list[str]:
+        if self.still_missed is not None:
+            return sorted(item.id for item in self.still_missed if item.kind == kind)
         return sorted(
             item.id
             for item, (n, score) in self.per_item.items()
@@ -150,8 +155,16 @@ class Summary:
 def summarize(results: list[Result], seconds: float) -> Summary:
     per_item: dict[ItemRef, list[float]] = {}
     mistakes: dict[str, int] = {}
+    last: dict[ItemRef, tuple[str, bool]] = {}  # item -> its last question's group, all right
     for r in results:
         per_item.setdefault(r.question.item, []).append(r.score)
+        group, right = last.get(r.question.item, ("", True))
+        whole = r.score >= 1 - 1e-9
+        last[r.question.item] = (
+            (r.question.group, right and whole)
+            if group == r.question.group
+            else (r.question.group, whole)
+        )
         key = mistake_key(r)
         if key is not None:
             mistakes[key] = mistakes.get(key, 0) + 1
@@ -165,4 +178,5 @@ def summarize(results: list[Result], seconds: float) -> Summary:
         per_item={k: (len(v), sum(v)) for k, v in per_item.items()},
         mistakes=mistakes,
         asked=len({r.question.group for r in results}),
+        still_missed=frozenset(item for item, (_, right) in last.items() if not right),
     )
