@@ -50,7 +50,7 @@ IN_STATS = {
 }
 
 
-def skill_name(item: str, lang: str, kind: str = "skill") -> str:
+def skill_name(item: str, lang: str, kind: str = "skill", cells: int = 40) -> str:
     """A skill's name, or the start of a conceptual question's prompt (``kind`` "concept"),
     in the user's language."""
     if kind == "skill":
@@ -67,7 +67,7 @@ def skill_name(item: str, lang: str, kind: str = "skill") -> str:
         return printable(item)
     prompt = i18n.Text.of(question.prompt)(lang)
     # cut by terminal cells: forty Chinese characters would take eighty
-    return cut(prompt, 40)
+    return cut(prompt, cells)
 
 
 def overview(stats: Stats, lang: str = "en") -> Table:
@@ -279,8 +279,9 @@ def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Ta
     )
     rows = stats.skills[:limit]
     names = [
-        IN_STATS[s.id](lang) if s.id in IN_STATS else skill_name(s.id, lang, s.kind) for s in rows
-    ]
+        IN_STATS[s.id](lang) if s.id in IN_STATS else skill_name(s.id, lang, s.kind, 64)
+        for s in rows
+    ]  # a wide screen shows a question's stem on one line; a narrow one wraps it
     table.add_column(tr("stats-skill", lang), style="bold", ratio=1)
     table.add_column(tr("stats-attempts", lang), justify="right")
     table.add_column(tr("stats-score-column", lang), justify="right")
@@ -306,29 +307,41 @@ def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Ta
     return table
 
 
-def mistakes_table(stats: Stats, lang: str = "en") -> Table:
+def mistakes_table(stats: Stats, lang: str = "en", width: int = 120) -> RenderableType:
+    """The mistakes, one row each; under 100 columns the meaning goes under its row, where a
+    sixth column would be a few words wide and each row many lines tall."""
     from drill.runs.summary import mistake_explanation, mistake_label
 
+    narrow = width < 100
     table = Table(title=tr("stats-mistakes", lang, days=stats.recent_days), title_justify="left")
     table.add_column(tr("stats-tag", lang), style="bold")
     table.add_column(tr("stats-count", lang), justify="right")
     table.add_column(tr("stats-recent-rate", lang, days=stats.recent_days), justify="right")
     table.add_column(tr("stats-earlier-rate", lang), justify="right")
     table.add_column(tr("stats-trend-col", lang))
-    table.add_column(tr("stats-meaning", lang), style="dim", overflow="fold")
+    if not narrow:
+        table.add_column(tr("stats-meaning", lang), style="dim", overflow="fold")
     styles = {"fading": "green", "gone": "bold green", "growing": "red", "new": "yellow"}
     tidy = functools.partial(shown, lang=lang)
+    meanings = []
     for m in stats.mistakes:
         trend = m.trend
-        table.add_row(
-            mistake_label(m.tag, lang),  # "one of: dtype-bytes, fma-factor", counted once
+        label = mistake_label(m.tag, lang)  # "one of: dtype-bytes, fma-factor", counted once
+        meaning = tidy(mistake_explanation(m.tag, lang))  # "…。；或…" joined, put right
+        cells = [
+            label,
             str(m.count),
             _pct(m.recent_rate),
             _pct(m.earlier_rate),
             Text(tr(f"stats-{trend}", lang), style=styles.get(trend, "")) if trend else "—",
-            Wrapped(tidy(mistake_explanation(m.tag, lang))),  # "…。；或…" joined, put right
-        )
-    return table
+        ]
+        table.add_row(*cells, *([] if narrow else [Wrapped(meaning)]))
+        meanings.append((label, meaning))
+    if not narrow:
+        return table
+    sep = "：" if lang == "zh" else ": "
+    lines = [Wrapped(Text(f"{label}{sep}{meaning}", style="dim")) for label, meaning in meanings]
+    return Group(table, Text(tr("stats-meaning", lang), style="bold"), *lines)
 
 
 def _note(text: str) -> RenderableType:
@@ -372,7 +385,7 @@ def stats_view(
     parts += [skills_table(stats, lang), _note(tr("stats-skills-note", lang, n=RECENT_ATTEMPTS))]
     if stats.mistakes:
         note = tr("stats-mistakes-note", lang, days=stats.recent_days)
-        parts += [mistakes_table(stats, lang), _note(note)]
+        parts += [mistakes_table(stats, lang, width), _note(note)]
     parts += lock_parts
     parts += [
         Text(tr("stats-calendar", lang), style="bold underline"),
