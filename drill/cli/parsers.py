@@ -188,7 +188,7 @@ def _calc(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
 def _gpus(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
     gpus = sub.add_parser("gpus", help="the GPU catalog, or one card in full")
     gpus.add_argument("id", nargs="?", type=argtypes.name, help="card id or alias")
-    gpus.add_argument("--json", action="store_true")
+    gpus.add_argument("--json", action="store_true", help="the cards (or the one card) as JSON")
     _lang_flag(gpus)
 
 
@@ -259,7 +259,7 @@ def _validate(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
 
 def _reference(sub: argparse._SubParsersAction, argv: list[str] | None) -> None:
     reference = sub.add_parser("reference", help="quick reference: symptom → bound → check → fix")
-    reference.add_argument("--json", action="store_true")
+    reference.add_argument("--json", action="store_true", help="the quick reference as JSON")
     _lang_flag(reference)
 
 

@@ -96,7 +96,7 @@ def add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
     kv.add_argument(
         "--gpu", metavar="ID", type=argtypes.name, help="also show the time to read it once"
     )
-    kv.add_argument("--json", action="store_true")
+    kv.add_argument("--json", action="store_true", help="one JSON object in base SI units")
     _lang_flag(kv)
 
     peak = ops.add_parser("peak", help="peak FLOP/s = units × lanes × 2 × clock")
@@ -105,7 +105,7 @@ def add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
     peak.add_argument(
         "--clock", type=argtypes.frequency, required=True, help="boost clock, e.g. 1.41GHz"
     )
-    peak.add_argument("--json", action="store_true")
+    peak.add_argument("--json", action="store_true", help="one JSON object in base SI units")
     _lang_flag(peak)
 
     bw = ops.add_parser("bandwidth", help="bandwidth = bus width / 8 × per-pin data rate")
@@ -116,7 +116,7 @@ def add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
         required=True,
         help="per-pin Gb/s (already double data rate: do not double it)",
     )
-    bw.add_argument("--json", action="store_true")
+    bw.add_argument("--json", action="store_true", help="one JSON object in base SI units")
     _lang_flag(bw)
 
     for name, text in (
@@ -129,7 +129,7 @@ def add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
         if name == "ops-per-element":
             p.add_argument("--inputs", type=argtypes.count, default=1)
             p.add_argument("--outputs", type=argtypes.count, default=1)
-        p.add_argument("--json", action="store_true")
+        p.add_argument("--json", action="store_true", help="one JSON object in base SI units")
 
     waves = ops.add_parser("waves", help="wave quantization: thread blocks vs SMs")
     waves.add_argument(
@@ -143,7 +143,7 @@ def add_calc(sub: argparse._SubParsersAction, full: bool) -> None:
         default=1,
         help="blocks resident per SM at once (occupancy)",
     )
-    waves.add_argument("--json", action="store_true")
+    waves.add_argument("--json", action="store_true", help="one JSON object in base SI units")
     _lang_flag(waves)
     parsers_multigpu.add_multigpu_ops(ops, _lang_flag)
     from drill.cli.parsers_hierarchy import add_hierarchy_ops

@@ -13,7 +13,7 @@ def add_hierarchy_ops(ops, DTYPE_CHOICES, _lang_flag) -> None:  # noqa: N803
     tile.add_argument("--bn", type=argtypes.count, required=True, help="tile columns")
     tile.add_argument("--dtype", choices=DTYPE_CHOICES, default=None)
     tile.add_argument("--gpu", metavar="ID", type=argtypes.name)
-    tile.add_argument("--json", action="store_true")
+    tile.add_argument("--json", action="store_true", help="one JSON object in base SI units")
     _lang_flag(tile)
     occ = ops.add_parser("occupancy", help="resident warps per SM and the limiting resource")
     occ.add_argument("--regs", type=argtypes.count, required=True, help="registers per thread")
@@ -22,14 +22,14 @@ def add_hierarchy_ops(ops, DTYPE_CHOICES, _lang_flag) -> None:  # noqa: N803
         "--smem-kib", type=argtypes.number, default=0, help="shared memory per block (KiB)"
     )
     occ.add_argument("--gpu", metavar="ID", type=argtypes.name)
-    occ.add_argument("--json", action="store_true")
+    occ.add_argument("--json", action="store_true", help="one JSON object in base SI units")
     _lang_flag(occ)
     fly = ops.add_parser(
         "bytes-in-flight", help="Little's law: bytes in flight = bandwidth × latency"
     )
     fly.add_argument("--latency", required=True, help="memory latency, e.g. 600ns")
     fly.add_argument("--gpu", metavar="ID", type=argtypes.name)
-    fly.add_argument("--json", action="store_true")
+    fly.add_argument("--json", action="store_true", help="one JSON object in base SI units")
     _lang_flag(fly)
     move = ops.add_parser(
         "move", help="an operator before and after a change: both points and the speed-up"
@@ -73,5 +73,5 @@ def add_hierarchy_ops(ops, DTYPE_CHOICES, _lang_flag) -> None:  # noqa: N803
     move.add_argument("--to-gpu", metavar="ID", type=argtypes.name, help="card: the new card")
     move.add_argument("--dtype", choices=DTYPE_CHOICES, default=None)
     move.add_argument("--to-dtype", choices=DTYPE_CHOICES, help="precision: the new dtype")
-    move.add_argument("--json", action="store_true")
+    move.add_argument("--json", action="store_true", help="one JSON object in base SI units")
     _lang_flag(move)
