@@ -369,3 +369,18 @@ def test_the_card_page_shows_links_per_direction():
     assert "450 GB/s per direction (900 GB/s counting" in " ".join(result.stdout.split())
     zh = run_drill("--lang", "zh", "gpus", "mi250x")
     assert "软件看到 2 个设备" in zh.stdout
+
+
+@pytest.mark.parametrize(("typed", "size"), [("1GB", 1e9), ("64MiB", 64 * 2**20), ("32Mi", 2**25)])
+def test_a_buffer_size_is_typed_as_a_count_or_with_its_unit(typed, size):
+    data = run_json("calc", "allreduce", "--bytes", typed, "--gpus", "8", "--gpu", "h100",
+                    "--json")  # fmt: skip
+    assert data["bytes"] == size
+
+
+def test_a_buffer_size_in_another_unit_is_refused_in_one_line():
+    result = run_drill("calc", "allreduce", "--bytes", "1TB/s", "--gpus", "8", "--gpu", "h100")
+    assert result.returncode == 2
+    assert result.stderr.strip().endswith(
+        "'1TB/s' is not a size in bytes (e.g. 1GB, 64MiB) (see drill calc allreduce --help)"
+    )

@@ -56,6 +56,26 @@ def count(text: str) -> int:
     return value
 
 
+def byte_count(text: str) -> int:
+    """A size in bytes: a count (32Mi, 1e9) or a size with its unit (1GB = 1e9 B, 64 MiB)."""
+    u = units()
+    try:
+        quantity = u.parse_quantity(text)
+    except u.UnitError:
+        return count(text)  # its message names the forms a count takes
+    if quantity.dims and quantity.dims != frozenset({"B"}):
+        raise argparse.ArgumentTypeError(
+            f"{text.strip()!r} is not a size in bytes (e.g. 1GB, 64MiB)"
+        )
+    if not quantity.dims:
+        return count(text)
+    if quantity.value > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r} is too large (at most 1e15)")
+    if quantity.value < 1:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r} must be at least 1 byte")
+    return round(quantity.value)
+
+
 def session_count(text: str) -> int:
     value = count(text)
     if value > 100:

@@ -60,7 +60,11 @@ def add_multigpu_ops(ops, lang_flag) -> None:
             "ring per GPU). Reports algbw and busbw as nccl-tests does.",
         )
         p.add_argument(
-            "--bytes", type=argtypes.count, required=True, metavar="B", help="buffer size (32Mi)"
+            "--bytes",
+            type=argtypes.byte_count,
+            required=True,
+            metavar="B",
+            help="buffer size in bytes (32Mi, 1e9, 1GB, 64MiB)",
         )
         p.add_argument(
             "--gpus", type=argtypes.count, required=True, metavar="N", help="GPUs per node"
