@@ -384,3 +384,18 @@ def test_a_buffer_size_in_another_unit_is_refused_in_one_line():
     assert result.stderr.strip().endswith(
         "'1TB/s' is not a size in bytes (e.g. 1GB, 64MiB) (see drill calc allreduce --help)"
     )
+
+
+def test_a_decode_that_does_not_fit_one_card_says_how_many_it_takes():
+    """70B in fp16 is 140 GB: an H100 reports 85.52 GB, so it takes 2, and the time shown is
+    one GPU reading everything; 7B fits and says nothing."""
+    big = run_drill("calc", "decode", "--params", "70B", "--batch", "1", "--gpu", "h100")
+    assert big.returncode == 0
+    said = " ".join(big.stdout.split())
+    assert "The weights and KV cache (140 GB) do not fit in one h100-sxm5-80gb (85.52 GB)" in said
+    assert "at least 2 GPUs" in said
+    data = run_json("calc", "decode", "--params", "70B", "--batch", "1", "--gpu", "h100",
+                    "--json")  # fmt: skip
+    assert data["resident_bytes"] == 140e9 and data["gpus_to_hold"] == 2
+    small = run_drill("calc", "decode", "--params", "7B", "--batch", "1", "--gpu", "h100")
+    assert "do not fit" not in small.stdout

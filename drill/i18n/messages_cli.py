@@ -2,6 +2,12 @@
 
 PAIRS: dict[str, tuple[str, str]] = {
     "calc-custom": ("custom", "自定义"),
+    "calc-does-not-fit": (
+        "The weights and KV cache ({held}) do not fit in one {gpu} ({capacity}): they take "
+        "at least {n} GPUs, each reading its share (the time above is one GPU reading all).",
+        "权重和 KV 缓存（{held}）放不进一块 {gpu}（{capacity}）：至少要 {n} 块 GPU，"
+        "各读自己那一份（上面的时间是一块 GPU 读全部）。",
+    ),
     "gpus-skipped": ("skipped: {problem}", "已跳过：{problem}"),
     "validate-missing": ("{target}: no such file or folder", "{target}：没有这个文件或文件夹"),
     "validate-dangling": ("{target}: a dangling link", "{target}：链接指向的目标不存在"),

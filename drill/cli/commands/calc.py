@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import shutil
 
 from drill.cli.commands.common import load_card, print_json, roof_for, settle_dtype
@@ -159,6 +160,11 @@ def _operator(args, lang: str) -> int:
                 "x",
             )
         )
+    held = resident_bytes(analysis, args.dtype)
+    if held is not None and roof.card is not None:
+        need = math.ceil(held / roof.card.capacity)
+        data["resident_bytes"] = held
+        data["gpus_to_hold"] = need
     if getattr(args, "tile", None):
         from drill.cli.commands.calc_hierarchy import gemm_levels
 
@@ -184,6 +190,19 @@ def _operator(args, lang: str) -> int:
     note = spec_note(analysis, lang)
     if note:
         console.print(note, style="dim")
+    if data.get("gpus_to_hold", 1) > 1:
+        card = roof.card
+        console.print(
+            tr(
+                "calc-does-not-fit",
+                lang,
+                held=format_si(held, "B"),
+                gpu=card.id,
+                capacity=format_si(card.capacity, "B"),
+                n=data["gpus_to_hold"],
+            ),
+            style="yellow",
+        )
     console.print(tr("conventions", lang), style="dim")
     figure = _plot_analysis(console, analysis, roof, args, lang) if args.plot else None
     _export(
@@ -211,6 +230,16 @@ def _export(args, lang: str, title: str, shown: list, figure) -> None:
         shown.append(Text.from_ansi(render(figure, *_plot_size(args), color=True)))
     exporter.save(shown, title)
     exporter.report(lang)
+
+
+def resident_bytes(analysis, dtype: str) -> float | None:
+    """What a decode or prefill keeps in GPU memory: all the weights (every expert of a
+    mixture) and the KV cache; None for other operators."""
+    cost = analysis.cost
+    if cost.op not in ("decode", "prefill"):
+        return None
+    kv = next((float(s.value) for s in cost.steps if s.key == "kv-cache"), 0.0)
+    return float(cost.params["params"]) * dtype_bytes(dtype) + kv
 
 
 def spec_note(analysis, lang: str) -> str:
