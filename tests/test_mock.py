@@ -72,6 +72,29 @@ def test_a_wrong_bound_leads_to_a_bound_follow_up():
         assert "bound" in follow[0].skills, (seed, follow[0].id)
 
 
+def test_the_serving_case_leads_on_to_serving_questions():
+    """A missed KV-capacity step brings a KV-cache follow-up; a serving case with nothing
+    missed still follows with system design, and its design question is another serving one
+    (the kernel case's is the decode latency)."""
+    for seed in range(12):
+        mock = interview(seed=seed, case="serving")
+        while mock.current_item.stage == "case":
+            key = mock.current.ask.key
+            mock.answer("1" if key == "kv-capacity" else right_answer(mock.current))
+        follow = [i.question.concept for i in mock.items if i.stage == "follow-up"]
+        assert {"kv-cache", "kv-bound"} & set(follow[0].skills), (seed, follow[0].id)
+        assert mock.items[-1].question.item.id == "sla-batch"
+    mock = interview(seed=3, case="serving")
+    while mock.current_item.stage == "case":
+        mock.answer(right_answer(mock.current))
+    topics = {i.question.concept.topic for i in mock.items if i.stage == "follow-up"}
+    assert topics <= {"system-design", "batch-slower", "bigger-card"}
+    kernel = interview(seed=3)
+    while not kernel.finished:
+        kernel.skip()
+    assert kernel.items[-1].question.item.id == "decode-latency"
+
+
 def test_a_wrong_bound_is_not_ready_whatever_the_total():
     """Everything right but the bound: 90 % or more, which the score alone calls ready; the
     scorecard says close, and why, in both languages and the JSON."""

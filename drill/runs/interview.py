@@ -59,7 +59,16 @@ FOLLOW_TAGS = {
     "attainable": ("attainable",),
     "efficiency": ("efficiency", "sol-diagnosis"),
     "direction": ("direction",),
+    # the serving case's steps
+    "tp-degree": ("tp-degree", "collective-time"),
+    "kv-capacity": ("kv-cache", "kv-bound"),
+    "decode-step": ("decode-latency", "critical-batch", "kv-bound"),
+    "allreduce-time": ("collective-time", "comm-or-math"),
 }
+# What a case leads on to when nothing in it went wrong: the kernel case to the roofline's
+# topics, the serving case to system design. Its design question is another serving one.
+SERVING_TOPICS = ("system-design", "batch-slower", "bigger-card")
+DESIGN_SKILL = {"kernel": "decode-latency", "serving": "sla-batch"}
 FOLLOW_TOPICS = (
     "low-utilization",
     "directions",
@@ -247,6 +256,7 @@ class MockInterview(RunBase):
         self.timed_out = False
         ctx = Ctx(random.Random(f"case:{self.seed}"), 2, catalog, config.gpu)
         case = build_case(config.case, ctx, self.seed)
+        self.case_kind = "serving" if case.skill == "serving-case" else "kernel"
         self.gpu = case.params["gpu"]
         case_budget = self.total * CASE_SHARE / len(case.asks)
         self.items: list[Item] = [
@@ -375,7 +385,8 @@ class MockInterview(RunBase):
                     budget,
                 )
             )
-        design = skills.generate("decode-latency", self.seed, 2, self.catalog, self.gpu)
+        design_skill = DESIGN_SKILL[self.case_kind]
+        design = skills.generate(design_skill, self.seed, 2, self.catalog, self.gpu)
         number += 1
         self.items.append(
             Item(
@@ -420,7 +431,7 @@ class MockInterview(RunBase):
             if item.stage == "case" and item.score < 1.0:
                 for tag in FOLLOW_TAGS.get(item.question.ask.key, ()):
                     take(self.bank.with_skill(tag))
-        topics = list(FOLLOW_TOPICS)
+        topics = list(SERVING_TOPICS if self.case_kind == "serving" else FOLLOW_TOPICS)
         self.rng.shuffle(topics)
         for topic in topics:
             take(self.bank.by_topic(topic))
