@@ -51,14 +51,14 @@ PAIRS: dict[str, tuple[str, str]] = {
     "cards-sparse": ("2:4 sparse (not used)", "2:4 稀疏（不使用）"),
     "cards-peaks-int8": ("int8 in TOPS and OP/B.", "int8 的单位是 TOPS 和 OP/B。"),
     "cards-peaks-vector": (
-        "vector.* rows: the peak without {matrix} (drill calc --cuda-cores).",
-        "vector.* 行：不用 {matrix} 的峰值（drill calc --cuda-cores）。",
+        "{units} rows: the peak without {matrix} (drill calc --cuda-cores).",
+        "{units} 行：不用 {matrix} 的峰值（drill calc --cuda-cores）。",
     ),
     "cards-formula": ("spec check", "公式核对"),
-    "cards-notes": ("Notes", "说明"),
+    "cards-notes": ("Notes", "说明（原文为英文）"),
     "cards-sources": ("Sources", "来源"),
     "cards-inferred": ("Inferred (not published)", "推算值（未公开）"),
-    "cards-exceptions": ("Documented exceptions", "已说明的例外"),
+    "cards-exceptions": ("Documented exceptions", "已说明的例外（原文为英文）"),
     "cards-caption": (
         "per device (one GCD of an MI250X); memory in GiB as tools report it; dense peaks in "
         "TFLOP/s (int8: TOPS), tensor cores where the card has them; ridge in FLOP/B",

@@ -52,6 +52,21 @@ def catalog_table(cards: list, lang: str = "en", wide: bool = False) -> Table:
     return table
 
 
+def unit_name(card, path: str, lang: str) -> str:
+    """The units a peak runs on, as the vendor names them: "tensor.fp16" is tensor cores
+    (Tensor Core), "vector.fp32" the non-tensor units (CUDA Core; AMD's vector units)."""
+    amd = card.vendor.upper() == "AMD"
+    if path.startswith("tensor"):
+        return (
+            ("Matrix Core" if lang == "zh" else "matrix cores")
+            if amd
+            else ("Tensor Core" if lang == "zh" else "tensor cores")
+        )
+    if amd:
+        return "向量单元" if lang == "zh" else "vector units"
+    return "CUDA Core" if lang == "zh" else "non-tensor"
+
+
 def card_panel(card, lang: str = "en") -> Panel:
     facts = Table.grid(padding=(0, 2))
     facts.add_column(style="bold")
@@ -106,7 +121,7 @@ def card_panel(card, lang: str = "en") -> Panel:
         sparse = card.sparse.get(dtype)
         peaks.add_row(
             dtype,
-            choice.path,
+            unit_name(card, choice.path, lang),
             sig(choice.value / 1e12, 4),
             sig(choice.value / card.bandwidth, 4),
             sig(sparse, 4) if sparse else "",
@@ -117,7 +132,7 @@ def card_panel(card, lang: str = "en") -> Panel:
             second = True
             peaks.add_row(
                 dtype,
-                f"vector.{dtype}",
+                unit_name(card, f"vector.{dtype}", lang),
                 sig(value, 4),
                 sig(value * 1e12 / card.bandwidth, 4),
                 "",
@@ -126,7 +141,8 @@ def card_panel(card, lang: str = "en") -> Panel:
     if second:
         amd = card.vendor.upper() == "AMD"
         matrix = ("matrix cores", "Matrix Core") if amd else ("tensor cores", "Tensor Core")
-        notes.append(tr("cards-peaks-vector", lang, matrix=matrix[lang == "zh"]))
+        units = unit_name(card, "vector", lang)
+        notes.append(tr("cards-peaks-vector", lang, matrix=matrix[lang == "zh"], units=units))
     if notes:
         # under the table, wrapped to its width: a "(--cuda-cores)" in the dtype cell was cut
         peaks.caption = ("" if lang == "zh" else " ").join(notes)
