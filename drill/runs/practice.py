@@ -7,6 +7,7 @@ drill.runs.factory, which draws the seed and plans the items.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -236,6 +237,9 @@ def grade_notes(result: Result, lang: str) -> list[str]:
     return notes
 
 
+_LABELLED = re.compile(r"^[^\s:：]{1,12}[:：]")
+
+
 def hint_rung(number: int, hint: str, lang: str, total: int) -> str:
     """ "Hint 2/3 (−15%): …": a rung of the ladder, of the ``total`` the question has, with
     what it costs, as every mode shows it."""
@@ -246,7 +250,9 @@ def hint_rung(number: int, hint: str, lang: str, total: int) -> str:
     of = f"{number}/{total}" if total >= number else str(number)
     cost = f"−{HINT_COSTS[number - 1]:.0%}" if paid else ""
     cost = (f"（{cost}）" if lang == "zh" else f" ({cost})") if cost else ""
-    return f"{tr('hint', lang)} {of}{cost}: {hint}"
+    # a rung that names itself ("Formula: …", "公式：…") takes no second colon
+    joint = " · " if _LABELLED.match(hint) else ("：" if lang == "zh" else ": ")
+    return f"{tr('hint', lang)} {of}{cost}{joint}{hint}"
 
 
 def count_values(run, question, lang: str) -> dict[str, object]:

@@ -95,7 +95,7 @@ def report(card: Scorecard, lang: str = "en", when: datetime | None = None) -> s
         lines.append(
             f"| {r.id} | {w(r.stage, lang)} | {_cell(r.name)} | "
             f"{w(r.status, lang)} | {r.score:.2f} | {r.time('—')} | {r.hints} | "
-            f"{', '.join(r.mistakes)} |"
+            f"{_cell(('、' if lang == 'zh' else ', ').join(mistake_name(m, lang) for m in r.mistakes))} |"
         )
     lines += ["", f"## {w('solutions', lang)}", ""]
     for item, (_, expected, steps) in zip(card.items, solutions(card, lang), strict=True):
@@ -114,4 +114,8 @@ def report(card: Scorecard, lang: str = "en", when: datetime | None = None) -> s
         for step in steps:
             lines.append(f"    {step}")
         lines.append("")
+    if lang == "zh":  # pieces joined with ": " and ". " put right, as every screen does
+        from drill.i18n.text import tidy_zh
+
+        lines = [tidy_zh(line) for line in lines]
     return "\n".join(lines).rstrip() + "\n"
