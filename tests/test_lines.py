@@ -82,7 +82,9 @@ def test_one_grammar(word, command):
 def test_practice_plain_commands(hint, skip, quit):
     session = practice()
     out = run_lines(session, PlainFormatter, f"{hint}\n{skip}\n{quit}\n4\n")
-    assert out.count("Hint 1/2 (−15%) · Formula: ") == 1  # the rung, of the two it has, and its cost
+    assert (
+        out.count("Hint 1/2 (−15%) · Formula: ") == 1
+    )  # the rung, of the two it has, and its cost
     assert [r.verdict() for r in session.results] == ["skipped"]  # "4" was never read
     assert out.count("== Question") == 2
     assert "1 question, 0 correct, 1 skipped" in out
@@ -192,12 +194,17 @@ def test_the_cli_speaks_the_grammar_in_chinese():
     )
     assert result.returncode == 0, result.stderr
     assert (
-        "> 提示 1/3（−15%） · 公式：" in result.stdout and "共 1 题，答对 0 题，跳过 1 题" in result.stdout
+        "> 提示 1/3（−15%） · 公式：" in result.stdout
+        and "共 1 题，答对 0 题，跳过 1 题" in result.stdout
     )
     result = run_drill("mock", "--plain", "--seed", "3", "--lang", "zh", input="提示\n跳过\n退出\n")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "> 提示 1/3（−15%） · 公式：" in out and "已跳过第 1 题：计 0 分。" in out and "成绩单" in out
+    assert (
+        "> 提示 1/3（−15%） · 公式：" in out
+        and "已跳过第 1 题：计 0 分。" in out
+        and "成绩单" in out
+    )
 
 
 def test_an_english_plain_session_shows_no_chinese():

@@ -26,7 +26,7 @@ from tests.helpers import right_answer
 CATALOG = load_catalog(include_user=False)
 UTC = timezone.utc
 MORNING = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
-CORE_SKILLS = ("ridge-point", "bound", "attainable", "efficiency", "min-time")
+CORE_SKILLS = ("ridge-point", "bound", "attainable", "efficiency", "min-time", "direction")
 
 
 def run(config: SessionConfig, when: datetime, wrong=frozenset(), zone=UTC) -> list:
@@ -189,7 +189,7 @@ def test_the_core_skills_unlock_from_the_cases_own_steps():
     with History.open() as history:
         locked = locked_skills(history, list(CURRICULUM))
     assert "ridge-point" not in locked  # it needs no spec arithmetic: the peak is given
-    assert {"bound", "attainable", "efficiency", "min-time"} <= set(locked)
+    assert {"bound", "attainable", "efficiency", "min-time", "direction"} <= set(locked)
     case = SessionConfig(
         count=1, seed=5, skills=["roofline-case"], plan=[("skill", "roofline-case")]
     )
@@ -197,7 +197,8 @@ def test_the_core_skills_unlock_from_the_cases_own_steps():
     with History.open() as history:
         locked = locked_skills(history, list(CURRICULUM))
     assert "bound" in locked  # its step was missed
-    assert not {"attainable", "efficiency", "min-time"} & set(locked)
+    # the case's direction step answered right unlocks direction, though bound is not solid
+    assert not {"attainable", "efficiency", "min-time", "direction"} & set(locked)
     run(case, MORNING + timedelta(hours=1))
     with History.open() as history:
         locked = locked_skills(history, list(CURRICULUM))

@@ -72,6 +72,7 @@ CASE_STEPS: dict[str, str] = {
     "attainable": "attainable",
     "efficiency": "efficiency",
     "min-time": "attainable",
+    "direction": "direction",
 }
 
 # The order placement visits the skill groups in (the skills' topics); topics not named
