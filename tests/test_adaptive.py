@@ -138,7 +138,7 @@ def test_a_locked_skill_waits_until_its_prerequisites_are_solid():
     needs_gemm = sorted(s for s, ps in PREREQUISITES.items() if ps == ("gemm-intensity",))
     assert {"attention-intensity", "conv-intensity", "gemv-intensity"} <= set(needs_gemm)
     with History.open() as h:
-        add_attempts(h, "gemm-intensity", [1, 1, 0, 0, 1])  # 60 %: not solid
+        add_attempts(h, "gemm-intensity", [1, 0, 0, 1, 0])  # never 80 % over a run: not solid
         for _ in range(5):
             plan = plan_session(h, "smart", 30, list(SKILLS), [], NOW + timedelta(hours=1))
             assert not {i for _, i in plan.items} & set(needs_gemm)
@@ -157,6 +157,16 @@ def test_a_locked_skill_waits_until_its_prerequisites_are_solid():
         assert "gemv-intensity" not in locked_skills(h, list(SKILLS))
     human = run_drill("stats")
     assert "Locked skills" in human.stdout and "needs Ridge point" in human.stdout
+
+
+def test_a_bad_day_never_locks_again_what_a_solid_skill_unlocked():
+    """Solid once (the first answers right), then five wrong: what it unlocked stays so, and
+    the home screen's count of skills still to unlock never grows."""
+    with History.open() as h:
+        add_attempts(h, "gemm-intensity", [1, 1, 1])
+        assert "gemv-intensity" not in locked_skills(h, list(SKILLS))
+        add_attempts(h, "gemm-intensity", [0, 0, 0, 0, 0], start=NOW + timedelta(hours=2))
+        assert "gemv-intensity" not in locked_skills(h, list(SKILLS))
 
 
 # -- slow items -------------------------------------------------------------------------------

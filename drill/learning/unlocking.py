@@ -1,8 +1,9 @@
 """Which skills smart practice may introduce: those whose prerequisites are solid
 (drill.content.skills.prerequisites), or whose own step of the roofline case was answered right.
 
-A skill is solid when its last answers (SOLID_ATTEMPTS at most, SOLID_MIN at least) average
-SOLID_SCORE, or when its review card is mature (a memory stability of MATURE_DAYS, as
+A skill is solid once SOLID_ATTEMPTS answers in a row (SOLID_MIN at least, at its start) have
+averaged SOLID_SCORE, and stays so after a bad day (what it unlocked is never locked again,
+as a typing tutor never takes back a key), or when its review card is mature (a memory stability of MATURE_DAYS, as
 placement gives a skill you already master). Two answers suffice because a card answered
 right rests until the next day: waiting for five would keep the next skills locked for a week
 or more. Answers to a skill's step in the roofline case (CASE_STEPS) count as answers to the
@@ -18,7 +19,7 @@ import sqlite3
 
 from drill.learning.srs import card_id
 
-SOLID_ATTEMPTS = 5  # a prerequisite is solid when its last answers (5 at most ...
+SOLID_ATTEMPTS = 5  # a prerequisite is solid once a run of answers (5 at most ...
 SOLID_MIN = 2  # ... 2 at least) ...
 SOLID_SCORE = 0.8  # ... average at least 80 %
 MATURE_DAYS = 21.0  # or its review card's stability is three weeks or more
@@ -28,8 +29,8 @@ def _conn(history) -> sqlite3.Connection | None:
     return None if history is None else getattr(history, "conn", history)
 
 
-def _scores(conn: sqlite3.Connection, skill: str, n: int) -> list[float]:
-    """The scores of the last ``n`` answers to ``skill``, its case step's included."""
+def _scores(conn: sqlite3.Connection, skill: str) -> list[float]:
+    """The scores of every answer to ``skill``, its case step's included, oldest first."""
     from drill.content.skills.prerequisites import CASE_SKILLS, CASE_STEPS
 
     step = CASE_STEPS.get(skill)
@@ -41,9 +42,19 @@ def _scores(conn: sqlite3.Connection, skill: str, n: int) -> list[float]:
             "SELECT score, answered_utc FROM attempts WHERE ask = :step AND skill IN "
             "(SELECT value FROM json_each(:cases))"
         )
-    sql += " ORDER BY answered_utc DESC LIMIT :n"
-    args = {"s": skill, "step": step, "cases": json.dumps(CASE_SKILLS), "n": n}
+    sql += " ORDER BY answered_utc"
+    args = {"s": skill, "step": step, "cases": json.dumps(CASE_SKILLS)}
     return [score for score, _ in conn.execute(sql, args)]
+
+
+def was_solid(scores: list[float]) -> bool:
+    """Whether some run of SOLID_ATTEMPTS answers (fewer, SOLID_MIN at least, at the start)
+    averaged SOLID_SCORE."""
+    for end in range(SOLID_MIN, len(scores) + 1):
+        window = scores[max(0, end - SOLID_ATTEMPTS) : end]
+        if sum(window) / len(window) >= SOLID_SCORE - 1e-9:
+            return True
+    return False
 
 
 def solid_skills(history, skills) -> set[str]:
@@ -54,8 +65,7 @@ def solid_skills(history, skills) -> set[str]:
         return set()
     solid: set[str] = set()
     for skill in skills:
-        scores = _scores(conn, skill, SOLID_ATTEMPTS)
-        if len(scores) >= SOLID_MIN and sum(scores) / len(scores) >= SOLID_SCORE - 1e-9:
+        if was_solid(_scores(conn, skill)):
             solid.add(skill)
     cards = {card_id("skill", s): s for s in skills}
     for cid, stability in conn.execute(
