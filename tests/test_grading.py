@@ -149,6 +149,7 @@ def test_words_match_at_word_boundaries() -> None:
         ("典型的算力瓶颈", False, True),
         ("it is compute-bound, not memory-bound", False, True),
         ("It isn't compute-bound.", False, False),
+        ("It cannot be memory-bound at this intensity.", False, False),
         ("不是访存密集，而是计算密集", False, True),
         ("并非计算密集", False, False),
         ("不是计算密集而是访存密集", True, False),

@@ -13,7 +13,9 @@ from functools import cache, lru_cache
 from drill.grading.concept_sets import CONCEPTS
 from drill.grading.text import BREAKS, find_all, normalize
 
-_EN_NEGATORS = frozenset({"not", "no", "never", "neither", "nor", "without", "hardly", "non"})
+_EN_NEGATORS = frozenset(
+    {"not", "no", "never", "neither", "nor", "without", "hardly", "non", "cannot"}
+)
 _EN_NEGATING_PAIRS = (("rather", "than"), ("instead", "of"), ("opposed", "to"))
 # words that may stand between a negator and what it denies: "is not really memory-bound"
 _EN_FILLERS = frozenset(
