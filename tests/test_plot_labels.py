@@ -113,6 +113,23 @@ def test_a_vector_roof_in_front_is_named_so_and_the_tensor_roof_drawn_too():
     assert "fp16 (vector)" in "\n".join(plot.rows + plot.legend)
 
 
+def test_a_type_on_two_roofs_is_named_with_its_units_on_both():
+    """bf16 data at the fp32 rate of a B200's vector units, and bf16 on its tensor cores:
+    neither line reads as plain bf16, so the legend never names one type twice."""
+    from drill.ui.render.plot import merged_roofs
+
+    card = CATALOG.get("b200")
+    figure = card_figure(card, "bf16", peak=card.peak("fp32").value)
+    labels = [r.label for r in merged_roofs(figure.roofs)]
+    assert "bf16 (vector) = fp32" in labels and "fp16 = bf16 (tensor)" in labels
+    names = [n for label in labels for n in label.split(" = ")]
+    assert len(names) == len(set(names))
+    h100 = CATALOG.get("h100")
+    gemv = card_figure(h100, "fp16", peak=h100.peak("fp16", cuda_cores=True).value)
+    labels = [r.label for r in merged_roofs(gemv.roofs, "zh")]
+    assert "fp16（Tensor） = bf16" in labels and "fp16（非 Tensor）" in labels
+
+
 def test_the_a10_fp32_roof_is_drawn_where_its_label_is():
     """``drill plot --gpu a10 --width 100 --height 22``: ``fp32`` was on a row with no line."""
     card = CATALOG.get("a10")

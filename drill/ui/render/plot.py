@@ -303,6 +303,8 @@ def card_figure(
             (_path(c.path) for c in _choices(card, dtype) if abs(c.value - peak) <= 1e-9 * peak),
             "",
         )
+        if not path and any(abs(v * 1e12 - peak) <= 1e-9 * peak for v in card.vector.values()):
+            path = "vector"  # bf16 data at the fp32 rate of the vector units
     bw = bandwidth if bandwidth is not None else card.bandwidth
     roofs = [RoofLine(label or dtype, main_peak, bw, main=True, path="" if label else path)]
     for other in card.dtypes():
@@ -354,8 +356,16 @@ def merged_roofs(roofs: list[RoofLine], lang: str = "en") -> list[RoofLine]:
             lines.append(([roof], roof))
         elif all(roof.label != r.label for r in same[0]):
             same[0].append(roof)
+    # a type on two lines (bf16 on the tensor roof and, at the fp32 rate, on the vector one)
+    # is named with its units on both, so no label reads as the same type twice
+    seen: dict[str, int] = {}
+    for on, _ in lines:
+        for r in on:
+            seen[r.label] = seen.get(r.label, 0) + 1
+    twice = {label for label, n in seen.items() if n > 1}
     merged = [
-        RoofLine(_merged_label(on, lang), r.peak, r.bandwidth, r.main, r.path) for on, r in lines
+        RoofLine(_merged_label(on, lang, twice), r.peak, r.bandwidth, r.main, r.path)
+        for on, r in lines
     ]
     return sorted(merged, key=lambda r: r.main)
 
@@ -365,12 +375,14 @@ def merged_roofs(roofs: list[RoofLine], lang: str = "en") -> list[RoofLine]:
 USUAL_PATH = {"fp32": "vector", "fp64": "vector"}
 
 
-def _merged_label(roofs: list[RoofLine], lang: str) -> str:
-    """ "fp16 = bf16", with the units named where they are not the usual ones for the type:
-    "fp64 (tensor) = fp32" on an A100, "fp16 (vector)" for a GEMV's roof."""
+def _merged_label(roofs: list[RoofLine], lang: str, twice: set[str] = frozenset()) -> str:
+    """ "fp16 = bf16", with the units named where they are not the usual ones for the type
+    ("fp64 (tensor) = fp32" on an A100, "fp16 (vector)" for a GEMV's roof) or where the type
+    is on another line too (``twice``)."""
 
     def name(roof: RoofLine) -> str:
-        if not roof.path or roof.path == USUAL_PATH.get(roof.label, "tensor"):
+        usual = roof.path == USUAL_PATH.get(roof.label, "tensor")
+        if not roof.path or (usual and roof.label not in twice):
             return roof.label
         en, zh = PATH_WORDS[roof.path]
         return roof.label + (f"（{zh}）" if lang == "zh" else f" ({en})")
