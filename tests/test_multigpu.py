@@ -399,3 +399,11 @@ def test_a_decode_that_does_not_fit_one_card_says_how_many_it_takes():
     assert data["resident_bytes"] == 140e9 and data["gpus_to_hold"] == 2
     small = run_drill("calc", "decode", "--params", "7B", "--batch", "1", "--gpu", "h100")
     assert "do not fit" not in small.stdout
+
+
+def test_a_kv_cache_larger_than_the_card_says_how_many_it_takes():
+    args = ("calc", "kv-cache", "--layers", "80", "--kv-heads", "8", "--head-dim", "128",
+            "--tokens", "8192", "--batch", "64", "--gpu", "h100")  # fmt: skip
+    said = " ".join(run_drill(*args).stdout.split())
+    assert "The KV cache alone (171.8 GB) does not fit in one h100-sxm5-80gb (85.52 GB)" in said
+    assert run_json(*args, "--json")["gpus_to_hold"] == 3

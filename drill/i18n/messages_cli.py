@@ -2,6 +2,11 @@
 
 PAIRS: dict[str, tuple[str, str]] = {
     "calc-custom": ("custom", "自定义"),
+    "calc-kv-does-not-fit": (
+        "The KV cache alone ({held}) does not fit in one {gpu} ({capacity}): it takes at "
+        "least {n} GPUs, before the weights.",
+        "仅 KV 缓存（{held}）就放不进一块 {gpu}（{capacity}）：还没算权重，就至少要 {n} 块 GPU。",
+    ),
     "calc-does-not-fit": (
         "The weights and KV cache ({held}) do not fit in one {gpu} ({capacity}): they take "
         "at least {n} GPUs, each reading its share (the time above is one GPU reading all).",

@@ -270,7 +270,9 @@ def _plot_size(args) -> tuple[int, int]:
     return width, height
 
 
-def _emit_steps(args, lang: str, steps: list[Step], data: dict, note: str = "") -> int:
+def _emit_steps(
+    args, lang: str, steps: list[Step], data: dict, note: str = "", warning: str = ""
+) -> int:
     if args.json:
         data["steps"] = [s.to_json() for s in steps]
         print_json(data)
@@ -282,6 +284,8 @@ def _emit_steps(args, lang: str, steps: list[Step], data: dict, note: str = "") 
     if note:
         console.print(note)
     console.print(steps_table(steps, lang))
+    if warning:
+        console.print(warning, style="yellow")
     console.print(tr("conventions", lang), style="dim")
     return 0
 
@@ -326,6 +330,17 @@ def _kv_cache(args, lang: str) -> int:
                 "s",
             )
         )
+        data["gpus_to_hold"] = math.ceil(value / card.capacity)
+        if data["gpus_to_hold"] > 1:
+            over = tr(
+                "calc-kv-does-not-fit",
+                lang,
+                held=format_si(value, "B"),
+                gpu=card.id,
+                capacity=format_si(card.capacity, "B"),
+                n=data["gpus_to_hold"],
+            )
+            return _emit_steps(args, lang, steps, data, _config_line(args, lang), over)
     return _emit_steps(args, lang, steps, data, _config_line(args, lang))
 
 
