@@ -1,7 +1,7 @@
 """Placement, the daily challenge, unlocking, exports and the browser view."""
 
 PAIRS: dict[str, tuple[str, str]] = {
-    "profile-title": ("== Your placement profile ==", "== 你的定级结果 =="),
+    "profile-title": ("Your placement profile", "你的定级结果"),
     "profile-none": (
         "No skill group was finished, so nothing was placed.",
         "没有完成任何技能组，因此没有定级。",
@@ -42,7 +42,7 @@ PAIRS: dict[str, tuple[str, str]] = {
         "做完的技能组决定其技能的起点（全对：难度 3，较早复习；否则为你达到的难度）。"
         "随时可以停止：做完的组会保留定级。",
     ),
-    "placement-stopped-title": ("== Placement stopped ==", "== 定级测试已停止 =="),
+    "placement-stopped-title": ("Placement stopped", "定级测试已停止"),
     "placement-stopped-none": (
         "You answered {answered} of {total} questions. A group is placed after its {per} "
         "questions, and none was finished, so nothing was placed: every skill starts where "

@@ -47,13 +47,13 @@ async def test_intro_then_early_quit_page(drill_home, lang):
         await pilot.pause()
         page = " ".join(screen_text(app).split())
         if lang == "en":
-            assert page.startswith("== Placement stopped == You answered 2 of 33 questions.")
+            assert page.startswith("Placement stopped You answered 2 of 33 questions.")
             assert "nothing was placed: every skill starts where it did before." in page
             assert "Your answers are kept in your history, like practice answers." in page
             assert "start the placement again with l on the home screen" in page
             assert page.endswith("Esc home")
         else:
-            assert page.startswith("== 定级测试已停止 == 你回答了 33 题中的 2 题。")
+            assert page.startswith("定级测试已停止 你回答了 33 题中的 2 题。")
             assert "在主页按l重新开始定级测试" in page.replace(" ", "")
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, HomeScreen), "home")

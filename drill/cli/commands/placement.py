@@ -55,7 +55,10 @@ def run(args) -> int:
     if placement.answered < placement.total:
         saved = getattr(placement, "recorder", None) is not None
         lines += stopped_lines(placement, lang, "plain", saved)
+    from drill.i18n import tr
+
+    titles = {tr("profile-title", lang), tr("placement-stopped-title", lang)}
     out.say()
-    for line in lines:
-        out.say(line)
+    for n, line in enumerate(lines):
+        out.say(f"== {line} ==" if n == 0 and line in titles else line)  # as line mode heads
     return 0
