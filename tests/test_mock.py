@@ -237,3 +237,32 @@ def test_bad_options_are_one_line_errors():
     assert result.returncode == 2 and "NVIDIA" in result.stderr
     result = run_drill("mock", "--plain", "--report", "/nonexistent/dir/x.md")
     assert result.returncode == 2 and "does not exist" in result.stderr
+
+
+def test_a_mock_left_early_is_kept_but_stays_out_of_the_trend(drill_home):
+    """Left after one answer: the answers are in the history, the session says it ended
+    early, and neither the stats' mock chart nor the next scorecard's change counts it."""
+    from drill.learning.stats.queries import compute
+    from drill.runs.interview import previous_mock_score
+    from drill.runs.recording import Recorder
+    from drill.store.history import History
+
+    def taken(seed: int, leave_after: int | None) -> None:
+        history = History.open()
+        mock = interview(seed=seed)
+        recorder = Recorder(history, "mock", mock.config, seed, "test")
+        mock.subscribe(recorder.handle)
+        answered = 0
+        while not mock.finished and (leave_after is None or answered < leave_after):
+            mock.answer(right_answer(mock.current))
+            answered += 1
+        mock.finish()
+
+    taken(1, None)
+    taken(2, 1)
+    with History.open() as history:
+        flags = [r[0] for r in history.conn.execute("SELECT settings_json FROM sessions")]
+        assert sum('"ended_early":true' in f.replace(" ", "") for f in flags) == 1
+        assert history.conn.execute("SELECT count(*) FROM attempts").fetchone()[0] > 10
+        assert previous_mock_score(history) == 1.0  # the finished one, not the 13 % one
+        assert [m.accuracy for m in compute(history).mock] == [1.0]

@@ -24,9 +24,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     "leave-mock-title": ("End the interview now?", "现在结束面试？"),
     "leave-mock-body": (
-        "The questions left count 0, and the score goes into your mock trend. "
-        "y: end and see the scorecard · n / Escape: go on",
-        "剩下的题计 0 分，这次得分会计入模拟面试趋势。y：结束并查看成绩单 · n / Esc：继续",
+        "The questions left count 0; the interview is kept as ended early, outside your "
+        "mock trend. y: end and see the scorecard · n / Escape: go on",
+        "剩下的题计 0 分；这次面试记为提前结束，不计入模拟面试趋势。y：结束并查看成绩单 · n / Esc：继续",
     ),
     "yes": ("Yes", "是"),
     "no": ("No", "否"),

@@ -335,10 +335,12 @@ class MockInterview(RunBase):
             self._add_follow_ups()
 
     def finish(self) -> None:
-        """Stop now (the user left): what is left stays unanswered."""
+        """Stop now (the user left): what is left stays unanswered, and the interview is kept
+        as ended early (out of the mock trend), unless the time was up or nothing was left."""
+        early = not self.finished and not self.timed_out
         if not self.finished:
             self._close()
-        self._finished()
+        self._finished(early)
 
     @property
     def left_empty(self) -> bool:
@@ -458,10 +460,11 @@ class MockInterview(RunBase):
 
 
 def previous_mock_score(history) -> float | None:
-    """The mean score of the latest finished mock interview in the history, if any."""
+    """The mean score of the latest mock interview in the history that was not left early."""
     row = history.conn.execute(
         "SELECT avg(a.score) FROM attempts a WHERE a.session_id = ("
-        " SELECT s.id FROM sessions s WHERE s.mode = 'mock'"
+        " SELECT s.id FROM sessions s WHERE s.mode = 'mock' AND NOT (json_valid(s.settings_json)"
+        " AND coalesce(json_extract(s.settings_json, '$.ended_early'), 0))"
         " ORDER BY s.started_utc DESC, s.id DESC LIMIT 1)"
     ).fetchone()
     return None if row is None or row[0] is None else float(row[0])

@@ -33,6 +33,7 @@ class RunFinished:
     """The run is over: no more results will come."""
 
     mode: str  # "practice" or "mock"
+    ended_early: bool = False  # a mock the user left with questions and time left
 
 
 Event = ResultRecorded | ResultUpdated | RunFinished

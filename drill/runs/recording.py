@@ -175,6 +175,8 @@ class Recorder:
         from drill.runs.protocol import ResultRecorded, ResultUpdated, RunFinished
 
         if isinstance(event, RunFinished):
+            if event.ended_early:
+                self._mark_ended_early()
             self.close()
         elif isinstance(event, ResultUpdated):
             self._update(event.result)
@@ -263,6 +265,15 @@ class Recorder:
             self.on_error(
                 f"could not {what} {self.history.path} ({exc}); answers are kept and tried again"
             )
+
+    def _mark_ended_early(self) -> None:
+        """The session row says it was left early, so the mock trend leaves it out."""
+        if self.session_id is None or self._closed or self._refused:
+            return
+        try:
+            self.history.mark_ended_early(self.session_id)
+        except (sqlite3.Error, OSError) as exc:
+            self._fail(exc, "mark the end of")
 
     def close(self) -> None:
         """Try the unsaved results once more, mark the session's end and close the database

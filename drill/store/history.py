@@ -157,6 +157,15 @@ class History:
                 (ended_utc or utc_iso(), session_id),
             )
 
+    def mark_ended_early(self, session_id: int) -> None:
+        """A session the user left before its end (a mock with questions and time left)."""
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE sessions SET settings_json = json_set(CASE WHEN json_valid(settings_json)"
+                " THEN settings_json ELSE '{}' END, '$.ended_early', json('true')) WHERE id = ?",
+                (session_id,),
+            )
+
     def add_attempt(
         self,
         session_id: int,

@@ -119,6 +119,8 @@ def compute(
         for uuid, started, n, score in run(
             "SELECT s.uuid, s.started_utc, count(*), total(a.score) FROM sessions s "
             f"JOIN attempts a ON a.session_id = s.id WHERE s.mode = 'mock' AND {cond} "
+            "AND NOT (json_valid(s.settings_json) AND "
+            "coalesce(json_extract(s.settings_json, '$.ended_early'), 0)) "
             "GROUP BY s.id ORDER BY s.started_utc"
         )
     ]
