@@ -296,7 +296,7 @@ def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Ta
             "red" if s.recent_accuracy < 0.5 else ("yellow" if s.recent_accuracy < 0.8 else "green")
         )
         cells = [
-            name,
+            Wrapped(name),  # Chinese breaks between characters: rich alone cuts a run short
             str(s.attempts),
             _pct(s.accuracy),
             Text(_pct(s.recent_accuracy), style=style),
