@@ -156,7 +156,8 @@ class Ask:
                 return joiner.join(f"{o.id}) {o.zh if lang == 'zh' else o.en}" for o in right)
         if self.kind == MULTI:
             chosen = [o for o in self.options if o.value in self.expected]
-            return ", ".join(f"{o.id}) {o.zh if lang == 'zh' else o.en}" for o in chosen)
+            joiner = "；" if lang == "zh" else ", "
+            return joiner.join(f"{o.id}) {o.zh if lang == 'zh' else o.en}" for o in chosen)
         return str(self.expected)
 
     def expected_json(self) -> float | str | list[str]:

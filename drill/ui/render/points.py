@@ -40,4 +40,9 @@ def cap_line(result, lang: str) -> str:
     if cap is None:
         return ""
     value, why, points = cap
-    return tr(f"cap-{why}", lang, cap=f"{value:g}", points=", ".join(map(str, points)))
+    return tr(
+        f"cap-{why}",
+        lang,
+        cap=f"{value:g}",
+        points=("、" if lang == "zh" else ", ").join(map(str, points)),
+    )
