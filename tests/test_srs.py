@@ -551,3 +551,21 @@ def test_the_parts_of_one_scenario_are_one_review(drill_home):
             unanswered=True,
         )
         assert reviewer.review(never_shown, START) is None
+
+
+def test_flipping_a_point_back_takes_back_the_retry_it_added():
+    """A partly right free answer comes back only if it is rated Again: flipping its key
+    point away may add the retry; flipping it back takes the retry away again."""
+    from drill.content.bank.cache import cached_bank
+
+    free = ["wave-quantization-calc", "peak-flops-formula", "bandwidth-formula"]
+    config = SessionConfig(
+        count=3, seed=3, topic="concepts", plan=[("concept", q) for q in free], retry_missed=True
+    )
+    session = Session(config, CATALOG, cached_bank(), clock=Ticks())
+    result = session.answer("It nearly doubles: 112 tiles need two waves, the second nearly empty.")
+    assert not result.needs_retry and session.total == 3
+    session.flip_last([1, 2])
+    assert result.needs_retry and session.total == 4
+    session.flip_last([1, 2])
+    assert not result.needs_retry and session.total == 3

@@ -170,12 +170,12 @@ class Session(RunBase):
             raise AnswerError("no rubric points to flip here", "这里没有可翻转的要点")
         result = self.results[-1]
         result.flip(numbers)
-        if self.config.retry_missed:
+        if self.config.retry_missed:  # as the answer would have been rated: flipping back undoes
             item = result.question.item.as_tuple()
-            if result.correct:
-                self._unqueue(*item)
-            else:
+            if result.needs_retry:
                 self.requeue(*item)
+            else:
+                self._unqueue(*item)
         self._updated(result)
 
     def finish(self) -> None:
