@@ -107,11 +107,11 @@ def short(direction_id: str, lang: str, amd: bool = False) -> str:
 
 
 def chosen(direction_ids: set[str] | frozenset[str], amd: bool = False) -> Text:
-    """The first picks as a worked solution's result: by id in English (as the JSON carries
-    them), by their short names in Chinese."""
+    """The first picks as a worked solution's result, by their short names ("h) launch
+    overhead"); the JSON's expected answer carries the ids."""
     picked = [d for d in DIRECTION_IDS if d in direction_ids]
     return Text(
-        ", ".join(f"{letter(d)}) {d}" for d in picked),
+        ", ".join(f"{letter(d)}) {short(d, 'en', amd)}" for d in picked),
         "；".join(f"{letter(d)}) {short(d, 'zh', amd)}" for d in picked),
     )
 
