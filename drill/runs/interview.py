@@ -340,7 +340,7 @@ class MockInterview(RunBase):
         early = not self.finished and not self.timed_out
         if not self.finished:
             self._close()
-        self._finished(early)
+        self._finished(early, None if self.left_empty else self.scorecard().score)
 
     @property
     def left_empty(self) -> bool:
@@ -349,12 +349,14 @@ class MockInterview(RunBase):
         return not self.timed_out and not any(item.answered for item in self.items)
 
     def _close(self) -> None:
-        """Every question of the chain exists; those left are recorded as unanswered (unless
-        the interview was left empty)."""
+        """Every question of the chain exists; those left count as unanswered. Only the one
+        on screen is recorded (unless the interview was left empty): a question never shown
+        is no attempt at its skill, so it never lowers its stats or comes back as a review;
+        the session keeps the scorecard's score instead (``RunFinished.score``)."""
         if not self._follow_ups_added:
             self._add_follow_ups()
         record = not self.left_empty
-        for item in self.items[self.position :]:
+        for shown, item in enumerate(self.items[self.position :]):
             if item.result is None:
                 item.result = Result(
                     item.question,
@@ -365,7 +367,7 @@ class MockInterview(RunBase):
                     unanswered=True,
                 )
                 self.results.append(item.result)
-                if record:
+                if record and shown == 0:
                     self._emit(ResultRecorded(item.result))
         self.position = len(self.items)
 
@@ -462,9 +464,10 @@ class MockInterview(RunBase):
 def previous_mock_score(history) -> float | None:
     """The mean score of the latest mock interview in the history that was not left early."""
     row = history.conn.execute(
-        "SELECT avg(a.score) FROM attempts a WHERE a.session_id = ("
-        " SELECT s.id FROM sessions s WHERE s.mode = 'mock' AND NOT (json_valid(s.settings_json)"
-        " AND coalesce(json_extract(s.settings_json, '$.ended_early'), 0))"
-        " ORDER BY s.started_utc DESC, s.id DESC LIMIT 1)"
+        "SELECT coalesce(json_extract(CASE WHEN json_valid(s.settings_json) THEN"
+        " s.settings_json END, '$.score'), (SELECT avg(a.score) FROM attempts a"
+        " WHERE a.session_id = s.id)) FROM sessions s WHERE s.mode = 'mock' AND NOT"
+        " (json_valid(s.settings_json) AND coalesce(json_extract(s.settings_json,"
+        " '$.ended_early'), 0)) ORDER BY s.started_utc DESC, s.id DESC LIMIT 1"
     ).fetchone()
     return None if row is None or row[0] is None else float(row[0])

@@ -175,8 +175,11 @@ class Recorder:
         from drill.runs.protocol import ResultRecorded, ResultUpdated, RunFinished
 
         if isinstance(event, RunFinished):
-            if event.ended_early:
-                self._mark_ended_early()
+            marks: dict = {"ended_early": True} if event.ended_early else {}
+            if event.score is not None:
+                marks["score"] = event.score
+            if marks:
+                self._mark(marks)
             self.close()
         elif isinstance(event, ResultUpdated):
             self._update(event.result)
@@ -266,12 +269,13 @@ class Recorder:
                 f"could not {what} {self.history.path} ({exc}); answers are kept and tried again"
             )
 
-    def _mark_ended_early(self) -> None:
-        """The session row says it was left early, so the mock trend leaves it out."""
+    def _mark(self, marks: dict) -> None:
+        """What the session row keeps of its end: a mock's score (its questions never shown
+        count 0 but are no attempts) and whether it was left early (the trend leaves it out)."""
         if self.session_id is None or self._closed or self._refused:
             return
         try:
-            self.history.mark_ended_early(self.session_id)
+            self.history.mark_session(self.session_id, marks)
         except (sqlite3.Error, OSError) as exc:
             self._fail(exc, "mark the end of")
 

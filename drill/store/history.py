@@ -157,13 +157,14 @@ class History:
                 (ended_utc or utc_iso(), session_id),
             )
 
-    def mark_ended_early(self, session_id: int) -> None:
-        """A session the user left before its end (a mock with questions and time left)."""
+    def mark_session(self, session_id: int, marks: dict) -> None:
+        """Fields added to a session's settings at its end: ``ended_early`` (left with
+        questions and time left), ``score`` (a mock's, as its scorecard gave it)."""
         with self.transaction() as conn:
             conn.execute(
-                "UPDATE sessions SET settings_json = json_set(CASE WHEN json_valid(settings_json)"
-                " THEN settings_json ELSE '{}' END, '$.ended_early', json('true')) WHERE id = ?",
-                (session_id,),
+                "UPDATE sessions SET settings_json = json_patch(CASE WHEN json_valid(settings_json)"
+                " THEN settings_json ELSE '{}' END, ?) WHERE id = ?",
+                (json.dumps(marks), session_id),
             )
 
     def add_attempt(

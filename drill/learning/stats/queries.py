@@ -117,7 +117,9 @@ def compute(
     stats.mock = [
         MockScore(uuid, parse_utc(started).astimezone(zone).date(), n, score)
         for uuid, started, n, score in run(
-            "SELECT s.uuid, s.started_utc, count(*), total(a.score) FROM sessions s "
+            "SELECT s.uuid, s.started_utc, count(*), coalesce(json_extract(CASE WHEN "
+            "json_valid(s.settings_json) THEN s.settings_json END, '$.score') * count(*), "
+            "total(a.score)) FROM sessions s "
             f"JOIN attempts a ON a.session_id = s.id WHERE s.mode = 'mock' AND {cond} "
             "AND NOT (json_valid(s.settings_json) AND "
             "coalesce(json_extract(s.settings_json, '$.ended_early'), 0)) "
