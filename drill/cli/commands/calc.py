@@ -191,18 +191,7 @@ def _operator(args, lang: str) -> int:
     if note:
         console.print(note, style="dim")
     if data.get("gpus_to_hold", 1) > 1:
-        card = roof.card
-        console.print(
-            tr(
-                "calc-does-not-fit",
-                lang,
-                held=format_si(held, "B"),
-                gpu=card.id,
-                capacity=format_si(card.capacity, "B"),
-                n=data["gpus_to_hold"],
-            ),
-            style="yellow",
-        )
+        console.print(too_big("calc-does-not-fit", held, roof.card, lang), style="yellow")
     console.print(tr("conventions", lang), style="dim")
     figure = _plot_analysis(console, analysis, roof, args, lang) if args.plot else None
     _export(
@@ -230,6 +219,19 @@ def _export(args, lang: str, title: str, shown: list, figure) -> None:
         shown.append(Text.from_ansi(render(figure, *_plot_size(args), color=True)))
     exporter.save(shown, title)
     exporter.report(lang)
+
+
+def too_big(key: str, held: float, card, lang: str) -> str:
+    """ "… (140 GB) do not fit in one h100-sxm5-80gb (85.52 GB): … at least 2 GPUs": how
+    many cards of the memory a tool reports it takes to hold ``held`` bytes."""
+    return tr(
+        key,
+        lang,
+        held=format_si(held, "B"),
+        gpu=card.id,
+        capacity=format_si(card.capacity, "B"),
+        n=math.ceil(held / card.capacity),
+    )
 
 
 def resident_bytes(analysis, dtype: str) -> float | None:
@@ -332,14 +334,7 @@ def _kv_cache(args, lang: str) -> int:
         )
         data["gpus_to_hold"] = math.ceil(value / card.capacity)
         if data["gpus_to_hold"] > 1:
-            over = tr(
-                "calc-kv-does-not-fit",
-                lang,
-                held=format_si(value, "B"),
-                gpu=card.id,
-                capacity=format_si(card.capacity, "B"),
-                n=data["gpus_to_hold"],
-            )
+            over = too_big("calc-kv-does-not-fit", value, card, lang)
             return _emit_steps(args, lang, steps, data, _config_line(args, lang), over)
     return _emit_steps(args, lang, steps, data, _config_line(args, lang))
 
