@@ -15,6 +15,11 @@ PAIRS: dict[str, tuple[str, str]] = {
         "{count} review card(s) due today — p starts a smart session.",
         "今天有 {count} 张复习卡到期——按 p 开始智能练习。",
     ),
+    "home-new-user": (
+        "New here? l runs the placement test (about 15 minutes) so practice starts at your "
+        "level; p starts with the roofline case.",
+        "第一次使用？按 l 做定级测试（约 15 分钟），让练习从你的水平开始；按 p 从 Roofline 完整案例开始。",
+    ),
     "home-none-due": (
         "Nothing due today: practice introduces new skills.",
         "今天没有到期的复习卡：练习会引入新技能。",

@@ -347,13 +347,13 @@ async def test_home_shows_cards_due_and_review_with_nothing_due_goes_home(drill_
     app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         await workers_done(pilot)  # the count, posted by its worker
-        assert "Nothing due today" in text_of(app, "#home-due")
+        assert "New here? l runs the placement test" in text_of(app, "#home-due")
     app = make_app(lang="en", clock=frozen, start=PracticeOptions(mode="review"))
     async with app.run_test(size=SIZE) as pilot:
         await workers_done(pilot)  # the run's worker fails: said, then home
         await workers_done(pilot)  # the home screen's own count
         assert isinstance(app.screen, HomeScreen)
-        assert "Nothing due today" in text_of(app, "#home-due")
+        assert "New here?" in text_of(app, "#home-due")
 
 
 async def test_help_states_the_rating_rule(drill_home):

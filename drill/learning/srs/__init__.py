@@ -23,6 +23,7 @@ from drill.learning.srs.card import (
 from drill.learning.srs.queries import (
     MIN_TIMED,
     TIMED_WINDOW,
+    answered_any,
     due_today,
     forecast,
     load_state,
@@ -66,6 +67,7 @@ __all__ = [
     "ReviewRow",
     "Reviewer",
     "advance",
+    "answered_any",
     "card_id",
     "default_scheduler",
     "due_today",

@@ -114,6 +114,21 @@ def due_today(history=None, now: datetime | None = None, zone: tzinfo | None = N
             history.close()
 
 
+def answered_any(history=None) -> bool:
+    """Whether the user's history holds an answer: a new user's home screen points to the
+    placement test."""
+    history, opened = _open_default(history)
+    if history is None:
+        return False
+    try:
+        return _conn(history).execute("SELECT 1 FROM attempts LIMIT 1").fetchone() is not None
+    except sqlite3.Error:
+        return True  # a history that cannot be read is not a new user's
+    finally:
+        if opened:
+            history.close()
+
+
 def resting_today(history=None, now: datetime | None = None, zone: tzinfo | None = None) -> int:
     """How many items answered right today rest until tomorrow (``rested_today``), for the
     home screen's line; the user's history when none is given."""

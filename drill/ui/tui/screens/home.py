@@ -178,11 +178,14 @@ class HomeScreen(DrillScreen):
             text = tr("home-resting", lang, count=resting)
         else:
             tomorrow = due_today(now=datetime.now(timezone.utc) + timedelta(days=1))
-            text = (
-                tr("home-due-tomorrow", lang, count=tomorrow)
-                if tomorrow
-                else tr("home-none-due", lang)
-            )
+            from drill.learning.srs import answered_any
+
+            if tomorrow:
+                text = tr("home-due-tomorrow", lang, count=tomorrow)
+            elif not answered_any():
+                text = tr("home-new-user", lang)  # day 1: the placement test first
+            else:
+                text = tr("home-none-due", lang)
         locked = locked_count()
         if locked:
             key = "home-unlock-one" if locked == 1 else "home-unlock"
