@@ -321,3 +321,14 @@ def test_the_last_hint_says_what_the_first_picks_do_without_a_letter():
         ask.hints("en")[-1]
         == "There are 3 first picks. What they do: cut the bytes moved or the work."
     )
+
+
+def test_fusion_and_the_loads_agree_on_how_efficient_the_loads_are():
+    """At 58 % of the bandwidth roof the loads have headroom: fusion's reason says so too,
+    rather than calling them already efficient beside the vectorized loads' "headroom"."""
+    cost = ops.elementwise(1 << 26, 1, 2, 1, "fp16")
+    verdicts = advise(situation("h100", cost, "fp16", share=0.58))
+    assert "already efficient" not in verdicts["fusion"].en
+    assert "headroom" in verdicts["fusion"].en and "headroom" in verdicts["vectorize"].en
+    efficient = advise(situation("h100", cost, "fp16", share=0.9))
+    assert "already efficient" in efficient["fusion"].en

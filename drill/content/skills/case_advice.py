@@ -57,6 +57,14 @@ def fusion(s: Situation) -> Verdict:
     if s.op in ("elementwise", "softmax", "layernorm", "conv2d"):
         # A convolution's activations are the traffic, and its intensity barely grows with
         # the batch (a 1×1 conv stays near 2·Cin·Cout / (s·(Cin + Cout))): fuse instead.
+        if s.reach < BUSY:  # the loads have some headroom (vectorized loads says so too)
+            return Verdict(
+                FIRST,
+                f"at {share} of the bandwidth roof the loads have some headroom, but fusing "
+                "with the neighbouring operators gains more: the tensor crosses DRAM fewer "
+                "times.",
+                f"已到带宽屋顶的 {share}，加载还有些余地，但与相邻算子融合收益更大：张量少经过几次显存。",
+            )
         return Verdict(
             FIRST,
             f"at {share} of the bandwidth roof the loads are already efficient: fuse with the "
