@@ -32,7 +32,7 @@ def test_plain_flip_changes_the_marks_score_and_summary():
     result = run_drill("start", "--plain", "--question", QUESTION, input=f"{PARTIAL}\nflip 2 3\n\n")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "  1 ✓ SMs x FP32 lanes per SM x 2 x clock" in out
+    assert "  1 ✓ SMs x FP32 lanes per SM x clock (x 2, the next point)" in out
     assert "  2 ✗ an FMA counts as 2 FLOPs" in out
     assert "Marks changed by you: correct (1)" in out
     assert "  2 ✓ an FMA counts as 2 FLOPs (your mark)" in out
