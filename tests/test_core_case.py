@@ -130,6 +130,6 @@ def test_skill_roofline_case_plain_end_to_end():
     out = result.stdout
     assert out.count(f"[{CORE}]") == 6
     assert [f"({letter}) " in out for letter in "abcdef"] == [True] * 6
-    assert out.count("> correct (1)") == 6 and "Worked solution:" in out
+    assert out.count("\ncorrect (1)") == 6 and "Worked solution:" in out
     assert "1 question in 6 steps: 6 of the 6 steps right, 0 skipped" in out
     assert "Practise what you missed again" not in out

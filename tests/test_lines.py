@@ -194,14 +194,14 @@ def test_the_cli_speaks_the_grammar_in_chinese():
     )
     assert result.returncode == 0, result.stderr
     assert (
-        "> 提示 1/3（−15%） · 公式：" in result.stdout
+        "> 提示\n提示 1/3（−15%） · 公式：" in result.stdout
         and "共 1 题，答对 0 题，跳过 1 题" in result.stdout
     )
     result = run_drill("mock", "--plain", "--seed", "3", "--lang", "zh", input="提示\n跳过\n退出\n")
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert (
-        "> 提示 1/3（−15%） · 公式：" in out
+        "\n提示 1/3（−15%） · 公式：" in out
         and "已跳过第 1 题：计 0 分。" in out
         and "成绩单" in out
     )
@@ -236,3 +236,9 @@ def test_feedback_says_why_a_score_is_partial_and_how_each_pick_counted():
     )  # fmt: skip
     assert "2 hints used: −30% of the credit." in hinted.stdout
     assert "off:" not in hinted.stdout  # right within 2 %: only the hints cost anything
+
+
+def test_piped_answers_are_written_back_after_their_prompt():
+    """A transcript of piped answers says what was answered: `> 4`, then its verdict."""
+    out = run_drill("mock", "--plain", "--seed", "3", "--no-save", input="4\nskip\nquit\n").stdout
+    assert "> 4\n" in out and "> skip\n" in out and "> quit\n" in out

@@ -152,7 +152,7 @@ def test_optional_points_are_shown_apart_and_never_lower_the_score():
     answer = "5120 / 8 x 2.43 Gbps per pin = 1555 GB/s"
     plain = run_drill("start", "--plain", "--question", q.id, input=answer + "\n")
     lines = plain.stdout.splitlines()
-    assert any(line.startswith("> correct (1)") for line in lines)
+    assert any(line.startswith("correct (1)") for line in lines)
     number = next(k + 1 for k, p in enumerate(q.rubric) if p.optional)
     assert f"  {number} ✗ {optional} (optional)" in lines  # listed, never counted
     numbered = [line for line in lines if re.match(r"  \d+ [✓✗] ", line)]

@@ -74,7 +74,7 @@ def test_plain_session_answers_appear_in_stats_json(drill_home):
     )
     assert result.returncode == 0, result.stderr
     verdicts = re.findall(
-        r"^> (correct|wrong|skipped|partly right) \(([\d.]+)\)", result.stdout, flags=re.M
+        r"^(correct|wrong|skipped|partly right) \(([\d.]+)\)", result.stdout, flags=re.M
     )
     assert len(verdicts) == 6
     scores = [float(score) for _, score in verdicts]

@@ -99,6 +99,7 @@ class Formatter(Protocol):
     def begin(self, run) -> None: ...
     def question(self, run, question) -> None: ...
     def prompt(self) -> None: ...
+    def read_back(self, text: str) -> None: ...
     def hint(self, run, question, text: str | None) -> None: ...
     def empty(self, run) -> None: ...
     def error(self, run, exc: AnswerError) -> None: ...
@@ -140,6 +141,16 @@ class Lines:
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self._queue: queue.Queue | None = None
+        try:
+            self.piped = not stream.isatty()  # a terminal shows what was typed already
+        except (AttributeError, ValueError, OSError):
+            self.piped = True
+
+    def show(self, out: Formatter, text: str) -> None:
+        """A line read from a pipe or a file, written back after its prompt, so the
+        transcript says what was answered."""
+        if self.piped:
+            out.read_back(text)
 
     def _raw(self) -> str | None:
         """One cleaned line, or None at the end of input."""
@@ -277,6 +288,7 @@ def _marks(run, lines: Lines, out: Formatter, stop: _Stop, result) -> bool:
             mark = lines.read()
         if mark is None:
             return False
+        lines.show(out, mark)
         if command_of(mark) == FLIP:
             _flip(run, out, mark)
             continue
@@ -323,6 +335,7 @@ def _answer(run, lines: Lines, out: Formatter, question, stop: _Stop):
                 text = lines.read(_wait_for(run))
         if text is None:
             return None
+        lines.show(out, text)
         command = command_of(text)
         if command == QUIT:
             return None

@@ -87,6 +87,9 @@ class JsonlFormatter:
     def prompt(self) -> None:
         """No prompt: each line read is one answer or command."""
 
+    def read_back(self, text: str) -> None:
+        """Nothing: the result event carries the answer."""
+
     def begin(self, run) -> None:
         """No greeting: the first line is the first question."""
 

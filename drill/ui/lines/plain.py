@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from drill.core.printable import printable
 from drill.i18n import tr
 from drill.i18n.text import shown
 from drill.runs.interview import clock_text, noted
@@ -44,6 +45,9 @@ class PlainFormatter:
     def prompt(self) -> None:
         self.stdout.write("> ")
         self.stdout.flush()
+
+    def read_back(self, text: str) -> None:
+        self.stdout.write(printable(text) + "\n")
 
     # -- the run --------------------------------------------------------------------------
     def begin(self, run) -> None:
