@@ -29,6 +29,15 @@ def test_plain_placement_opens_with_what_it_takes_and_changes():
     assert rest  # the first question follows the intro
 
 
+def test_each_question_names_its_skill_group_of_how_many():
+    out = run_drill("placement", "--plain", "--seed", "7", input="skip\n" * 4 + "quit\n").stdout
+    heads = [line for line in out.splitlines() if line.startswith("== Question")]
+    assert heads[0].startswith("== Question 1 of 33 · group 1 of 11: hardware specs · ")
+    assert heads[3].startswith("== Question 4 of 33 · group 2 of 11: intensity · ")
+    zh = run_drill("placement", "--plain", "--seed", "7", "--lang", "zh", input="quit\n").stdout
+    assert "== 第 1 题 / 共 33 题 · 第 1 组 / 共 11 组：硬件规格 · " in zh
+
+
 def test_plain_placement_stopped_early_says_what_happened():
     out = run_drill("placement", "--plain", "--seed", "7", input="skip\nskip\nquit\n").stdout
     end = " ".join(out.rpartition("> ")[2].partition("\n")[2].split())  # after the echoed quit

@@ -196,7 +196,7 @@ def test_a_missed_item_comes_back_once_later_in_the_session():
     from drill.runs.practice import count_values
 
     counts = count_values(session, None, "en")
-    assert counts == {"number": 7, "total": 7, "retry": " (1 retry)"}
+    assert counts == {"number": 7, "total": 7, "retry": " (1 retry)", "group": ""}
     assert count_values(session, None, "zh")["retry"] == "（含重练 1 题）"
 
 

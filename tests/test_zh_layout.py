@@ -380,8 +380,7 @@ def test_every_heat_map_row_starts_in_the_same_column(lang, today):
 # -- placement groups ----------------------------------------------------------------------
 def test_every_placement_group_has_a_name_of_its_own_in_both_languages():
     from drill.content.skills import registry
-    from drill.runs.placement import skill_groups
-    from drill.ui.render.profile import group_name
+    from drill.runs.placement import group_name, skill_groups
 
     groups = [g for g, _ in skill_groups(list(registry.CURRICULUM))]
     for lang in ("en", "zh"):

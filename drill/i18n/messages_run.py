@@ -188,16 +188,19 @@ PAIRS: dict[str, tuple[str, str]] = {
     "session-over": ("Session over.", "练习结束。"),
     "practise-again": ("Practise what you missed again:", "再练一次答错的题目："),
     "practice-progress": (
-        "Question {number} of {total}{retry}{step} · {clock}{score} · {streak_word} {streak}",
-        "第 {number} 题 / 共 {total} 题{retry}{step} · {clock}{score} · {streak_word} {streak}",
+        "Question {number} of {total}{retry}{group}{step} · {clock}{score} · {streak_word} "
+        "{streak}",
+        "第 {number} 题 / 共 {total} 题{retry}{group}{step} · {clock}{score} · {streak_word} "
+        "{streak}",
     ),
+    "count-group": (" · group {n} of {count}: {name}", " · 第 {n} 组 / 共 {count} 组：{name}"),
     "practice-score": (" · score {score} / {answered}", " · 得分 {score} / {answered}"),
     "count-retry": (" ({n} retry)", "（含重练 {n} 题）"),
     "count-retries": (" ({n} retries)", "（含重练 {n} 题）"),
     # Not yet looked up by their screens and commands (see each key's file).
     "practice-heading": (
-        "== Question {number} of {total}{retry}{step} · {name} [{skill}] ==",  # ui/lines/plain.py
-        "== 第 {number} 题 / 共 {total} 题{retry}{step} · {name} [{skill}] ==",
+        "== Question {number} of {total}{retry}{group}{step} · {name} [{skill}] ==",  # lines
+        "== 第 {number} 题 / 共 {total} 题{retry}{group}{step} · {name} [{skill}] ==",
     ),
     "item-concept": ("conceptual", "概念题"),  # ui/lines/plain.py
     "convention-label": ("Convention: ", "约定："),  # runs/items.py

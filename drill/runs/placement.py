@@ -53,6 +53,14 @@ class PlacementConfig:
     skills: list[str] | None = None  # default: every registered skill
 
 
+def group_name(group: str, lang: str) -> str:
+    """A skill group (a skills' topic) as the user's language names it."""
+    from drill.i18n import STRINGS, tr
+
+    key = f"group-{group}"
+    return tr(key, lang) if key in STRINGS else group
+
+
 @dataclass
 class GroupResult:
     """One skill group's placement so far."""
@@ -138,6 +146,13 @@ class Placement(RunBase):
     def minutes(self) -> int:
         """About how long the whole run takes, to the nearest five minutes."""
         return max(5, 5 * round(self.total * SECONDS_PER_QUESTION / 300))
+
+    @property
+    def group_now(self) -> tuple[int, int, str] | None:
+        """(1-based group, groups, its name) of the question on screen; None at the end."""
+        if self._group >= len(self.groups):
+            return None
+        return self._group + 1, len(self.groups), self.groups[self._group].group
 
     @property
     def answered(self) -> int:

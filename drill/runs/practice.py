@@ -263,8 +263,16 @@ def count_values(run, question, lang: str) -> dict[str, object]:
 
     retries = run.retries
     retry = tr("count-retry" if retries == 1 else "count-retries", lang, n=retries)
+    group = ""
+    where = getattr(run, "group_now", None)  # placement: which skill group, of how many
+    if where is not None:
+        from drill.runs.placement import group_name
+
+        n, count, name = where
+        group = tr("count-group", lang, n=n, count=count, name=group_name(name, lang))
     return {
         "number": question.number if question is not None else run.total,
         "total": run.total,
         "retry": retry if retries else "",
+        "group": group,
     }

@@ -5,16 +5,12 @@ from __future__ import annotations
 
 from rich.cells import cell_len, set_cell_size
 
-from drill.i18n import STRINGS, tr
+from drill.i18n import tr
 from drill.i18n.text import shown
+from drill.runs.placement import group_name
 
 VERDICT_KEYS = {"strong": "profile-strong", "shaky": "profile-shaky", "not-yet": "profile-not-yet"}
 SQUARES = {"correct": "🟩", "partial": "🟨", "wrong": "🟥"}
-
-
-def group_name(group: str, lang: str) -> str:
-    key = f"group-{group}"
-    return tr(key, lang) if key in STRINGS else group
 
 
 def profile_lines(groups, lang: str) -> list[str]:
