@@ -4,9 +4,10 @@ A claim ends at a sentence end or a semicolon, before a contrast ("while", "but"
 and at a comma unless the next piece goes on with it ("…, so memory-bound", "…，所以…") or
 the piece before only sets its condition ("When AI is below the ridge, …", "AI 低于拐点时，…").
 Brackets and colons stay inside a claim. A question the answer asks itself ("Time doubles?
-No, …") claims nothing unless the next sentence says yes. Labelled sub-answers ("(a) 3.2× (b) 2.2×", "1. …
-2. …") keep their label, so a point asked of part (a) is looked for in part (a). Each claim
-knows its sentence: a list of figures ("19.5, 156 and 312") is read across its commas.
+No, …") claims nothing unless the next sentence says yes. Labelled sub-answers ("(a) 3.2×
+(b) 2.2×", "1. … 2. …") keep their label, so a point asked of part (a) is looked for in part
+(a). Each claim knows its sentence: a list of figures ("19.5, 156 and 312") is read across
+its commas.
 """
 
 from __future__ import annotations

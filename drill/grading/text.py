@@ -187,6 +187,13 @@ _DECIMAL = {"KB": "KiB", "kB": "KiB", "MB": "MiB", "GB": "GiB", "TB": "TiB"}
 _BINARY = {v: k for k, v in _DECIMAL.items() if k != "kB"}
 
 
+def _folded_figures(text: str) -> str:
+    """Raw answer text as its figures are read: symbols folded (× to x, ≈ to ~), thousands
+    commas dropped; case kept: "mHz" is not "MHz", and "mb" must not read as millibytes."""
+    folded = unicodedata.normalize("NFKC", (text or "").translate(SYMBOLS)).translate(SYMBOLS)
+    return re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", folded)
+
+
 def numbers_in(text: str) -> list[Number]:
     """The numbers in raw answer text, each with its unit when one follows (and is known).
 
@@ -194,9 +201,7 @@ def numbers_in(text: str) -> list[Number]:
     bare ``B`` after a number may be bytes as well as billions; a decimal unit (MB) may be
     the shorthand of its binary one (MiB).
     """
-    # case kept: "mHz" is not "MHz", and "mb" must not read as millibytes
-    folded = unicodedata.normalize("NFKC", (text or "").translate(SYMBOLS)).translate(SYMBOLS)
-    folded = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", folded)
+    folded = _folded_figures(text)
     out: list[Number] = []
     chain: list[float] = []  # typed factors of the product being read
     chain_end, chain_unit = -1, ""
@@ -245,8 +250,7 @@ _ARITHMETIC = re.compile(r"[\d)]\s*[x/]\s*[\d(.]|[)\d]\s*[-+]\s*[\d(]")
 def results_in(text: str) -> list[Number]:
     """The figures an answer computes, each with its unit (bare ones are left out): the first
     number with a unit after each = or ≈ that ends a piece of arithmetic."""
-    folded = unicodedata.normalize("NFKC", (text or "").translate(SYMBOLS)).translate(SYMBOLS)
-    folded = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", folded)
+    folded = _folded_figures(text)
     out: list[Number] = []
     for sign in _RESULT_SIGN.finditer(folded):
         ends = [m.end() for m in _CLAUSE_END.finditer(folded, 0, sign.start())]
