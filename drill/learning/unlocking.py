@@ -6,8 +6,9 @@ averaged SOLID_SCORE, and stays so after a bad day (what it unlocked is never lo
 as a typing tutor never takes back a key), or when its review card is mature (a memory
 stability of MATURE_DAYS, as placement gives a skill you already master). Two answers
 suffice because a card answered right rests until the next day: waiting for five would keep
-the next skills locked for a week or more. Answers to a skill's step in the roofline case (CASE_STEPS) count as answers to the
-skill, so the case and the skill itself, right the same day, make it solid.
+the next skills locked for a week or more. Answers to a skill's step in the roofline case
+(CASE_STEPS) count as answers to the skill, so the case and the skill itself, right the same
+day, make it solid.
 
 SQL only, like the planner: fsrs is never imported here.
 """
