@@ -463,11 +463,11 @@ class MockInterview(RunBase):
 
 def previous_mock_score(history) -> float | None:
     """The mean score of the latest mock interview in the history that was not left early."""
+    from drill.store.history import SESSION_ENDED_EARLY, SESSION_SCORE
+
     row = history.conn.execute(
-        "SELECT coalesce(json_extract(CASE WHEN json_valid(s.settings_json) THEN"
-        " s.settings_json END, '$.score'), (SELECT avg(a.score) FROM attempts a"
+        f"SELECT coalesce({SESSION_SCORE}, (SELECT avg(a.score) FROM attempts a"
         " WHERE a.session_id = s.id)) FROM sessions s WHERE s.mode = 'mock' AND NOT"
-        " (json_valid(s.settings_json) AND coalesce(json_extract(s.settings_json,"
-        " '$.ended_early'), 0)) ORDER BY s.started_utc DESC, s.id DESC LIMIT 1"
+        f" {SESSION_ENDED_EARLY} ORDER BY s.started_utc DESC, s.id DESC LIMIT 1"
     ).fetchone()
     return None if row is None or row[0] is None else float(row[0])

@@ -36,6 +36,12 @@ from drill.store.schema import (
 )
 from drill.store.timeutil import parse_stored, utc_iso
 
+# What History.mark_session writes, as queries over ``sessions s`` read it: a mock's score as
+# its scorecard gave it (None before these marks), and whether it was left early.
+_SETTINGS = "CASE WHEN json_valid(s.settings_json) THEN s.settings_json END"
+SESSION_SCORE = f"json_extract({_SETTINGS}, '$.score')"
+SESSION_ENDED_EARLY = f"coalesce(json_extract({_SETTINGS}, '$.ended_early'), 0)"
+
 
 class History:
     """An open history database. Use :meth:`open`; every write commits before returning."""

@@ -20,6 +20,7 @@ from drill.learning.stats.model import (
     SkillStats,
     Stats,
 )
+from drill.store.history import SESSION_ENDED_EARLY, SESSION_SCORE
 from drill.store.timeutil import (
     local_midnight_utc,
     local_zone,
@@ -117,13 +118,10 @@ def compute(
     stats.mock = [
         MockScore(uuid, parse_utc(started).astimezone(zone).date(), n, score)
         for uuid, started, n, score in run(
-            "SELECT s.uuid, s.started_utc, count(*), coalesce(json_extract(CASE WHEN "
-            "json_valid(s.settings_json) THEN s.settings_json END, '$.score') * count(*), "
+            f"SELECT s.uuid, s.started_utc, count(*), coalesce({SESSION_SCORE} * count(*), "
             "total(a.score)) FROM sessions s "
             f"JOIN attempts a ON a.session_id = s.id WHERE s.mode = 'mock' AND {cond} "
-            "AND NOT (json_valid(s.settings_json) AND "
-            "coalesce(json_extract(s.settings_json, '$.ended_early'), 0)) "
-            "GROUP BY s.id ORDER BY s.started_utc"
+            f"AND NOT {SESSION_ENDED_EARLY} GROUP BY s.id ORDER BY s.started_utc"
         )
     ]
     return stats
