@@ -68,6 +68,11 @@ class RunBase:
         """Items asked once more because they were missed (practice adds them to its total)."""
         return 0
 
+    @property
+    def group_now(self) -> tuple[int, int, str] | None:
+        """(1-based group, groups, its name) where a run walks skill groups (placement)."""
+        return None
+
     # -- hints ------------------------------------------------------------------------
     @property
     def hints_used(self) -> int:

@@ -53,18 +53,15 @@ def catalog_table(cards: list, lang: str = "en", wide: bool = False) -> Table:
 
 
 def unit_name(card, path: str, lang: str) -> str:
-    """The units a peak runs on, as the vendor names them: "tensor.fp16" is tensor cores
-    (Tensor Core), "vector.fp32" the non-tensor units (CUDA Core; AMD's vector units)."""
-    amd = card.vendor.upper() == "AMD"
+    """The units a peak runs on, as the vendor names them (drill.content.skills.context):
+    "tensor.fp16" is tensor cores (Tensor Core), "vector.fp32" the non-tensor units (CUDA
+    Core); AMD's matrix cores and vector units."""
+    from drill.content.skills.context import unit_words
+
+    w = unit_words(card)
     if path.startswith("tensor"):
-        return (
-            ("Matrix Core" if lang == "zh" else "matrix cores")
-            if amd
-            else ("Tensor Core" if lang == "zh" else "tensor cores")
-        )
-    if amd:
-        return "向量单元" if lang == "zh" else "vector units"
-    return "CUDA Core" if lang == "zh" else "non-tensor"
+        return w.matrix_zh if lang == "zh" else w.matrix
+    return w.cores_zh if lang == "zh" else w.vector_adj
 
 
 def card_panel(card, lang: str = "en") -> Panel:

@@ -44,5 +44,5 @@ def cap_line(result, lang: str) -> str:
         f"cap-{why}",
         lang,
         cap=f"{value:g}",
-        points=("、" if lang == "zh" else ", ").join(map(str, points)),
+        points=tr("sep-names", lang).join(map(str, points)),
     )

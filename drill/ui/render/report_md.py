@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from drill.content.skills.mistakes import explain, mistake_name
+from drill.i18n import tr
 from drill.runs.interview import UNANSWERED, Scorecard, whole_percent
 from drill.ui.render.scorecard import rows, solutions
 
@@ -95,7 +96,7 @@ def report(card: Scorecard, lang: str = "en", when: datetime | None = None) -> s
         lines.append(
             f"| {r.id} | {w(r.stage, lang)} | {_cell(r.name)} | "
             f"{w(r.status, lang)} | {r.score:.2f} | {r.time('—')} | {r.hints} | "
-            f"{_cell(('、' if lang == 'zh' else ', ').join(mistake_name(m, lang) for m in r.mistakes))} |"
+            f"{_cell(tr('sep-names', lang).join(mistake_name(m, lang) for m in r.mistakes))} |"
         )
     lines += ["", f"## {w('solutions', lang)}", ""]
     for item, (_, expected, steps) in zip(card.items, solutions(card, lang), strict=True):

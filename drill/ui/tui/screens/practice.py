@@ -239,8 +239,7 @@ class PracticeScreen(RunScreen):
         if not result.grade.correct and not result.points:  # a model answer is the solution
             parts.append(Text(f"{tr('expected', lang)}: {question.expected_text(lang)}"))
         for i, mistake in enumerate(mistake_lines(result, lang)):  # one event, its candidates
-            label = tr("mistake", lang) + ("：" if lang == "zh" else ": ")
-            line = Text(label if i == 0 else "", style="bold red")
+            line = Text(f"{tr('mistake', lang)}: " if i == 0 else "", style="bold red")
             line.append(mistake)
             parts.append(line)
         parts += [Text(note, style="dim") for note in grade_notes(result, lang)]
