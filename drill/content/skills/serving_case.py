@@ -7,6 +7,7 @@ and the time the tensor-parallel all-reduces add to each step.
 
 from __future__ import annotations
 
+import math
 import random
 
 from drill.content.skills.context import (
@@ -106,7 +107,7 @@ def serving_case(ctx: Ctx) -> Scenario:
     gpus = ic.node_gpus  # the case serves on the whole node from here on
     per_token = 2.0 * layers * kv_heads * head_dim * s
     free = MEMORY_SHARE * gpus * capacity - weights
-    tokens = free / per_token
+    tokens = float(math.floor(free / per_token))  # whole tokens: the last part-token does not fit
     kv_step = Step("kv-tokens", "KV-cache tokens that fit on the node", "节点上放得下的 KV 缓存 token 数",
                    "(0.9·N·M - s·P) / (2·L·H_kv·D·s)",
                    f"{format_si(free, 'B')} / (2·{layers}·{kv_heads}·{head_dim}·{s})", tokens)  # fmt: skip
