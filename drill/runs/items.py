@@ -181,6 +181,17 @@ class Question:
             return self.text(lang)
         return self.ask.prompt_lines(lang)
 
+    def case_steps(self) -> tuple[tuple, tuple]:
+        """The worked solution split in two: the rows the steps before it in its scenario
+        worked out, and its own (the last row at least), so a later case step's table stays
+        short; () and every row for a first or lone step."""
+        steps = self.ask.steps
+        if self.scenario is None or self.part < 2:
+            return (), steps
+        known = {s.key for ask in self.scenario.asks[: self.part - 1] for s in ask.steps}
+        new = tuple(s for s in steps if s.key not in known) or steps[-1:]
+        return tuple(s for s in steps if s.key in known and s not in new), new
+
     def hints(self, lang: str) -> tuple[str, ...]:
         if self.ask is not None:
             asks = self.scenario.asks if self.scenario is not None else ()

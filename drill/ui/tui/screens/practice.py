@@ -32,18 +32,6 @@ VERDICT_STYLE = {
 }
 
 
-def case_steps(question) -> tuple[tuple, tuple]:
-    """A case step's worked solution split in two: the rows the steps before it worked out
-    (said in one line), and its own, so its table stays short at 80×24."""
-    steps = question.ask.steps
-    if question.scenario is None or question.part < 2:
-        return (), steps
-    known = {s.key for ask in question.scenario.asks[: question.part - 1] for s in ask.steps}
-    earlier = tuple(s for s in steps if s.key in known)
-    new = tuple(s for s in steps if s.key not in known) or steps[-1:]
-    return tuple(s for s in earlier if s not in new), new
-
-
 def fit_progress(text: str, clock: str, width: int) -> str:
     """The header in ``width`` cells: a narrow screen drops the streak, then the clock, so
     what is left is never cut."""
@@ -250,7 +238,7 @@ class PracticeScreen(RunScreen):
         if question.ask is not None:
             from drill.ui.render.tables import steps_table
 
-            earlier, new = case_steps(question)
+            earlier, new = question.case_steps()
             if earlier:  # a case step's table has its own rows; the ones before, in a line
                 sep = "；" if lang == "zh" else "; "
                 so_far = sep.join(f"{s.label(lang)} = {s.result(lang)}" for s in earlier)
