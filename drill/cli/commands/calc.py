@@ -162,9 +162,8 @@ def _operator(args, lang: str) -> int:
         )
     held = resident_bytes(analysis, args.dtype)
     if held is not None and roof.card is not None:
-        need = math.ceil(held / roof.card.capacity)
         data["resident_bytes"] = held
-        data["gpus_to_hold"] = need
+        data["gpus_to_hold"] = cards_to_hold(held, roof.card)
     if getattr(args, "tile", None):
         from drill.cli.commands.calc_hierarchy import gemm_levels
 
@@ -230,8 +229,13 @@ def too_big(key: str, held: float, card, lang: str) -> str:
         held=format_si(held, "B"),
         gpu=card.id,
         capacity=format_si(card.capacity, "B"),
-        n=math.ceil(held / card.capacity),
+        n=cards_to_hold(held, card),
     )
+
+
+def cards_to_hold(held: float, card) -> int:
+    """Cards of the memory a tool reports for one (nvidia-smi's total) that ``held`` bytes take."""
+    return math.ceil(held / card.capacity)
 
 
 def resident_bytes(analysis, dtype: str) -> float | None:
@@ -332,7 +336,7 @@ def _kv_cache(args, lang: str) -> int:
                 "s",
             )
         )
-        data["gpus_to_hold"] = math.ceil(value / card.capacity)
+        data["gpus_to_hold"] = cards_to_hold(value, card)
         if data["gpus_to_hold"] > 1:
             over = too_big("calc-kv-does-not-fit", value, card, lang)
             return _emit_steps(args, lang, steps, data, _config_line(args, lang), over)
