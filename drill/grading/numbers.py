@@ -6,6 +6,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from drill.content.skills.model import CHOICE, MULTI, NUMBER, Ask
 from drill.core import units as u
@@ -150,20 +151,22 @@ _JOINS = re.compile(r"[\s,，、/;；()（）\[\].:：]+|\bor\b|\band\b|或者|�
 _NOT = re.compile(r"^(?:not|no[, ]|不是|并非|非)")
 
 
+@lru_cache(maxsize=1 << 14)
 def _folded(text: str) -> str:
     """Text for matching an option: lower case, × as x, no spaces or punctuation."""
     text = _normal(text).replace("×", "x").replace("·", "")
     return "".join(ch for ch in text if ch.isalnum())
 
 
-def _cores(option) -> set[str]:
+@lru_cache(maxsize=1 << 12)
+def _cores(option) -> frozenset[str]:
     """An option's words as a person might type them: its whole text, the part before a
     parenthesis, and its value, in either language."""
     found = {_folded(option.value)}
     for text in (option.en, option.zh):
         found.add(_folded(text))
         found.add(_folded(re.split(r"[(（]", text)[0]))
-    return {f for f in found if f}
+    return frozenset(f for f in found if f)
 
 
 def parse_choice(ask: Ask, text: str) -> str:

@@ -91,6 +91,7 @@ def parse_part(text: str) -> Part:
     return Part("absent" if absent else "words", words=words)
 
 
+@cache
 def parse_phrase(phrase: str) -> tuple[Part, ...]:
     """The parts of ``a & b``; raises PhraseError when a part is empty or unreadable."""
     pieces = phrase.split("&")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -85,9 +86,10 @@ GAP = 2  # words a phrase may have between two of its own: "below the ridge", "�
 _NO_GAP = frozenset(
     {"not", "no", "never", "without", "non", "nor", "不", "没", "非", "无", "未", "别"}
 )
+_STOPS = BREAKS | _NO_GAP
 
 
-def find_all(answer_tokens: list[str], phrase_tokens: list[str]) -> list[Found]:
+def find_all(answer_tokens: Sequence[str], phrase_tokens: Sequence[str]) -> list[Found]:
     """Every place the phrase's tokens occur in order within one clause, with up to ``GAP``
     other words between two of them (never a break or a negator).
 
@@ -97,23 +99,22 @@ def find_all(answer_tokens: list[str], phrase_tokens: list[str]) -> list[Found]:
     if not phrase_tokens:
         return []
     found: list[Found] = []
-    variants = [phrase_tokens]
-    if len(phrase_tokens) > 1 and all(t.isascii() and t.isalnum() for t in phrase_tokens):
-        variants.append(["".join(phrase_tokens)])
-    n = len(answer_tokens)
-    for v, variant in enumerate(variants):
+    toks = tuple(answer_tokens)
+    heads = _heads(toks)
+    n = len(toks)
+    for v, variant in enumerate(_variants(tuple(phrase_tokens))):
         k = len(variant)
-        for i in range(n):
-            if not _token_match(variant[0], answer_tokens[i], k == 1, shortened=v == 0):
+        for i in heads.get(variant[0][:1], ()):  # every match keeps the first letter
+            if not _token_match(variant[0], toks[i], k == 1, shortened=v == 0):
                 continue
             at, ok = i, True
             for j in range(1, k):
                 for step in range(1, GAP + 2):
                     nxt = at + step
-                    if nxt >= n or (step > 1 and answer_tokens[nxt - 1] in BREAKS | _NO_GAP):
+                    if nxt >= n or (step > 1 and toks[nxt - 1] in _STOPS):
                         ok = False
                         break
-                    if _token_match(variant[j], answer_tokens[nxt], j == k - 1):
+                    if _token_match(variant[j], toks[nxt], j == k - 1):
                         at = nxt
                         break
                 else:
@@ -123,6 +124,22 @@ def find_all(answer_tokens: list[str], phrase_tokens: list[str]) -> list[Found]:
             if ok:
                 found.append(Found(i, at + 1))
     return found
+
+
+@lru_cache(maxsize=1 << 12)
+def _heads(toks: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    """Where each first letter starts a token."""
+    out: dict[str, list[int]] = {}
+    for i, t in enumerate(toks):
+        out.setdefault(t[:1], []).append(i)
+    return {head: tuple(at) for head, at in out.items()}
+
+
+@lru_cache(maxsize=1 << 14)
+def _variants(phrase: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    if len(phrase) > 1 and all(t.isascii() and t.isalnum() for t in phrase):
+        return phrase, ("".join(phrase),)
+    return (phrase,)
 
 
 # --------------------------------------------------------------------------- numbers
