@@ -83,3 +83,15 @@ def test_naive_attention_states_that_its_scores_go_through_dram_twice():
         assert ("分数和概率各写一次、再读回一次" in sc.convention("zh")) == naive
         seen += naive
     assert seen >= 3
+
+
+def test_the_plain_review_puts_each_answer_beside_what_was_expected():
+    result = run_drill(
+        "mock", "--plain", "--case", "kernel", "--minutes", "10", "--seed", "3", "--no-save",
+        input="100\n250 flop/b\nmemory\nquit\n",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    review = result.stdout.split("Worked solution:", 1)[1]
+    given = re.findall(r"^(\d+)\. Your answer: (.*)$", review, flags=re.M)
+    assert given[:4] == [("1", "100"), ("2", "250 flop/b"), ("3", "memory"), ("4", "—")]
+    assert re.search(r"^1\. Your answer: 100\n    Expected: \S+ FLOP/B$", review, flags=re.M)

@@ -99,14 +99,13 @@ def report(card: Scorecard, lang: str = "en", when: datetime | None = None) -> s
             f"{_cell(tr('sep-names', lang).join(mistake_name(m, lang) for m in r.mistakes))} |"
         )
     lines += ["", f"## {w('solutions', lang)}", ""]
-    for item, (_, expected, steps) in zip(card.items, solutions(card, lang), strict=True):
+    for item, (_, given, expected, steps) in zip(card.items, solutions(card, lang), strict=True):
         q = item.question
         lines.append(f"### {q.id}. {_cell(q.prompt(lang).splitlines()[0])}")
         lines.append("")
         if q.scenario is not None and q.part == 1:
             lines += [q.scenario.intro(lang), ""]
-        answer = item.result.answer if item.answered and item.result.answer else "—"
-        lines.append(f"- {w('your-answer', lang)}: {answer}")
+        lines.append(f"- {w('your-answer', lang)}: {given}")
         lines.append(f"- {w('expected', lang)}: {expected}")
         if item.answered:
             for tag in item.result.grade.mistakes:

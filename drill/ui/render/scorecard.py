@@ -66,9 +66,10 @@ def change_line(card: Scorecard, lang: str) -> str | None:
     return None if points is None else f"{tr('mock-change', lang)}: {points:+d}"
 
 
-def solutions(card: Scorecard, lang: str) -> list[tuple[str, str, list[str]]]:
-    """Per question: its id, the expected answer, and the worked solution's other lines (a
-    case's later steps only add the lines its earlier steps did not show)."""
+def solutions(card: Scorecard, lang: str) -> list[tuple[str, str, str, list[str]]]:
+    """Per question: its id, the answer given ("—" for none), the expected answer, and the
+    worked solution's other lines (a case's later steps only add the lines its earlier steps
+    did not show)."""
     from drill.runs.practice import grade_notes
 
     out = []
@@ -81,7 +82,8 @@ def solutions(card: Scorecard, lang: str) -> list[tuple[str, str, list[str]]]:
         # a free answer's model answer is the expected text itself
         steps = [line for line in q.solution(lang) if line != expected and line not in before]
         before.update(steps)
-        out.append((q.id, expected, notes + steps))
+        given = " ".join(item.result.answer.split()) if item.answered else ""
+        out.append((q.id, given or "—", expected, notes + steps))
     return out
 
 
@@ -133,8 +135,9 @@ def scorecard_text(card: Scorecard, lang: str) -> str:
     if card.timed_out:
         lines.append(tr("mock-time-up", lang))
     lines += ["", f"{tr('solution', lang)}:"]
-    for ident, expected, steps in solutions(card, lang):
-        lines.append(f"{ident}. {tr('expected', lang)}: {expected}")
+    for ident, given, expected, steps in solutions(card, lang):
+        lines.append(f"{ident}. {tr('your-answer', lang)}: {given}")
+        lines.append(f"    {tr('expected', lang)}: {expected}")
         lines += [f"    {line}" for line in steps]
     return "\n".join(lines) + "\n"
 
@@ -192,7 +195,8 @@ def scorecard_view(card: Scorecard, lang: str):
     if card.timed_out:
         parts.append(Text(tr("mock-time-up", lang), style="yellow"))
     parts.append(Text(f"\n{tr('solution', lang)}", style="bold"))
-    for ident, expected, steps in solutions(card, lang):
-        parts.append(Text(f"{ident}. {tr('expected', lang)}: {expected}", style="bold"))
+    for ident, given, expected, steps in solutions(card, lang):
+        parts.append(Wrapped(Text(f"{ident}. {tr('your-answer', lang)}: {given}", style="bold")))
+        parts.append(Padding(Wrapped(Text(f"{tr('expected', lang)}: {expected}")), (0, 0, 0, 3)))
         parts += [Padding(Wrapped(Text(line)), (0, 0, 0, 3)) for line in steps]
     return Group(*parts)
