@@ -119,7 +119,7 @@ def test_without_flop_counters_the_metric_list_is_printed(capsys):
 def test_plot_and_chinese_output(capsys):
     assert main(["ncu", str(DETAILS), "--plot", "--lang", "zh"]) == 0
     out = capsys.readouterr().out
-    assert "Speed of Light：带宽受限" in out
+    assert "Speed of Light：访存密集" in out
     assert "算术强度（FLOP/B）" in out  # the plot's axis, in the asked language
     assert "arithmetic intensity" not in out
 

@@ -846,7 +846,7 @@ def test_a_case_rationale_says_where_the_kernel_sits():
         if compute:
             assert "bandwidth roof" not in en and "带宽屋顶" not in zh, where
         else:
-            assert "compute-bound" not in en and "算力受限" not in zh, where
+            assert "compute-bound" not in en and "计算密集" not in zh, where
         s = p["shape"]
         if p["op"] == "gemm" and s["M"] == s["N"] == s["K"]:
             assert "rows:" not in en and "few rows" not in en and "行：" not in zh, where

@@ -476,7 +476,7 @@ def test_stats_view_shows_every_section(drill_home):
     ):
         assert text in result.stdout, text
     zh = run_drill("stats", "--lang", "zh")
-    assert "概览" in zh.stdout and "近一年" in zh.stdout and "带宽受限还是算力受限" in zh.stdout
+    assert "概览" in zh.stdout and "近一年" in zh.stdout and "访存密集还是计算密集" in zh.stdout
 
 
 def test_stats_json_is_plain_data(drill_home):

@@ -17,8 +17,8 @@ PAIRS: dict[str, tuple[str, str]] = {
         "{attainable}; at least {time}.",
         "强度 {intensity} {per_byte}，拐点 {ridge} {per_byte}：{kind}，可达 {attainable}，至少 {time}。",
     ),
-    "verdict-memory": ("memory-bound", "带宽受限"),
-    "verdict-compute": ("compute-bound", "算力受限"),
+    "verdict-memory": ("memory-bound", "访存密集"),
+    "verdict-compute": ("compute-bound", "计算密集"),
     "verdict-efficiency": (" Measured efficiency {pct} % of the roof.", " 实测效率 {pct} %。"),
     # GPU cards: the catalog table and one card's page.
     "cards-id": ("id", "id"),

@@ -93,7 +93,7 @@ def build_case(
         ),
         bound_ask(
             "Is it memory-bound or compute-bound?",
-            "它是带宽受限还是算力受限？",
+            "它是访存密集还是计算密集？",
             a.bound,
             upto("bound"),
         ),

@@ -44,7 +44,7 @@ def fusion(s: Situation) -> Verdict:
             WRONG,
             f"compute-bound ({sig(s.intensity, 3)} FLOP/B over the {sig(s.ridge, 3)} FLOP/B "
             "ridge): fewer bytes do not shorten the math.",
-            f"算力受限（{sig(s.intensity, 3)} FLOP/B 高于拐点 {sig(s.ridge, 3)} FLOP/B）："
+            f"计算密集（{sig(s.intensity, 3)} FLOP/B 高于拐点 {sig(s.ridge, 3)} FLOP/B）："
             "少搬字节缩短不了计算。",
         )
     if s.slow:
@@ -94,13 +94,13 @@ def _loads(s: Situation, d: str) -> Verdict:
                 WRONG,
                 f"compute-bound at {share} of the roof: the bytes already arrive faster than "
                 "the math uses them.",
-                f"算力受限，已到屋顶的 {share}：字节到得比计算用得快。",
+                f"计算密集，已到屋顶的 {share}：字节到得比计算用得快。",
             )
         return Verdict(
             WRONG,
             "fast compute-bound kernels run at low occupancy: what they need is reuse per "
             "load and the right instructions, not more warps.",
-            "快的算力受限 kernel 占用率本来就低：它们需要的是每次加载的复用和合适的指令，"
+            "快的计算密集 kernel 占用率本来就低：它们需要的是每次加载的复用和合适的指令，"
             "不是更多 warp。",
         )
     if s.naive_attention:
@@ -126,7 +126,7 @@ def _loads(s: Situation, d: str) -> Verdict:
         return Verdict(
             FIRST,
             f"memory-bound at {share} of the bandwidth roof: coalesced, wide loads.",
-            f"带宽受限且只到带宽屋顶的 {share}：合并、宽位宽的加载。",
+            f"访存密集且只到带宽屋顶的 {share}：合并、宽位宽的加载。",
         )
     if s.slow and (s.rereads() or s.op in ("softmax", "layernorm")):
         return Verdict(
@@ -200,7 +200,7 @@ def larger_batch(s: Situation) -> Verdict:
         return Verdict(
             WRONG,
             "already compute-bound: a higher intensity does not raise a compute roof.",
-            "已经算力受限：更高的强度抬不高算力屋顶。",
+            "已经计算密集：更高的强度抬不高算力屋顶。",
         )
     if s.op == "attention":
         return Verdict(
@@ -343,13 +343,13 @@ def latency(s: Situation) -> Verdict:
             WRONG,
             f"memory throughput is at {share} of the bandwidth roof: one throughput is high, so "
             "it is memory-bound, not latency-bound.",
-            f"访存吞吐已到带宽屋顶的 {share}：有一个吞吐很高，所以是带宽受限，不是延迟受限。",
+            f"访存吞吐已到带宽屋顶的 {share}：有一个吞吐很高，所以是访存密集，不是延迟受限。",
         )
     return Verdict(
         WRONG,
         f"compute throughput is at {share} of the roof: one throughput is high, so it is "
         "compute-bound, not latency-bound.",
-        f"计算吞吐已到屋顶的 {share}：有一个吞吐很高，所以是算力受限，不是延迟受限。",
+        f"计算吞吐已到屋顶的 {share}：有一个吞吐很高，所以是计算密集，不是延迟受限。",
     )
 
 
@@ -398,10 +398,10 @@ def summary(s: Situation) -> Text:
         return Text(
             f"memory-bound ({ai} {cmp} {ridge} FLOP/B); {who} reaches {pct(s.share)} of the "
             "bandwidth roof",
-            f"带宽受限（{ai} {cmp} {ridge} FLOP/B）；{who_zh}达到带宽屋顶的 {pct(s.share)}",
+            f"访存密集（{ai} {cmp} {ridge} FLOP/B）；{who_zh}达到带宽屋顶的 {pct(s.share)}",
         )
     return Text(
         f"compute-bound ({ai} {cmp} {ridge} FLOP/B); {who} reaches {pct(s.share)} of the "
         f"{s.dtype} roof",
-        f"算力受限（{ai} {cmp} {ridge} FLOP/B）；{who_zh}达到 {s.dtype} 屋顶的 {pct(s.share)}",
+        f"计算密集（{ai} {cmp} {ridge} FLOP/B）；{who_zh}达到 {s.dtype} 屋顶的 {pct(s.share)}",
     )

@@ -97,7 +97,7 @@ def tensor_cores(s: Situation) -> Verdict:
             WRONG,
             f"memory-bound ({sig(s.intensity, 3)} FLOP/B under the {sig(s.ridge, 3)} FLOP/B "
             "ridge): faster math moves no more bytes.",
-            f"带宽受限（{sig(s.intensity, 3)} FLOP/B 低于拐点 {sig(s.ridge, 3)} FLOP/B）："
+            f"访存密集（{sig(s.intensity, 3)} FLOP/B 低于拐点 {sig(s.ridge, 3)} FLOP/B）："
             "算得更快并不能多搬字节。",
         )
     if s.library and s.dtype != "fp32":
@@ -166,7 +166,7 @@ def tiling(s: Situation) -> Verdict:
                 FIRST,
                 f"compute-bound at {share} of the roof: reuse each loaded tile from shared "
                 "memory and registers many times.",
-                f"算力受限且只到屋顶的 {share}：让每个加载的分块在共享内存和寄存器中多次复用。",
+                f"计算密集且只到屋顶的 {share}：让每个加载的分块在共享内存和寄存器中多次复用。",
             )
         if s.library:
             return Verdict(
@@ -197,7 +197,7 @@ def tiling(s: Situation) -> Verdict:
             f"memory-bound at {share} of the bandwidth roof: a kernel without tiles re-reads "
             f"{what} from DRAM, with strided loads; tiles staged in shared memory read each "
             "operand once, coalesced.",
-            f"带宽受限且只到带宽屋顶的 {share}：不分块的 kernel {what_zh}，还是跨步读取；"
+            f"访存密集且只到带宽屋顶的 {share}：不分块的 kernel {what_zh}，还是跨步读取；"
             "经共享内存中转分块，每个操作数只从显存合并地读一次。",
         )
     if s.slow and s.op in ("softmax", "layernorm"):

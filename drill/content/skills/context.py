@@ -327,8 +327,8 @@ def number_ask(
 
 
 BOUND_OPTIONS = (
-    Option("a", "memory", "memory-bound", "带宽受限（访存密集）"),
-    Option("b", "compute", "compute-bound", "算力受限（计算密集）"),
+    Option("a", "memory", "memory-bound", "访存密集（带宽受限）"),
+    Option("b", "compute", "compute-bound", "计算密集（算力受限）"),
 )
 
 
@@ -338,7 +338,7 @@ def bound_ask(en: str, zh: str, expected: str, steps: tuple[Step, ...]) -> Ask:
         "bound",
         CHOICE,
         en + " a) memory-bound  b) compute-bound",
-        zh + " a) 带宽受限  b) 算力受限",
+        zh + " a) 访存密集  b) 计算密集",
         expected,
         None,
         (("wrong-bound", other),),

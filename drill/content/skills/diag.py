@@ -10,8 +10,8 @@ from drill.core.engine import roofline as rl
 from drill.core.engine.steps import Step
 
 SOL_OPTIONS = (
-    Option("a", "memory", "memory-bound", "带宽受限"),
-    Option("b", "compute", "compute-bound", "算力受限"),
+    Option("a", "memory", "memory-bound", "访存密集"),
+    Option("b", "compute", "compute-bound", "计算密集"),
     Option("c", "latency", "latency / occupancy bound", "延迟 / 占用率受限"),
 )
 # Kernels and the Speed-of-Light profile each one produces (compute %, memory % ranges):

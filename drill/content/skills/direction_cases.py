@@ -46,9 +46,9 @@ class Case:
             )
         share = self.memory_pct if self.bound == "memory" else self.compute_pct
         word = (
-            ("memory-bound", "带宽受限")
+            ("memory-bound", "访存密集")
             if self.bound == "memory"
-            else ("compute-bound", "算力受限")
+            else ("compute-bound", "计算密集")
         )
         return Text(
             f"{word[0]} ({self.intensity:g} vs ridge {self.ridge:g} FLOP/B), {share} % of "
@@ -99,7 +99,7 @@ CASES: tuple[Case, ...] = (
                             "between launches.",
                             "性能剖析显示每个 kernel 都以带宽的 85 % 在忙，而不是启动之间的空隙。"),
             "latency": ("memory is at 85 %: one throughput is high, so it is memory-bound.",
-                        "访存已到 85 %：有一个吞吐很高，所以是带宽受限，不是延迟受限。"),
+                        "访存已到 85 %：有一个吞吐很高，所以是访存密集，不是延迟受限。"),
             "change-algorithm": ("the math is what the model asks for; the extra traffic is the "
                                  "intermediates, and fusion removes them.",
                                  "计算是模型本身要求的；多出的流量是中间结果，融合就能去掉。"),
@@ -163,7 +163,7 @@ CASES: tuple[Case, ...] = (
         {
             "tiling": ("intensity ~1365 FLOP/B ≫ ridge ~200: compute-bound, so reuse each loaded "
                        "tile many times from shared memory and registers.",
-                       "强度约 1365 FLOP/B ≫ 拐点约 200：算力受限，要让每个加载的分块在共享内存和寄存器中多次复用。"),
+                       "强度约 1365 FLOP/B ≫ 拐点约 200：计算密集，要让每个加载的分块在共享内存和寄存器中多次复用。"),
             "tensor-cores": ("the 312 TFLOP/s roof is the tensor-core one; FMA instructions on "
                              "the CUDA cores top out at 78.",
                              "312 TFLOP/s 的屋顶属于 Tensor Core；CUDA Core 上的 FMA 最多 78。"),
@@ -171,7 +171,7 @@ CASES: tuple[Case, ...] = (
         {
             "vectorize": ("wide loads help, but a compute-bound kernel is limited by reuse and "
                           "the instructions it issues.",
-                          "宽加载有帮助，但算力受限的 kernel 瓶颈在复用和所用指令。"),
+                          "宽加载有帮助，但计算密集的 kernel 瓶颈在复用和所用指令。"),
             "lower-precision": ("int8 has a 624 TOPS roof on the A100, but a kernel at 20 of 312 "
                                 "first needs reuse and MMA instructions.",
                                 "A100 上 int8 的屋顶是 624 TOPS，但只到 312 中的 20 的 kernel，"
@@ -183,13 +183,13 @@ CASES: tuple[Case, ...] = (
         },
         {
             "fusion": ("compute-bound: fewer bytes do not shorten the math.",
-                       "算力受限：少搬字节缩短不了计算。"),
+                       "计算密集：少搬字节缩短不了计算。"),
             "occupancy": ("fast GEMMs run at low occupancy: what this one lacks is reuse per load, "
                           "not warps.",
                           "快的 GEMM 占用率本来就低：它缺的是每次加载的复用，不是 warp。"),
             "larger-batch": ("already compute-bound: a higher intensity does not raise a compute "
                              "roof.",
-                             "已经算力受限：更高的强度抬不高算力屋顶。"),
+                             "已经计算密集：更高的强度抬不高算力屋顶。"),
             "cuda-graphs": ("a 4096³ GEMM at 20 TFLOP/s runs about 7 ms: one launch is noise.",
                             "4096³ 的 GEMM 以 20 TFLOP/s 要跑约 7 ms：一次启动可以忽略。"),
             "change-algorithm": ("cuBLAS does the same work 12× faster: the kernel, not the "
@@ -221,7 +221,7 @@ CASES: tuple[Case, ...] = (
         },
         {
             "fusion": ("compute-bound at 90 % of the fp32 roof: fewer bytes do not shorten the math.",
-                       "算力受限且已到 fp32 屋顶的 90 %：少搬字节缩短不了计算。"),
+                       "计算密集且已到 fp32 屋顶的 90 %：少搬字节缩短不了计算。"),
             "vectorize": ("at 90 % of its roof, the loads are not what holds it back.",
                           "已到屋顶的 90 %，拖后腿的不是加载。"),
             "tiling": ("the kernel already reaches 90 % of its roof: reuse is not the problem.",
@@ -230,11 +230,11 @@ CASES: tuple[Case, ...] = (
                           "已到屋顶的 90 %，计算单元已经很忙。"),
             "larger-batch": ("already compute-bound: a higher intensity does not raise a compute "
                              "roof.",
-                             "已经算力受限：更高的强度抬不高算力屋顶。"),
+                             "已经计算密集：更高的强度抬不高算力屋顶。"),
             "cuda-graphs": ("an 8192³ GEMM runs about 63 ms: one launch is noise.",
                             "8192³ 的 GEMM 要跑约 63 ms：一次启动可以忽略。"),
             "latency": ("compute is at 90 %: it is compute-bound, not latency-bound.",
-                        "计算已到 90 %：是算力受限，不是延迟受限。"),
+                        "计算已到 90 %：是计算密集，不是延迟受限。"),
             "parallelism": ("4,096 tiles of 128×128 for 108 SMs, and the math is at 90 %: every SM "
                             "has work.",
                             "128×128 的分块有 4096 个，SM 只有 108 个，计算已到 90 %：每个 SM 都有活干。"),
@@ -270,12 +270,12 @@ CASES: tuple[Case, ...] = (
             "vectorize": ("at 80 % of the bandwidth the loads are already efficient.",
                           "已达带宽的 80 %，加载已经高效。"),
             "tensor-cores": ("memory-bound at about 1 FLOP/B: faster math moves no more bytes.",
-                             "强度约 1 FLOP/B，带宽受限：算得更快并不能多搬字节。"),
+                             "强度约 1 FLOP/B，访存密集：算得更快并不能多搬字节。"),
             "tiling": ("each weight is used once per step: there is no reuse to stage.",
                        "每步每个权重只用一次：没有可中转的复用。"),
             "occupancy": _busy(80),
             "latency": ("memory is at 80 %: memory-bound, not latency-bound.",
-                        "访存已到 80 %：是带宽受限，不是延迟受限。"),
+                        "访存已到 80 %：是访存密集，不是延迟受限。"),
             "parallelism": ("the weight reads already keep 80 % of the bandwidth busy: more blocks "
                             "add no bandwidth.",
                             "读权重已让带宽忙到 80 %：更多 block 不会带来更多带宽。"),
@@ -309,7 +309,7 @@ CASES: tuple[Case, ...] = (
                           "traffic itself.",
                           "已达带宽的 80 %，加载已经高效：代价在 S×S 流量本身。"),
             "tensor-cores": ("memory-bound: the S×S round trips, not the math, set the time.",
-                             "带宽受限：决定时间的是 S×S 的往返，不是计算。"),
+                             "访存密集：决定时间的是 S×S 的往返，不是计算。"),
             "occupancy": _busy(80),
             "larger-batch": ("each sequence has its own K and V: a larger batch adds bytes as fast "
                              "as FLOPs.",
@@ -317,7 +317,7 @@ CASES: tuple[Case, ...] = (
             "cuda-graphs": ("a few kernels that each stream gigabytes of scores: launches are noise.",
                             "几个 kernel 各自搬几 GB 的分数：启动开销可以忽略。"),
             "latency": ("memory is at 80 %: memory-bound, not latency-bound.",
-                        "访存已到 80 %：是带宽受限，不是延迟受限。"),
+                        "访存已到 80 %：是访存密集，不是延迟受限。"),
             "parallelism": ("32 heads × 8192 rows give every SM work; the bandwidth is already busy.",
                             "32 个头 × 8192 行，每个 SM 都有活干；带宽已经很忙。"),
         },

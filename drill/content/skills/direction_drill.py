@@ -52,7 +52,7 @@ def _facts(ctx: Ctx, s: Situation, attainable: float) -> tuple[str, str]:
             f"它的算术强度为 {ai} FLOP/B；这个屋顶的拐点为 {ridge} FLOP/B。",
         )
     bound = "memory-bound" if s.bound == "memory" else "compute-bound"
-    bound_zh = "带宽受限" if s.bound == "memory" else "算力受限"
+    bound_zh = "访存密集" if s.bound == "memory" else "计算密集"
     got = format_si(attainable, rate_unit(s.dtype))
     share = f"{s.share * 100:.0f} %"
     return (

@@ -129,7 +129,7 @@ def _intensity_scenario(
         asks.append(
             bound_ask(
                 f"The card: {g_en} Is it memory- or compute-bound there?",
-                f"显卡：{g_zh}它在这张卡上是带宽受限还是算力受限？",
+                f"显卡：{g_zh}它在这张卡上是访存密集还是计算密集？",
                 a_card.bound,
                 pick_steps(a_card.steps, "bound"),
             )

@@ -285,7 +285,7 @@ def critical_batch(ctx: Ctx) -> Scenario:
         "critical-batch",
         "Decoding an LLM whose weights are stored in this dtype, from what batch "
         "size does a decode step turn compute-bound?",
-        "用该精度存权重的 LLM 解码，batch 多大时解码步会变成算力受限？",
+        "用该精度存权重的 LLM 解码，batch 多大时解码步会变成计算密集？",
         value,
         PLAIN,
         steps,

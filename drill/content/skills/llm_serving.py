@@ -100,7 +100,7 @@ def moe_batch(ctx: Ctx) -> Scenario:
             "moe-critical-batch",
             f"From what decode batch does each {routed}expert's matrix product turn "
             "compute-bound (routing spread evenly; a fraction is fine)?",
-            f"解码 batch 多大时每个{'路由' if shared else ''}专家的矩阵乘变为算力受限（路由均匀；"
+            f"解码 batch 多大时每个{'路由' if shared else ''}专家的矩阵乘变为计算密集（路由均匀；"
             "可以是小数）？",
             value,
             PLAIN,
@@ -277,12 +277,12 @@ def per_die_peak(ctx: Ctx) -> Scenario:
 
 # The bound asked as part (b): options lettered m and c, never a part's letter.
 VERIFY_OPTIONS = (
-    Option("m", "memory", "memory-bound", "带宽受限（访存密集）"),
-    Option("c", "compute", "compute-bound", "算力受限（计算密集）"),
+    Option("m", "memory", "memory-bound", "访存密集（带宽受限）"),
+    Option("c", "compute", "compute-bound", "计算密集（算力受限）"),
 )
 VERIFY_BOUND = (
     "Is the verification pass bound by memory or by compute?  m) memory-bound  c) compute-bound",
-    "验证这一步受显存带宽还是算力限制？ m) 带宽受限  c) 算力受限",
+    "验证这一步受显存带宽还是算力限制？ m) 访存密集  c) 计算密集",
 )
 
 

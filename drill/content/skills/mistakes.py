@@ -119,17 +119,17 @@ MISTAKES: dict[str, Mistake] = {
         ),
     ),
     "wrong-bound": Mistake(
-        Text("Memory- and compute-bound swapped", "带宽受限与算力受限搞反"),
+        Text("Memory- and compute-bound swapped", "访存密集与计算密集搞反"),
         Text(
             "Swapped memory-bound and compute-bound: compare the intensity with the ridge.",
-            "把带宽受限和算力受限弄反了：拿算术强度和拐点比较。",
+            "把访存密集和计算密集弄反了：拿算术强度和拐点比较。",
         ),
     ),
     "peak-not-attainable": Mistake(
         Text("Peak taken as attainable", "把峰值当成可达上限"),
         Text(
             "Measured against the peak; a memory-bound op can only reach intensity × bandwidth.",
-            "拿峰值当基准了；带宽受限的算子最多只能达到 强度 × 带宽。",
+            "拿峰值当基准了；访存密集的算子最多只能达到 强度 × 带宽。",
         ),
     ),
     "kv-factor": Mistake(
@@ -194,7 +194,7 @@ MISTAKES: dict[str, Mistake] = {
             "the batch must be E/k times larger before an expert's matrix product turns "
             "compute-bound.",
             "用了稠密模型的临界 batch；每个专家只分到 batch 中 B·k/E 的 token，所以 batch 要大 E/k 倍，"
-            "专家的矩阵乘才会变为算力受限。",
+            "专家的矩阵乘才会变为计算密集。",
         ),
     ),
     "once-per-layer": Mistake(
@@ -456,11 +456,11 @@ MISTAKES: dict[str, Mistake] = {
         ),
     ),
     "quantization-flop-ratio": Mistake(
-        Text("FLOP ratio for a memory-bound op", "带宽受限的算子按算力比提速"),
+        Text("FLOP ratio for a memory-bound op", "访存密集的算子按算力比提速"),
         Text(
             "Sped a memory-bound op up by the FLOP-rate ratio of the narrower type; weight-only "
             "quantization keeps the math in fp16 and only cuts the weight bytes (not the KV cache).",
-            "把带宽受限算子的加速按更窄类型的算力比来算；仅权重量化的计算仍是 fp16，只减少权重字节"
+            "把访存密集算子的加速按更窄类型的算力比来算；仅权重量化的计算仍是 fp16，只减少权重字节"
             "（KV 缓存不变）。",
         ),
     ),
@@ -469,7 +469,7 @@ MISTAKES: dict[str, Mistake] = {
         Text(
             "Sped a memory-bound op up by the ratio of the peaks; below the ridge only the "
             "bandwidth ratio counts.",
-            "带宽受限的算子按峰值之比算了加速；在拐点左侧只看带宽之比。",
+            "访存密集的算子按峰值之比算了加速；在拐点左侧只看带宽之比。",
         ),
     ),
     "batching-kv-amortized": Mistake(

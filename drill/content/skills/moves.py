@@ -120,7 +120,7 @@ def dot_moves(ctx: Ctx) -> Scenario:
             _choice(
                 "bound-flip",
                 "Does the bound (memory vs compute) flip?",
-                "瓶颈（带宽受限还是算力受限）会翻转吗？",
+                "瓶颈（访存密集还是计算密集）会翻转吗？",
                 FLIP,
                 flip,
                 steps[:-1]
@@ -132,7 +132,7 @@ def dot_moves(ctx: Ctx) -> Scenario:
                         "memory if intensity < ridge, else compute",
                         f"{b.bound} → {a.bound}",
                         flip,
-                        formula_zh="强度 < 拐点则带宽受限，否则算力受限",
+                        formula_zh="强度 < 拐点则访存密集，否则计算密集",
                     ),
                 ),
             )

@@ -195,7 +195,7 @@ def comm_or_math(ctx: Ctx) -> Scenario:
     if ctx.difficulty == 1:
         slips = [s for s in slips if s[0] != "bidirectional-bw"]
     options = (
-        Option("a", "math", "the math (compute-bound)", "计算（算力受限）"),
+        Option("a", "math", "the math (compute-bound)", "计算本身（计算密集）"),
         Option("b", "communication", "the communication", "通信"),
     )
     g_en, g_zh = givens(ctx, card, dtype)

@@ -154,7 +154,7 @@ def _roof_note(card, dtype, op) -> tuple[str, str]:
     )
 
 
-@skill("bound", "roofline", en="Memory- or compute-bound", zh="带宽受限还是算力受限")
+@skill("bound", "roofline", en="Memory- or compute-bound", zh="访存密集还是计算密集")
 def bound(ctx: Ctx) -> Scenario:
     card, dtype, pick = _card_op(ctx)
     peak = roof(card, dtype, pick.cost.op).value
@@ -166,7 +166,7 @@ def bound(ctx: Ctx) -> Scenario:
     intro = _op_intro(ctx, card, dtype, pick, level1_ai=True)
     ask = bound_ask(
         "Is it memory-bound or compute-bound?",
-        "它是带宽受限还是算力受限？",
+        "它是访存密集还是计算密集？",
         a.bound,
         _given(pick_steps(a.steps, "bound"), a),
     )
@@ -277,7 +277,7 @@ def efficiency(ctx: Ctx) -> Scenario:
         asks.append(
             bound_ask(
                 "Is it memory-bound or compute-bound?",
-                "它是带宽受限还是算力受限？",
+                "它是访存密集还是计算密集？",
                 a.bound,
                 pick_steps(a.steps, "bound"),
             )

@@ -72,7 +72,7 @@ def tp_degree(ctx: Ctx) -> Scenario:
         past_en = (
             f" (beyond the node's {node} GPUs: every degree inside the node stays compute-bound)"
         )
-        past_zh = f"（超过节点的 {node} 块 GPU：节点内任何并行度都保持算力受限）"
+        past_zh = f"（超过节点的 {node} 块 GPU：节点内任何并行度都保持计算密集）"
     alone = ctx.difficulty < 2  # with part (b) to come, (a)'s solution must not answer it
     first = Step(
         "tp-bound",
@@ -124,7 +124,7 @@ def tp_degree(ctx: Ctx) -> Scenario:
         last = Step(
             "tp-degree",
             "Largest power-of-two degree within one node that stays compute-bound" + past_en,
-            "节点内仍为算力受限的最大 2 的幂并行度" + past_zh,
+            "节点内仍为计算密集的最大 2 的幂并行度" + past_zh,
             "min(2^⌊log2(Y)⌋, N_node)",
             f"min(2^⌊log2({fmt(bound)})⌋, {node})",
             float(cap),
@@ -135,7 +135,7 @@ def tp_degree(ctx: Ctx) -> Scenario:
                 "tp-degree",
                 "What is the largest power-of-two TP degree, within one node, that keeps the "
                 "MLP compute-bound?",
-                "在一个节点之内，仍能让 MLP 保持算力受限的最大 2 的幂张量并行度是多少？",
+                "在一个节点之内，仍能让 MLP 保持计算密集的最大 2 的幂张量并行度是多少？",
                 float(cap),
                 PLAIN,
                 (first, last),

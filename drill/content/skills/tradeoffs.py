@@ -44,7 +44,7 @@ def _side(a, key: str, en: str, zh: str, with_flops: bool, own_bytes: bool) -> t
             label_en, label_zh = f"{step.en}, {en}", f"{step.zh}（{zh}）"
         if step.key == "min-time":
             label_en += f" ({a.bound}-bound)"
-            label_zh += "，带宽受限" if a.bound == "memory" else "，算力受限"
+            label_zh += "，访存密集" if a.bound == "memory" else "，计算密集"
         shown.append(replace(step, key=f"{step.key}-{key}", en=label_en, zh=label_zh))
     return tuple(shown)
 
@@ -237,7 +237,7 @@ def precision_change(ctx: Ctx) -> Scenario:
     "ops-per-element",
     "roofline",
     en="FLOPs per element to turn compute-bound",
-    zh="逐元素算子变为算力受限所需的运算数",
+    zh="逐元素算子变为计算密集所需的运算数",
 )
 def ops_per_element(ctx: Ctx) -> Scenario:
     card = ctx.card()
@@ -282,7 +282,7 @@ def ops_per_element(ctx: Ctx) -> Scenario:
         f"{outputs}. How many FLOPs per element "
         "must it do before it turns compute-bound?",
         f"一个逐元素 kernel 读 {inputs} 个、写 {outputs} 个 {dtype} 张量。"
-        "每个元素至少要做多少次运算才会变成算力受限？",
+        "每个元素至少要做多少次运算才会变成计算密集？",
         value,
         PLAIN,
         steps,

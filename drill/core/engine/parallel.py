@@ -126,7 +126,7 @@ def tp_degree_limit(
         Step(
             "tp-degree",
             "Largest power-of-two degree that stays compute-bound",
-            "仍为算力受限的最大 2 的幂并行度",
+            "仍为计算密集的最大 2 的幂并行度",
             "2^⌊log2(Y)⌋",
             f"2^⌊log2({sig(bound, 4)})⌋",
             float(degree),

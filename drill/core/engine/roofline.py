@@ -244,7 +244,7 @@ def analyze(
             "memory if intensity < ridge, else compute",
             f"{sig(intensity)} {cmp} {sig(rid)}",
             kind,
-            formula_zh="强度 < 拐点则带宽受限，否则算力受限",
+            formula_zh="强度 < 拐点则访存密集，否则计算密集",
         )
     )
     steps.append(

@@ -10,8 +10,8 @@ from drill.i18n.text import Text
 
 # The bound a step names, as the word shown for it.
 WORDS: dict[str, Text] = {
-    "memory": Text("memory-bound", "带宽受限（访存密集）"),
-    "compute": Text("compute-bound", "算力受限（计算密集）"),
+    "memory": Text("memory-bound", "访存密集（带宽受限）"),
+    "compute": Text("compute-bound", "计算密集（算力受限）"),
     "latency": Text("latency / occupancy bound", "延迟 / 占用率受限"),
     "math": Text("the math binds", "计算是瓶颈"),
     "communication": Text("the communication binds", "通信是瓶颈"),

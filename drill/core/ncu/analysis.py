@@ -227,7 +227,7 @@ def place(
                 "memory if intensity < ridge, else compute",
                 f"{sig(intensity)} {'<' if bound == 'memory' else '≥'} {sig(ridge)}",
                 bound,
-                formula_zh="强度 < 拐点 为带宽受限，否则为算力受限",
+                formula_zh="强度 < 拐点 为访存密集，否则为计算密集",
             )
         )
         attainable = rl.attainable(intensity, peak, bandwidth)

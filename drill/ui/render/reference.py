@@ -20,7 +20,7 @@ FORMULAS = (
     Text("Ridge point = peak FLOP/s / bandwidth B/s", "拐点 = 峰值 FLOP/s / 带宽 B/s"),
     Text(
         "Memory-bound when I < ridge, else compute-bound",
-        "I < 拐点为带宽受限，否则为算力受限",
+        "I < 拐点为访存密集（也叫带宽受限），否则为计算密集（算力受限）",
     ),
     Text("Attainable = min(peak, I × bandwidth)", "可达性能 = min(峰值, I × 带宽)"),
     Text("Efficiency = measured / attainable", "效率 = 实测 / 可达性能"),
