@@ -55,10 +55,10 @@ PAIRS: dict[str, tuple[str, str]] = {
         "{units} 行：不用 {matrix} 的峰值（drill calc --cuda-cores）。",
     ),
     "cards-formula": ("spec check", "公式核对"),
-    "cards-notes": ("Notes", "说明（原文为英文）"),
+    "cards-notes": ("Notes", "说明"),
     "cards-sources": ("Sources", "来源"),
     "cards-inferred": ("Inferred (not published)", "推算值（未公开）"),
-    "cards-exceptions": ("Documented exceptions", "已说明的例外（原文为英文）"),
+    "cards-exceptions": ("Documented exceptions", "已说明的例外"),
     "cards-caption": (
         "per device (one GCD of an MI250X); memory in GiB as tools report it; dense peaks in "
         "TFLOP/s (int8: TOPS), tensor cores where the card has them; ridge in FLOP/B",

@@ -73,6 +73,7 @@ class Card:
     user: bool = False
     interconnect: Interconnect | None = None  # links to other GPUs, node, network
     capacity_mib: float | None = None  # the total a tool reports for one device
+    zh: dict = field(default_factory=dict)  # the prose above in Chinese (catalog.prose)
 
     def __post_init__(self) -> None:
         if isinstance(self.interconnect, dict):  # read back from the parse cache
@@ -236,6 +237,7 @@ class Card:
             "inferred": list(self.inferred),
             "exceptions": dict(self.exceptions),
             "notes": list(self.notes),
+            "zh": dict(self.zh),
             "sources": [dict(s) for s in self.sources],
             "measured": dict(self.measured),
             "memory_hierarchy": {k: v.to_json() for k, v in self.hierarchy.items()},

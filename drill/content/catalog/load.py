@@ -38,7 +38,7 @@ def _code_key() -> list:
     """The version and the model and schema code's files (modification time and size): a
     change to either re-parses. Stamps, not a hash, so a cache hit reads no code."""
     key: list = [__version__]
-    for name in ("card.py", "schema.py", "interconnect.py", "hierarchy.py"):
+    for name in ("card.py", "schema.py", "interconnect.py", "hierarchy.py", "prose.py"):
         stat = Path(__file__).with_name(name).stat()
         key.append([name, stat.st_mtime_ns, stat.st_size])
     return key

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from drill.content.catalog import prose
 from drill.content.catalog.card import (
     CARD_ID,
     TENSOR_DTYPES,
@@ -58,6 +59,7 @@ _OPTIONAL = {
     "interconnect": dict,
     "memory_hierarchy": dict,
     "occupancy_limits": dict,
+    "zh": dict,
 }
 _MEMORY = {
     "type": str,
@@ -293,6 +295,10 @@ def parse_card(data: object, path: str, user: bool = False) -> tuple[Card | None
         links, found = parse_interconnect(data["interconnect"], path)
         problems.extend(found)
         card = replace(card, interconnect=links)
+    if "zh" in data:
+        zh, found = prose.check(data["zh"], card, path, line_of(data, "zh"))
+        problems.extend(found)
+        card = replace(card, zh=zh)
     return card, problems
 
 

@@ -7,6 +7,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from drill.content.catalog.prose import said
 from drill.core.units import format_si, sig
 from drill.i18n import tr
 from drill.ui.render.interconnect import interconnect_parts
@@ -151,10 +152,11 @@ def card_panel(card, lang: str = "en") -> Panel:
         *on_chip_parts(card, lang),
         *interconnect_parts(card, lang),
     ]
+    exceptions = said(card, "exceptions", lang)
     for key, items in (
-        ("notes", card.notes),
-        ("inferred", card.inferred),
-        ("exceptions", [f"{k}: {v}" for k, v in card.exceptions.items()]),
+        ("notes", said(card, "notes", lang)),
+        ("inferred", said(card, "inferred", lang)),
+        ("exceptions", [f"{k}: {v}" for k, v in exceptions.items()]),
     ):
         if items:
             parts.append(Text("\n" + tr(f"cards-{key}", lang), style="bold"))
@@ -172,9 +174,10 @@ def card_panel(card, lang: str = "en") -> Panel:
 def level_lines(card, lang: str = "en") -> list[str]:
     """Each on-chip bandwidth with its kind and how it is worked out (a source for measured)."""
     lines = []
+    sources = said(card, "hierarchy", lang)
     for name, figure in card.hierarchy.items():
         derived = figure.kind == "derived"
-        how = figure.formula(card.units, card.boost_clock_mhz) if derived else figure.source
+        how = figure.formula(card.units, card.boost_clock_mhz) if derived else sources[name]
         lines.append(
             tr(
                 "cards-level",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from drill.content.catalog.prose import said
 from drill.core.units import format_si
 from drill.i18n import tr
 
@@ -49,15 +50,22 @@ def interconnect_parts(card, lang: str = "en") -> list[Text]:
             )
         )
     if ic.sharp:
-        lines.append(Text(f"• SHARP: {ic.sharp}"))
+        lines.append(Text(f"• SHARP: {said(card, 'sharp', lang, 'interconnect')}"))
     if ic.dies > 1:
         lines.append(
             Text(
                 "• "
-                + tr("cards-package", lang, dies=ic.dies, devices=ic.devices, note=ic.package_note)
+                + tr(
+                    "cards-package",
+                    lang,
+                    dies=ic.dies,
+                    devices=ic.devices,
+                    note=said(card, "package_note", lang, "interconnect"),
+                )
             )
         )
-    lines.extend(Text(f"• {tr('cards-inferred', lang)}: {item}") for item in ic.inferred)
+    inferred = said(card, "inferred", lang, "interconnect")
+    lines.extend(Text(f"• {tr('cards-inferred', lang)}: {item}") for item in inferred)
     for source in ic.sources:
         line = " ".join(str(source.get(k, "")) for k in ("title", "url") if source.get(k))
         lines.append(Text(f"• {line}", style="dim"))
