@@ -52,7 +52,7 @@ def check(block: object, card, path: str, line: int) -> tuple[dict, list[Problem
             if items is None or not all(isinstance(i, str) and i.strip() for i in items):
                 bad(key, "must be a list of sentences")
             elif len(items) != len(want[key]):
-                bad(key, f"has {len(items)} items for the {len(want[key])} of {key}")
+                bad(key, f"gives {len(items)} for the {len(want[key])} items of {key}")
             else:
                 kept[key] = [i.strip() for i in items]
         elif key in ZH_MAPS:
