@@ -141,7 +141,12 @@ class Step:
 
 
 def num(value: float) -> str:
-    """A number as it appears inside a substitution: short, exact for whole numbers."""
+    """A number as it appears inside a substitution: exact for whole numbers under ten
+    million, four significant figures with an exponent from there on ("5.369e8", "1e7")
+    rather than a row of digits to count."""
     if float(value).is_integer() and abs(value) < 1e7:
         return f"{int(value):,}".replace(",", "")
+    if abs(value) >= 1e7:
+        mantissa, exponent = f"{value:.3e}".split("e")
+        return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent)}"
     return sig(value, 4)
