@@ -364,7 +364,7 @@ def sig(value: float, digits: int = 4) -> str:
     if value == 0 or not math.isfinite(value):
         return str(value) if not math.isfinite(value) else "0"
     magnitude = math.floor(math.log10(abs(value)))
-    if magnitude >= 9 or magnitude < -4:
+    if magnitude >= 7 or magnitude < -4:  # no row of eight digits to count
         mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
         if "." in mantissa:
             mantissa = mantissa.rstrip("0").rstrip(".")
