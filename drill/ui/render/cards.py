@@ -10,6 +10,7 @@ from rich.text import Text
 from drill.content.catalog.prose import said
 from drill.core.units import format_si, sig
 from drill.i18n import tr
+from drill.ui.render.cjk import Wrapped
 from drill.ui.render.interconnect import interconnect_parts
 
 SHORT_DTYPES = ("fp64", "fp32", "tf32", "fp16", "fp8", "int8")
@@ -156,7 +157,7 @@ def card_panel(card, lang: str = "en") -> Panel:
     for key, items in (
         ("notes", said(card, "notes", lang)),
         ("inferred", said(card, "inferred", lang)),
-        ("exceptions", [f"{k}: {v}" for k, v in exceptions.items()]),
+        ("exceptions", [f"{k}{tr('sep-label', lang)}{v}" for k, v in exceptions.items()]),
     ):
         if items:
             parts.append(Text("\n" + tr(f"cards-{key}", lang), style="bold"))
@@ -167,6 +168,8 @@ def card_panel(card, lang: str = "en") -> Panel:
             line = " ".join(str(source.get(k, "")) for k in ("id", "title", "url") if source.get(k))
             parts.append(Text(f"• {line}"))
     title = f"{card.name}  ({card.id}{', ' + ', '.join(card.aliases) if card.aliases else ''})"
+    # Lines broken as the product breaks them: a figure stays with its unit, in either language.
+    parts = [Wrapped(p) if isinstance(p, Text) else p for p in parts]
     # A Text title: a card name's brackets are shown, never read as markup.
     return Panel(Group(*parts), title=Text(title), title_align="left", expand=False)
 

@@ -50,7 +50,8 @@ def interconnect_parts(card, lang: str = "en") -> list[Text]:
             )
         )
     if ic.sharp:
-        lines.append(Text(f"• SHARP: {said(card, 'sharp', lang, 'interconnect')}"))
+        sharp = said(card, "sharp", lang, "interconnect")
+        lines.append(Text(f"• SHARP{tr('sep-label', lang)}{sharp}"))
     if ic.dies > 1:
         lines.append(
             Text(
@@ -65,7 +66,8 @@ def interconnect_parts(card, lang: str = "en") -> list[Text]:
             )
         )
     inferred = said(card, "inferred", lang, "interconnect")
-    lines.extend(Text(f"• {tr('cards-inferred', lang)}: {item}") for item in inferred)
+    head = tr("cards-inferred", lang) + tr("sep-label", lang)
+    lines.extend(Text(f"• {head}{item}") for item in inferred)
     for source in ic.sources:
         line = " ".join(str(source.get(k, "")) for k in ("title", "url") if source.get(k))
         lines.append(Text(f"• {line}", style="dim"))
