@@ -12,6 +12,7 @@ from drill.config import paths
 from drill.content.catalog import load_catalog
 from drill.content.skills import registry as skills
 from drill.content.skills.model import MULTI, NUMBER, Ask
+from drill.core.engine.operators import dtype_bytes
 from drill.core.units import sig
 from drill.grading.numbers import AnswerError, ambiguous_slip, grade
 from tests.helpers import FP32_ONLY_CARD, builtin_catalog, examples, generated, right_answer, typed
@@ -201,3 +202,12 @@ def test_chinese_parse_errors_are_chinese():
     with pytest.raises(AnswerError) as info:
         grade(_ridge_ask(), "memory")
     assert info.value.message("zh").startswith("无法读懂")
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_critical_batch_is_the_first_whole_batch_at_the_ridge(seed):
+    sc = generated("critical-batch", seed, 2)
+    p = sc.params
+    exact = p["peak"] / p["bandwidth"] * dtype_bytes(p["dtype"]) / 2
+    answer = sc.asks[0].expected
+    assert float(answer).is_integer() and exact <= answer < exact + 1, (seed, exact, answer)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from drill.content.skills.context import (
     GB,
     GIB_PER_GB,
@@ -263,7 +265,8 @@ def critical_batch(ctx: Ctx) -> Scenario:
     dtype = ctx.dtype(card, ("fp16", "bf16", "fp8", "int8"))
     peak, bw = card.peak(dtype).value, card.bandwidth
     s = dtype_bytes(dtype)
-    value = rl.critical_batch(peak, bw, s)
+    exact = rl.critical_batch(peak, bw, s)
+    value = float(math.ceil(exact - 1e-9))  # a batch is whole: the first one at the ridge
     ridge = peak / bw
     steps = (
         rl.ridge_step(peak, bw),
@@ -273,6 +276,14 @@ def critical_batch(ctx: Ctx) -> Scenario:
             "临界 batch",
             "2·P·B / (s·P) = ridge  →  B = ridge × s / 2",
             f"{fmt(ridge)} × {s} / 2",
+            exact,
+        ),
+        Step(
+            "whole-batch",
+            "First whole batch",
+            "第一个整数 batch",
+            "⌈B⌉",
+            f"⌈{exact:.2f}⌉",  # the digits that decide the rounding
             value,
         ),
     )
