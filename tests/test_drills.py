@@ -121,9 +121,9 @@ def test_bound_words_in_both_languages():
     ask = skills.generate("bound", 3, 1, CATALOG).asks[0]
     memory = ask.expected == "memory"
     for text in (
-        ["memory", "mem", "m", "bandwidth", "带宽", "访存"]
+        ["memory", "mem", "m", "bandwidth", "带宽", "访存", "访存瓶颈", "带宽瓶颈", "访存密集型"]
         if memory
-        else ["compute", "c", "算力", "计算"]
+        else ["compute", "c", "算力", "计算", "算力瓶颈", "计算瓶颈", "计算密集型"]
     ):
         assert grade(ask, text).correct, text
 

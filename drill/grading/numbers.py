@@ -135,7 +135,7 @@ WORDS |= {  # where a dot moves on the roofline, and what happens to a figure
     "down": {"down", "falls", "lower", "下降", "降低", "变低"},
     "same": {"same", "unchanged", "stays", "the same", "不变", "没变", "一样"},
 }
-_BOUND = re.compile(r"(?:[- ]?bound|[- ]?roof|受限|屋顶)$")
+_BOUND = re.compile(r"(?:[- ]?bound|[- ]?roof|受限|屋顶|瓶颈|密集型?|型)$")
 
 
 def _normal(text: str) -> str:

@@ -105,7 +105,7 @@ class PlainFormatter:
                 return
             self.say(
                 f"{tr(result.verdict(), lang)} ({result.score:.2f}) — "
-                f"{tr('expected', lang)}: {question.expected_text(lang)}"
+                f"{tr('expected', lang)}{tr('sep-label', lang)}{question.expected_text(lang)}"
             )
             self._mistake(result)
             for note in grade_notes(result, lang):
@@ -115,7 +115,9 @@ class PlainFormatter:
         if question.model_answer:  # the solution below opens with the model answer
             self.say(verdict)
         else:
-            self.say(f"{verdict} — {tr('expected', lang)}: {question.expected_text(lang)}")
+            self.say(
+                f"{verdict} — {tr('expected', lang)}{tr('sep-label', lang)}{question.expected_text(lang)}"
+            )
         self._mistake(result)
         for note in grade_notes(result, lang):
             self.say(note)

@@ -136,8 +136,8 @@ def scorecard_text(card: Scorecard, lang: str) -> str:
         lines.append(tr("mock-time-up", lang))
     lines += ["", f"{tr('solution', lang)}:"]
     for ident, given, expected, steps in solutions(card, lang):
-        lines.append(f"{ident}. {tr('your-answer', lang)}: {given}")
-        lines.append(f"    {tr('expected', lang)}: {expected}")
+        lines.append(f"{ident}. {tr('your-answer', lang)}{tr('sep-label', lang)}{given}")
+        lines.append(f"    {tr('expected', lang)}{tr('sep-label', lang)}{expected}")
         lines += [f"    {line}" for line in steps]
     return "\n".join(lines) + "\n"
 
@@ -196,7 +196,12 @@ def scorecard_view(card: Scorecard, lang: str):
         parts.append(Text(tr("mock-time-up", lang), style="yellow"))
     parts.append(Text(f"\n{tr('solution', lang)}", style="bold"))
     for ident, given, expected, steps in solutions(card, lang):
-        parts.append(Wrapped(Text(f"{ident}. {tr('your-answer', lang)}: {given}", style="bold")))
-        parts.append(Padding(Wrapped(Text(f"{tr('expected', lang)}: {expected}")), (0, 0, 0, 3)))
+        colon = tr("sep-label", lang)
+        parts.append(
+            Wrapped(Text(f"{ident}. {tr('your-answer', lang)}{colon}{given}", style="bold"))
+        )
+        parts.append(
+            Padding(Wrapped(Text(f"{tr('expected', lang)}{colon}{expected}")), (0, 0, 0, 3))
+        )
         parts += [Padding(Wrapped(Text(line)), (0, 0, 0, 3)) for line in steps]
     return Group(*parts)
