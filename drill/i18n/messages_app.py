@@ -37,6 +37,14 @@ PAIRS: dict[str, tuple[str, str]] = {
     "calc-dtype": ("Precision", "精度"),
     "calc-op": ("Operator", "算子"),
     "calc-measured": ("Measured (optional, e.g. 200T)", "实测吞吐（可选，如 200T）"),
+    "calc-roof": (
+        "Roof: {dtype} on {units} ({path}), {peak} and {bw}",
+        "屋顶：{dtype}，{units}（{path}），{peak}，带宽 {bw}",
+    ),
+    "calc-roof-vector": (
+        "; a {op} runs its math on {units}, not on {matrix}",
+        "；{op} 的计算跑在 {units} 上，不用 {matrix}",
+    ),
     "catalog-hint": (
         "Enter: open a card · click a column header or press 1-9 to sort",
         "回车：打开显卡 · 点击表头或按 1-9 排序",

@@ -47,6 +47,10 @@ async def test_gemv_plot_ridge_is_the_tables_ridge(drill_home):
         assert shown and legend, (table, plot_text(app))
         assert float(shown.group(1)) == pytest.approx(50.16, rel=1e-3)
         assert float(legend.group(1)) == pytest.approx(float(shown.group(1)), rel=5e-3)
+        # the roof is named above the table, with why a GEMV is not on the tensor cores
+        said = " ".join(table.split())
+        assert "Roof: fp16 on the CUDA cores (vector.fp16), 78 TFLOP/s and 1.555 TB/s" in said
+        assert "a gemv runs its math on the CUDA cores, not on tensor cores" in said
         # and a matrix product keeps the tensor roof in both
         screen = app.screen
         screen.query_one("#calc-op", Select).value = "gemm"
@@ -54,6 +58,9 @@ async def test_gemv_plot_ridge_is_the_tables_ridge(drill_home):
         await plots_drawn(pilot)
         legend = re.search(r"◆ ridge (\d[\d.]*) FLOP/B", plot_text(app))
         assert legend and float(legend.group(1)) == pytest.approx(200.6, rel=5e-3)
+        said = " ".join(text_of(app, "#calc-result").split())
+        assert "Roof: fp16 on tensor cores (tensor.fp16), 312 TFLOP/s" in said
+        assert "not on tensor cores" not in said
 
 
 def cells(row: str, start: int, end: int) -> str:

@@ -243,7 +243,8 @@ class CalculatorScreen(DrillScreen):
             plot.show(None)
             return
         table = steps_table(analysis.steps, lang, breakable=True)
-        out.update(Group(table, verdict(analysis, lang)))
+        roof = Text(roof_line(card, dtype, self.op, peak, lang), style="dim")
+        out.update(Group(roof, table, verdict(analysis, lang)))
         self.query_one("#calc-verdict", Prose).show(verdict(analysis, lang))
         plot.show(operator_figure(analysis, card, lang))
 
@@ -258,3 +259,30 @@ class CalculatorScreen(DrillScreen):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+
+def roof_line(card, dtype: str, op: str, peak, lang: str) -> str:
+    """Which roof the result is worked against, as the CLI's header says it: a GEMV or an
+    element-wise kernel runs on the non-tensor units even where the precision has tensor
+    cores, and the line says so."""
+    from drill.content.skills.context import unit_words
+    from drill.core.units import format_si, math_units
+
+    w = unit_words(card)
+    zh = lang == "zh"
+    tensor = peak.path.startswith("tensor")
+    units = (w.matrix_zh if zh else w.matrix) if tensor else (w.cores_zh if zh else w.cores)
+    line = tr(
+        "calc-roof",
+        lang,
+        dtype=dtype,
+        units=units,
+        path=peak.path,
+        peak=format_si(peak.value, math_units(dtype)[0]),
+        bw=format_si(card.bandwidth, "B/s"),
+    )
+    if not tensor and card.peak(dtype).path.startswith("tensor"):
+        line += tr(
+            "calc-roof-vector", lang, op=op, units=units, matrix=w.matrix_zh if zh else w.matrix
+        )
+    return line
