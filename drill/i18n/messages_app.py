@@ -37,6 +37,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "calc-dtype": ("Precision", "精度"),
     "calc-op": ("Operator", "算子"),
     "calc-measured": ("Measured (optional, e.g. 200T)", "实测吞吐（可选，如 200T）"),
+    "calc-not-number": (
+        "{flag}: {error}",
+        "{flag}：“{text}”不是数字，请输入如 32、4k 或 1e6 这样的数",
+    ),
     "calc-roof": (
         "Roof: {dtype} on {units} ({path}), {peak} and {bw}",
         "屋顶：{dtype}，{units}（{path}），{peak}，带宽 {bw}",

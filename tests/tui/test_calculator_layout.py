@@ -176,3 +176,17 @@ async def test_a_dropdown_opens_chooses_and_closes(drill_home, lang):
         await pilot.press("escape")
         await until(pilot, lambda: not card.expanded, "the menu dismissed")
         assert isinstance(app.screen, CalculatorScreen)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "-M: expected a number, got 'x'"), ("zh", "-M：“x”不是数字，请输入如 32、4k 或 1e6")],
+)
+async def test_a_field_that_is_not_a_number_says_so_in_the_users_language(drill_home, lang, said):
+    app = make_app(lang=lang, clock=frozen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_calculator(pilot, "gemm")
+        screen.query_one("#p-m", Input).value = "x"
+        await until(pilot, lambda: said in text_of(app, "#calc-result"), said)
+        screen.query_one("#p-m", Input).value = "4096"
+        await until(pilot, lambda: "FLOP/B" in text_of(app, "#calc-result"), "recovers")

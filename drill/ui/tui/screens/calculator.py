@@ -207,7 +207,10 @@ class CalculatorScreen(DrillScreen):
                     parse_count(text) if param.kind == "count" else parse_number(text)
                 )
             except UnitError as exc:
-                raise ValueError(f"{param.flags[0]}: {exc}") from None
+                flag = param.flags[0]
+                raise ValueError(
+                    tr("calc-not-number", self.app.lang, flag=flag, error=exc, text=text[:40])
+                ) from None
         return values
 
     def recalc(self) -> None:
