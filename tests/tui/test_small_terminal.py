@@ -181,21 +181,31 @@ async def test_each_case_step_opens_at_its_question_when_it_fits(drill_home):
             assert in_view(body, row)
 
 
-async def test_the_summary_lists_a_cases_steps_under_it(drill_home):
-    start = PracticeOptions(skills=("roofline-case",), seed=3, count=1, topic="numeric")
+async def test_the_summary_lists_each_cases_steps_under_its_name(drill_home):
+    start = PracticeOptions(skills=("roofline-case",), seed=3, count=2, topic="numeric")
     app = make_app(lang="en", start=start, clock=frozen)
     async with app.run_test(size=(100, 34)) as pilot:
         screen = await wait_for_question(pilot)
-        for _ in range(6):
+        names = []
+        for _ in range(12):
+            params = screen.session.current.scenario.params
+            name = f"{app.catalog.get(params['gpu']).name} · {params['op']} · {params['dtype']}"
+            names += [name] if name not in names else []
             await pilot.press("f2")  # skip every step
             await until(pilot, lambda: screen.feedback_for is not None, "feedback")
             await pilot.press("enter")
             await pilot.pause()
         await until(pilot, lambda: app.screen is not screen, "the summary")
         shown = text_of(app, "#summary")
-    assert "1 question in 6 steps" in shown
-    for step in ("1/6 arithmetic intensity", "2/6 ridge point", "6/6 what to do next"):
-        assert step in shown
+    assert "2 questions in 12 steps" in shown and len(names) == 2, names
+    lines = [line.strip("│ ") for line in shown.splitlines()]
+    for name in names:  # each case's name, then its own six steps
+        at = next((i for i, line in enumerate(lines) if line.startswith(name)), None)
+        assert at is not None, (name, shown)
+        steps = [line for line in lines[at + 1 : at + 7]]
+        assert steps[0].startswith("1/6 arithmetic intensity"), lines
+        assert steps[5].startswith("6/6 what to do next"), lines
+    assert "a retry answered right leaves it out" in " ".join(shown.split())
 
 
 def test_a_header_too_wide_drops_the_streak_then_the_clock():

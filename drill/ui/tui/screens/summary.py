@@ -38,15 +38,20 @@ class SummaryScreen(DrillScreen):
         table = Table(title=tr("per-skill", lang), title_justify="left")
         table.add_column(tr("summary-skill", lang))
         table.add_column(tr("score", lang), justify="right")
-        steps: dict = {}  # a case's steps under its row: which of them were missed
+        cases: dict = {}  # per item, each case of it apart: its steps, which were missed
         for result in self.session.results:
-            if result.question.parts > 1:
-                steps.setdefault(result.question.item, []).append(result)
+            q = result.question
+            if q.parts > 1:
+                cases.setdefault(q.item, {}).setdefault(q.group, []).append(result)
         for item, (n, score) in sorted(s.per_item.items(), key=lambda kv: kv[1][1] / kv[1][0]):
             table.add_row(skill_name(item.id, lang, item.kind), f"{score:.2f} / {n}")
-            for r in steps.get(item, []):
-                label = f"  {r.question.part}/{r.question.parts} {r.question.step_name(lang)}"
-                table.add_row(Text(label, style="dim"), Text(f"{r.score:.2f}", style="dim"))
+            for results in cases.get(item, {}).values():
+                name = case_name(results[0].question, self.app.catalog, lang)
+                if name:
+                    table.add_row(Text(f"  {name}", style="italic"), "")
+                for r in results:
+                    label = f"    {r.question.part}/{r.question.parts} {r.question.step_name(lang)}"
+                    table.add_row(Text(label, style="dim"), Text(f"{r.score:.2f}", style="dim"))
         parts = [head, Text(line), Text(""), table]
         if s.mistakes:
             parts.append(Text(f"\n{tr('mistakes', lang)}", style="bold"))
@@ -60,6 +65,7 @@ class SummaryScreen(DrillScreen):
             ]
             joined = tr("sep-clauses", lang).join(names)
             parts.append(Text(f"{tr('practise-again', lang)} {joined}", style="cyan"))
+            parts.append(Text(tr("practise-again-rule", lang), style="dim"))
         else:
             parts.append(Text(tr("summary-none", lang), style="green"))
         with VerticalScroll(id="summary-body"):
@@ -77,3 +83,15 @@ class SummaryScreen(DrillScreen):
 
     def action_home(self) -> None:
         self.app.go_home()
+
+
+def case_name(question, catalog, lang: str) -> str:
+    """A case named by what sets it apart from another of its kind: its card, operator and
+    precision ("NVIDIA B200 · softmax · bf16")."""
+    scenario = question.scenario
+    params = scenario.params if scenario is not None else {}
+    try:
+        card = catalog.get(str(params["gpu"])).name
+    except (KeyError, LookupError):
+        return ""
+    return " · ".join(str(p) for p in (card, params.get("op"), params.get("dtype")) if p)
