@@ -25,7 +25,7 @@ def test_plain_placement_opens_with_what_it_takes_and_changes():
     )
     assert "Each answer is final (no going back); type skip for one you do not know." in text
     assert "A finished group sets where its skills start (all right: level 3" in text
-    assert "Stop at any time: finished groups are kept." in text
+    assert "Stop at any time: finished groups are kept, and the next placement goes on" in text
     assert rest  # the first question follows the intro
 
 
@@ -34,8 +34,53 @@ def test_each_question_names_its_skill_group_of_how_many():
     heads = [line for line in out.splitlines() if line.startswith("== Question")]
     assert heads[0].startswith("== Question 1 of 33 · group 1 of 11: hardware specs · ")
     assert heads[3].startswith("== Question 4 of 33 · group 2 of 11: intensity · ")
-    zh = run_drill("placement", "--plain", "--seed", "7", "--lang", "zh", input="quit\n").stdout
+    zh = run_drill(
+        "placement", "--plain", "--seed", "7", "--lang", "zh", "--restart", input="quit\n"
+    ).stdout
     assert "== 第 1 题 / 共 33 题 · 第 1 组 / 共 11 组：硬件规格 · " in zh
+
+
+def test_a_placement_left_early_goes_on_at_the_first_group_it_did_not_place():
+    first = run_drill("placement", "--plain", "--seed", "7", input="skip\n" * 4 + "quit\n")
+    assert "hardware specs  not yet  level 1 · 0/3 right" in first.stdout
+    again = run_drill("placement", "--plain", "--seed", "8", input="skip\n" * 3 + "quit\n")
+    text = " ".join(again.stdout.split())
+    assert "30 questions, 3 from each of 10 skill groups" in text
+    assert (
+        "Going on from your last placement: hardware specs placed then, so this run starts at "
+        "group 2 of 11 (intensity)."
+    ) in text
+    assert "== Question 1 of 30 · group 2 of 11: intensity · " in again.stdout
+    profile = text.partition("== Your placement profile == ")[2]
+    assert profile.startswith("intensity not yet level 1 · 0/3 right"), profile[:80]
+    # the third run takes up both groups; --restart places every group again
+    third = " ".join(
+        run_drill("placement", "--plain", "--seed", "9", input="quit\n").stdout.split()
+    )
+    assert "hardware specs, intensity placed then, so this run starts at group 3 of 11" in third
+    restart = run_drill("placement", "--plain", "--seed", "9", "--restart", input="quit\n")
+    assert "Going on" not in restart.stdout and "Question 1 of 33 · group 1 of 11" in restart.stdout
+
+
+def test_a_placement_that_placed_every_group_or_is_old_is_not_taken_up(tmp_path):
+    from drill.runs import placement as pl
+
+    groups = [g for g, _ in pl.skill_groups(list(pl.skill_registry.CURRICULUM))]
+
+    class Last:
+        def __init__(self, started, placed):
+            self.row = (started, {"placed": placed})
+
+        def last_marks(self, mode):
+            assert mode == "placement"
+            return self.row
+
+    now = datetime(2026, 3, 2, tzinfo=timezone.utc)
+    assert pl.resumed(Last("2026-03-01T09:00:00Z", groups[:2]), now) == tuple(groups[:2])
+    assert pl.resumed(Last("2026-03-01T09:00:00Z", groups), now) == ()  # all placed: anew
+    assert pl.resumed(Last("2026-01-01T09:00:00Z", groups[:2]), now) == ()  # too long ago
+    assert pl.resumed(Last("2026-03-01T09:00:00Z", "hardware"), now) == ()  # not a list
+    assert pl.resumed(None, now) == ()
 
 
 def test_plain_placement_stopped_early_says_what_happened():
@@ -45,7 +90,8 @@ def test_plain_placement_stopped_early_says_what_happened():
     assert "none was finished, so nothing was placed" in end
     assert "Your answers are kept in your history, like practice answers." in end
     assert end.endswith(
-        "run drill placement again: it begins at the first group, with new questions."
+        "run drill placement again: it goes on at the first group it has not placed, with new "
+        "questions."
     )
     with History.open(paths.database_file()) as h:
         placed = [cid for cid in h.review_cards() if srs.load_state(h, cid).level == 3]
@@ -65,6 +111,7 @@ def test_a_finished_group_then_quitting_places_that_group_and_says_so():
     assert re.match(r"[\w ]+ strong level 3 · 3/3 right", profile), profile[:80]
     assert "· 0/" not in profile  # only the finished group is listed
     assert "You stopped after 3 of 33 questions: the groups above are placed" in text
+    assert "it goes on at the first group it has not placed" in text
 
 
 def answered_group(seed: int) -> Placement:

@@ -72,10 +72,16 @@ def add_placement(sub: argparse._SubParsersAction, argv: list[str] | None = None
         help="a 15-minute placement test that sets where practice starts",
         description="About 15 minutes: three questions in each skill group, adaptive within "
         "the group (a right answer moves up a difficulty level, a wrong one down). Each "
-        "finished group sets where its skills start; it ends with a profile.",
+        "finished group sets where its skills start; it ends with a profile. A placement "
+        "left early goes on at the first group it did not place.",
     )
     _lines(placement)
     placement.add_argument("--seed", type=argtypes.seed, help="reproducible questions")
+    placement.add_argument(
+        "--restart",
+        action="store_true",
+        help="place every group again, not only those a placement left early did not reach",
+    )
     _lang(placement)
 
 

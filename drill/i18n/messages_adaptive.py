@@ -37,10 +37,17 @@ PAIRS: dict[str, tuple[str, str]] = {
         "每个回答都是最终答案，不能回头修改；不会的题输入 skip 跳过。",
     ),
     "placement-changes": (
-        "A finished group sets where its skills start (all right: level 3, reviewed early; "
-        "otherwise the level you reached). Stop at any time: finished groups are kept.",
-        "做完的技能组决定其技能的起点（全对：难度 3，较早复习；否则为你达到的难度）。"
-        "随时可以停止：做完的组会保留定级。",
+        "A finished group sets where its skills start (all right: level 3, first review in "
+        "a few days; otherwise the level you reached). Stop at any time: finished groups are "
+        "kept, and the next placement goes on from the first group left.",
+        "做完的技能组决定其技能的起点（全对：难度 3，几天后第一次复习；否则为你达到的难度）。"
+        "随时可以停止：做完的组会保留定级，下次定级从第一个没做的组接着做。",
+    ),
+    "placement-kept": (
+        "Going on from your last placement: {kept} placed then, so this run starts at group "
+        "{number} of {groups} ({group}). drill placement --restart places every group again.",
+        "接着上次的定级：{kept} 上次已定级，这次从第 {number} 组（共 {groups} 组，{group}）"
+        "开始。drill placement --restart 会重新给所有组定级。",
     ),
     "placement-stopped-title": ("Placement stopped", "定级测试已停止"),
     "placement-stopped-none": (
@@ -64,14 +71,14 @@ PAIRS: dict[str, tuple[str, str]] = {
         "没有保存任何内容（--no-save）。",
     ),
     "placement-again-app": (
-        "To place the groups left, start the placement again with l on the home screen: it "
-        "begins at the first group, with new questions.",
-        "要给剩下的组定级，在主页按 l 重新开始定级测试：它从第一个组开始，题目是新的。",
+        "To place the groups left, press l on the home screen: the placement goes on at the "
+        "first group it has not placed, with new questions.",
+        "要给剩下的组定级，在主页按 l：定级测试会从第一个还没定级的组接着做，题目是新的。",
     ),
     "placement-again-plain": (
-        "To place the groups left, run drill placement again: it begins at the first group, "
-        "with new questions.",
-        "要给剩下的组定级，重新运行 drill placement：它从第一个组开始，题目是新的。",
+        "To place the groups left, run drill placement again: it goes on at the first group "
+        "it has not placed, with new questions.",
+        "要给剩下的组定级，再次运行 drill placement：它会从第一个还没定级的组接着做，题目是新的。",
     ),
     # placement's skill groups (the skills' topics), each under a name of its own
     "group-hardware": ("hardware specs", "硬件规格"),

@@ -180,10 +180,12 @@ class RunBase:
 
         self._emit(ResultUpdated(result))
 
-    def _finished(self, ended_early: bool = False, score: float | None = None) -> None:
+    def _finished(
+        self, ended_early: bool = False, score: float | None = None, marks: dict | None = None
+    ) -> None:
         """Tell listeners once that the run is over."""
         if not self._finished_sent:
             from drill.runs.protocol import RunFinished
 
             self._finished_sent = True
-            self._emit(RunFinished(self.mode, ended_early, score))
+            self._emit(RunFinished(self.mode, ended_early, score, tuple((marks or {}).items())))

@@ -112,7 +112,7 @@ def streak(history, day: date) -> int:
 
 # -- the factory's hook (drill.runs.factory.open_run) -----------------------------------------
 def build(
-    options: DailyOptions, lang: str, clock: Callable[[], float]
+    options: DailyOptions, lang: str, clock: Callable[[], float], history=None
 ) -> tuple[Daily, SessionConfig]:
     from drill.content.catalog import load_catalog
 

@@ -199,8 +199,8 @@ def open_run(
 
     kind, name = RUN_KINDS[type(options)]
     module = importlib.import_module(name)
-    run, config = module.build(options, lang, clock)
     history = _open_for_writing(on_warning) if record else None
+    run, config = module.build(options, lang, clock, history)
     if history is not None:
         for listener in module.listeners(run, history, on_warning):
             run.subscribe(in_background(listener) if background else listener)

@@ -40,6 +40,7 @@ class MockOptions:
 @dataclass(frozen=True, kw_only=True)
 class PlacementOptions:
     seed: int | None = None
+    restart: bool = False  # place every group again, not only those a run left early missed
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -9,6 +9,9 @@ gets its review card. A group answered right every time is strong: its skills st
 answered right counts as one Easy review, a skill of the group that was not asked as one
 Good review (three answers say less about the skills they did not touch). Any other group
 sets its skills' starting level. The profile sorts the groups into strong, shaky and not yet.
+
+A run left early goes on where it stopped: the session row keeps the groups placed so far
+(``placed``), and the next run within RESUME_DAYS skips them (``kept``) unless it restarts.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from drill.runs.summary import Summary, summarize
 QUESTIONS_PER_GROUP = 3
 SECONDS_PER_QUESTION = 30  # what the intro's time estimate assumes
 START_LEVEL = 2
+RESUME_DAYS = 30  # a placement left early is taken up again within this many days
 STRONG, SHAKY, NOT_YET = "strong", "shaky", "not-yet"
 
 
@@ -70,6 +74,7 @@ class GroupResult:
     order: tuple[str, ...]  # the skills in the order they are asked (seeded)
     level: int = START_LEVEL  # the level the next scenario is asked at; the placed level
     answers: list[tuple[str, int, bool]] = field(default_factory=list)  # skill, level, right
+    kept: bool = False  # placed by an earlier run that was left early: not asked again
 
     @property
     def done(self) -> bool:
@@ -120,6 +125,7 @@ class Placement(RunBase):
         config: PlacementConfig,
         catalog: Catalog,
         clock: Callable[[], float] = time.monotonic,
+        kept: tuple[str, ...] = (),
     ) -> None:
         super().__init__(clock)
         self.config = config
@@ -130,8 +136,8 @@ class Placement(RunBase):
         for group, skills in skill_groups(list(config.skills or skill_registry.CURRICULUM)):
             order = list(skills)
             random.Random(f"placement:{config.seed}:{group}").shuffle(order)
-            self.groups.append(GroupResult(group, skills, tuple(order)))
-        self._group = 0
+            self.groups.append(GroupResult(group, skills, tuple(order), kept=group in kept))
+        self._group = self._next_group(0)
         self._asked = 0
         self._seen: set[str] = set()  # fingerprints of the questions asked: none twice
         self._queue: list[Question] = []
@@ -140,7 +146,21 @@ class Placement(RunBase):
 
     @property
     def total(self) -> int:
-        return len(self.groups) * QUESTIONS_PER_GROUP
+        return len(self.groups_asked) * QUESTIONS_PER_GROUP
+
+    @property
+    def groups_asked(self) -> list[GroupResult]:
+        """The groups this run asks: all of them, less those an earlier run placed."""
+        return [g for g in self.groups if not g.kept]
+
+    @property
+    def kept(self) -> list[GroupResult]:
+        return [g for g in self.groups if g.kept]
+
+    def _next_group(self, start: int) -> int:
+        while start < len(self.groups) and self.groups[start].kept:
+            start += 1
+        return start
 
     @property
     def minutes(self) -> int:
@@ -194,10 +214,13 @@ class Placement(RunBase):
         step = 1 if right else -1
         group.level = max(MIN_LEVEL, min(MAX_LEVEL, group.level + step))
         if group.done:
-            self._group += 1
+            self._group = self._next_group(self._group + 1)
 
     def finish(self) -> None:
-        self._finished()
+        """The end, with what the session row keeps: the groups placed, by this run or the
+        ones it took up, so a run left early goes on from there next time."""
+        placed = [g.group for g in self.groups if g.done or g.kept]
+        self._finished(ended_early=len(placed) < len(self.groups), marks={"placed": placed})
 
     def summary(self) -> Summary:
         return summarize(self.results, self.elapsed)
@@ -258,9 +281,31 @@ class Placer:
             self.on_warning(f"could not save the placement in {self.history.path} ({exc})")
 
 
+def resumed(history, now: datetime | None = None) -> tuple[str, ...]:
+    """The groups the latest placement placed, when it was left early within RESUME_DAYS;
+    () when it placed every group (a new run places them all again), or there is none."""
+    from drill.store.timeutil import parse_stored
+
+    last = history.last_marks("placement") if history is not None else None
+    if last is None:
+        return ()
+    started, marks = last
+    placed = marks.get("placed")
+    known = [g for g, _ in skill_groups(list(skill_registry.CURRICULUM))]
+    if not isinstance(placed, list) or set(known) <= set(placed):
+        return ()
+    now = now or datetime.now(timezone.utc)
+    try:
+        if (now - parse_stored(started)).days >= RESUME_DAYS:
+            return ()
+    except ValueError:
+        return ()
+    return tuple(g for g in known if g in placed)
+
+
 # -- the factory's hook (drill.runs.factory.open_run) -----------------------------------------
 def build(
-    options: PlacementOptions, lang: str, clock: Callable[[], float]
+    options: PlacementOptions, lang: str, clock: Callable[[], float], history=None
 ) -> tuple[Placement, object]:
     from drill.content.catalog import load_catalog
 
@@ -268,7 +313,8 @@ def build(
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**9)
     config = PlacementConfig(seed, lang)
-    return Placement(config, load_catalog(), clock=clock), config
+    kept = () if options.restart else resumed(history)
+    return Placement(config, load_catalog(), clock=clock, kept=kept), config
 
 
 def listeners(run: Placement, history, on_warning: Callable[[str], None]) -> list:

@@ -35,6 +35,7 @@ class RunFinished:
     mode: str  # "practice" or "mock"
     ended_early: bool = False  # a mock the user left with questions and time left
     score: float | None = None  # a mock's score, its questions never shown counted 0
+    marks: tuple[tuple[str, object], ...] = ()  # more the session row keeps of its end
 
 
 Event = ResultRecorded | ResultUpdated | RunFinished

@@ -178,6 +178,7 @@ class Recorder:
             marks: dict = {"ended_early": True} if event.ended_early else {}
             if event.score is not None:
                 marks["score"] = event.score
+            marks.update(event.marks)
             if marks:
                 self._mark(marks)
             self.close()

@@ -198,6 +198,22 @@ class History:
             if review is not None:
                 _put_review(conn, *review)
 
+    def last_marks(self, mode: str) -> tuple[str, dict] | None:
+        """The start and the end marks of the latest session of ``mode`` (None: no such
+        session): placement reads which groups the last one placed."""
+        row = self.conn.execute(
+            f"SELECT s.started_utc, {_SETTINGS} FROM sessions s WHERE s.mode = ?"
+            " ORDER BY s.started_utc DESC, s.id DESC LIMIT 1",
+            (mode,),
+        ).fetchone()
+        if row is None:
+            return None
+        try:
+            marks = json.loads(row[1] or "{}")
+        except ValueError:
+            marks = {}
+        return row[0], marks if isinstance(marks, dict) else {}
+
     # -- review state ---------------------------------------------------------------------
     def put_review_card(self, card_id: str, kind: str, state: dict, due_utc: str | None) -> None:
         with self.transaction() as conn:

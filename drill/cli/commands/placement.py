@@ -16,7 +16,7 @@ def run(args) -> int:
     from drill.cli.commands.start import served_to_a_browser
     from drill.runs.options import PlacementOptions
 
-    options = PlacementOptions(seed=args.seed)
+    options = PlacementOptions(seed=args.seed, restart=args.restart)
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     if not (args.jsonl or args.plain) and (terminal or served_to_a_browser()):
         from drill.ui.tui.app import run_app

@@ -15,11 +15,27 @@ def intro_lines(run, lang: str, front: str) -> list[str]:
         lang,
         total=run.total,
         per=QUESTIONS_PER_GROUP,
-        groups=len(run.groups),
+        groups=len(run.groups_asked),
         minutes=run.minutes,
     )
     final = tr(f"placement-final-{front}", lang)
-    return [tr("placement-title", lang), length, final, tr("placement-changes", lang)]
+    lines = [tr("placement-title", lang), length, final, tr("placement-changes", lang)]
+    if run.kept and run.group_now is not None:
+        from drill.runs.placement import group_name
+
+        number, groups, group = run.group_now
+        kept = tr("sep-items", lang).join(group_name(g.group, lang) for g in run.kept)
+        lines.append(
+            tr(
+                "placement-kept",
+                lang,
+                kept=kept,
+                number=number,
+                groups=groups,
+                group=group_name(group, lang),
+            )
+        )
+    return lines
 
 
 def stopped_lines(run, lang: str, front: str, saved: bool) -> list[str]:
