@@ -145,3 +145,16 @@ def test_a_strong_group_is_scheduled_as_far_as_its_evidence_goes(tmp_path):
     # a card the user had already earned in practice is left as it was, only its level moves
     kept = due[sorted(others)[0]]
     assert kept.fsrs == before.fsrs and kept.level == srs.MAX_LEVEL
+
+
+def test_the_feedback_of_a_groups_last_question_stays_under_that_group():
+    from drill.runs.practice import count_values
+
+    run = Placement(PlacementConfig(3), load_catalog())
+    last = None
+    while len(run.groups[0].answers) < QUESTIONS_PER_GROUP:
+        last = run.current
+        run.answer(right_answer(last))
+    assert run.group_now[0] == 2  # the run has moved on
+    assert count_values(run, last, "en")["group"] == " · group 1 of 11: hardware specs"
+    assert count_values(run, run.current, "en")["group"] == " · group 2 of 11: intensity"

@@ -73,6 +73,11 @@ class RunBase:
         """(1-based group, groups, its name) where a run walks skill groups (placement)."""
         return None
 
+    def group_of(self, question) -> tuple[int, int, str] | None:
+        """``group_now`` for the group ``question`` was asked in (its feedback may stay on
+        screen after the run moved on to the next group)."""
+        return self.group_now
+
     # -- hints ------------------------------------------------------------------------
     @property
     def hints_used(self) -> int:

@@ -174,6 +174,13 @@ class Placement(RunBase):
             return None
         return self._group + 1, len(self.groups), self.groups[self._group].group
 
+    def group_of(self, question) -> tuple[int, int, str] | None:
+        skill = question.item.id if question is not None else None
+        for n, group in enumerate(self.groups):
+            if skill in group.skills:
+                return n + 1, len(self.groups), group.group
+        return self.group_now
+
     @property
     def answered(self) -> int:
         """Scenarios answered so far (a scenario of several parts counts once)."""

@@ -264,7 +264,7 @@ def count_values(run, question, lang: str) -> dict[str, object]:
     retries = run.retries
     retry = tr("count-retry" if retries == 1 else "count-retries", lang, n=retries)
     group = ""
-    where = run.group_now  # placement: which skill group, of how many
+    where = run.group_of(question)  # placement: which skill group, of how many
     if where is not None:
         from drill.runs.placement import group_name
 
