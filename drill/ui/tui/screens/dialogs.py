@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from drill import i18n
 from drill.i18n import tr
+from drill.ui.tui.widgets.prose import Prose
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -27,7 +28,7 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm"):
             yield Static(Text(self.title_text, style="bold"))
-            yield Static(self.body)
+            yield Prose(self.body)
 
     def action_answer(self, value: bool) -> None:
         self.dismiss(value)

@@ -17,6 +17,7 @@ from drill.runs.options import MockOptions, PracticeOptions
 from drill.ui.tui.messages import Computed
 from drill.ui.tui.screens.base import DrillScreen
 from drill.ui.tui.widgets.keybar import KeyBar
+from drill.ui.tui.widgets.prose import Prose
 
 
 @dataclass(frozen=True)
@@ -146,13 +147,13 @@ class HomeScreen(DrillScreen):
         yield Header(show_clock=False)
         with Center(), Vertical(id="home-menu"):
             yield Static(tr("app-title", lang), id="home-title")
-            yield Static(tr("app-sub", lang), id="home-sub")
+            yield Prose(tr("app-sub", lang), id="home-sub")
             yield OptionList(
                 *[Option(f" {i.key}  {tr(i.label, lang)}", id=i.id) for i in ITEMS],
                 id="home-options",
             )
-            yield Static(tr("home-tip", lang), id="home-tip")
-            yield Static("", id="home-due")
+            yield Prose(tr("home-tip", lang), id="home-tip")
+            yield Prose("", id="home-due")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -194,7 +195,7 @@ class HomeScreen(DrillScreen):
 
     @on(Computed)
     def _show_due(self, message: Computed) -> None:
-        self.query_one("#home-due", Static).update(message.view)
+        self.query_one("#home-due", Prose).show(message.view)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_open(event.option.id)

@@ -9,12 +9,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Static
 
 from drill.i18n import tr
 from drill.ui.tui.messages import Computed
 from drill.ui.tui.screens.base import DrillScreen
 from drill.ui.tui.widgets.keybar import KeyBar
+from drill.ui.tui.widgets.prose import Prose
 
 
 class StatsScreen(DrillScreen):
@@ -29,7 +29,7 @@ class StatsScreen(DrillScreen):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="stats-body"):
-            yield Static(tr("loading-stats", self.app.lang), id="stats")
+            yield Prose(tr("loading-stats", self.app.lang), id="stats")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -66,7 +66,7 @@ class StatsScreen(DrillScreen):
 
     @on(Computed)
     def _show(self, message: Computed) -> None:
-        self.query_one("#stats", Static).update(message.view)
+        self.query_one("#stats", Prose).show(message.view)
 
     def action_back(self) -> None:
         self.app.pop_screen()
