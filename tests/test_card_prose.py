@@ -37,7 +37,7 @@ def test_the_chinese_page_shows_the_cards_own_chinese_and_english_is_unchanged()
     )
     zh, en = page("zh"), page("en")
     assert "• 在一块板卡上测得。" in zh and "• 频率为基础频率。" in zh
-    assert "• fp32: 由计数器读出" in zh and "Measured on one board" not in zh
+    assert "• fp32：由计数器读出" in zh and "Measured on one board" not in zh
     assert "• Measured on one board." in en and "在一块板卡上测得" not in en
     assert run_drill("validate").returncode == 0
 
@@ -45,7 +45,7 @@ def test_the_chinese_page_shows_the_cards_own_chinese_and_english_is_unchanged()
 def test_an_item_left_untranslated_is_shown_in_english():
     card(NOTED + "zh:\n  notes:\n    - 在一块板卡上测得。\n    - 频率为基础频率。\n")
     zh = page("zh")
-    assert "• 在一块板卡上测得。" in zh and "• fp32: read from a counter" in zh
+    assert "• 在一块板卡上测得。" in zh and "• fp32：read from a counter" in zh
 
 
 @pytest.mark.parametrize(

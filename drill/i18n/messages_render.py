@@ -43,7 +43,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     "cards-clock": ("boost clock", "boost 频率"),
     "cards-tensor-clock": ("tensor clock", "Tensor 频率"),
-    "cards-bus": ("bus × per-pin rate", "位宽 × 单针速率"),
+    "cards-bus": ("bus × per-pin rate", "位宽 × 每引脚速率"),
     "cards-l2": ("L2", "L2"),
     "cards-tdp": ("power", "功耗"),
     "cards-dtype": ("dtype", "精度"),

@@ -303,7 +303,7 @@ def lower_precision(s: Situation) -> Verdict:
         name = f"8-bit {what}" if low == "8-bit" else f"8-bit {what} ({low})"
         name_zh = f"8 位{what_zh}" if low == "8-bit" else f"8 位{what_zh}（{low}）"
         en = f"{name} halve the bytes per element; the attainable throughput under the bandwidth line rises in step"
-        zh = f"{name_zh}让每元素字节减半；带宽线下的可达吞吐随之提高"
+        zh = f"{name_zh}让每元素字节减半；带宽线下的可达性能随之提高"
     if s.slow:
         return Verdict(
             ALSO,

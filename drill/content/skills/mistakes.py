@@ -83,7 +83,7 @@ MISTAKES: dict[str, Mistake] = {
         Text("DDR clock taken for the rate", "DDR 时钟当成了速率"),
         Text(
             "Used the DDR memory clock as the per-pin rate; the rate is twice that clock.",
-            "把 DDR 显存时钟当成了单针速率；速率是该时钟的 2 倍。",
+            "把 DDR 显存时钟当成了每引脚速率；速率是该时钟的 2 倍。",
         ),
     ),
     "non-tensor-peak": Mistake(

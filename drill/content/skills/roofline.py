@@ -185,7 +185,7 @@ def bound(ctx: Ctx) -> Scenario:
     )
 
 
-@skill("attainable", "roofline", en="Attainable throughput", zh="可达吞吐")
+@skill("attainable", "roofline", en="Attainable throughput", zh="可达性能")
 def attainable(ctx: Ctx) -> Scenario:
     card, dtype, pick = _card_op(ctx)
     op = pick.cost.op

@@ -179,8 +179,8 @@ def bandwidth_from_specs(ctx: Ctx) -> Scenario:
             "pin (the per-pin rate already counts both clock edges)."
         )
         zh = (
-            f"{card.name}：{int(bus)} 位 {card.memory_type} 接口，单针速率 {rate:g} Gb/s"
-            "（单针速率已经计入了上下沿）。"
+            f"{card.name}：{int(bus)} 位 {card.memory_type} 接口，每引脚速率 {rate:g} Gb/s"
+            "（每引脚速率已经计入了上下沿）。"
         )
     ask = number_ask(
         "bandwidth",

@@ -55,7 +55,7 @@ _FORMULA_PAIRS: tuple[tuple[str, str], ...] = (
     ("(intensity of decode ≈ 2·B / s)", "（解码的强度 ≈ 2·B / s）"),
     ("units × FLOP per clock per unit × tensor clock", "单元数 × 每单元每周期 FLOP × Tensor 频率"),
     ("units × lanes × 2 (FMA) × clock", "单元数 × 每单元通道数 × 2（FMA）× 频率"),
-    ("bus width (bit) / 8 × per-pin rate (Gb/s)", "位宽（bit）/ 8 × 单针速率（Gb/s）"),
+    ("bus width (bit) / 8 × per-pin rate (Gb/s)", "位宽（bit）/ 8 × 每引脚速率（Gb/s）"),
     ("bus width / 8 × (2 × DDR clock)", "位宽 / 8 ×（2 × DDR 时钟）"),
     ("peak × sustained clock / boost clock", "峰值 × 持续频率 / boost 频率"),
     ("ceil(blocks / (SMs × blocks per SM))", "ceil(块数 / (SM 数 × 每 SM 块数))"),

@@ -206,10 +206,10 @@ class CalculatorScreen(DrillScreen):
                 values[param.name] = (
                     parse_count(text) if param.kind == "count" else parse_number(text)
                 )
-            except UnitError as exc:
+            except UnitError:
                 flag = param.flags[0]
                 raise ValueError(
-                    tr("calc-not-number", self.app.lang, flag=flag, error=exc, text=text[:40])
+                    tr("calc-not-number", self.app.lang, flag=flag, text=text[:40])
                 ) from None
         return values
 
