@@ -211,3 +211,11 @@ def test_the_critical_batch_is_the_first_whole_batch_at_the_ridge(seed):
     exact = p["peak"] / p["bandwidth"] * dtype_bytes(p["dtype"]) / 2
     answer = sc.asks[0].expected
     assert float(answer).is_integer() and exact <= answer < exact + 1, (seed, exact, answer)
+
+
+def test_a_percentage_said_as_the_whole_percent_it_rounds_to_is_right():
+    ask = next(a for a in generated("efficiency", 0, 1).asks if a.unit and a.unit.label == "%")
+    share = float(ask.expected) * 100  # 45.78 %
+    assert grade(ask, f"{round(share)}%").correct and grade(ask, f"{round(share)}").correct
+    assert not grade(ask, f"{round(share) + 1}%").correct  # a point off is an estimate
+    assert grade(ask, f"{round(share) + 1}%").score == 0.75

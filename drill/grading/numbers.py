@@ -345,6 +345,16 @@ def _fraction_for_percent(ask: Ask, text: str, quantity: u.Quantity) -> bool:
     return _rel(quantity.value, float(ask.expected)) <= FULL
 
 
+def _whole_percent(ask: Ask, text: str, value: float, target: float) -> bool:
+    """A share of 10 % or more said as the whole percent it rounds to (16 % for 16.34 %): how
+    people say a percentage, never more than half a point off."""
+    unit = ask.unit
+    if unit is None or unit.label != "%" or re.search(r"\d[.,]\d", text):
+        return False
+    whole = round(target * 100)
+    return whole >= 10 and round(value * 100, 6) == whole
+
+
 def _rel(value: float, target: float) -> float:
     if target == 0:
         return abs(value)
@@ -407,7 +417,7 @@ def grade(ask: Ask, text: str) -> Grade:
             named = tuple(t for t, w in _slips(ask, target) if _rel(best, w) <= MISTAKE_MATCH)
             tags = tuple(dict.fromkeys(named)) or ("past-the-limit",)
             return Grade(0.0, False, tags, parsed=best, relative_error=error)
-    elif error <= FULL:
+    elif error <= FULL or _whole_percent(ask, text, best, target):
         return Grade(1.0, True, parsed=best, relative_error=error)
     if _fraction_for_percent(ask, text, quantity):  # 0.83 for 83 %: right, written as a share
         return Grade(0.5, False, ("fraction-for-percent",), parsed=best, relative_error=error)
