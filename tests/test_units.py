@@ -95,3 +95,19 @@ def test_a_count_with_a_prefix_reads_as_people_say_it():
         assert not u.parse_quantity(text).dims
     with pytest.raises(u.UnitError):
         u.parse_quantity("3 m tokens")  # milli-tokens are not a count
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "dims"),
+    [
+        ("10.7 gigabytes", 10.7e9, {"B"}),
+        ("64 mebibytes", 64 * 2**20, {"B"}),
+        ("1.5 terabytes per second", 1.5e12, {"B/s"}),
+        ("12 bytes", 12, {"B"}),
+        ("12 字节", 12, {"B"}),  # bytes, not a billion as "12 B" of parameters is
+        ("85.9 吉字节", 85.9e9, {"B"}),
+    ],
+)
+def test_sizes_written_out_in_words(text, value, dims):
+    q = u.parse_quantity(text)
+    assert q.value == pytest.approx(value) and set(q.dims) == dims

@@ -175,7 +175,23 @@ COUNT_WORDS = frozenset([
 _SCALED_COUNT = re.compile(r"^([kKMG])\s*([^\W\d]+)$")
 _ROLE = re.compile(r"^(?:tp|dp|pp|ep|batch|b)\s*[=:]?\s*(?=\d)", re.IGNORECASE)  # "TP=4"
 _PER_ELEMENT = re.compile(r"\s*(?:(?:per|/)\s*element|每元素|每个元素)$", re.IGNORECASE)
-_BYTE_WORDS = {"吉字节": "GB", "兆字节": "MB", "千字节": "kB", "太字节": "TB", "字节": "B"}
+_BYTE_WORDS = {"吉字节": "GB", "兆字节": "MB", "千字节": "kB", "太字节": "TB", "字节": " bytes"}
+# "10.7 gigabytes", "64 mebibytes", "1.5 terabytes per second"
+_BYTE_NAMES = re.compile(
+    r"\b(kilo|mega|giga|tera|peta|kibi|mebi|gibi|tebi)?bytes?\b(\s+per\s+second\b)?",
+    re.IGNORECASE,
+)
+_BYTE_PREFIXES = {"kilo": "k", "mega": "M", "giga": "G", "tera": "T", "peta": "P",
+                  "kibi": "Ki", "mebi": "Mi", "gibi": "Gi", "tebi": "Ti"}  # fmt: skip
+
+
+def _byte_unit(m: re.Match) -> str:
+    prefix = _BYTE_PREFIXES.get((m.group(1) or "").lower(), "")
+    if not prefix:  # a bare "B" after a number is a billion (7B parameters)
+        return m.group(0) if not m.group(2) else "B/s"
+    return f"{prefix}B" + ("/s" if m.group(2) else "")
+
+
 # "Y = 12.82", "T = 2930 tokens": a symbol named before its value
 _NAMED = re.compile(r"^[A-Za-z][A-Za-z_0-9]*\s*[=:]\s*(?=[-+\d.])")
 _PERCENT_WORDS = re.compile(r"^百分之\s*(.+)$")  # 百分之83.5 is 83.5 %
@@ -275,6 +291,7 @@ def _number_and_unit(text: str) -> tuple[float, str]:
             break
     for word, unit in _BYTE_WORDS.items():  # 85.9 吉字节, FLOP/字节
         rest = rest.replace(word, unit)
+    rest = _BYTE_NAMES.sub(_byte_unit, rest)
     rest = _PER_ELEMENT.sub("", rest)  # "117 FLOPs per element" counts FLOPs
     counted = rest.lower().removeprefix("个").strip()  # "2930个token"
     if counted.lstrip("-") in COUNT_WORDS or counted in COUNT_WORDS:
