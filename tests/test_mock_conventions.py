@@ -91,7 +91,9 @@ def test_the_plain_review_puts_each_answer_beside_what_was_expected():
         input="100\n250 flop/b\nmemory\nquit\n",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    review = result.stdout.split("Worked solution:", 1)[1]
+    card, review = result.stdout.split("Worked solution:", 1)
+    assert "Ended early: this interview is kept out of your mock trend" in card
+    assert "Change since the previous mock" not in card
     given = re.findall(r"^(\d+)\. Your answer: (.*)$", review, flags=re.M)
     assert given[:4] == [("1", "100"), ("2", "250 flop/b"), ("3", "memory"), ("4", "—")]
     assert re.search(r"^1\. Your answer: 100\n    Expected: \S+ FLOP/B$", review, flags=re.M)

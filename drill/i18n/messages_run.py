@@ -54,6 +54,10 @@ PAIRS: dict[str, tuple[str, str]] = {
     "mock-reminder": ("{left} left in the interview.", "面试还剩 {left}。"),
     "scorecard": ("Scorecard", "成绩单"),
     "mock-change": ("Change since the previous mock (points)", "与上次模拟相比（分）"),
+    "mock-ended-early": (
+        "Ended early: this interview is kept out of your mock trend, and no change is counted.",
+        "提前结束：这次面试不计入模拟面试趋势，也不计算与上次的变化。",
+    ),
     "unanswered": ("unanswered", "未作答"),
     "mock-report-saved": ("Report written to {path}", "报告已写入 {path}"),
     "mock-keys-end": (

@@ -124,7 +124,8 @@ class Scorecard:
     gpu: str
     previous: float | None = None  # the previous mock's score, if any
     timed_out: bool = False
-    capped: bool = False  # the score said ready, a missed GATE_ASKS step said close
+    capped: bool = False
+    ended_early: bool = False  # left with questions and time left: out of the trend  # the score said ready, a missed GATE_ASKS step said close
 
     @property
     def change(self) -> float | None:
@@ -168,6 +169,7 @@ class Scorecard:
             "minutes": self.minutes,
             "gpu": self.gpu,
             "timed_out": self.timed_out,
+            "ended_early": self.ended_early,
             "questions": [
                 {
                     "id": item.question.id,
@@ -254,6 +256,7 @@ class MockInterview(RunBase):
         self.rng = random.Random(f"mock:{self.seed}")
         self.total = config.minutes * 60.0
         self.timed_out = False
+        self.ended_early = False
         ctx = Ctx(random.Random(f"case:{self.seed}"), 2, catalog, config.gpu)
         case = build_case(config.case, ctx, self.seed)
         self.case_kind = "serving" if case.skill == "serving-case" else "kernel"
@@ -338,6 +341,7 @@ class MockInterview(RunBase):
         """Stop now (the user left): what is left stays unanswered, and the interview is kept
         as ended early (out of the mock trend), unless the time was up or nothing was left."""
         early = not self.finished and not self.timed_out
+        self.ended_early = early
         if not self.finished:
             self._close()
         self._finished(early, None if self.left_empty else self.scorecard().score)
@@ -455,6 +459,7 @@ class MockInterview(RunBase):
             self.previous,
             self.timed_out,
             capped=gate_missed and score >= READY,
+            ended_early=self.ended_early,
         )
 
     def summary(self) -> Scorecard:

@@ -62,8 +62,13 @@ def score_line(card: Scorecard, lang: str) -> str:
 
 
 def change_line(card: Scorecard, lang: str) -> str | None:
+    """The change since the last mock, or, for one left early, that it counts for none."""
+    if card.ended_early:
+        return tr("mock-ended-early", lang)
     points = card.change_points
-    return None if points is None else f"{tr('mock-change', lang)}: {points:+d}"
+    return (
+        None if points is None else f"{tr('mock-change', lang)}{tr('sep-label', lang)}{points:+d}"
+    )
 
 
 def solutions(card: Scorecard, lang: str) -> list[tuple[str, str, str, list[str]]]:
