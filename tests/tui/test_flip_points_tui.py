@@ -80,3 +80,16 @@ async def test_number_keys_and_space_flip_points_and_everything_follows(drill_ho
         await pilot.pause()
         assert isinstance(app.screen, SummaryScreen)
         assert "1 question, 0 correct" in text_of(app, "#summary")
+
+
+async def test_flipping_a_point_and_back_leaves_the_streak_as_it_was(drill_home):
+    app = make_app(lang="en", clock=frozen, start=PracticeOptions(questions=(QUESTION,), seed=3))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_question(pilot)
+        screen.streak = 3  # three right before this question
+        await type_answer(pilot, "108 SMs x 64 lanes x 1.41 GHz")  # partly right
+        assert "streak 0" in text_of(app, "#progress")
+        for key, streak in (("2", "0"), ("3", "4"), ("3", "0"), ("3", "4")):
+            await pilot.press(key)
+            await pilot.pause()
+            assert f"streak {streak}" in text_of(app, "#progress"), (key, streak)

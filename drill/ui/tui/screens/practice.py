@@ -68,6 +68,7 @@ class PracticeScreen(RunScreen):
         self.prepared = prepared  # a Future from drill.runs.prefetch.prepare_practice
         self.session = None
         self.streak = 0
+        self.streak_before = 0  # the streak before the answer on screen: a mark recounts it
         self.feedback_for = None  # the Result on screen, in feedback state
         self.show_plot = True
         self._plotted: tuple | None = None  # which question and result the figure is for
@@ -307,6 +308,7 @@ class PracticeScreen(RunScreen):
         except AnswerError as exc:
             self.query_one(AnswerPanel).say(Text(exc.message(self.app.lang), style="bold yellow"))
             return
+        self.streak_before = self.streak
         self.streak = self.streak + 1 if result.grade.correct else 0
         self._show_feedback(result)
         self._refresh_progress()
@@ -327,7 +329,7 @@ class PracticeScreen(RunScreen):
         if self.session is None or self.feedback_for is not None or self.session.finished:
             return
         result = self.session.skip()
-        self.streak = 0
+        self.streak_before, self.streak = self.streak, 0
         self._show_feedback(result)
 
     def action_next(self) -> None:
@@ -363,10 +365,8 @@ class PracticeScreen(RunScreen):
         result = self.feedback_for
         if result is None or not result.can_flip:
             return
-        was_right = result.correct
         self.session.mark_last(right)  # the score, the summary and the review follow the mark
-        if result.correct != was_right:
-            self.streak = self.streak + 1 if result.correct else 0
+        self.streak = self.streak_before + 1 if result.correct else 0
         self._show_feedback(result, refocus=False)
         self._refresh_progress()
         key = "marked-right" if right else "marked-wrong"
@@ -379,14 +379,12 @@ class PracticeScreen(RunScreen):
         result = self.feedback_for
         if result is None or not result.can_flip:
             return
-        was_right = result.correct
         try:
             self.session.flip_last([number])
         except AnswerError as exc:
             self.query_one(AnswerPanel).say(Text(exc.message(self.app.lang), style="bold yellow"))
             return
-        if result.correct != was_right:
-            self.streak = self.streak + 1 if result.correct else 0
+        self.streak = self.streak_before + 1 if result.correct else 0
         self._show_feedback(result, refocus=False)
         self._refresh_progress()
         key = "flipped" if result.flips or result.marked else "flipped-back"
