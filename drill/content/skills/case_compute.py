@@ -187,11 +187,12 @@ def tiling(s: Situation) -> Verdict:
             "每个元素只用一次：没有可供分块复用的数据。",
         )
     if s.slow and s.rereads():
-        what, what_zh = (
-            ("the input for every filter tap", "每个卷积核位置都重读输入")
-            if s.op == "conv2d"
-            else ("the operands for every block of output", "每个输出块都重读操作数")
-        )
+        if s.op == "conv2d" and s.cost.params.get("kernel", 1) > 1:
+            what, what_zh = ("the input for every filter tap", "每个卷积核位置都重读输入")
+        elif s.op == "conv2d":  # a 1×1 filter has one tap: the input comes back per filter
+            what, what_zh = ("the input for every output channel", "每个输出通道都重读输入")
+        else:
+            what, what_zh = ("the operands for every block of output", "每个输出块都重读操作数")
         return Verdict(
             FIRST,
             f"memory-bound at {share} of the bandwidth roof: a kernel without tiles re-reads "
