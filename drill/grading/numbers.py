@@ -198,14 +198,14 @@ def parse_choice(ask: Ask, text: str) -> str:
     if len(levels) > 1 and (value in _MEMORY or bare in _MEMORY):  # DRAM, L2 or shared?
         raise AnswerError(
             "which memory level? " + ", ".join(f"{o.id} ({o.en})" for o in ask.options),
-            "哪一级存储？" + "，".join(f"{o.id}（{o.zh}）" for o in ask.options),
+            "哪一级存储？" + "，".join(f"{o.id}) {o.zh}" for o in ask.options),
         )
     found = _by_words(ask, value)
     if found is not None:
         return found
     raise AnswerError(
         "choose one of: " + ", ".join(f"{o.id} ({o.en})" for o in ask.options),
-        "请从以下选项中选择：" + "，".join(f"{o.id}（{o.zh}）" for o in ask.options),
+        "请从以下选项中选择：" + "，".join(f"{o.id}) {o.zh}" for o in ask.options),
     )
 
 

@@ -63,6 +63,8 @@ class Unit:
             return f"{sig(value, digits)}x"
         if self.scale == 1.0 and self.label in ("FLOP/s", "B/s", "s", "B"):
             return format_si(value, self.label, digits)
+        if not self.label and float(value).is_integer() and abs(value) >= 1e4:
+            return f"{int(value):,}"  # a count: 1,448,211 tokens, every digit grouped
         return f"{sig(value / self.scale, digits)} {self.label}".strip()
 
 
