@@ -19,7 +19,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     "verdict-memory": ("memory-bound", "访存密集"),
     "verdict-compute": ("compute-bound", "计算密集"),
-    "verdict-efficiency": (" Measured efficiency {pct} % of the roof.", " 实测效率 {pct} %。"),
+    "verdict-efficiency": (" Measured efficiency {pct} % of the roof.", "实测效率 {pct} %。"),
     # GPU cards: the catalog table and one card's page.
     "cards-id": ("id", "id"),
     "cards-name": ("name", "名称"),
