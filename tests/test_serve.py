@@ -215,6 +215,7 @@ def test_public_serves_every_address_with_the_warning():
         page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read().decode()
     # the page's websocket goes where the browser went, not to 0.0.0.0
     assert f'data-session-websocket-url="ws://127.0.0.1:{port}/ws"' in page
+    assert "<title>roofline-drill — GPU performance reasoning, drilled</title>" in page
     assert "warning: bound to 0.0.0.0, not loopback" in server.output[1]
 
 

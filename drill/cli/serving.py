@@ -151,7 +151,13 @@ class DrillServer(Server):
         reached = f"http://{request.host}"
         # read by the template below before any other request runs: no await in between
         self.public_url = reached if same_origin(reached, self.host, self.port) else self.own_url
-        return await super().handle_index(request)
+        page = await super().handle_index(request)
+        if isinstance(page, web.Response) and page.text and "<title>" not in page.text:
+            import html
+
+            named = f"<head>\n    <title>{html.escape(self.title)}</title>"
+            page.text = page.text.replace("<head>", named, 1)  # the tab is named, not blank
+        return page
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         # Browsers always send Origin on a websocket; a client without one is a program on a

@@ -33,7 +33,7 @@ def run(args) -> int:
         [sys.executable, "-m", "drill", "--lang", lang],
         host=args.host,
         port=args.port,
-        title=tr("app-title", lang),
+        title=f"{tr('app-title', lang)} — {tr('app-sub', lang)}",
         messages=messages,
     )
     try:
