@@ -81,6 +81,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     "plot-move-new-roof": ("new roof", "新屋顶"),
     # The quick-reference table.
     "reference-title": ("Quick reference", "速查表"),
+    "reference-symptoms": ("From a symptom to its fix", "从症状到对策"),
     "formulas-title": ("Formulas and conventions", "公式与约定"),
     "reference-symptom": ("Symptom", "现象"),
     "reference-bound": ("Likely bound", "可能的瓶颈"),

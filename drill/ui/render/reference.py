@@ -71,7 +71,7 @@ def reference_table(rows, lang: str = "en") -> Table:
     """Each cell wraps as Chinese is set (``Wrapped``): between characters, never inside an
     English word, never with a comma or a closing bracket at the start of a line."""
     table = Table(
-        title=tr("reference-title", lang), title_justify="left", show_lines=True, expand=True
+        title=tr("reference-symptoms", lang), title_justify="left", show_lines=True, expand=True
     )
     for field in FIELDS:
         table.add_column(tr(f"reference-{field}", lang), ratio=1)
@@ -89,7 +89,7 @@ class QuickReference:
 
     def stacked(self) -> Group:
         colon = tr("sep-label", self.lang)
-        parts: list = [RichText(tr("reference-title", self.lang), style="bold")]
+        parts: list = [RichText(tr("reference-symptoms", self.lang), style="bold")]
         for row in self.rows:
             parts.append(RichText())
             parts.append(Wrapped(RichText(Text.of(row.symptom)(self.lang), style="bold")))
@@ -100,6 +100,8 @@ class QuickReference:
         return Group(*parts)
 
     def __rich_console__(self, console, options):
+        yield RichText(tr("reference-title", self.lang), style="bold reverse")
+        yield RichText()
         yield formula_card(self.lang)  # first: what is read before an interview
         if options.max_width < STACK_BELOW:
             yield self.stacked()
