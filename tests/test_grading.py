@@ -641,3 +641,23 @@ def test_where_a_dot_moves_is_read_in_either_language() -> None:
     for typed in ("向右", "升高", "to the right", "b)"):
         assert numbers.grade(ask, typed).correct, typed
     assert not numbers.grade(ask, "向左").correct
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "就是 peak flops 除以 HBM 带宽，H100 fp16 约 300 flop/b；强度低于它是 mem bound，高于它是 compute bound",
+        "ridge = 峰值 divided by bandwidth; below it memory-bound, above it compute-bound",
+    ],
+)
+def test_a_ratio_said_in_either_language_or_both_is_the_same_ratio(builtin: Bank, text) -> None:
+    result = grade_free(builtin.get("ridge-point-meaning"), text)
+    assert result.score == 1.0, [dict(p.label)["en"] for p in result.missed]
+
+
+def test_a_wrong_ratio_in_english_is_still_denied_after_the_words_are_shared(builtin: Bank):
+    q = builtin.get("sol-panel-meaning")
+    said = "Compute (SM) is achieved FLOP/s divided by peak, the max over SM pipelines."
+    assert grade_free(q, said).score < 1.0
+    denied = "Each is the busiest unit's utilization, max over units; not FLOP/s ÷ peak."
+    assert "busiest" not in " ".join(dict(p.label)["en"] for p in grade_free(q, denied).denied)

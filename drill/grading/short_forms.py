@@ -21,6 +21,8 @@ SHORT_FORMS: dict[str, tuple[str, ...]] = {
     "intensity": ("强度",),
     "ridge": ("ridge point", "拐点", "脊点", "转折点", "屋脊点", "平衡点", "ridgepoint"),
     "bandwidth": ("bw", "带宽"),
+    "peak": ("峰值",),
+    "/": ("divided by", "除以"),  # "peak 除以 带宽" says peak / bandwidth
     "latency": ("延迟", "时延"),
     "cpu": ("host", "主机", "主机端"),
     "wait": ("等待", "在等", "空等"),
