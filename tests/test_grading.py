@@ -103,7 +103,7 @@ def test_model_answers_earn_full_marks(builtin: Bank) -> None:
 def test_normalising_keeps_meaning() -> None:
     assert normalize("2.2×") == "2.2x"
     assert normalize("don't double it") == "do not double it"
-    assert normalize("峰值算力／显存带宽") == "峰 值 算 力 / 显 存 bandwidth"
+    assert normalize("峰值算力／显存带宽") == "peak 算 力 / 显 存 bandwidth"
     assert normalize("ＦＰ１６") == "fp16"
     assert normalize("−5 and 0.1") == "-5 and 0.1"
 
