@@ -323,7 +323,7 @@ async def test_every_screen_shows_its_content_on_small_terminals(drill_home, siz
             (CatalogScreen(), "#catalog", None),
             (SettingsScreen(), "#set-language", None),
             (StatsScreen(), "#stats", "概览"),
-            (ReferenceScreen(), "#reference", "公式与约定"),  # the formulas first
+            (ReferenceScreen(), "#reference", "速查表"),  # its name, then the formulas
             (CardScreen("h100"), "#card-title", "NVIDIA H100 SXM5 80GB"),
         ]
         for screen, selector, title in screens:

@@ -122,7 +122,8 @@ class Step:
         return format_si(self.value, self.unit)
 
     def text(self, lang: str = "en") -> str:
-        parts = [f"{self.label(lang)}: {self.formula_in(lang)}"]
+        colon = "：" if lang == "zh" else ": "
+        parts = [f"{self.label(lang)}{colon}{self.formula_in(lang)}"]
         if self.substitution:
             parts.append(f"= {self.substitution}")
         parts.append(f"= {self.result(lang)}")
