@@ -13,7 +13,7 @@ from drill.content.catalog import load_catalog
 from drill.content.skills import registry as skills
 from drill.content.skills.model import MULTI, NUMBER, Ask
 from drill.core.engine.operators import dtype_bytes
-from drill.core.units import sig
+from drill.core.units import format_si, sig
 from drill.grading.numbers import AnswerError, ambiguous_slip, grade
 from tests.helpers import FP32_ONLY_CARD, builtin_catalog, examples, generated, right_answer, typed
 
@@ -219,3 +219,13 @@ def test_a_percentage_said_as_the_whole_percent_it_rounds_to_is_right():
     assert grade(ask, f"{round(share)}%").correct and grade(ask, f"{round(share)}").correct
     assert not grade(ask, f"{round(share) + 1}%").correct  # a point off is an estimate
     assert grade(ask, f"{round(share) + 1}%").score == 0.75
+
+
+def test_the_peak_given_as_a_memory_bound_kernels_attainable_is_named_as_such():
+    for seed in range(40):
+        sc = generated("roofline-case", seed, 2)
+        if sc.params["intensity"] < sc.params["peak"] / sc.params["bandwidth"]:
+            break
+    ask = next(a for a in sc.asks if a.key == "attainable")
+    got = grade(ask, format_si(sc.params["peak"], "FLOP/s"))
+    assert got.mistakes == ("peak-not-attainable",), (sc.seed, got)

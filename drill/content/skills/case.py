@@ -24,7 +24,7 @@ from drill.content.skills.directions import direction_ask
 from drill.content.skills.intensity import intensity_mistakes
 from drill.content.skills.model import Scenario
 from drill.content.skills.realism import measured_run, run_params
-from drill.content.skills.roofline import roof_mistakes
+from drill.content.skills.roofline import roof_mistakes, roof_skipped
 from drill.content.skills.skill import skill
 from drill.core.engine import operators as ops
 from drill.core.engine.roofline import uses_tensor_cores
@@ -61,7 +61,7 @@ def build_case(
     ai = a.intensity
     ridge_mistakes = [("inverted-ratio", bw / peak), ("gib-gb", a.ridge / GIB_PER_GB)]
     ridge_mistakes += roof_mistakes(card, dtype, op, lambda p: p / bw)
-    att_mistakes = [("wrong-bound", peak if a.bound == "memory" else ai * bw)]
+    att_mistakes = [roof_skipped(a.bound, peak, ai * bw)]
     att_mistakes += roof_mistakes(card, dtype, op, lambda p: min(p, ai * bw))
     eff_mistakes = [("peak-not-attainable", yours / peak), ("inverted-ratio", a.attainable / yours)]
     eff_mistakes += roof_mistakes(card, dtype, op, lambda p: yours / min(p, ai * bw))

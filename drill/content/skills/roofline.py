@@ -35,6 +35,15 @@ from drill.core.engine.roofline import uses_tensor_cores
 from drill.core.units import format_si
 
 
+def roof_skipped(bound: str, peak: float, memory_roof: float) -> tuple[str, float]:
+    """The attainable throughput read off one roof without the min: the peak for a
+    memory-bound kernel (the peak taken as attainable), intensity × bandwidth for a
+    compute-bound one (the bound read the wrong way round)."""
+    if bound == "memory":
+        return ("peak-not-attainable", peak)
+    return ("wrong-bound", memory_roof)
+
+
 def roof_mistakes(card, dtype: str, op: str, value_at) -> list[tuple[str, float]]:
     """The same answer worked with the wrong peak: sparse headline, other path of the card.
 
@@ -195,7 +204,7 @@ def attainable(ctx: Ctx) -> Scenario:
         shown = float(fmt(a.intensity, 3))
         a = analyze(OpCost("given", shown, 1.0), peak, bw, dtype, gpu=card.id)
     ai = a.intensity
-    mistakes = [("wrong-bound", peak if a.bound == "memory" else ai * bw)]
+    mistakes = [roof_skipped(a.bound, peak, ai * bw)]
     if a.bound == "memory":
         mistakes.append(("gib-gb", a.attainable * GIB_PER_GB))
     mistakes += roof_mistakes(card, dtype, op, lambda p: min(p, ai * bw))
