@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from drill.config.settings import Settings
 from drill.content.bank.cache import cached_bank
 from drill.content.catalog import load_catalog
-from drill.content.skills.prerequisites import CASE_STEPS
+from drill.content.skills.prerequisites import CASE_OPS, CASE_STEPS
 from drill.content.skills.registry import CURRICULUM
 from drill.learning import srs
 from drill.learning.planner import locked_skills, plan_session
@@ -203,7 +203,30 @@ def test_the_core_skills_unlock_from_the_cases_own_steps():
     with History.open() as history:
         locked = locked_skills(history, list(CURRICULUM))
     assert not set(CORE_SKILLS) & set(locked)
-    assert set(CASE_STEPS) == set(CORE_SKILLS)
+    assert set(CASE_STEPS) - set(CASE_OPS) == set(CORE_SKILLS)
+
+
+def test_a_cases_intensity_step_unlocks_its_operators_skill_and_a_later_miss_locks_nothing():
+    import json
+
+    case = SessionConfig(
+        count=1, seed=5, skills=["roofline-case"], plan=[("skill", "roofline-case")]
+    )
+    with History.open() as history:
+        before = locked_skills(history, list(CURRICULUM))
+    run(case, MORNING)
+    run(case, MORNING + timedelta(hours=1), wrong={("roofline-case", "efficiency")})
+    with History.open() as history:
+        locked = locked_skills(history, list(CURRICULUM))
+        (scenario,) = history.conn.execute(
+            "SELECT scenario_json FROM attempts WHERE ask = 'intensity' ORDER BY id LIMIT 1"
+        ).fetchone()
+    op = json.loads(scenario)["op"]
+    mine = next(skill for skill, kernel in CASE_OPS.items() if kernel == op)
+    assert mine not in locked  # the case's own kernel: its intensity was shown
+    others = {s for s in CASE_OPS if s != mine and s in before}
+    assert others and others <= set(locked), (op, others, locked)  # other kernels: not yet
+    assert "efficiency" not in locked  # right once in the case: unlocked for good
 
 
 def test_the_case_step_and_the_skill_right_make_it_solid_for_what_builds_on_it():

@@ -32,7 +32,7 @@ def _conn(history) -> sqlite3.Connection | None:
 
 def _scores(conn: sqlite3.Connection, skill: str) -> list[float]:
     """The scores of every answer to ``skill``, its case step's included, oldest first."""
-    from drill.content.skills.prerequisites import CASE_SKILLS, CASE_STEPS
+    from drill.content.skills.prerequisites import CASE_OPS, CASE_SKILLS, CASE_STEPS
 
     step = CASE_STEPS.get(skill)
     if step is None:
@@ -41,10 +41,10 @@ def _scores(conn: sqlite3.Connection, skill: str) -> list[float]:
         sql = (
             "SELECT score, answered_utc FROM attempts WHERE skill = :s UNION ALL "
             "SELECT score, answered_utc FROM attempts WHERE ask = :step AND skill IN "
-            "(SELECT value FROM json_each(:cases))"
+            f"(SELECT value FROM json_each(:cases)) AND {_OF_OP}"
         )
     sql += " ORDER BY answered_utc"
-    args = {"s": skill, "step": step, "cases": json.dumps(CASE_SKILLS)}
+    args = {"s": skill, "step": step, "cases": json.dumps(CASE_SKILLS), "op": CASE_OPS.get(skill)}
     return [score for score, _ in conn.execute(sql, args)]
 
 
@@ -56,6 +56,12 @@ def was_solid(scores: list[float]) -> bool:
         if sum(window) / len(window) >= SOLID_SCORE - 1e-9:
             return True
     return False
+
+
+# a case step of one operator's skill counts only in a case of that operator (CASE_OPS)
+_OF_OP = (
+    "(:op IS NULL OR (json_valid(scenario_json) AND json_extract(scenario_json, '$.op') = :op))"
+)
 
 
 def solid_skills(history, skills) -> set[str]:
@@ -80,22 +86,27 @@ def solid_skills(history, skills) -> set[str]:
 
 
 def shown_in_case(history, skills) -> set[str]:
-    """Skills of ``skills`` whose step of the roofline case was answered right the last time
-    it was asked: the case showed the user can do it, on the same kind of scenario."""
-    from drill.content.skills.prerequisites import CASE_SKILLS, CASE_STEPS
+    """Skills of ``skills`` whose step of the roofline case was ever answered right (for an
+    operator's skill, in a case of that operator): the case showed the user can do it, and
+    what it unlocked stays unlocked."""
+    from drill.content.skills.prerequisites import CASE_OPS, CASE_SKILLS, CASE_STEPS
 
     conn = _conn(history)
-    steps = {s: CASE_STEPS[s] for s in skills if s in CASE_STEPS}
-    if conn is None or not steps:
+    if conn is None:
         return set()
-    last = {}
-    for ask, correct in conn.execute(
-        "SELECT ask, correct FROM attempts WHERE skill IN (SELECT value FROM json_each(:cases)) "
-        "AND ask IN (SELECT value FROM json_each(:steps)) ORDER BY answered_utc",
-        {"cases": json.dumps(CASE_SKILLS), "steps": json.dumps(sorted(set(steps.values())))},
-    ):
-        last[ask] = bool(correct)
-    return {s for s, step in steps.items() if last.get(step)}
+    shown = set()
+    for skill in skills:
+        step = CASE_STEPS.get(skill)
+        if step is None:
+            continue
+        row = conn.execute(
+            "SELECT 1 FROM attempts WHERE correct AND ask = :step AND skill IN "
+            f"(SELECT value FROM json_each(:cases)) AND {_OF_OP} LIMIT 1",
+            {"step": step, "cases": json.dumps(CASE_SKILLS), "op": CASE_OPS.get(skill)},
+        ).fetchone()
+        if row is not None:
+            shown.add(skill)
+    return shown
 
 
 def locked_skills(history, skills) -> dict[str, tuple[str, ...]]:

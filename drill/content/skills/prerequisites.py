@@ -73,6 +73,20 @@ CASE_STEPS: dict[str, str] = {
     "efficiency": "efficiency",
     "min-time": "attainable",
     "direction": "direction",
+    "gemm-intensity": "intensity",
+    "gemv-intensity": "intensity",
+    "elementwise-intensity": "intensity",
+    "conv-intensity": "intensity",
+    "attention-intensity": "intensity",
+}
+# A step that is some skill's only for one operator: the case's intensity step is the GEMV
+# intensity skill when the case's kernel is a GEMV (the op its scenario records).
+CASE_OPS: dict[str, str] = {
+    "gemm-intensity": "gemm",
+    "gemv-intensity": "gemv",
+    "elementwise-intensity": "elementwise",
+    "conv-intensity": "conv2d",
+    "attention-intensity": "attention",
 }
 
 # The order placement visits the skill groups in (the skills' topics); topics not named
