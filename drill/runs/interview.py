@@ -341,8 +341,8 @@ class MockInterview(RunBase):
         """Stop now (the user left): what is left stays unanswered, and the interview is kept
         as ended early (out of the mock trend), unless the time was up or nothing was left."""
         early = not self.finished and not self.timed_out
-        self.ended_early = early
-        if not self.finished:
+        if not self.finished:  # a second call (the screen's, after the dialog's) keeps it
+            self.ended_early = early
             self._close()
         self._finished(early, None if self.left_empty else self.scorecard().score)
 

@@ -92,3 +92,24 @@ async def test_feedback_waits_for_the_end_by_default(drill_home):
         await pilot.press("4")  # the first keystroke of the next answer clears it
         await pilot.pause()
         assert text_of(app, "#message").strip() == ""
+
+
+async def test_a_mock_left_early_says_so_on_its_scorecard_and_in_its_report(drill_home):
+    clock = FakeClock()
+    app = make_app(lang="en", clock=clock, mock=MockOptions(seed=6, minutes=10))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        await answer(pilot, right_answer(screen.interview.current))
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("y")
+        for _ in range(100):
+            if isinstance(app.screen, ScorecardScreen):
+                break
+            await pilot.pause(0.02)
+        card = " ".join(text_of(app, "#scorecard").split())
+        assert "Ended early: this interview is kept out of your mock trend" in card
+        await pilot.press("m")
+        await pilot.pause()
+        written = app.screen.written
+        assert written is not None and "Ended early" in written.read_text(encoding="utf-8")

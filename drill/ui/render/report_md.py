@@ -71,7 +71,9 @@ def report(card: Scorecard, lang: str = "en", when: datetime | None = None) -> s
     lines.append(
         f"- {w('band', lang)}: **{card.band_text(lang)}** ({w('rule', lang)}: {card.band_rule(lang)})"
     )
-    if card.change is None:
+    if card.ended_early:
+        lines.append(f"- {tr('mock-ended-early', lang)}")
+    elif card.change is None:
         lines.append(f"- {w('change', lang)}: {w('first', lang)}")
     else:
         lines.append(
