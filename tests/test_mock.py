@@ -176,7 +176,9 @@ def test_report_has_its_sections():
     for heading in ("# Mock interview report", "## Summary", "## Questions", "## Solutions"):
         assert heading in text
     assert "| 1 | case |" in text and "unanswered" in text
-    assert "Change since the previous mock" in text
+    assert "Ended early" in text and "Change since the previous mock" not in text  # left
+    mock.ended_early = False  # had it run to its end, the change since the last one shows
+    assert "Change since the previous mock" in report(mock.scorecard(), "en")
     mock.previous = None
     zh = report(mock.scorecard(), "zh")
     assert "## 总结" in zh and "## 参考解答" in zh
