@@ -97,3 +97,21 @@ def test_the_plain_review_puts_each_answer_beside_what_was_expected():
     given = re.findall(r"^(\d+)\. Your answer: (.*)$", review, flags=re.M)
     assert given[:4] == [("1", "100"), ("2", "250 flop/b"), ("3", "memory"), ("4", "—")]
     assert re.search(r"^1\. Your answer: 100\n    Expected: \S+ FLOP/B$", review, flags=re.M)
+
+
+def test_the_kernel_case_on_any_card_chosen_runs_long_enough_for_a_verdict():
+    """No bound or efficiency verdict on a kernel under 10 µs, whichever card the user picks
+    (a GEMV layer of 33 MB takes 4 µs on a B200)."""
+    checked = 0
+    for card in CATALOG:
+        if card.vendor.upper() != "NVIDIA" or "fp16" not in card.tensor:
+            continue
+        for seed in range(25):
+            config = MockConfig(minutes=10, seed=seed, case="kernel", gpu=card.id, lang="en")
+            case = MockInterview(config, CATALOG, BANK, clock=FakeClock()).items[0].question
+            (least,) = [
+                s.value for a in case.scenario.asks for s in a.steps if s.key == "min-time"
+            ][:1]
+            assert least >= 10e-6, (card.id, seed, case.scenario.params["op"], least)
+            checked += 1
+    assert checked > 200

@@ -163,12 +163,18 @@ def interview_case(ctx: Ctx) -> Scenario:
             f"一个 M = N = K = {size} 的 GEMM",
         )
     elif kind == "gemv":
-        k, m = ctx.choice(shapes.LLM_LAYERS)
-        pick = shapes.OpPick(
-            ops.gemv(m, k, dtype),
-            f"a GEMV y = A·x with A {m}×{k} (one decode token through a layer)",
-            f"一个 GEMV y = A·x，A 为 {m}×{k}（一个解码 token 经过一层）",
-        )
+
+        def layer(k: int, m: int) -> shapes.OpPick:
+            return shapes.OpPick(
+                ops.gemv(m, k, dtype),
+                f"a GEMV y = A·x with A {m}×{k} (one decode token through a layer)",
+                f"一个 GEMV y = A·x，A 为 {m}×{k}（一个解码 token 经过一层）",
+            )
+
+        # a layer the card reads in 10 µs or more: a verdict is the roofline's, not a launch's
+        long = [km for km in shapes.LLM_LAYERS if shapes.runs_on(card, layer(*km), dtype)]
+        largest = max(shapes.LLM_LAYERS, key=lambda km: km[0] * km[1])
+        pick = layer(*ctx.choice(long or [largest]))
     else:
         seq = ctx.choice((4096, 8192))
         pick = shapes.OpPick(
