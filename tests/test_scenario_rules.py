@@ -1380,10 +1380,11 @@ def test_a_bound_verdict_stands_clear_of_the_ridge():
 
 
 def test_a_grid_smaller_than_the_chip_is_filled_first():
-    """Your own matrix kernel far below its roof, both output sides 128 or more, with fewer
-    128×128 output tiles than the card has SMs: more parallel work (split-K, smaller tiles)
-    comes first."""
-    seen = 0
+    """Your own matrix kernel far below its roof, both output sides 128 or more, with 128×128
+    output tiles for half the card's SMs or fewer: more parallel work (split-K, smaller
+    tiles) comes first. With tiles for more than half, the idle SMs cannot explain a kernel
+    under half its roof (100 tiles on 108 SMs cost 7 %): more work is defensible, not first."""
+    seen = partly = 0
     for sc in scenarios():
         p = sc.params
         if sc.skill != "roofline-case" or "Your own kernel" not in sc.intro_en:
@@ -1400,7 +1401,11 @@ def test_a_grid_smaller_than_the_chip_is_filled_first():
         if min(m, n_side) < 128:  # a one-token layer is a GEMV: its grid is not 128×128 tiles
             continue
         direction = next(a for a in sc.asks if a.key == "direction")
-        if n < card.units and p["measured"] < 0.5 * p["attainable"]:
+        if n <= card.units / 2 and p["measured"] < 0.5 * p["attainable"]:
             assert direction.expected == {"parallelism"}, (sc.seed, sc.difficulty, n)
             seen += 1
-    assert seen
+        elif n < card.units and p["measured"] < 0.5 * p["attainable"]:
+            assert direction.expected != {"parallelism"}, (sc.seed, sc.difficulty, n)
+            assert "parallelism" in direction.expected | set(direction.accepted), sc.seed
+            partly += 1
+    assert seen and partly
