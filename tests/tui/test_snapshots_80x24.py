@@ -214,7 +214,7 @@ async def _stats(pilot) -> None:
     await pilot.app.push_screen(StatsScreen(now=NOW, zone=timezone.utc))
     static = pilot.app.screen.query_one("#stats")
     for _ in range(200):
-        if not isinstance(static.content, str):
+        if hasattr(static.content, "renderables"):  # the page, not the loading line
             break
         await pilot.pause(0.05)
     await pilot.pause(0.2)  # laid out at its full height before scrolling

@@ -176,7 +176,7 @@ async def _heatmap(pilot) -> None:
 
     await pilot.app.push_screen(StatsScreen(now=NOW, zone=UTC))
     static = pilot.app.screen.query_one("#stats")
-    await until(pilot, lambda: not isinstance(static.content, str), "the stats")
+    await until(pilot, lambda: hasattr(static.content, "renderables"), "the stats")
     await pilot.pause(0.2)  # laid out at its full height before scrolling
     pilot.app.screen.query_one("#stats-body").scroll_end(animate=False)
     await pilot.pause(0.1)
