@@ -30,12 +30,19 @@ def _join() -> re.Pattern:
 
 
 def cut(text: str, width: int) -> str:
-    """``text`` in at most ``width`` terminal cells, ending in "…" when it was longer."""
+    """``text`` in at most ``width`` terminal cells, ending in "…" when it was longer; cut
+    between words where one ends in the last few cells, so "on an A100 GPU" never reads
+    "on an A10…"."""
     if cell_len(text) <= width:
         return text
     from rich.cells import set_cell_size
 
-    return set_cell_size(text, width - 1).rstrip() + "…"
+    kept = set_cell_size(text, width - 1)
+    inside = kept[-1:].isalnum() and text[len(kept) : len(kept) + 1].isalnum()
+    space = kept.rfind(" ")
+    if inside and space >= 0.6 * len(kept):
+        kept = kept[:space]
+    return kept.rstrip() + "…"
 
 
 def has_wide(text: str) -> bool:
