@@ -229,3 +229,20 @@ def test_the_peak_given_as_a_memory_bound_kernels_attainable_is_named_as_such():
     ask = next(a for a in sc.asks if a.key == "attainable")
     got = grade(ask, format_si(sc.params["peak"], "FLOP/s"))
     assert got.mistakes == ("peak-not-attainable",), (sc.seed, got)
+
+
+def test_a_skill_never_repeats_an_answer_a_case_step_just_asked_for():
+    """The case's intensity step and the GEMM-intensity skill on one shape in fp16 and bf16
+    ask for the same 1727 FLOP/B: a session that asked one does not draw the other."""
+    from drill.content.skills.registry import generate_fresh
+
+    case = next(
+        c for s in range(200)
+        if (c := generated("roofline-case", s, 2)).params["op"] == "gemm"
+    )  # fmt: skip
+    (intensity,) = [a.expected for a in case.asks if a.key == "intensity"]
+    assert f"intensity={intensity:.4g}" in case.fingerprints()
+    for seed in range(30):
+        seen = set(case.fingerprints())
+        drawn = generate_fresh("gemm-intensity", seed, 2, CATALOG, seen=seen)
+        assert f"{drawn.asks[0].expected:.4g}" != f"{intensity:.4g}", seed

@@ -276,11 +276,13 @@ class Scenario:
 
     def fingerprints(self) -> tuple[str, ...]:
         """What makes two questions the same to the person answering: the same text, or the
-        same numbers to find (fp16 and bf16 of one shape ask for the same answers)."""
+        same numbers to find (fp16 and bf16 of one shape ask for the same answers), in this
+        skill or as one step of another (a case's intensity step and the GEMM skill)."""
         found = [f"{self.skill}|{self.intro_en}|{'|'.join(a.prompt_en for a in self.asks)}"]
         numbers = [f"{a.key}={a.expected:.4g}" for a in self.asks if a.kind == NUMBER]
         if numbers:
             found.append(f"{self.skill}|{'|'.join(numbers)}")
+            found += numbers  # any skill asking one of these for the same answer repeats it
         return tuple(found)
 
     def tidied(self) -> Scenario:

@@ -113,7 +113,8 @@ def generate_fresh(
 ) -> Scenario:
     """``generate``, drawing again (a seed further on) while the question repeats one in
     ``seen``, the fingerprints of the questions asked so far in a session; failing a new
-    question, one with new text at least. What is returned is added to ``seen``."""
+    question, the draw that repeats least: new text and new numbers for this skill first,
+    then the fewest answers another question asked. What is returned is added to ``seen``."""
     first = generate(skill_id, seed, difficulty, catalog, gpu)
     if seen is None:
         return first
@@ -123,6 +124,12 @@ def generate_fresh(
             break
         drawn.append(generate(skill_id, seed + attempt * 1_000_003, difficulty, catalog, gpu))
     else:
-        drawn.append(next((s for s in drawn if s.fingerprints()[0] not in seen), first))
+
+        def repeats(s: Scenario) -> tuple[bool, bool, int]:
+            text, *numbers = s.fingerprints()
+            own = numbers[0] in seen if numbers else False
+            return text in seen, own, sum(n in seen for n in numbers[1:])
+
+        drawn.append(min(drawn, key=repeats))
     seen.update(drawn[-1].fingerprints())
     return drawn[-1]
