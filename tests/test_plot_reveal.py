@@ -95,3 +95,14 @@ def test_the_case_reveals_each_part_with_its_own_step():
         assert spec.ridge == (answered >= 2), answered
         assert ("truth" in roles) == (answered >= 4), answered
         assert ("measured" in roles) == (answered >= 5), answered
+
+
+def test_a_question_without_a_plot_says_why_in_its_own_terms():
+    from drill.runs.items import Question
+    from drill.ui.render.plotpoints import why_no_plot
+
+    def first(skill: str):
+        return Question.of_scenario(1, skill, generated(skill, 1, 2))[0]
+
+    assert why_no_plot(first("serving-case")) == "kernel"  # it names its cards
+    assert why_no_plot(first("tile-l2-intensity")) == "card"  # it names none

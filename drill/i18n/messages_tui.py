@@ -42,6 +42,10 @@ PAIRS: dict[str, tuple[str, str]] = {
         "No plot: this question is not about a particular card.",
         "没有图：这道题不涉及具体的显卡。",
     ),
+    "no-plot-kernel": (
+        "No plot: this question is about the cards as a whole, not one kernel on a roofline.",
+        "没有图：这道题讲的是显卡整体，不是 Roofline 上的某个 kernel。",
+    ),
     "no-plot-data": (
         "No plot for this question: it has no roofline to draw.",
         "这道题没有可画的 Roofline 图。",

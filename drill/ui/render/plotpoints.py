@@ -19,10 +19,12 @@ class PlotSpec:
 
 
 def why_no_plot(question) -> str:
-    """Why ``plot_spec`` has nothing for ``question``: "card" (not about a card) or "data"."""
+    """Why ``plot_spec`` has nothing for ``question``: "card" (not about a card), "kernel"
+    (about a card, or several, but not one kernel on its roofline: a node's links, a
+    model's memory) or "data"."""
     scenario = getattr(question, "scenario", None)
     if scenario is not None and not scenario.params.get("card_in_question", True):
-        return "card"
+        return "kernel" if "gpu" in scenario.params else "card"
     return "data"
 
 

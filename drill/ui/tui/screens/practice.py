@@ -208,8 +208,9 @@ class PracticeScreen(RunScreen):
         elif result is not None and self._figure is None and question.scenario is not None:
             from drill.ui.render.plotpoints import why_no_plot
 
-            if why_no_plot(question) == "card":  # a roofline one would expect: say why not
-                note = Text(tr("no-plot-card", self.app.lang), style="dim")
+            why = why_no_plot(question)
+            if why != "data":  # a roofline one would expect: say why not
+                note = Text(tr(f"no-plot-{why}", self.app.lang), style="dim")
         self.query_one("#plot-note", Static).update(note)
         if visible:
             plot.show(self._figure)  # the view redraws only for a new figure or size
@@ -343,7 +344,7 @@ class PracticeScreen(RunScreen):
             return
         question = self.feedback_for.question if self.feedback_for else self.session.current
         if question is not None and plot_spec(question, self.feedback_for) is None:
-            why = "no-plot-card" if why_no_plot(question) == "card" else "no-plot-data"
+            why = f"no-plot-{why_no_plot(question)}"
             self.query_one(AnswerPanel).say(Text(tr(why, self.app.lang), style="cyan"))
             return
         body, plot = self.query_one("#practice-body", VerticalScroll), self.query_one("#plot")
