@@ -246,3 +246,15 @@ def test_a_skill_never_repeats_an_answer_a_case_step_just_asked_for():
         seen = set(case.fingerprints())
         drawn = generate_fresh("gemm-intensity", seed, 2, CATALOG, seen=seen)
         assert f"{drawn.asks[0].expected:.4g}" != f"{intensity:.4g}", seed
+
+
+def test_a_whole_percent_answer_is_not_explained_as_an_estimate():
+    from drill.runs.items import Question, Result
+    from drill.runs.practice import grade_notes
+
+    sc = generated("efficiency", 0, 1)
+    ask = next(a for a in sc.asks if a.unit and a.unit.label == "%")
+    question = next(q for q in Question.of_scenario(1, "efficiency", sc) if q.ask is ask)
+    said = f"{round(float(ask.expected) * 100)}%"
+    result = Result(question, said, grade(ask, said), 1.0)
+    assert result.grade.correct and grade_notes(result, "en") == []

@@ -213,6 +213,8 @@ def grade_notes(result: Result, lang: str) -> list[str]:
         band = next(((limit, credit) for limit, credit in BANDS if error <= limit), None)
         if band is not None and grade.mistakes and grade.score == 0:
             notes.append(tr("note-mistake-zero", lang, off=f"{error:.1%}"))
+        elif grade.correct:  # right as said (a whole percent): no band to explain
+            pass
         elif band is not None:
             values = {"off": f"{error:.1%}", "limit": f"{band[0]:.0%}", "credit": band[1]}
             notes.append(tr("note-off-by", lang, **values))
