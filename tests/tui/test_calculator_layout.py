@@ -193,3 +193,20 @@ async def test_a_field_that_is_not_a_number_says_so_in_the_users_language(drill_
         await until(pilot, lambda: said in text_of(app, "#calc-result"), said)
         screen.query_one("#p-m", Input).value = "4096"
         await until(pilot, lambda: "FLOP/B" in text_of(app, "#calc-result"), "recovers")
+
+
+async def test_the_calculator_opens_again_as_it_was_left(drill_home):
+    app = make_app(lang="en", clock=frozen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_calculator(pilot, "gemv", dtype="bf16")
+        screen.query_one("#p-m", Input).value = "8192"
+        await until(pilot, lambda: "8192" in text_of(app, "#calc-result"), "recalculated")
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, CalculatorScreen), "home")
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, CalculatorScreen), "calculator")
+        again = app.screen
+        await until(pilot, lambda: again.shown_op == "gemv", "gemv again")
+        assert again.query_one("#calc-card", Select).value == "a100-sxm4-40gb"
+        assert again.query_one("#calc-dtype", Select).value == "bf16"
+        assert again.query_one("#p-m", Input).value == "8192"

@@ -49,6 +49,7 @@ class DrillApp(App):
         self.lang = options.lang or self.settings.lang()
         self.clock = options.clock
         self._catalog = None
+        self.calculator_last: dict = {}  # the calculator as it was left: back to it next time
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
         self._prepared = prepared  # the first practice session, built while the UI starts

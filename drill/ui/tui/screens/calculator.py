@@ -56,6 +56,7 @@ class CalculatorScreen(DrillScreen):
         super().__init__()
         self.op = "gemm"  # the operator chosen
         self.shown_op: str | None = None  # the operator whose fields are mounted
+        self.kept: dict = {}  # the card, precision, operator and fields it was left with
 
     def compose(self) -> ComposeResult:
         lang = self.app.lang
@@ -65,6 +66,12 @@ class CalculatorScreen(DrillScreen):
             if self.app.settings.gpu in catalog.aliases or self.app.settings.gpu in catalog.cards
             else "a100-sxm4-40gb"
         )
+        self.kept = dict(self.app.calculator_last)
+        if self.kept.get("card") in catalog.cards and self.kept.get("op") in OPERATORS:
+            default, self.op = self.kept["card"], self.kept["op"]
+        dtypes = catalog.get(default).dtypes()
+        dtype = self.kept.get("dtype") if self.kept.get("dtype") in dtypes else "fp16"
+        dtype = dtype if dtype in dtypes else dtypes[0]
         yield Static(Text(tr("calc-title", lang), style="bold"), id="calc-title")
         yield Prose("", id="calc-verdict")  # stacked, the results are below the fold
         with Container(id="calc"):
@@ -78,8 +85,8 @@ class CalculatorScreen(DrillScreen):
                 )
                 yield Label(tr("calc-dtype", lang), classes="calc-label")
                 yield Select(
-                    [(d, d) for d in catalog.get(default).dtypes()],
-                    value="fp16",
+                    [(d, d) for d in dtypes],
+                    value=dtype,
                     allow_blank=False,
                     id="calc-dtype",
                 )
@@ -130,6 +137,8 @@ class CalculatorScreen(DrillScreen):
                 value = EXAMPLE.get(
                     param.name, "" if param.default is None else f"{param.default:g}"
                 )
+                if self.kept.get("op") == self.op:  # as the user left it
+                    value = self.kept.get("fields", {}).get(param.name, value)
                 widgets.append(Input(value=value, id=self._field(param.name)))
         await box.mount_all(widgets)
         self.shown_op = self.op
@@ -261,6 +270,18 @@ class CalculatorScreen(DrillScreen):
         page(self.query_one("#calc" if stacked else "#calc-out"), pages)
 
     def action_back(self) -> None:
+        fields = {
+            p.name: w.value
+            for p in OPERATORS[self.op].params
+            if p.kind != "flag"
+            for w in self.query(f"#{self._field(p.name)}")
+        }
+        self.app.calculator_last = {
+            "card": str(self.query_one("#calc-card", Select).value),
+            "dtype": str(self.query_one("#calc-dtype", Select).value),
+            "op": self.op,
+            "fields": fields,
+        }
         self.app.pop_screen()
 
 
