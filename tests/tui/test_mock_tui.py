@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from textual.widgets import Input
 
@@ -48,12 +50,19 @@ async def test_a_perfect_interview_reaches_the_top_band(drill_home):
         assert "Report written to" in text_of(app, "#report-note")
 
 
-async def test_time_running_out_ends_the_interview(drill_home):
+@contextlib.asynccontextmanager
+async def one_answer_in():
+    """A 10-minute interview in the app with its first question answered right."""
     clock = FakeClock()
     app = make_app(lang="en", clock=clock, mock=MockOptions(seed=6, minutes=10))
     async with app.run_test(size=SIZE) as pilot:
         screen = await started(pilot)
         await answer(pilot, right_answer(screen.interview.current))
+        yield app, pilot, screen, clock
+
+
+async def test_time_running_out_ends_the_interview(drill_home):
+    async with one_answer_in() as (app, pilot, screen, clock):
         clock.now += 10 * 60 + 5
         screen.tick()
         await pilot.pause()
@@ -95,11 +104,7 @@ async def test_feedback_waits_for_the_end_by_default(drill_home):
 
 
 async def test_a_mock_left_early_says_so_on_its_scorecard_and_in_its_report(drill_home):
-    clock = FakeClock()
-    app = make_app(lang="en", clock=clock, mock=MockOptions(seed=6, minutes=10))
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await started(pilot)
-        await answer(pilot, right_answer(screen.interview.current))
+    async with one_answer_in() as (app, pilot, _, _):
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("y")
