@@ -22,6 +22,12 @@ PAIRS: dict[str, tuple[str, str]] = {
         "Answers so far are kept. y: leave and see the summary · n / Escape: stay",
         "已答的题都会保留。y：离开并查看总结 · n / Esc：留下",
     ),
+    "leave-placement-title": ("Stop the placement test?", "停止定级测试？"),
+    "leave-placement-body": (
+        "Finished groups are kept, and the next placement goes on from the first group "
+        "left. y: stop and see what was placed · n / Escape: go on",
+        "做完的组会保留定级，下次定级从第一个没做的组接着做。y：停止并查看定级结果 · n / Esc：继续",
+    ),
     "leave-mock-title": ("End the interview now?", "现在结束面试？"),
     "leave-mock-body": (
         "The questions left count 0; the interview is kept as ended early, outside your "

@@ -42,6 +42,8 @@ async def test_intro_then_early_quit_page(drill_home, lang):
         assert title not in text_of(app, "#scenario")  # the intro comes once
         await pilot.press("escape")
         await pilot.pause()
+        asked = " ".join(screen_text(app).split())
+        assert ("Stop the placement test?" if lang == "en" else "停止定级测试？") in asked
         await pilot.press("y")
         await until(pilot, lambda: isinstance(app.screen, ProfileScreen), "the stop page")
         await pilot.pause()

@@ -407,9 +407,16 @@ class PracticeScreen(RunScreen):
             if leave:
                 self._finish()
 
-        self.app.push_screen(
-            ConfirmScreen(tr("leave-title", self.app.lang), tr("leave-body", self.app.lang)), done
+        placement = self.session is not None and self.session.mode == "placement"
+        title, body = (
+            ("leave-placement-title", "leave-placement-body")
+            if placement
+            else (
+                "leave-title",
+                "leave-body",
+            )
         )
+        self.app.push_screen(ConfirmScreen(tr(title, self.app.lang), tr(body, self.app.lang)), done)
 
     def _finish(self) -> None:
         from drill.ui.tui.screens.summary import SummaryScreen
