@@ -117,9 +117,10 @@ async def test_mock_from_home_asks_the_length_the_case_and_the_card(drill_home):
         lengths = app.screen.query_one("#mock-lengths", OptionList)
         assert lengths.has_focus
         labels = [str(lengths.get_option_at_index(i).prompt) for i in range(lengths.option_count)]
-        assert labels == ["10 分钟", "20 分钟", "30 分钟", "45 分钟"]
+        # each list's entry is marked in its text, not by colour alone: 30 minutes to start
+        assert labels == ["  10 分钟", "  20 分钟", "▸ 30 分钟", "  45 分钟"]
         cards = app.screen.query_one("#mock-cards", OptionList)
-        names = [str(cards.get_option_at_index(i).prompt) for i in range(cards.option_count)]
+        names = [str(cards.get_option_at_index(i).prompt)[2:] for i in range(cards.option_count)]
         assert names[0] == "任意显卡" and "NVIDIA H100 SXM5 80GB" in names
         assert not any("MI300X" in n for n in names)  # the kernel case is asked on NVIDIA cards
         await pilot.press("down")  # from 30 to 45

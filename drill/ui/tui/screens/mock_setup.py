@@ -19,6 +19,9 @@ CASES = ("kernel", "serving", "random")
 ANY_CARD = "any"
 
 
+MARK, UNMARKED = "▸ ", "  "  # the entry each list holds, said in its text
+
+
 def mock_cards() -> list:
     """The cards ``drill mock --gpu`` accepts, in catalog order."""
     from drill.content.catalog import load_catalog
@@ -82,6 +85,16 @@ class MockSetupScreen(ModalScreen[MockOptions | None]):
             case=pick("#mock-cases"),
             gpu=None if card == ANY_CARD else card,
         )
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """The choice of each list is marked in its text, not by colour alone: a list that
+        has lost the focus still says which entry it holds."""
+        options = event.option_list
+        for index in range(options.option_count):
+            text = str(options.get_option_at_index(index).prompt).removeprefix(MARK)
+            text = text.removeprefix(UNMARKED)
+            mark = MARK if index == event.option_index else UNMARKED
+            options.replace_option_prompt_at_index(index, mark + text)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
