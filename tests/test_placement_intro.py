@@ -158,3 +158,15 @@ def test_the_feedback_of_a_groups_last_question_stays_under_that_group():
     assert run.group_now[0] == 2  # the run has moved on
     assert count_values(run, last, "en")["group"] == " · group 1 of 11: hardware specs"
     assert count_values(run, run.current, "en")["group"] == " · group 2 of 11: intensity"
+
+
+def test_a_question_left_partway_is_said_to_count_for_none():
+    from drill.ui.render.placement_text import stopped_lines
+
+    run = Placement(PlacementConfig(3), load_catalog())
+    while run.current is not None and run.current.parts < 2:
+        run.answer(right_answer(run.current))
+    assert run.current is not None, "no question of several steps in the whole placement"
+    run.answer(right_answer(run.current))  # its first step only
+    said = " ".join(stopped_lines(run, "en", "plain", saved=True))
+    assert "The question you left partway through counts for none of its steps." in said

@@ -62,6 +62,10 @@ PAIRS: dict[str, tuple[str, str]] = {
         "others stay as they were.",
         "你在 {total} 题中答了 {answered} 题后停止：上面的组已定级，其余保持原样。",
     ),
+    "placement-partway": (
+        "The question you left partway through counts for none of its steps.",
+        "中途离开的那道题，已答的步骤也不计入。",
+    ),
     "placement-saved": (
         "Your answers are kept in your history, like practice answers.",
         "你的回答已像练习一样记入历史。",

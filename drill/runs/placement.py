@@ -182,6 +182,11 @@ class Placement(RunBase):
         return self.group_now
 
     @property
+    def left_partway(self) -> bool:
+        """Some steps of the question on screen were answered, not all: it counts for none."""
+        return bool(self._parts)
+
+    @property
     def answered(self) -> int:
         """Scenarios answered so far (a scenario of several parts counts once)."""
         return sum(len(g.answers) for g in self.groups)

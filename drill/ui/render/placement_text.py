@@ -44,12 +44,18 @@ def stopped_lines(run, lang: str, front: str, saved: bool) -> list[str]:
     from drill.runs.placement import QUESTIONS_PER_GROUP
 
     values = {"answered": run.answered, "total": run.total, "per": QUESTIONS_PER_GROUP}
+    partway = [tr("placement-partway", lang)] if run.left_partway else []
     if run.profile():
-        return [tr("placement-stopped-some", lang, **values), tr(f"placement-again-{front}", lang)]
+        return [
+            tr("placement-stopped-some", lang, **values),
+            *partway,
+            tr(f"placement-again-{front}", lang),
+        ]
     kept = tr("placement-saved" if saved else "placement-not-saved", lang)
     return [
         tr("placement-stopped-title", lang),
         tr("placement-stopped-none", lang, **values),
+        *partway,
         kept,
         tr(f"placement-again-{front}", lang),
     ]
