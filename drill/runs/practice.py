@@ -209,12 +209,12 @@ def grade_notes(result: Result, lang: str) -> list[str]:
     if grade.skipped:
         return notes
     error = grade.relative_error
-    if ask is not None and ask.kind != MULTI and error is not None and error > FULL:
+    # a right answer has no band to explain, though it may be off (a whole percent)
+    off = error is not None and error > FULL and not grade.correct
+    if ask is not None and ask.kind != MULTI and off:
         band = next(((limit, credit) for limit, credit in BANDS if error <= limit), None)
         if band is not None and grade.mistakes and grade.score == 0:
             notes.append(tr("note-mistake-zero", lang, off=f"{error:.1%}"))
-        elif grade.correct:  # right as said (a whole percent): no band to explain
-            pass
         elif band is not None:
             values = {"off": f"{error:.1%}", "limit": f"{band[0]:.0%}", "credit": band[1]}
             notes.append(tr("note-off-by", lang, **values))
