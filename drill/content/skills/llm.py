@@ -269,7 +269,7 @@ def critical_batch(ctx: Ctx) -> Scenario:
     value = float(math.ceil(exact - 1e-9))  # a batch is whole: the first one at the ridge
     ridge = peak / bw
     steps = (
-        rl.ridge_step(peak, bw),
+        rl.ridge_step(peak, bw, dtype),
         Step(
             "critical-batch",
             "Critical batch",
