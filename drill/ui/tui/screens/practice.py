@@ -107,6 +107,10 @@ class PracticeScreen(RunScreen):
         self.set_interval(1.0, self._refresh_progress)
         body = self.query_one("#practice-body")
         self.watch(body, "virtual_size", self._keep_answer_on_top, init=False)
+        # the row is laid out a frame after the question on a loaded machine: measure then too
+        self.watch(
+            self.query_one("#answer-row"), "virtual_size", self._keep_answer_on_top, init=False
+        )
         future = self.prepared
         if future is not None and future.done():
             self.prepared = None
