@@ -332,3 +332,56 @@ def test_fusion_and_the_loads_agree_on_how_efficient_the_loads_are():
     assert "headroom" in verdicts["fusion"].en and "headroom" in verdicts["vectorize"].en
     efficient = advise(situation("h100", cost, "fp16", share=0.9))
     assert "already efficient" in efficient["fusion"].en
+
+
+# -- named techniques and the reasons the interviewer read questioned ------------------------
+def test_naming_flash_attention_picks_every_direction_it_is():
+    """FlashAttention fuses, tiles and changes the algorithm: on naive attention the name
+    alone is the full answer; on a kernel that is already fused it is not."""
+    naive = asked(situation("a100-sxm4-80gb", ops.attention(4, 32, 2048, 128, "fp16"), "fp16", 0.3))
+    assert naive.expected == {"fusion", "tiling", "change-algorithm"}
+    for typed in ("flash attention", "FlashAttention-2", "flash-attn", "FA2"):
+        assert grade(naive, typed).score == 1.0, typed
+    assert grade(naive, "flash attention, cuda graphs").score < 1.0  # a wrong pick still costs
+    fused = ops.attention(4, 32, 4096, 128, "fp16", fused=True)
+    done = asked(situation("a100-sxm4-80gb", fused, "fp16", 0.7, library=True))
+    assert grade(done, "flash attention").score == 0.0
+
+
+def test_split_k_names_more_parallel_work():
+    s = situation("a100-sxm4-80gb", ops.gemm(256, 256, 16384, "fp16"), "fp16", 0.1)
+    ask = asked(s)
+    assert grade(ask, "split-k").parsed == ("parallelism",)
+
+
+def test_a_gemvs_tensor_core_reason_is_its_weight_traffic_not_a_missing_matrix_product():
+    ask = asked(situation("h100-sxm5-80gb", ops.gemv(8192, 8192, "fp16"), "fp16", 0.3))
+    mark, reason = lines(ask)[dirs.letter("tensor-cores")]
+    assert mark == "✗" and "each weight once" in reason and "no matrix product" not in reason
+
+
+def test_a_vector_peak_borrowed_from_fp32_is_named_as_the_fp32_rate():
+    """The B200 publishes no fp16 rate for its CUDA cores: the case uses their fp32 rate and
+    says so, instead of calling it an fp16 peak."""
+    s = situation("b200", ops.gemm(8192, 8192, 8192, "fp16"), "fp16", measured=40e12)
+    mark, reason = lines(asked(s))[dirs.letter("tensor-cores")]
+    assert mark == "✓" and "fp32 rate" in reason and "fp16 peak" not in reason
+    _, reason_zh = lines(asked(s), "zh")[dirs.letter("tensor-cores")]
+    assert "fp32 速率" in reason_zh
+
+
+def test_occupancy_and_latency_agree_on_a_compute_bound_kernel_far_below_its_roof():
+    s = situation("a100-sxm4-80gb", ops.gemm(4096, 4096, 4096, "fp16"), "fp16", 0.3)
+    found = lines(asked(s))
+    assert found[dirs.letter("occupancy")][0] == found[dirs.letter("latency")][0] == "○"
+    near = lines(
+        asked(situation("a100-sxm4-80gb", ops.gemm(4096, 4096, 4096, "fp16"), "fp16", 0.9))
+    )
+    assert near[dirs.letter("occupancy")][0] == "✗"
+
+
+def test_a_last_wave_that_leaves_sms_idle_is_defensible_not_wrong():
+    """196 tiles of 128×128 on 108 SMs: two waves, the second 88 tiles, 91 % busy."""
+    s = situation("a100-sxm4-80gb", ops.gemm(1792, 1792, 64, "fp16"), "fp16", 0.7)
+    mark, reason = lines(asked(s))[dirs.letter("parallelism")]
+    assert mark == "○" and "2 waves" in reason and "88 tiles" in reason and "91 %" in reason

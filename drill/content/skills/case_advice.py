@@ -96,6 +96,15 @@ def _loads(s: Situation, d: str) -> Verdict:
                 "the math uses them.",
                 f"计算密集，已到屋顶的 {share}：字节到得比计算用得快。",
             )
+        if s.share < LOW:  # latency is a fair first reading this far down: occupancy too
+            return Verdict(
+                ALSO,
+                f"at {share} of the roof, too few warps may leave latency uncovered, but fast "
+                "compute-bound kernels run at low occupancy: reuse per load and the right "
+                "instructions come first.",
+                f"只到屋顶的 {share}，warp 太少可能掩盖不了延迟；但快的计算密集 kernel 占用率"
+                "本来就低：先要的是每次加载的复用和合适的指令。",
+            )
         return Verdict(
             WRONG,
             "fast compute-bound kernels run at low occupancy: what they need is reuse per "

@@ -3,16 +3,28 @@ algorithm, more parallel work), each with its reason said with the case's number
 
 from __future__ import annotations
 
-from drill.content.skills.case_facts import WAVES, Situation, pct, rate, words
+from drill.content.skills.case_facts import TAIL, WAVES, Situation, pct, rate, words
 from drill.content.skills.directions import ALSO, FIRST, WRONG, Verdict
 from drill.core.units import sig
 
 KERNEL_WORDS = {
-    "gemv": ("a GEMV", "GEMV"),
     "elementwise": ("an element-wise kernel", "逐元素 kernel"),
     "softmax": ("a softmax", "softmax"),
     "layernorm": ("a LayerNorm", "LayerNorm"),
 }
+
+
+def _vector_peak(s: Situation) -> tuple[str, str]:
+    """ "the 39 TFLOP/s fp16 peak of the CUDA cores", or their fp32 rate named as such where
+    the card publishes none for this precision."""
+    w, vp, own = words(s), rate(s.dtype, s.vector_peak()), s.vector_peak_dtype()
+    if own == s.dtype:
+        return f"the {vp} {s.dtype} peak of {w.vector}", f"{w.vector_zh}的 {s.dtype} 峰值 {vp}"
+    return (
+        f"the {vp} {w.vector} reach in {s.dtype} (their {own} rate: the card publishes none "
+        f"for {s.dtype})",
+        f"{w.vector_zh}的 {s.dtype} 速率 {vp}（即其 {own} 速率：该卡没有单独公布 {s.dtype} 的数字）",
+    )
 
 
 def _sms(s: Situation) -> tuple[str, str]:
@@ -82,6 +94,15 @@ def _no_path(s: Situation) -> tuple[str, str]:
 
 def tensor_cores(s: Situation) -> Verdict:
     w = words(s)
+    if s.op == "gemv":
+        return Verdict(
+            WRONG,
+            f"a GEMV uses each weight once (about {sig(s.intensity, 2)} FLOP/B): it waits on "
+            f"the weights' bytes, and an {w.mma} tile needs several vectors at once, so with "
+            "one it would do mostly padding.",
+            f"GEMV 每个权重只用一次（约 {sig(s.intensity, 2)} FLOP/B）：它在等权重的字节；"
+            f"{w.mma} 分块要同时有多个向量，只有一个向量时大部分算的是填充。",
+        )
     if not s.matrix:
         en, zh = KERNEL_WORDS.get(s.op, ("this kernel", "这个 kernel"))
         return Verdict(
@@ -109,13 +130,11 @@ def tensor_cores(s: Situation) -> Verdict:
             f"{rate(s.dtype, s.measured)}。",
         )
     if s.on_matrix_units():
-        vp = rate(s.dtype, s.vector_peak())
+        vp, vp_zh = _vector_peak(s)
         return Verdict(
             WRONG,
-            f"{rate(s.dtype, s.measured)} is above the {vp} {s.dtype} peak of {w.vector}: "
-            f"it already issues {w.mma} instructions.",
-            f"{rate(s.dtype, s.measured)} 已高于{w.vector_zh}的 {s.dtype} 峰值 {vp}："
-            f"它已经在用 {w.mma} 指令。",
+            f"{rate(s.dtype, s.measured)} is above {vp}: it already issues {w.mma} instructions.",
+            f"{rate(s.dtype, s.measured)} 已高于{vp_zh}：它已经在用 {w.mma} 指令。",
         )
     if s.dtype == "fp32":
         up = rate("tf32", s.tf32())
@@ -133,13 +152,12 @@ def tensor_cores(s: Situation) -> Verdict:
             f"to {up}.",
             f"已贴着 fp32 屋顶，只能换更高的屋顶：{w.matrix_zh} 上的 TF32 把它抬到 {up}。",
         )
-    vp = rate(s.dtype, s.vector_peak())
+    vp, vp_zh = _vector_peak(s)
     return Verdict(
         FIRST,
-        f"{rate(s.dtype, s.measured)} is within what {w.vector} reach ({vp}); the "
-        f"{rate(s.dtype, s.peak)} roof belongs to the {w.matrix}: only {w.mma} instructions "
-        "reach it.",
-        f"{rate(s.dtype, s.measured)} 在{w.vector_zh}能达到的范围内（{vp}）；"
+        f"{rate(s.dtype, s.measured)} is within {vp}; the {rate(s.dtype, s.peak)} roof "
+        f"belongs to the {w.matrix}: only {w.mma} instructions reach it.",
+        f"{rate(s.dtype, s.measured)} 没有超过{vp_zh}；"
         f"{rate(s.dtype, s.peak)} 的屋顶属于 {w.matrix_zh}，只有 {w.mma} 指令能达到。",
     )
 
@@ -150,14 +168,14 @@ def tiling(s: Situation) -> Verdict:
         return Verdict(FIRST, *attention_reason(s, "tiling"))
     if s.bound == "compute":
         if s.far and s.on_matrix_units():
-            vp = rate(s.dtype, s.vector_peak())
+            vp, vp_zh = _vector_peak(s)
             return Verdict(
                 FIRST,
-                f"{rate(s.dtype, s.measured)} is above the {vp} {s.dtype} peak of {w.vector}, "
+                f"{rate(s.dtype, s.measured)} is above {vp}, "
                 f"so it already issues {w.mma} instructions; at {share} of the roof what is "
                 "missing is feeding them: larger tiles reused from shared memory and "
                 "registers, the next tile's loads behind the math (double buffering).",
-                f"{rate(s.dtype, s.measured)} 已高于{w.vector_zh}的 {s.dtype} 峰值 {vp}，kernel 已在用 "
+                f"{rate(s.dtype, s.measured)} 已高于{vp_zh}，kernel 已在用 "
                 f"{w.mma} 指令；只到屋顶的 {share}，缺的是喂饱它们：更大的分块在共享内存和寄存器中"
                 "复用，下一块的加载与计算流水重叠（双缓冲）。",
             )
@@ -343,6 +361,17 @@ def parallelism(s: Situation) -> Verdict:
             "the time: the SMs are not what is short.",
             f"最好的网格（更小的分块、split-K）能让 {units} 个 {sm} 有 {busy} 的时间在干活："
             f"缺的不是 {sm}。",
+        )
+    if s.tiles() is not None and s.waves() < TAIL:
+        waves, last = -(-n // units), n % units or units
+        return Verdict(
+            ALSO,
+            f"{n} output tiles of 128×128 on {units} {sms} run in {waves} waves, the last with "
+            f"{last} tiles: even the best grid keeps the {sms} busy {busy} of the time, a "
+            "tail effect worth less than what comes first.",
+            f"128×128 的输出分块有 {n} 个，{units} 个 {sm} 要跑 {waves} 轮，最后一轮只有 {last} 个"
+            f"分块：即使用最好的网格，{sm} 也只有 {busy} 的时间在干活；这是尾部效应，"
+            "收益不如首选方向。",
         )
     work, work_zh = _work(s)
     return Verdict(

@@ -21,6 +21,7 @@ from drill.core.units import format_si
 SLOW = 0.5  # below this share of what the card sustains, fix the kernel before the roof
 FEW_TILES = 0.5  # output tiles for at most this share of the SMs: the grid is the first limit
 WAVES = 0.8  # a grid that leaves a fifth of the SMs' time idle is what holds a library back
+TAIL = 0.95  # a last wave that leaves more of the SMs' time idle than this is worth naming
 BUSY = 0.8  # from this share of the bandwidth on, the loads themselves are efficient
 LOW = 0.6  # Speed of Light: both throughputs under this read as latency / occupancy bound
 BATCHES = 1.2  # a doubled batch that raises the intensity this much makes batching pay
@@ -117,6 +118,11 @@ class Situation:
     def vector_peak(self) -> float:
         """The non-tensor peak of this precision (the fp32 rate where none is published)."""
         return roof(self.card, self.dtype, "elementwise").value
+
+    def vector_peak_dtype(self) -> str:
+        """The precision the vector peak is published for: this one, or fp32 where the card
+        gives no separate rate for it (fp16 on a B200's CUDA cores)."""
+        return roof(self.card, self.dtype, "elementwise").path.split(".")[-1]
 
     def on_matrix_units(self) -> bool:
         """Faster than the vector units of its precision allow: it already issues MMAs."""
