@@ -241,8 +241,9 @@ _PICKS = re.compile(r"\s*[,;，；、/+]\s*|\s+(?:and|or)\s+|\s*(?:和|与|或)\
 
 
 def parse_multi(ask: Ask, text: str) -> tuple[str, ...]:
-    """Picks like ``a,c``, ``a c``, ``ac``, ``e) tiling``, or an option's words (``fusion``,
-    ``CUDA graphs``, ``算子融合``); full-width input is folded first. A run of letters is read
+    """Picks like ``a,c``, ``a c``, ``ac``, ``e) tiling``, an option's words (``fusion``,
+    ``CUDA graphs``, ``算子融合``) or a technique that is several (``flash attention``);
+    full-width input is folded first. A run of letters is read
     as picks only when each is a distinct option: ``cache`` is asked again, not c, a, c…"""
     value = _normal(text)
     if not value:
@@ -258,8 +259,11 @@ def parse_multi(ask: Ask, text: str) -> tuple[str, ...]:
             continue
         letters = chunk.replace(" ", "")
         shown = _LETTER.match(chunk)
+        named = {_folded(name): picks for name, picks in ask.techniques}.get(_folded(chunk))
         if chunk in ids or chunk in values:
             picks = [ids.get(chunk, chunk)]
+        elif named is not None:  # "flash attention": every direction the technique is
+            picks = list(named)
         elif shown and shown.group(1) in ids:  # "e) tiling"
             picks = [ids[shown.group(1)]]
         elif (

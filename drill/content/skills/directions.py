@@ -148,6 +148,22 @@ def option_text(direction_id: str, card=None, dtype: str | None = None) -> Text:
     return DIRECTION_TEXT[direction_id]
 
 
+# Techniques a candidate names instead of letters, and the directions each one is: a
+# FlashAttention kernel fuses the attention operators into one, tiles Q, K and V through
+# shared memory, and changes the algorithm (an online softmax that never stores S×S).
+TECHNIQUES: dict[str, tuple[str, ...]] = {
+    "flash attention": ("fusion", "tiling", "change-algorithm"),
+    "flash-attn": ("fusion", "tiling", "change-algorithm"),  # matched folded: FlashAttention
+    "flash attention 2": ("fusion", "tiling", "change-algorithm"),
+    "fa2": ("fusion", "tiling", "change-algorithm"),
+    "split-k": ("parallelism",),
+    "stream-k": ("parallelism",),
+    "double buffering": ("tiling",),
+    "双缓冲": ("tiling",),
+    "quantization": ("lower-precision",),
+    "量化": ("lower-precision",),
+}
+
 # What each direction does to the kernel: the last hint names these for the first picks,
 # so it points the way without giving a letter.
 FAMILY: dict[str, str] = {
@@ -261,4 +277,5 @@ def direction_ask(
             picks_hint(first, "zh"),
         ),
         accepted=also,
+        techniques=tuple(TECHNIQUES.items()),
     )

@@ -123,6 +123,9 @@ class Ask:
     # choice: other values as right (a tie); multi: defensible picks that are not first
     # (½ each in place of a first pick left out, never a cost: grading/choices.multi_score)
     accepted: tuple[str, ...] = ()
+    # multi: a named technique that is several options at once ("flash attention" is fusion,
+    # tiling and a change of algorithm), as (typed name, option values)
+    techniques: tuple[tuple[str, tuple[str, ...]], ...] = ()
     at_most: bool = False  # the largest whole number that meets a limit: above it is wrong
     in_unit: bool = False  # a conversion: the answer is written in the asked unit or bare
 
