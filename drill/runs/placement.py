@@ -109,7 +109,7 @@ def skill_groups(skills: list[str]) -> list[tuple[str, tuple[str, ...]]]:
     """(group, its skills in curriculum order), groups in GROUP_ORDER, then any others."""
     by_topic: dict[str, list[str]] = {}
     for skill_id in skills:
-        by_topic.setdefault(skill_registry.get(skill_id).topic, []).append(skill_id)
+        by_topic.setdefault(skill_registry.entry(skill_id).topic, []).append(skill_id)
     order = [g for g in GROUP_ORDER if g in by_topic]
     order += [g for g in by_topic if g not in order]
     return [(g, tuple(by_topic[g])) for g in order]

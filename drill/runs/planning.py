@@ -59,7 +59,7 @@ def session_config(
     skills = list(options.skills) or None
     for skill_id in skills or ():
         try:
-            registry.get(skill_id)
+            registry.entry(skill_id)
         except LookupError as exc:
             raise SetupError(str(exc)) from None
     if options.questions and bank is None:

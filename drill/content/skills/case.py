@@ -136,12 +136,7 @@ def build_case(
     )
 
 
-@skill(
-    "roofline-case",
-    "roofline",
-    en="The roofline case, step by step",
-    zh="Roofline 完整案例（逐步分析）",
-)
+@skill("roofline-case")
 def roofline_case(ctx: Ctx) -> Scenario:
     """Card, precision, operator and a measured throughput: intensity through direction."""
     card = ctx.card()

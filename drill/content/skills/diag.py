@@ -79,7 +79,7 @@ KERNELS = (
 )
 
 
-@skill("sol-diagnosis", "diagnosis", en="Speed-of-Light diagnosis", zh="Speed-of-Light 判读")
+@skill("sol-diagnosis")
 def sol_diagnosis(ctx: Ctx) -> Scenario:
     kernel_id, profile, kernel_en, kernel_zh = ctx.choice(KERNELS)
     (c_lo, c_hi), (m_lo, m_hi) = SMALL_PROFILES.get(kernel_id, PROFILES[profile])
@@ -132,7 +132,7 @@ def sol_diagnosis(ctx: Ctx) -> Scenario:
     )
 
 
-@skill("direction", "diagnosis", en="Optimization direction", zh="优化方向")
+@skill("direction")
 def direction(ctx: Ctx) -> Scenario:
     """Which directions come first: a generated kernel on a card, or a hand-written case."""
     return direction_scenario(ctx)

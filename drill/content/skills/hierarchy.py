@@ -57,7 +57,7 @@ def _choice(key, en, zh, options, expected, steps, mistakes=()) -> Ask:
     )
 
 
-@skill("tile-l2-intensity", "hierarchy", en="Tile size → L2 intensity", zh="分块大小与 L2 强度")
+@skill("tile-l2-intensity")
 def tile_l2_intensity(ctx: Ctx) -> Scenario:
     dtype = ctx.choice(("fp16", "bf16", "fp32", "fp8"))
     bm = ctx.choice((32, 64, 128, 256))
@@ -131,7 +131,7 @@ def _dram_only(placed: hi.Hierarchical, peak: float, bandwidth: float) -> list[t
     return [("dram-roof-only", "compute" if dram.intensity >= peak / bandwidth else "dram")]
 
 
-@skill("hierarchy-bound", "hierarchy", en="Which memory level binds", zh="哪一级存储起作用")
+@skill("hierarchy-bound")
 def hierarchy_bound(ctx: Ctx) -> Scenario:
     for _ in range(30):  # a binding roof 10 % or more clear of the next one
         card = _pick(ctx, lambda c: c.level_bandwidth("l2") and "fp16" in c.tensor)
@@ -190,12 +190,7 @@ def _profile(ctx: Ctx, broken: bool) -> tuple[float, float, float]:
     return l1, l2, dram
 
 
-@skill(
-    "impossible-ordering",
-    "hierarchy",
-    en="Spot the impossible hierarchy profile",
-    zh="找出不可能的层级剖析",
-)
+@skill("impossible-ordering")
 def impossible_ordering(ctx: Ctx) -> Scenario:
     bad = ctx.choice(PROFILE_IDS)
     profiles: dict[str, tuple[float, float, float]] = {}
@@ -278,7 +273,7 @@ def _slack(card: Card, tile: tuple[int, int], blocks: int, stages: int) -> float
     return card.shared_memory_per_unit_kib * 1024 - blocks * per_block
 
 
-@skill("tile-fit", "hierarchy", en="Largest tile that fits", zh="放得下的最大分块")
+@skill("tile-fit")
 def tile_fit(ctx: Ctx) -> Scenario:
     card = _pick(ctx, lambda c: c.occupancy_limits is not None and c.registers_per_unit)
     for _ in range(50):

@@ -149,7 +149,7 @@ def _intensity_scenario(
     )
 
 
-@skill("gemm-intensity", "intensity", en="GEMM arithmetic intensity", zh="GEMM 算术强度")
+@skill("gemm-intensity")
 def gemm_intensity(ctx: Ctx) -> Scenario:
     card = ctx.card()
     dtype = ctx.dtype(card, ("fp16", "bf16", "fp32", "fp8"))
@@ -162,7 +162,7 @@ def gemm_intensity(ctx: Ctx) -> Scenario:
     )
 
 
-@skill("gemv-intensity", "intensity", en="GEMV arithmetic intensity", zh="GEMV 算术强度")
+@skill("gemv-intensity")
 def gemv_intensity(ctx: Ctx) -> Scenario:
     card = ctx.card()
     dtype = ctx.dtype(card, ("fp16", "bf16", "fp32", "int8"))
@@ -172,7 +172,7 @@ def gemv_intensity(ctx: Ctx) -> Scenario:
     )
 
 
-@skill("elementwise-intensity", "intensity", en="Element-wise intensity", zh="逐元素算子的算术强度")
+@skill("elementwise-intensity")
 def elementwise_intensity(ctx: Ctx) -> Scenario:
     card = ctx.card()
     dtype = ctx.dtype(card, ("fp16", "fp32", "bf16"))
@@ -187,7 +187,7 @@ def elementwise_intensity(ctx: Ctx) -> Scenario:
     )
 
 
-@skill("conv-intensity", "intensity", en="Convolution intensity", zh="卷积的算术强度")
+@skill("conv-intensity")
 def conv_intensity(ctx: Ctx) -> Scenario:
     card = ctx.card()
     dtype = ctx.dtype(card, ("fp16", "bf16", "fp32"))
@@ -197,7 +197,7 @@ def conv_intensity(ctx: Ctx) -> Scenario:
     )
 
 
-@skill("attention-intensity", "intensity", en="Attention intensity", zh="注意力的算术强度")
+@skill("attention-intensity")
 def attention_intensity(ctx: Ctx) -> Scenario:
     card = ctx.card()
     dtype = ctx.dtype(card, ("fp16", "bf16"))

@@ -88,7 +88,7 @@ def _fix_step(kernels: int, kernel_time: float, overhead: float, faster: float, 
     )
 
 
-@skill("overhead-bound", "latency", en="Launch-overhead-bound steps", zh="受启动开销限制的步骤")
+@skill("overhead-bound")
 def overhead_bound(ctx: Ctx) -> Scenario:
     # the fix question offers fp8, so from difficulty 2 the card has an fp8 format
     card = _pick(ctx, lambda c: ctx.difficulty < 2 or "fp8" in c.dtypes())
@@ -173,7 +173,7 @@ def overhead_bound(ctx: Ctx) -> Scenario:
     )
 
 
-@skill("littles-law", "latency", en="Little's law: bytes in flight", zh="Little 定律：在途字节")
+@skill("littles-law")
 def littles_law(ctx: Ctx) -> Scenario:
     card = _pick(ctx, lambda c: True)
     latency = ctx.choice((400e-9, 500e-9, 600e-9, 800e-9))
@@ -258,7 +258,7 @@ LIMITER_OPTIONS = (
 )
 
 
-@skill("occupancy", "latency", en="Occupancy and its limiter", zh="占用率与限制因素")
+@skill("occupancy")
 def occupancy(ctx: Ctx) -> Scenario:
     card = _pick(ctx, lambda c: c.occupancy_limits is not None and c.registers_per_unit)
     limits = card.occupancy_limits

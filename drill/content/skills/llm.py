@@ -97,7 +97,7 @@ def _workload(ctx: Ctx, card, dtype: str):
     return None
 
 
-@skill("decode-latency", "llm", en="Decode latency lower bound", zh="解码延迟下界")
+@skill("decode-latency")
 def decode_latency(ctx: Ctx) -> Scenario:
     card = ctx.card()
     dtype = ctx.dtype(card, ("fp16", "bf16", "int8", "fp8"))
@@ -211,7 +211,7 @@ def decode_latency(ctx: Ctx) -> Scenario:
     )
 
 
-@skill("kv-cache", "llm", en="KV cache size", zh="KV 缓存大小")
+@skill("kv-cache")
 def kv_cache(ctx: Ctx) -> Scenario:
     name_en, name_zh, params, layers, kv_heads, head_dim, heads, longest = ctx.choice(MODELS)
     dtype = ctx.choice(("fp16", "bf16", "fp8"))
@@ -259,7 +259,7 @@ def kv_cache(ctx: Ctx) -> Scenario:
     )
 
 
-@skill("critical-batch", "llm", en="Critical decode batch", zh="解码的临界 batch")
+@skill("critical-batch")
 def critical_batch(ctx: Ctx) -> Scenario:
     card = ctx.card()
     dtype = ctx.dtype(card, ("fp16", "bf16", "fp8", "int8"))

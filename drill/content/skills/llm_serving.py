@@ -68,7 +68,7 @@ def _gpus_for(weights: float, card) -> int:
     return n
 
 
-@skill("moe-batch", "llm", en="MoE critical batch and expert bytes", zh="MoE 临界 batch 与专家权重")
+@skill("moe-batch")
 def moe_batch(ctx: Ctx) -> Scenario:
     name, total, active, experts, k, shared = ctx.choice(MOE_MODELS)
     card = ctx.card("bf16")
@@ -163,7 +163,7 @@ def _card_holding(ctx: Ctx, dtype: str, contexts, batches):
     return card, found
 
 
-@skill("mbu", "llm", en="Memory-bandwidth utilization", zh="显存带宽利用率 MBU")
+@skill("mbu")
 def mbu(ctx: Ctx) -> Scenario:
     dtype = ctx.choice(("fp16", "bf16"))
     contexts = (0,) if ctx.difficulty == 1 else (1024, 2048, 4096)
@@ -220,7 +220,7 @@ def mbu(ctx: Ctx) -> Scenario:
     return Scenario("mbu", ctx.difficulty, ctx.seed, en, zh, (ask,), params, conv_en, conv_zh)
 
 
-@skill("per-die-peak", "specs", en="Per-die vs per-package peaks", zh="单芯粒与整封装的峰值")
+@skill("per-die-peak")
 def per_die_peak(ctx: Ctx) -> Scenario:
     card = ctx.catalog.get(ctx.gpu) if ctx.gpu in MULTI_DIE else None
     if card is None or card.interconnect is None:
@@ -286,7 +286,7 @@ VERIFY_BOUND = (
 )
 
 
-@skill("spec-decode", "llm", en="Speculative decoding intensity", zh="投机解码的算术强度")
+@skill("spec-decode")
 def spec_decode(ctx: Ctx) -> Scenario:
     card = ctx.card("fp16")
     dtype = ctx.dtype(card, ("fp16", "bf16", "fp8"))
@@ -328,7 +328,7 @@ def spec_decode(ctx: Ctx) -> Scenario:
     return Scenario("spec-decode", ctx.difficulty, ctx.seed, en, zh, asks_t, params, conv_en, conv_zh)  # fmt: skip
 
 
-@skill("kv-bound", "llm", en="KV-bound regime", zh="KV 缓存主导区间")
+@skill("kv-bound")
 def kv_bound(ctx: Ctx) -> Scenario:
     model = ctx.choice(MODELS)
     dtype = ctx.choice(("fp16", "bf16"))
@@ -372,7 +372,7 @@ def kv_bound(ctx: Ctx) -> Scenario:
     return Scenario("kv-bound", ctx.difficulty, ctx.seed, en, zh, (ask,), params, conv_en, conv_zh)  # fmt: skip
 
 
-@skill("sla-batch", "llm", en="Largest batch for a latency target", zh="满足延迟目标的最大 batch")
+@skill("sla-batch")
 def sla_batch(ctx: Ctx) -> Scenario:
     dtype = ctx.choice(("fp16", "bf16"))
     contexts = (2048, 4096, 8192)

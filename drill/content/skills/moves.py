@@ -57,7 +57,7 @@ def _direction_step(key: str, en: str, zh: str, before: float, after: float, val
     )
 
 
-@skill("dot-moves", "moves", en="Which way does the dot move", zh="优化后点往哪里移动")
+@skill("dot-moves")
 def dot_moves(ctx: Ctx) -> Scenario:
     for _ in range(50):
         kind = ctx.choice(BUILDERS)

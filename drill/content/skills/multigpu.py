@@ -55,7 +55,7 @@ def model_params(name: str) -> float:
     return float(name.rstrip("B")) * 1e9
 
 
-@skill("collective-time", "multigpu", en="Collective time on a ring", zh="环形集合通信时间")
+@skill("collective-time")
 def collective_time(ctx: Ctx) -> Scenario:
     card = pick_card(ctx, network=ctx.difficulty >= 3)
     ic = card.interconnect
@@ -163,7 +163,7 @@ def collective_time(ctx: Ctx) -> Scenario:
                     *NO_LATENCY, hidden)  # fmt: skip
 
 
-@skill("comm-or-math", "multigpu", en="Math or communication: which binds", zh="计算还是通信")
+@skill("comm-or-math")
 def comm_or_math(ctx: Ctx) -> Scenario:
     card = pick_card(ctx, topologies=("switch", "mesh"))
     ic = card.interconnect
@@ -231,7 +231,7 @@ def comm_or_math(ctx: Ctx) -> Scenario:
     )
 
 
-@skill("dp-batch", "multigpu", en="Data-parallel critical batch", zh="数据并行的临界 batch")
+@skill("dp-batch")
 def dp_batch(ctx: Ctx) -> Scenario:
     card = pick_card(ctx, network=ctx.difficulty >= 3)
     ic = card.interconnect

@@ -325,7 +325,7 @@ def _coincides(f: Figures, which: str) -> bool:
     return any(abs(g - target) <= 0.01 * abs(target) for g in givens)
 
 
-@skill("ncu-read", "diagnosis", en="Reading an Nsight Compute report", zh="读 Nsight Compute 报告")
+@skill("ncu-read")
 def ncu_read(ctx: Ctx) -> Scenario:
     if ctx.gpu and ctx.gpu in CARDS:  # a card asked for: the truths it can show
         card = ctx.catalog.get(ctx.gpu)

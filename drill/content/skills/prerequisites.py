@@ -1,65 +1,20 @@
-"""Which skills build on which: smart practice introduces a skill only once the skills it
-needs are solid (drill.learning.unlocking), the way a typing tutor adds a key only when the
-keys before it are sure.
+"""Which skills build on which (declared in the manifest), and how the roofline case's
+steps count toward the skills they ask.
 
 The roofline case asks the core skills as its own steps (CASE_STEPS): answers to a step count
 as answers to its skill, and a step answered right unlocks the skill by itself, so the
 core chain never waits behind spec arithmetic.
 
-Data only, next to the registry. A skill missing here has no prerequisites; an id that is
-not registered (a skill another pack adds or removes) is ignored by the planner. Placement
+Data only, next to the registry. Placement
 (drill.runs.placement) walks the skill groups, i.e. the skills' topics, in GROUP_ORDER.
 """
 
 from __future__ import annotations
 
-PREREQUISITES: dict[str, tuple[str, ...]] = {
-    # reading the hardware
-    "sustained-clock": ("peak-from-specs",),
-    "spec-sheet": ("peak-from-specs", "bandwidth-from-specs"),
-    "wave-quantization": ("peak-from-specs",),
-    # intensity: the GEMM count first, then the other operators
-    "gemv-intensity": ("gemm-intensity",),
-    "conv-intensity": ("gemm-intensity",),
-    "attention-intensity": ("gemm-intensity",),
-    # the roofline; ridge-point needs nothing: its questions give the peak and the bandwidth
-    "bound": ("ridge-point", "gemm-intensity"),
-    "attainable": ("ridge-point",),
-    "min-time": ("attainable",),
-    "efficiency": ("attainable",),
-    "ops-per-element": ("ridge-point", "elementwise-intensity"),
-    "card-upgrade": ("min-time",),
-    "precision-change": ("min-time",),
-    # diagnosis
-    "direction": ("bound",),
-    "sol-diagnosis": ("bound",),
-    # LLM inference
-    "decode-latency": ("ridge-point", "bound", "attainable"),
-    "critical-batch": ("decode-latency",),
-    # how the point moves, profiles
-    "dot-moves": ("bound", "attainable"),
-    "ncu-read": ("sol-diagnosis",),
-    # the memory hierarchy, latency and overhead
-    "tile-l2-intensity": ("gemm-intensity",),
-    "hierarchy-bound": ("tile-l2-intensity", "bound"),
-    "impossible-ordering": ("hierarchy-bound",),
-    "tile-fit": ("tile-l2-intensity",),
-    "overhead-bound": ("min-time",),
-    "littles-law": ("bandwidth-from-specs",),
-    "occupancy": ("wave-quantization",),
-    # beyond one GPU: communication after the single-GPU bound
-    "per-die-peak": ("peak-from-specs",),
-    "collective-time": ("bound",),
-    "comm-or-math": ("collective-time", "min-time"),
-    "dp-batch": ("collective-time",),
-    "tp-degree": ("collective-time",),
-    "moe-batch": ("critical-batch",),
-    "mbu": ("decode-latency",),
-    "spec-decode": ("critical-batch",),
-    "kv-bound": ("kv-cache", "decode-latency"),
-    "sla-batch": ("decode-latency", "kv-cache"),
-    "serving-case": ("decode-latency", "collective-time"),
-}
+from drill.content.skills.manifest import MANIFEST
+
+# Which skills each skill builds on, as the manifest declares them.
+PREREQUISITES: dict[str, tuple[str, ...]] = {e.id: e.needs for e in MANIFEST if e.needs}
 # roofline-case has none on purpose: it walks intensity, ridge, bound, attainable,
 # efficiency and direction one step at a time, so a new user's first session starts with it.
 

@@ -7,62 +7,14 @@ import random
 
 from drill.content.catalog import Catalog
 from drill.content.skills.context import Ctx
+from drill.content.skills.manifest import BY_ID, MANIFEST, Entry
 from drill.content.skills.model import Scenario
 from drill.content.skills.skill import REGISTERED, Skill
 
-# Every skill, in the order new skills are introduced, with the generator module (in
-# drill.content.skills) whose @skill registers it. A module is imported when one of its skills
+# Every skill in curriculum order, with the generator module (in drill.content.skills) whose
+# @skill makes it (the manifest declares both). A module is imported when one of its skills
 # is first asked for, so a session does not wait for generators it does not use.
-MODULES: dict[str, str] = {
-    # the whole roofline case first (the interview's core chain, one ask at a time), then the
-    # basics, each step before the ones that use it
-    "roofline-case": "case",
-    "peak-from-specs": "specs",
-    "bandwidth-from-specs": "specs",
-    "gemm-intensity": "intensity",
-    "gemv-intensity": "intensity",
-    "elementwise-intensity": "intensity",
-    "conv-intensity": "intensity",
-    "attention-intensity": "intensity",
-    "ridge-point": "roofline",
-    "bound": "roofline",
-    "attainable": "roofline",
-    "efficiency": "roofline",
-    "min-time": "roofline",
-    "direction": "diag",
-    "dot-moves": "moves",
-    "sol-diagnosis": "diag",
-    "ncu-read": "ncu_read",
-    "card-upgrade": "tradeoffs",
-    "precision-change": "tradeoffs",
-    "decode-latency": "llm",
-    "kv-cache": "llm",
-    "critical-batch": "llm",
-    "ops-per-element": "tradeoffs",
-    "wave-quantization": "waves",
-    "sustained-clock": "specs",
-    "spec-sheet": "spec_sheet",
-    # beyond one GPU: communication, parallelism and serving, after the LLM basics
-    "collective-time": "multigpu",
-    "comm-or-math": "multigpu",
-    "dp-batch": "multigpu",
-    "tp-degree": "tensor_parallel",
-    "moe-batch": "llm_serving",
-    "mbu": "llm_serving",
-    "per-die-peak": "llm_serving",
-    "spec-decode": "llm_serving",
-    "kv-bound": "llm_serving",
-    "sla-batch": "llm_serving",
-    "serving-case": "serving_case",
-    # the memory hierarchy and latency, after the roofline basics
-    "tile-l2-intensity": "hierarchy",
-    "hierarchy-bound": "hierarchy",
-    "impossible-ordering": "hierarchy",
-    "tile-fit": "hierarchy",
-    "overhead-bound": "latency",
-    "littles-law": "latency",
-    "occupancy": "latency",
-}
+MODULES: dict[str, str] = {entry.id: entry.module for entry in MANIFEST}
 CURRICULUM: tuple[str, ...] = tuple(MODULES)
 
 
@@ -70,10 +22,16 @@ class SkillError(LookupError):
     pass
 
 
-def get(skill_id: str) -> Skill:
-    module = MODULES.get(skill_id)
-    if module is None:
+def entry(skill_id: str) -> Entry:
+    """What the manifest declares of a skill (names, topic, prerequisites): no import."""
+    found = BY_ID.get(skill_id)
+    if found is None:
         raise SkillError(f"unknown skill {skill_id!r}; choose from: {', '.join(CURRICULUM)}")
+    return found
+
+
+def get(skill_id: str) -> Skill:
+    module = entry(skill_id).module
     if skill_id not in REGISTERED:
         importlib.import_module(f"{__package__}.{module}")
     return REGISTERED[skill_id]

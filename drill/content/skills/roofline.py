@@ -88,7 +88,7 @@ def _params(card, dtype, pick, **extra) -> dict:
     return data
 
 
-@skill("ridge-point", "roofline", en="Ridge point", zh="拐点")
+@skill("ridge-point")
 def ridge_point(ctx: Ctx) -> Scenario:
     card = ctx.card()
     dtype = ctx.dtype(card, ("fp16", "bf16", "fp32", "fp8", "tf32", "int8"))
@@ -163,7 +163,7 @@ def _roof_note(card, dtype, op) -> tuple[str, str]:
     )
 
 
-@skill("bound", "roofline", en="Memory- or compute-bound", zh="访存密集还是计算密集")
+@skill("bound")
 def bound(ctx: Ctx) -> Scenario:
     card, dtype, pick = _card_op(ctx)
     peak = roof(card, dtype, pick.cost.op).value
@@ -194,7 +194,7 @@ def bound(ctx: Ctx) -> Scenario:
     )
 
 
-@skill("attainable", "roofline", en="Attainable throughput", zh="可达性能")
+@skill("attainable")
 def attainable(ctx: Ctx) -> Scenario:
     card, dtype, pick = _card_op(ctx)
     op = pick.cost.op
@@ -262,7 +262,7 @@ def measured_rate(
     return value, "a tuned library kernel", "一个调优过的库 kernel"
 
 
-@skill("efficiency", "roofline", en="Efficiency against the roof", zh="相对屋顶的效率")
+@skill("efficiency")
 def efficiency(ctx: Ctx) -> Scenario:
     card, dtype, pick = _card_op(ctx)
     op = pick.cost.op
@@ -321,7 +321,7 @@ def efficiency(ctx: Ctx) -> Scenario:
     )
 
 
-@skill("min-time", "roofline", en="Minimum run time", zh="最短运行时间")
+@skill("min-time")
 def min_time(ctx: Ctx) -> Scenario:
     card, dtype, pick = _card_op(ctx)
     op = pick.cost.op

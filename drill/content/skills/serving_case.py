@@ -71,12 +71,7 @@ def _fewest_gpus(weights: float, capacity: float, most: int) -> int:
     return n
 
 
-@skill(
-    "serving-case",
-    "case",
-    en="Serving case: a 70B model on a node",
-    zh="服务案例：一个节点上的 70B 模型",
-)
+@skill("serving-case")
 def serving_case(ctx: Ctx) -> Scenario:
     cards = linked_cards(ctx, nvlink=True, nvidia=True, dtype="fp16")
     need = 2 * MODEL[2]  # 16-bit weights

@@ -22,7 +22,7 @@ from drill.core.engine.steps import Step
 from drill.core.units import format_si
 
 
-@skill("spec-sheet", "hardware", en="Reading a datasheet", zh="读懂数据手册")
+@skill("spec-sheet")
 def spec_sheet(ctx: Ctx) -> Scenario:
     kinds = ["sparse", "gib", "tensor", "boost"]
     card = ctx.card(specs="build")

@@ -20,7 +20,7 @@ from drill.core.units import format_si
 TENSOR_FLOP_PER_CLK = (256, 512, 1024, 2048, 4096, 8192)
 
 
-@skill("peak-from-specs", "hardware", en="Peak FLOP/s from the specs", zh="由规格算峰值算力")
+@skill("peak-from-specs")
 def peak_from_specs(ctx: Ctx) -> Scenario:
     card = ctx.card(specs="fp32")
     if ctx.difficulty >= 3 and card.vendor == "NVIDIA" and "fp16" in card.tensor:
@@ -133,7 +133,7 @@ def _tensor_peak(ctx: Ctx, card) -> Scenario:
     )
 
 
-@skill("bandwidth-from-specs", "hardware", en="Bandwidth from the specs", zh="由规格算显存带宽")
+@skill("bandwidth-from-specs")
 def bandwidth_from_specs(ctx: Ctx) -> Scenario:
     card = ctx.card(specs="bandwidth")
     bus, rate = card.bus_width_bits, card.data_rate_gbps
@@ -204,7 +204,7 @@ def bandwidth_from_specs(ctx: Ctx) -> Scenario:
     )
 
 
-@skill("sustained-clock", "hardware", en="Sustained vs boost peak", zh="持续峰值与 boost 峰值")
+@skill("sustained-clock")
 def sustained_clock(ctx: Ctx) -> Scenario:
     card = ctx.card()
     dtype = ctx.dtype(card)

@@ -45,7 +45,7 @@ def tp_clear(ratio: float, node: int) -> bool:
     return below and (2 * cap > node or (2 * cap - 1) / ratio >= TP_CLEAR)
 
 
-@skill("tp-degree", "multigpu", en="Largest useful TP degree", zh="最大有效张量并行度")
+@skill("tp-degree")
 def tp_degree(ctx: Ctx) -> Scenario:
     # Through a switch the link stays W whatever Y; in a full mesh both the math and the
     # communication shrink as 1/Y, so no degree changes the verdict: switched nodes only.

@@ -63,7 +63,7 @@ def _time(cost, card, dtype: str, peak: float | None = None) -> float:
     return max(cost.flops / peak, cost.bytes / card.bandwidth)
 
 
-@skill("card-upgrade", "roofline", en="Speed-up from a new card", zh="换卡的加速比")
+@skill("card-upgrade")
 def card_upgrade(ctx: Ctx) -> Scenario:
     old = ctx.card()
     options = [c for c in ctx.catalog.drawn("common") if c.id != old.id and c.vendor == old.vendor]
@@ -144,7 +144,7 @@ def card_upgrade(ctx: Ctx) -> Scenario:
     )
 
 
-@skill("precision-change", "roofline", en="Speed-up from lower precision", zh="降精度的加速比")
+@skill("precision-change")
 def precision_change(ctx: Ctx) -> Scenario:
     card = ctx.card(need="fp16")
     target = ctx.choice([d for d in ("fp16", "bf16") if d in card.dtypes()] or ["fp16"])
@@ -233,12 +233,7 @@ def precision_change(ctx: Ctx) -> Scenario:
     )
 
 
-@skill(
-    "ops-per-element",
-    "roofline",
-    en="FLOPs per element to turn compute-bound",
-    zh="逐元素算子变为计算密集所需的运算数",
-)
+@skill("ops-per-element")
 def ops_per_element(ctx: Ctx) -> Scenario:
     card = ctx.card()
     dtype = ctx.dtype(card, ("fp32", "fp16", "bf16"))

@@ -34,7 +34,7 @@ def resident_blocks(card, tile_m: int, tile_n: int) -> int:
     return min(card.registers_per_unit // regs, int(card.shared_memory_per_unit_kib // smem))
 
 
-@skill("wave-quantization", "hardware", en="Wave quantization", zh="波次量化（wave quantization）")
+@skill("wave-quantization")
 def wave_quantization(ctx: Ctx) -> Scenario:
     card = ctx.card(nvidia=True, specs="build")
     if not card.registers_per_unit or not card.shared_memory_per_unit_kib:

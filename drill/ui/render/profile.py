@@ -56,10 +56,10 @@ def daily_lines(day: str, marks: list[str], right: int, seconds: float, streak: 
 
 def locked_lines(locked: dict[str, tuple[str, ...]], lang: str) -> list[str]:
     """What is locked and why: a line per skill naming the prerequisites still to make solid."""
-    from drill.content.skills.registry import SKILLS
+    from drill.content.skills.manifest import BY_ID
 
     def name(skill_id: str) -> str:
-        skill = SKILLS.get(skill_id)
+        skill = BY_ID.get(skill_id)
         return skill.name(lang) if skill is not None else skill_id
 
     if not locked:

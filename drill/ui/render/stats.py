@@ -54,9 +54,9 @@ def skill_name(item: str, lang: str, kind: str = "skill", cells: int = 40) -> st
     """A skill's name, or the start of a conceptual question's prompt (``kind`` "concept"),
     in the user's language."""
     if kind == "skill":
-        from drill.content.skills.registry import SKILLS
+        from drill.content.skills.manifest import BY_ID
 
-        skill = SKILLS.get(item)
+        skill = BY_ID.get(item)
         if skill is not None:
             return skill.name(lang)
         return UNLISTED[item](lang) if item in UNLISTED else printable(item)
