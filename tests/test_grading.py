@@ -194,7 +194,14 @@ def test_feedback_lists_points_in_the_users_language(builtin: Bank) -> None:
 
 
 def _percent_ask(expected: float) -> Ask:
-    return Ask("eff", NUMBER, "Efficiency?", "效率？", expected, PCT)
+    return Ask(
+        key="eff",
+        kind=NUMBER,
+        prompt_en="Efficiency?",
+        prompt_zh="效率？",
+        expected=expected,
+        unit=PCT,
+    )
 
 
 @pytest.mark.parametrize(
@@ -223,7 +230,15 @@ def test_a_share_for_a_percentage_earns_half_and_says_so() -> None:
 
 
 def test_a_largest_batch_is_exact_and_nothing_above_it_counts() -> None:
-    ask = Ask("sla", NUMBER, "Largest batch?", "最大 batch？", 519.0, PLAIN, at_most=True)
+    ask = Ask(
+        key="sla",
+        kind=NUMBER,
+        prompt_en="Largest batch?",
+        prompt_zh="最大 batch？",
+        expected=519.0,
+        unit=PLAIN,
+        at_most=True,
+    )
     assert numbers.grade(ask, "519").correct
     over = numbers.grade(ask, "520")
     assert (over.score, over.mistakes) == (0.0, ("past-the-limit",))
@@ -239,17 +254,34 @@ def test_fraction_for_percent_is_explained_in_both_languages() -> None:
 
 
 def test_binary_for_decimal_is_named_on_any_byte_answer() -> None:
-    ask = Ask("kv", NUMBER, "KV cache?", "KV cache？", 85.9e9, GB)
+    ask = Ask(
+        key="kv",
+        kind=NUMBER,
+        prompt_en="KV cache?",
+        prompt_zh="KV cache？",
+        expected=85.9e9,
+        unit=GB,
+    )
     assert numbers.grade(ask, "85.9").correct
     for typed in ("80", "92.2"):  # GiB read as GB, either way
         result = numbers.grade(ask, typed)
         assert not result.correct and result.mistakes == ("gib-gb",), typed
-    small = Ask("tile", NUMBER, "Bytes?", "字节？", 52.4e6, MB)
+    small = Ask(
+        key="tile", kind=NUMBER, prompt_en="Bytes?", prompt_zh="字节？", expected=52.4e6, unit=MB
+    )
     assert numbers.grade(small, "50").mistakes == ("gib-gb",)  # MiB counted, MB written
 
 
 def test_a_conversion_is_answered_in_the_unit_asked() -> None:
-    ask = Ask("conv", NUMBER, "In GB?", "多少 GB？", 85.9e9, GB, in_unit=True)
+    ask = Ask(
+        key="conv",
+        kind=NUMBER,
+        prompt_en="In GB?",
+        prompt_zh="多少 GB？",
+        expected=85.9e9,
+        unit=GB,
+        in_unit=True,
+    )
     with pytest.raises(AnswerError) as info:
         numbers.grade(ask, "80 GiB")  # the given figure typed back
     assert "GB" in info.value.message("en") and "GB" in info.value.message("zh")
@@ -270,17 +302,27 @@ def test_a_conversion_is_answered_in_the_unit_asked() -> None:
     ],
 )
 def test_counts_are_read_as_people_write_them(text: str, expected: float) -> None:
-    assert numbers.grade(Ask("n", NUMBER, "How many?", "多少？", expected, PLAIN), text).correct
+    assert numbers.grade(
+        Ask(
+            key="n",
+            kind=NUMBER,
+            prompt_en="How many?",
+            prompt_zh="多少？",
+            expected=expected,
+            unit=PLAIN,
+        ),
+        text,
+    ).correct
 
 
 def test_a_hedge_between_two_options_is_asked_again() -> None:
     ask = Ask(
-        "bound",
-        CHOICE,
-        "Bound?",
-        "受限？",
-        "memory",
-        None,
+        key="bound",
+        kind=CHOICE,
+        prompt_en="Bound?",
+        prompt_zh="受限？",
+        expected="memory",
+        unit=None,
         options=(
             Option("a", "memory", "memory", "访存"),
             Option("b", "compute", "compute", "算力"),
@@ -295,12 +337,12 @@ def test_a_hedge_between_two_options_is_asked_again() -> None:
 
 def test_an_ambiguous_mistake_is_one_event() -> None:
     ask = Ask(
-        "ai",
-        NUMBER,
-        "AI?",
-        "强度？",
-        1365.0,
-        None,
+        key="ai",
+        kind=NUMBER,
+        prompt_en="AI?",
+        prompt_zh="强度？",
+        expected=1365.0,
+        unit=None,
         mistakes=(("fma-factor", 682.7), ("dtype-bytes", 682.7)),
     )
     result = numbers.grade(ask, "683")
@@ -311,7 +353,16 @@ def test_an_ambiguous_mistake_is_one_event() -> None:
     assert event.label("en") == "one of: fma-factor, dtype-bytes"
     assert event.label("zh") == "以下之一：fma-factor、dtype-bytes"
     single = numbers.grade(
-        Ask("ai", NUMBER, "", "", 1365.0, None, mistakes=(("fma-factor", 682.7),)), "683"
+        Ask(
+            key="ai",
+            kind=NUMBER,
+            prompt_en="",
+            prompt_zh="",
+            expected=1365.0,
+            unit=None,
+            mistakes=(("fma-factor", 682.7),),
+        ),
+        "683",
     ).event
     assert single is not None and not single.ambiguous and single.key == "fma-factor"
 
@@ -578,7 +629,15 @@ def test_memory_levels_are_read_as_people_name_them() -> None:
         Option("c", "shared_memory", "the shared-memory roof", "共享内存屋顶"),
         Option("d", "compute", "the compute roof", "算力屋顶"),
     )
-    ask = Ask("roof", CHOICE, "Which roof?", "哪个屋顶？", "l2", None, options=options)
+    ask = Ask(
+        key="roof",
+        kind=CHOICE,
+        prompt_en="Which roof?",
+        prompt_zh="哪个屋顶？",
+        expected="l2",
+        unit=None,
+        options=options,
+    )
     typed = {"L2-bound": "l2", "HBM": "dram", "显存": "dram", "smem": "shared_memory"}
     for text, value in typed.items():
         assert numbers.parse_choice(ask, text) == value, text
@@ -594,7 +653,13 @@ def test_multi_picks_are_read_as_letters_or_option_words() -> None:
         Option("e", "graphs", "CUDA graphs", "CUDA Graphs"),
     )
     ask = Ask(
-        "dir", MULTI, "Which?", "哪些？", frozenset({"fusion", "tiling"}), None, options=options
+        key="dir",
+        kind=MULTI,
+        prompt_en="Which?",
+        prompt_zh="哪些？",
+        expected=frozenset({"fusion", "tiling"}),
+        unit=None,
+        options=options,
     )
     for typed in ("a,c", "a c", "ac", "c) tiling, a", "fusion, tiling", "算子融合、共享内存分块"):
         assert numbers.grade(ask, typed).correct, typed
@@ -608,14 +673,29 @@ def test_yes_and_no_name_the_options_that_say_so() -> None:
         Option("a", "flips", "yes, the bound flips", "会，瓶颈翻转"),
         Option("b", "stays", "no, the bound stays", "不会，瓶颈不变"),
     )
-    ask = Ask("flip", CHOICE, "Flips?", "翻转吗？", "stays", None, options=options)
+    ask = Ask(
+        key="flip",
+        kind=CHOICE,
+        prompt_en="Flips?",
+        prompt_zh="翻转吗？",
+        expected="stays",
+        unit=None,
+        options=options,
+    )
     for typed in ("no", "No", "no, it stays", "否", "不会"):
         assert numbers.grade(ask, typed).correct, typed
     assert not numbers.grade(ask, "yes").correct
 
 
 def test_a_speed_up_in_percent_is_asked_again() -> None:
-    ask = Ask("speedup", NUMBER, "Speed-up?", "加速比？", 1.114, TIMES)
+    ask = Ask(
+        key="speedup",
+        kind=NUMBER,
+        prompt_en="Speed-up?",
+        prompt_zh="加速比？",
+        expected=1.114,
+        unit=TIMES,
+    )
     with pytest.raises(AnswerError):
         numbers.grade(ask, "11.4%")
     assert numbers.grade(ask, "1.114x").correct
@@ -626,7 +706,9 @@ def test_a_speed_up_in_percent_is_asked_again() -> None:
     [("Y = 12.82", 12.82), ("3.8 million", 3.8e6), ("380万", 3.8e6), ("2930个token", 2930)],
 )
 def test_numbers_said_in_words_are_read(text: str, value: float) -> None:
-    ask = Ask("n", NUMBER, "How many?", "多少？", value, PLAIN)
+    ask = Ask(
+        key="n", kind=NUMBER, prompt_en="How many?", prompt_zh="多少？", expected=value, unit=PLAIN
+    )
     assert numbers.grade(ask, text).correct
     assert numbers.grade(_percent_ask(0.835), "百分之83.5").correct
 
@@ -637,7 +719,15 @@ def test_where_a_dot_moves_is_read_in_either_language() -> None:
         Option("b", "right", "right: intensity rises", "右移：强度升高"),
         Option("c", "same", "it stays", "不变"),
     )
-    ask = Ask("move", CHOICE, "Which way?", "往哪边？", "right", None, options=options)
+    ask = Ask(
+        key="move",
+        kind=CHOICE,
+        prompt_en="Which way?",
+        prompt_zh="往哪边？",
+        expected="right",
+        unit=None,
+        options=options,
+    )
     for typed in ("向右", "升高", "to the right", "b)"):
         assert numbers.grade(ask, typed).correct, typed
     assert not numbers.grade(ask, "向左").correct

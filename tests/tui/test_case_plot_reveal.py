@@ -39,47 +39,47 @@ def fixture_case() -> Scenario:
 
     asks = (
         Ask(
-            "intensity",
-            NUMBER,
-            "What is the arithmetic intensity?",
-            "算术强度是多少？",
-            a.intensity,
-            AI,
+            key="intensity",
+            kind=NUMBER,
+            prompt_en="What is the arithmetic intensity?",
+            prompt_zh="算术强度是多少？",
+            expected=a.intensity,
+            unit=AI,
             steps=upto("intensity"),
         ),
         Ask(
-            "ridge",
-            NUMBER,
-            "What is the ridge point of the fp16 tensor roof?",
-            "fp16 张量核心屋顶的拐点是多少？",
-            a.ridge,
-            AI,
+            key="ridge",
+            kind=NUMBER,
+            prompt_en="What is the ridge point of the fp16 tensor roof?",
+            prompt_zh="fp16 张量核心屋顶的拐点是多少？",
+            expected=a.ridge,
+            unit=AI,
             steps=upto("ridge")[-1:],
         ),
         bound_ask(
             "Is it memory-bound or compute-bound?", "它是带宽受限还是算力受限？", a.bound, ()
         ),
         Ask(
-            "attainable",
-            NUMBER,
-            "What throughput can it attain at best?",
-            "它最多能达到多少吞吐？",
-            a.attainable,
-            TFLOPS,
+            key="attainable",
+            kind=NUMBER,
+            prompt_en="What throughput can it attain at best?",
+            prompt_zh="它最多能达到多少吞吐？",
+            expected=a.attainable,
+            unit=TFLOPS,
             steps=upto("attainable"),
         ),
     )
     return Scenario(
-        "roofline-case",
-        1,
-        0,
-        "NVIDIA A100 SXM4 40GB, fp16 on the tensor cores: peak 312 TFLOP/s, bandwidth "
+        skill="roofline-case",
+        difficulty=1,
+        seed=0,
+        intro_en="NVIDIA A100 SXM4 40GB, fp16 on the tensor cores: peak 312 TFLOP/s, bandwidth "
         "1555 GB/s. The operator is a GEMM with M = 8, N = K = 4096, in fp16. Your own kernel "
         "runs it at 6.2 TFLOP/s. Analyse it step by step.",
-        "NVIDIA A100 SXM4 40GB，fp16 张量核心：峰值 312 TFLOP/s，带宽 1555 GB/s。算子是一个 "
+        intro_zh="NVIDIA A100 SXM4 40GB，fp16 张量核心：峰值 312 TFLOP/s，带宽 1555 GB/s。算子是一个 "
         "M = 8、N = K = 4096 的 GEMM，精度 fp16。你自己写的 kernel 实测 6.2 TFLOP/s。请逐步分析。",
-        asks,
-        {
+        asks=asks,
+        params={
             "gpu": card.id,
             "dtype": "fp16",
             "peak": peak,
@@ -88,8 +88,8 @@ def fixture_case() -> Scenario:
             "attainable": a.attainable,
             "measured": 6.2e12,
         },
-        "Decimal SI units; one FMA = 2 FLOPs; dense peaks.",
-        "十进制 SI 单位；一次 FMA = 2 FLOPs；峰值为稠密值。",
+        convention_en="Decimal SI units; one FMA = 2 FLOPs; dense peaks.",
+        convention_zh="十进制 SI 单位；一次 FMA = 2 FLOPs；峰值为稠密值。",
     )
 
 

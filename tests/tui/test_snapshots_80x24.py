@@ -38,33 +38,33 @@ def fixture_scenario() -> Scenario:
     analysis = analyze(OPERATORS["gemm"].cost(values, "fp16"), peak, bw, "fp16")
     steps = tuple(s for s in analysis.steps if s.key in ("flops", "bytes", "intensity"))
     ask = Ask(
-        "intensity",
-        NUMBER,
-        "What is its arithmetic intensity?",
-        "它的算术强度是多少？",
-        analysis.intensity,
-        Unit("FLOP/B", "intensity"),
+        key="intensity",
+        kind=NUMBER,
+        prompt_en="What is its arithmetic intensity?",
+        prompt_zh="它的算术强度是多少？",
+        expected=analysis.intensity,
+        unit=Unit("FLOP/B", "intensity"),
         steps=steps,
     )
     return Scenario(
-        "gemm-intensity",
-        1,
-        0,
-        "NVIDIA A100 SXM4 40GB, fp16 on the tensor cores: peak 312 TFLOP/s, bandwidth "
+        skill="gemm-intensity",
+        difficulty=1,
+        seed=0,
+        intro_en="NVIDIA A100 SXM4 40GB, fp16 on the tensor cores: peak 312 TFLOP/s, bandwidth "
         "1555 GB/s. A GEMM with M = N = K = 4096 reads A and B and writes C once each.",
-        "NVIDIA A100 SXM4 40GB，fp16 张量核心：峰值 312 TFLOP/s，带宽 1555 GB/s。"
+        intro_zh="NVIDIA A100 SXM4 40GB，fp16 张量核心：峰值 312 TFLOP/s，带宽 1555 GB/s。"
         "一个 M = N = K = 4096 的GEMM，A 和 B 各读一次、C 写一次（compulsory traffic），"
         "每个元素 2 字节。",
-        (ask,),
-        {
+        asks=(ask,),
+        params={
             "gpu": card.id,
             "dtype": "fp16",
             "peak": peak,
             "bandwidth": bw,
             "intensity": analysis.intensity,
         },
-        "Decimal SI units; one FMA = 2 FLOPs.",
-        "十进制 SI 单位；一次 FMA = 2 FLOPs。",
+        convention_en="Decimal SI units; one FMA = 2 FLOPs.",
+        convention_zh="十进制 SI 单位；一次 FMA = 2 FLOPs。",
     )
 
 

@@ -68,24 +68,24 @@ def direction_scenario() -> Scenario:
     listed_en = "  ".join(f"{i}) {en}" for i, _, en, _ in OPTIONS)
     listed_zh = "  ".join(f"{i}) {zh}" for i, _, _, zh in OPTIONS)
     ask = Ask(
-        "direction",
-        MULTI,
-        f"Which two changes come first? Pick two (as a,c). {listed_en}",
-        f"首先应该做哪两项改动？选两项（如 a,c）。{listed_zh}",
-        frozenset({"lower-precision", "larger-batch"}),
+        key="direction",
+        kind=MULTI,
+        prompt_en=f"Which two changes come first? Pick two (as a,c). {listed_en}",
+        prompt_zh=f"首先应该做哪两项改动？选两项（如 a,c）。{listed_zh}",
+        expected=frozenset({"lower-precision", "larger-batch"}),
         steps=(step,),
         options=tuple(Option(*o) for o in OPTIONS),
     )
     return Scenario(
-        "direction",
-        1,
-        0,
-        "An fp16 GEMV (y = A·x, A 8192×8192, batch 1) on an NVIDIA L4 (300 GB/s) reaches "
+        skill="direction",
+        difficulty=1,
+        seed=0,
+        intro_en="An fp16 GEMV (y = A·x, A 8192×8192, batch 1) on an NVIDIA L4 (300 GB/s) reaches "
         "80 % of the bandwidth roof.",
-        "NVIDIA L4（300 GB/s）上的 fp16 GEMV（y = A·x，A 为 8192×8192，batch 1）达到带宽屋顶"
+        intro_zh="NVIDIA L4（300 GB/s）上的 fp16 GEMV（y = A·x，A 为 8192×8192，batch 1）达到带宽屋顶"
         "的 80 %。",
-        (ask,),
-        {"dtype": "fp16"},
+        asks=(ask,),
+        params={"dtype": "fp16"},
     )
 
 

@@ -123,16 +123,16 @@ def build_case(
         conv_en += f" This kernel runs on {unit_words(card).vector}: use their peak."
         conv_zh += f"该 kernel 在{unit_words(card).vector_zh}上运行：用它们的峰值。"
     return Scenario(
-        skill_id,
-        ctx.difficulty,
-        ctx.seed,
-        intro_en,
-        intro_zh,
-        asks,
-        run_params(card, dtype, choice, a, yours, library),
-        conv_en,
-        conv_zh,
-        hidden_figures(ctx, card),
+        skill=skill_id,
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=intro_en,
+        intro_zh=intro_zh,
+        asks=asks,
+        params=run_params(card, dtype, choice, a, yours, library),
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+        hidden=hidden_figures(ctx, card),
     )
 
 

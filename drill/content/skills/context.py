@@ -310,14 +310,14 @@ def number_ask(
     unit_en = f" (in {unit.label})" if unit.label else ""
     unit_zh = f"（单位 {unit.label}）" if unit.label else ""
     return Ask(
-        key,
-        NUMBER,
-        en + unit_en,
-        zh + unit_zh,
-        value,
-        unit,
-        tuple(kept),
-        steps,
+        key=key,
+        kind=NUMBER,
+        prompt_en=en + unit_en,
+        prompt_zh=zh + unit_zh,
+        expected=value,
+        unit=unit,
+        mistakes=tuple(kept),
+        steps=steps,
         explain_en=explain[0],
         explain_zh=explain[1],
         ladder=True,
@@ -335,15 +335,15 @@ BOUND_OPTIONS = (
 def bound_ask(en: str, zh: str, expected: str, steps: tuple[Step, ...]) -> Ask:
     other = "compute" if expected == "memory" else "memory"
     return Ask(
-        "bound",
-        CHOICE,
-        en + " a) memory-bound  b) compute-bound",
-        zh + " a) 访存密集  b) 计算密集",
-        expected,
-        None,
-        (("wrong-bound", other),),
-        steps,
-        BOUND_OPTIONS,
+        key="bound",
+        kind=CHOICE,
+        prompt_en=en + " a) memory-bound  b) compute-bound",
+        prompt_zh=zh + " a) 访存密集  b) 计算密集",
+        expected=expected,
+        unit=None,
+        mistakes=(("wrong-bound", other),),
+        steps=steps,
+        options=BOUND_OPTIONS,
         ladder=True,
     )
 

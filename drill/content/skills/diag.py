@@ -99,15 +99,15 @@ def sol_diagnosis(ctx: Ctx) -> Scenario:
     # ridge here); the prompt lists the options as the key prints them.
     wrong = tuple(("sol-misread", o.value) for o in SOL_OPTIONS if o.value != verdict)
     ask = Ask(
-        "sol",
-        CHOICE,
-        "What limits it? " + "  ".join(f"{o.id}) {o.en}" for o in SOL_OPTIONS),
-        "它受什么限制？" + "  ".join(f"{o.id}) {o.zh}" for o in SOL_OPTIONS),
-        verdict,
-        None,
-        wrong,
-        (step,),
-        SOL_OPTIONS,
+        key="sol",
+        kind=CHOICE,
+        prompt_en="What limits it? " + "  ".join(f"{o.id}) {o.en}" for o in SOL_OPTIONS),
+        prompt_zh="它受什么限制？" + "  ".join(f"{o.id}) {o.zh}" for o in SOL_OPTIONS),
+        expected=verdict,
+        unit=None,
+        mistakes=wrong,
+        steps=(step,),
+        options=SOL_OPTIONS,
         hints_en=("Compare the larger of the two figures with 60 %.",),
         hints_zh=("拿两个数中较大的那个和 60 % 比较。",),
     )
@@ -120,15 +120,15 @@ def sol_diagnosis(ctx: Ctx) -> Scenario:
         f"Memory Throughput {mem} %。"
     )
     return Scenario(
-        "sol-diagnosis",
-        ctx.difficulty,
-        ctx.seed,
-        en,
-        zh,
-        (ask,),
-        {"kernel": kernel_id, "compute_pct": comp, "memory_pct": mem},
-        "A throughput of 60 % or more of its peak names the bound.",
-        "某项吞吐达到其峰值的 60 % 及以上，即判定为该瓶颈。",
+        skill="sol-diagnosis",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=(ask,),
+        params={"kernel": kernel_id, "compute_pct": comp, "memory_pct": mem},
+        convention_en="A throughput of 60 % or more of its peak names the bound.",
+        convention_zh="某项吞吐达到其峰值的 60 % 及以上，即判定为该瓶颈。",
     )
 
 

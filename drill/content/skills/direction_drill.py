@@ -30,14 +30,15 @@ def hand_case(ctx: Ctx) -> Scenario:
     index = ctx.rng.randrange(len(CASES))
     case = CASES[index]
     return Scenario(
-        "direction",
-        ctx.difficulty,
-        ctx.seed,
-        case.en,
-        case.zh,
-        (direction_ask(case.verdicts(), case.summary()),),
-        {"case": index, "case_id": case.id},
-        *PROFILE,
+        skill="direction",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=case.en,
+        intro_zh=case.zh,
+        asks=(direction_ask(case.verdicts(), case.summary()),),
+        params={"case": index, "case_id": case.id},
+        convention_en=PROFILE[0],
+        convention_zh=PROFILE[1],
     )
 
 
@@ -94,15 +95,15 @@ def kernel_case(ctx: Ctx) -> Scenario:
         conv_en += f" This kernel runs on {unit_words(card).vector}: use their peak."
         conv_zh += f"该 kernel 在{unit_words(card).vector_zh}上运行：用它们的峰值。"
     return Scenario(
-        "direction",
-        ctx.difficulty,
-        ctx.seed,
-        intro_en,
-        intro_zh,
-        (direction_ask(advise(where), summary(where), card, dtype),),
-        run_params(card, dtype, choice, a, yours, library),
-        conv_en,
-        conv_zh,
+        skill="direction",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=intro_en,
+        intro_zh=intro_zh,
+        asks=(direction_ask(advise(where), summary(where), card, dtype),),
+        params=run_params(card, dtype, choice, a, yours, library),
+        convention_en=conv_en,
+        convention_zh=conv_zh,
     )
 
 

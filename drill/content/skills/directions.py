@@ -252,17 +252,17 @@ def direction_ask(
         formula_zh=summary.zh,
     )
     return Ask(
-        "direction",
-        MULTI,
-        f"{HEAD.en} {RULE.en} {listing_en}",
-        f"{HEAD.zh}{RULE.zh}{listing_zh}",
-        first,
-        None,
-        (),
-        (step,),
-        options,
-        why_en,
-        why_zh,
+        key="direction",
+        kind=MULTI,
+        prompt_en=f"{HEAD.en} {RULE.en} {listing_en}",
+        prompt_zh=f"{HEAD.zh}{RULE.zh}{listing_zh}",
+        expected=first,
+        unit=None,
+        mistakes=(),
+        steps=(step,),
+        options=options,
+        explain_en=why_en,
+        explain_zh=why_zh,
         hints_en=(
             "Name the bound first, then how far below the roof it is.",
             "Far below a compute roof: data reuse and the right instructions. Far below a "

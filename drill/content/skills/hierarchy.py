@@ -45,15 +45,15 @@ def _pick(ctx: Ctx, fits) -> Card:
 
 def _choice(key, en, zh, options, expected, steps, mistakes=()) -> Ask:
     return Ask(
-        key,
-        CHOICE,
-        en + " " + "  ".join(f"{o.id}) {o.en}" for o in options),
-        zh + " " + "  ".join(f"{o.id}) {o.zh}" for o in options),
-        expected,
-        None,
-        tuple(mistakes),
-        steps,
-        options,
+        key=key,
+        kind=CHOICE,
+        prompt_en=en + " " + "  ".join(f"{o.id}) {o.en}" for o in options),
+        prompt_zh=zh + " " + "  ".join(f"{o.id}) {o.zh}" for o in options),
+        expected=expected,
+        unit=None,
+        mistakes=tuple(mistakes),
+        steps=steps,
+        options=options,
     )
 
 
@@ -97,15 +97,15 @@ def tile_l2_intensity(ctx: Ctx) -> Scenario:
             )
         )
     return Scenario(
-        "tile-l2-intensity",
-        ctx.difficulty,
-        ctx.seed,
-        f"A GEMM kernel computes {bm}×{bn} output tiles in {dtype}, walking K in steps.",
-        f"一个 GEMM kernel 以 {dtype} 计算 {bm}×{bn} 的输出分块，沿 K 逐步推进。",
-        tuple(asks),
-        {"tile": [bm, bn], "dtype": dtype, "card_in_question": False},
-        CONV_EN,
-        CONV_ZH,
+        skill="tile-l2-intensity",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=f"A GEMM kernel computes {bm}×{bn} output tiles in {dtype}, walking K in steps.",
+        intro_zh=f"一个 GEMM kernel 以 {dtype} 计算 {bm}×{bn} 的输出分块，沿 K 逐步推进。",
+        asks=tuple(asks),
+        params={"tile": [bm, bn], "dtype": dtype, "card_in_question": False},
+        convention_en=CONV_EN,
+        convention_zh=CONV_ZH,
     )
 
 
@@ -161,18 +161,18 @@ def hierarchy_bound(ctx: Ctx) -> Scenario:
         )
     ]
     return Scenario(
-        "hierarchy-bound",
-        ctx.difficulty,
-        ctx.seed,
-        f"An fp16 GEMM, M={m_dim}, N=K={size}, with {tile}×{tile} output tiles on {card.name}: "
+        skill="hierarchy-bound",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=f"An fp16 GEMM, M={m_dim}, N=K={size}, with {tile}×{tile} output tiles on {card.name}: "
         f"fp16 {unit_words(card).matrix_adj} peak (dense) {format_si(peak, 'FLOP/s')}; "
         f"bandwidths {figures_en}.",
-        f"{card.name} 上的 fp16 GEMM（M={m_dim}，N=K={size}），输出分块 {tile}×{tile}：fp16 "
+        intro_zh=f"{card.name} 上的 fp16 GEMM（M={m_dim}，N=K={size}），输出分块 {tile}×{tile}：fp16 "
         f"{unit_words(card).matrix_zh} 稠密峰值 {format_si(peak, 'FLOP/s')}；带宽 {figures_zh}。",
-        tuple(asks),
-        {"gpu": card.id, "dtype": "fp16", "tile": tile, "M": m_dim, "N": size, "K": size},
-        CONV_EN,
-        CONV_ZH,
+        asks=tuple(asks),
+        params={"gpu": card.id, "dtype": "fp16", "tile": tile, "M": m_dim, "N": size, "K": size},
+        convention_en=CONV_EN,
+        convention_zh=CONV_ZH,
     )
 
 
@@ -235,19 +235,19 @@ def impossible_ordering(ctx: Ctx) -> Scenario:
         [("hierarchy-order-reversed", p) for p in real],
     )
     return Scenario(
-        "impossible-ordering",
-        ctx.difficulty,
-        ctx.seed,
-        "A hierarchical roofline (Nsight Compute style) places a kernel once per level. Each "
+        skill="impossible-ordering",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en="A hierarchical roofline (Nsight Compute style) places a kernel once per level. Each "
         "kernel here reads and writes global memory through L1/TEX (no TMA or bulk copies "
         "that bypass it), and DRAM moves no more bytes than L2 requests (no sector over-fetch).",
-        "分层屋顶线（Nsight Compute 风格）把一个 kernel 在每一级存储上各放一个点。这里每个 kernel "
+        intro_zh="分层屋顶线（Nsight Compute 风格）把一个 kernel 在每一级存储上各放一个点。这里每个 kernel "
         "的全局内存读写都经过 L1/TEX（没有绕过它的 TMA 或批量拷贝），显存搬运的字节不多于 L2 "
         "的请求（没有扇区过取）。",
-        (ask,),
-        {"card_in_question": False},
-        "Intensity against a level = FLOPs / bytes that level moves; decimal SI units.",
-        "相对某一级的强度 = FLOPs / 该级搬运的字节数；十进制 SI 单位。",
+        asks=(ask,),
+        params={"card_in_question": False},
+        convention_en="Intensity against a level = FLOPs / bytes that level moves; decimal SI units.",
+        convention_zh="相对某一级的强度 = FLOPs / 该级搬运的字节数；十进制 SI 单位。",
     )
 
 
@@ -355,19 +355,24 @@ def tile_fit(ctx: Ctx) -> Scenario:
         mistakes,
     )
     return Scenario(
-        "tile-fit",
-        ctx.difficulty,
-        ctx.seed,
-        f"An fp16 GEMM kernel on {with_detail(card, on_chip)} uses {THREADS} "
+        skill="tile-fit",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=f"An fp16 GEMM kernel on {with_detail(card, on_chip)} uses {THREADS} "
         f"threads per block. A BM×BN tile needs BM·BN/{THREADS} + {OVERHEAD_REGS} registers per "
         f"thread (fp32 accumulators plus addressing, at most 255) and {stages} pipeline stages "
         f"of shared memory, each 2·{BK}·(BM + BN) bytes.",
-        f"{card.name} 上的 fp16 GEMM kernel（每个 SM {card.registers_per_unit} 个寄存器、"
+        intro_zh=f"{card.name} 上的 fp16 GEMM kernel（每个 SM {card.registers_per_unit} 个寄存器、"
         f"{card.shared_memory_per_unit_kib:g} KiB 共享内存），每个 block {THREADS} 个线程。BM×BN 分块"
         f"每线程需要 BM·BN/{THREADS} + {OVERHEAD_REGS} 个寄存器（fp32 累加器加寻址，最多 255），"
         f"共享内存 {stages} 级流水，每级 2·{BK}·(BM + BN) 字节。",
-        (ask,),
-        {"gpu": card.id, "blocks_per_sm": blocks, "stages": stages, "card_in_question": False},
-        CONV_EN + " " + rule_en,
-        CONV_ZH + rule_zh,
+        asks=(ask,),
+        params={
+            "gpu": card.id,
+            "blocks_per_sm": blocks,
+            "stages": stages,
+            "card_in_question": False,
+        },
+        convention_en=CONV_EN + " " + rule_en,
+        convention_zh=CONV_ZH + rule_zh,
     )

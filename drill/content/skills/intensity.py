@@ -136,16 +136,16 @@ def _intensity_scenario(
         )
     conv_en, conv_zh = convention(dtype, matrices=cost.op in ("gemm", "gemv", "conv2d"))
     return Scenario(
-        skill,
-        ctx.difficulty,
-        ctx.seed,
-        f"Take {pick.en}, in {dtype}.",
-        f"考虑{pick.zh}，精度 {dtype}。",
-        tuple(asks),
-        params,
-        conv_en,
-        conv_zh,
-        hidden_figures(ctx, card) if with_bound else (),
+        skill=skill,
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=f"Take {pick.en}, in {dtype}.",
+        intro_zh=f"考虑{pick.zh}，精度 {dtype}。",
+        asks=tuple(asks),
+        params=params,
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+        hidden=hidden_figures(ctx, card) if with_bound else (),
     )
 
 

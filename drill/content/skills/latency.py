@@ -136,28 +136,29 @@ def overhead_bound(ctx: Ctx) -> Scenario:
         )
         asks.append(
             Ask(
-                "fix",
-                CHOICE,
-                "What shortens the step most? " + "  ".join(f"{o.id}) {o.en}" for o in options),
-                "什么最能缩短这一步？ " + "  ".join(f"{o.id}) {o.zh}" for o in options),
-                best,
-                None,
-                wrong,
-                steps + (_fix_step(kernels, kernel_time, overhead, faster, best),),
-                options,
+                key="fix",
+                kind=CHOICE,
+                prompt_en="What shortens the step most? "
+                + "  ".join(f"{o.id}) {o.en}" for o in options),
+                prompt_zh="什么最能缩短这一步？ " + "  ".join(f"{o.id}) {o.zh}" for o in options),
+                expected=best,
+                unit=None,
+                mistakes=wrong,
+                steps=steps + (_fix_step(kernels, kernel_time, overhead, faster, best),),
+                options=options,
             )
         )
     return Scenario(
-        "overhead-bound",
-        ctx.difficulty,
-        ctx.seed,
-        f"A training step on {with_detail(card, format_si(card.bandwidth, 'B/s'))} runs {kernels} "
+        skill="overhead-bound",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=f"A training step on {with_detail(card, format_si(card.bandwidth, 'B/s'))} runs {kernels} "
         f"element-wise fp16 kernels one after another, each reading {elements:,} elements "
         "and writing as many.",
-        f"{card.name}（{format_si(card.bandwidth, 'B/s')}）上的一个训练步依次运行 {kernels} 个 "
+        intro_zh=f"{card.name}（{format_si(card.bandwidth, 'B/s')}）上的一个训练步依次运行 {kernels} 个 "
         f"fp16 逐元素 kernel，每个读 {elements:,} 个元素、写同样多。",
-        tuple(asks),
-        {
+        asks=tuple(asks),
+        params={
             "gpu": card.id,
             "kernels": kernels,
             "elements": elements,
@@ -165,10 +166,10 @@ def overhead_bound(ctx: Ctx) -> Scenario:
             "faster_card": faster if ctx.difficulty >= 2 else None,
             "card_in_question": False,
         },
-        "Each kernel launched from an eager framework costs 5 µs of launch overhead (a stated "
+        convention_en="Each kernel launched from an eager framework costs 5 µs of launch overhead (a stated "
         "convention; 2-5 µs is typical), so the GPU can start at most one kernel per 5 µs. A "
         "kernel's own time is its bytes over the memory bandwidth.",
-        "在 eager（即时执行）框架中每次启动 kernel 的开销按 5 µs 计（约定；常见 2-5 µs），所以 GPU "
+        convention_zh="在 eager（即时执行）框架中每次启动 kernel 的开销按 5 µs 计（约定；常见 2-5 µs），所以 GPU "
         "每 5 µs 最多启动一个 kernel。kernel 本身的时间是其字节数除以显存带宽。",
     )
 
@@ -236,17 +237,17 @@ def littles_law(ctx: Ctx) -> Scenario:
             )
         )
     return Scenario(
-        "littles-law",
-        ctx.difficulty,
-        ctx.seed,
-        f"{card.name}: memory bandwidth {format_si(card.bandwidth, 'B/s')}, {card.units} "
+        skill="littles-law",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=f"{card.name}: memory bandwidth {format_si(card.bandwidth, 'B/s')}, {card.units} "
         f"{card.unit_kind}s; assume a DRAM latency of {latency * 1e9:g} ns under load.",
-        f"{card.name}：显存带宽 {format_si(card.bandwidth, 'B/s')}，{card.units} 个 "
+        intro_zh=f"{card.name}：显存带宽 {format_si(card.bandwidth, 'B/s')}，{card.units} 个 "
         f"{card.unit_kind}；假设负载下显存延迟 {latency * 1e9:g} ns。",
-        tuple(asks),
-        {"gpu": card.id, "latency_ns": latency * 1e9, "card_in_question": False},
-        "Bytes in flight = bandwidth × latency (Little's law); decimal SI units (1 MB = 1e6 B).",
-        "在途字节 = 带宽 × 延迟（Little 定律）；十进制 SI 单位（1 MB = 1e6 B）。",
+        asks=tuple(asks),
+        params={"gpu": card.id, "latency_ns": latency * 1e9, "card_in_question": False},
+        convention_en="Bytes in flight = bandwidth × latency (Little's law); decimal SI units (1 MB = 1e6 B).",
+        convention_zh="在途字节 = 带宽 × 延迟（Little 定律）；十进制 SI 单位（1 MB = 1e6 B）。",
     )
 
 
@@ -315,33 +316,35 @@ def occupancy(ctx: Ctx) -> Scenario:
         others = [o.value for o in LIMITER_OPTIONS if o.value not in occ.limiters]
         asks.append(
             Ask(
-                "limiter",
-                CHOICE,
-                "What limits it? (if two allow the same count, either is right) "
+                key="limiter",
+                kind=CHOICE,
+                prompt_en="What limits it? (if two allow the same count, either is right) "
                 + "  ".join(f"{o.id}) {o.en}" for o in LIMITER_OPTIONS),
-                "是什么限制了它？（若两种资源允许的 block 数相同，答哪一个都对） "
+                prompt_zh="是什么限制了它？（若两种资源允许的 block 数相同，答哪一个都对） "
                 + "  ".join(f"{o.id}) {o.zh}" for o in LIMITER_OPTIONS),
-                occ.limiter,
-                None,
-                tuple(("occupancy-limiter", v) for v in others),
-                tuple(s for s in occ.steps if s.key != "occupancy"),
-                LIMITER_OPTIONS,
+                expected=occ.limiter,
+                unit=None,
+                mistakes=tuple(("occupancy-limiter", v) for v in others),
+                steps=tuple(s for s in occ.steps if s.key != "occupancy"),
+                options=LIMITER_OPTIONS,
                 accepted=occ.limiters[1:],
             )
         )
+    rule = occupancy_rule(card)
     return Scenario(
-        "occupancy",
-        ctx.difficulty,
-        ctx.seed,
-        f"A kernel on {card.name} uses {regs} registers per thread, {threads} threads per block "
+        skill="occupancy",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=f"A kernel on {card.name} uses {regs} registers per thread, {threads} threads per block "
         f"and {smem_kib} KiB of shared memory per block. Per SM: {card.registers_per_unit} "
         f"registers, {card.shared_memory_per_unit_kib:g} KiB of shared memory, at most "
         f"{limits.max_warps_per_unit} warps and {limits.max_blocks_per_unit} blocks.",
-        f"{card.name} 上的一个 kernel 每线程用 {regs} 个寄存器，每个 block {threads} 个线程、"
+        intro_zh=f"{card.name} 上的一个 kernel 每线程用 {regs} 个寄存器，每个 block {threads} 个线程、"
         f"{smem_kib} KiB 共享内存。每个 SM：{card.registers_per_unit} 个寄存器，"
         f"{card.shared_memory_per_unit_kib:g} KiB 共享内存，最多 {limits.max_warps_per_unit} 个 "
         f"warp、{limits.max_blocks_per_unit} 个 block。",
-        tuple(asks),
-        {"gpu": card.id, "regs": regs, "threads": threads, "smem_kib": smem_kib},
-        *occupancy_rule(card),
+        asks=tuple(asks),
+        params={"gpu": card.id, "regs": regs, "threads": threads, "smem_kib": smem_kib},
+        convention_en=rule[0],
+        convention_zh=rule[1],
     )

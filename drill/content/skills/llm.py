@@ -185,13 +185,13 @@ def decode_latency(ctx: Ctx) -> Scenario:
         conv_en += " The context is short: ignore the KV cache."
         conv_zh += " 上下文很短：忽略 KV 缓存。"
     return Scenario(
-        "decode-latency",
-        ctx.difficulty,
-        ctx.seed,
-        en,
-        zh,
-        (ask,),
-        {
+        skill="decode-latency",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=(ask,),
+        params={
             "gpu": card.id,
             "dtype": dtype,
             "kv_dtype": kv_dtype,
@@ -205,9 +205,9 @@ def decode_latency(ctx: Ctx) -> Scenario:
             "peak": peak,
             "bandwidth": bw,
         },
-        conv_en,
-        conv_zh,
-        hidden_figures(ctx, card),
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+        hidden=hidden_figures(ctx, card),
     )
 
 
@@ -240,13 +240,13 @@ def kv_cache(ctx: Ctx) -> Scenario:
     conv_en += " GB = 1e9 bytes."
     conv_zh += " GB = 1e9 字节。"
     return Scenario(
-        "kv-cache",
-        ctx.difficulty,
-        ctx.seed,
-        en,
-        zh,
-        (ask,),
-        {
+        skill="kv-cache",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=(ask,),
+        params={
             "dtype": dtype,
             "layers": layers,
             "kv_heads": kv_heads,
@@ -254,8 +254,8 @@ def kv_cache(ctx: Ctx) -> Scenario:
             "tokens": tokens,
             "batch": batch,
         },
-        conv_en,
-        conv_zh,
+        convention_en=conv_en,
+        convention_zh=conv_zh,
     )
 
 
@@ -307,13 +307,13 @@ def critical_batch(ctx: Ctx) -> Scenario:
     conv_en += " Weights are read once per step and used by every sequence; ignore the KV cache."
     conv_zh += " 每步权重读一次、被所有序列共用；忽略 KV 缓存。"
     return Scenario(
-        "critical-batch",
-        ctx.difficulty,
-        ctx.seed,
-        g_en,
-        g_zh,
-        (ask,),
-        {"gpu": card.id, "dtype": dtype, "peak": peak, "bandwidth": bw},
-        conv_en,
-        conv_zh,
+        skill="critical-batch",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=g_en,
+        intro_zh=g_zh,
+        asks=(ask,),
+        params={"gpu": card.id, "dtype": dtype, "peak": peak, "bandwidth": bw},
+        convention_en=conv_en,
+        convention_zh=conv_zh,
     )

@@ -139,7 +139,17 @@ def moe_batch(ctx: Ctx) -> Scenario:
     params = {"gpu": card.id, "dtype": dtype, "model": name, "experts": experts, "active": k,
               "gpus": gpus, "total_params": total, "card_in_question": False}  # fmt: skip
     asks_t = tuple(asks)
-    return Scenario("moe-batch", ctx.difficulty, ctx.seed, en, zh, asks_t, params, conv_en, conv_zh)  # fmt: skip
+    return Scenario(
+        skill="moe-batch",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=asks_t,
+        params=params,
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+    )
 
 
 def _fitting(ctx: Ctx, card, dtype: str, contexts, batches):
@@ -205,9 +215,17 @@ def mbu(ctx: Ctx) -> Scenario:
     if context:
         en += f" Each sequence has {context} tokens in its KV cache."
         zh += f" 每条序列的 KV 缓存中有 {context} 个 token。"
-    ask = number_ask("mbu", "What memory-bandwidth utilization (MBU) does it reach?",
-                     "它的显存带宽利用率（MBU）是多少？", value, PCT, steps, mistakes,
-                     prefix_mistake=False, gib=True)  # fmt: skip
+    ask = number_ask(
+        "mbu",
+        "What memory-bandwidth utilization (MBU) does it reach?",
+        "它的显存带宽利用率（MBU）是多少？",
+        value,
+        PCT,
+        steps,
+        mistakes,
+        prefix_mistake=False,
+        gib=True,
+    )
     conv_en, conv_zh = convention(dtype)
     conv_en += (" A decode step reads every weight once and each sequence's KV cache; ignore "
                 "activations." if context else " A decode step reads every weight once; the "
@@ -217,7 +235,17 @@ def mbu(ctx: Ctx) -> Scenario:
     params = {"gpu": card.id, "dtype": dtype, "params": model[2], "batch": batch,
               "context": context, "tokens_per_s": tokens_per_s, "bandwidth": card.bandwidth,
               "card_in_question": False}  # fmt: skip
-    return Scenario("mbu", ctx.difficulty, ctx.seed, en, zh, (ask,), params, conv_en, conv_zh)
+    return Scenario(
+        skill="mbu",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=(ask,),
+        params=params,
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+    )
 
 
 @skill("per-die-peak")
@@ -231,9 +259,16 @@ def per_die_peak(ctx: Ctx) -> Scenario:
     package, package_bw = value * ic.devices, bw * ic.devices
     name = ic.package_name or card.name
     wrong = package if ic.devices > 1 else package / ic.dies
-    step = Step("device-peak", "Peak of one device", "单个设备的峰值", "package peak / devices",
-                f"{format_si(package, 'FLOP/s')} / {ic.devices}", value, "FLOP/s",
-                formula_zh="整封装峰值 / 设备数")  # fmt: skip
+    step = Step(
+        "device-peak",
+        "Peak of one device",
+        "单个设备的峰值",
+        "package peak / devices",
+        f"{format_si(package, 'FLOP/s')} / {ic.devices}",
+        value,
+        "FLOP/s",
+        formula_zh="整封装峰值 / 设备数",
+    )
     if ctx.difficulty == 1:  # told how the driver shows it; later, known by heart
         seen = "devices" if ic.devices > 1 else "device"
         shown_en = f" The driver lists {ic.devices} {seen} per package, and"
@@ -271,7 +306,15 @@ def per_die_peak(ctx: Ctx) -> Scenario:
     params = {"gpu": card.id, "dtype": dtype, "dies": ic.dies, "devices": ic.devices,
               "card_in_question": False}  # fmt: skip
     return Scenario(
-        "per-die-peak", ctx.difficulty, ctx.seed, en, zh, tuple(asks), params, conv_en, conv_zh
+        skill="per-die-peak",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=tuple(asks),
+        params=params,
+        convention_en=conv_en,
+        convention_zh=conv_zh,
     )
 
 
@@ -316,16 +359,26 @@ def spec_decode(ctx: Ctx) -> Scenario:
     if ctx.difficulty >= 2:
         verdict = Step("bound", "Bound", "瓶颈", "intensity vs ridge",
                        f"{value:.4g} {'<' if value < ridge else '≥'} {ridge:.4g}", bound, formula_zh="强度 对比 拐点")  # fmt: skip
-        asks.append(Ask("bound", CHOICE, VERIFY_BOUND[0], VERIFY_BOUND[1], bound, None,
-                        (("wrong-bound", "compute" if bound == "memory" else "memory"),),
-                        (*steps, verdict), VERIFY_OPTIONS, ladder=True))  # fmt: skip
+        asks.append(Ask(key="bound", kind=CHOICE, prompt_en=VERIFY_BOUND[0], prompt_zh=VERIFY_BOUND[1], expected=bound, unit=None,
+                        mistakes=(("wrong-bound", "compute" if bound == "memory" else "memory"),),
+                        steps=(*steps, verdict), options=VERIFY_OPTIONS, ladder=True))  # fmt: skip
     conv_en, conv_zh = convention(dtype, weights=True)
     conv_en += " The weights dominate the bytes (ignore activations and the KV cache)."
     conv_zh += " 字节数以权重为主（忽略激活值和 KV 缓存）。"
     params = {"gpu": card.id, "dtype": dtype, "batch": batch, "draft": draft,
               "card_in_question": False}  # fmt: skip
     asks_t = tuple(asks)
-    return Scenario("spec-decode", ctx.difficulty, ctx.seed, en, zh, asks_t, params, conv_en, conv_zh)  # fmt: skip
+    return Scenario(
+        skill="spec-decode",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=asks_t,
+        params=params,
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+    )
 
 
 @skill("kv-bound")
@@ -369,7 +422,17 @@ def kv_bound(ctx: Ctx) -> Scenario:
     params = {"dtype": dtype, "kv_dtype": kv_dtype, "params": model[2], "layers": model[3],
               "kv_heads": model[4], "head_dim": model[5], "heads": model[6], "context": context,
               "card_in_question": False}  # fmt: skip
-    return Scenario("kv-bound", ctx.difficulty, ctx.seed, en, zh, (ask,), params, conv_en, conv_zh)  # fmt: skip
+    return Scenario(
+        skill="kv-bound",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=(ask,),
+        params=params,
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+    )
 
 
 @skill("sla-batch")
@@ -396,8 +459,15 @@ def sla_batch(ctx: Ctx) -> Scenario:
     value, steps = serving.sla_batch(model[2], dtype, kv, peak, bw, tpot, capacity)
 
     def slip(per_seq: float) -> float:
-        return float(math.floor(min((tpot * bw - weights) / per_seq, tpot * peak / (2 * model[2]),
-                                    (capacity - weights) / per_seq)))  # fmt: skip
+        return float(
+            math.floor(
+                min(
+                    (tpot * bw - weights) / per_seq,
+                    tpot * peak / (2 * model[2]),
+                    (capacity - weights) / per_seq,
+                )
+            )
+        )
 
     mistakes = [("kv-factor", slip(kv / 2))]
     if model[4] < model[6]:
@@ -424,4 +494,14 @@ def sla_batch(ctx: Ctx) -> Scenario:
     params = {"gpu": card.id, "dtype": dtype, "params": model[2], "context": context,
               "layers": model[3], "kv_heads": model[4], "head_dim": model[5], "heads": model[6],
               "tpot": tpot, "card_in_question": False}  # fmt: skip
-    return Scenario("sla-batch", ctx.difficulty, ctx.seed, en, zh, (ask,), params, conv_en, conv_zh)  # fmt: skip
+    return Scenario(
+        skill="sla-batch",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=(ask,),
+        params=params,
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+    )

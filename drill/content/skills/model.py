@@ -102,7 +102,7 @@ def choices_on_lines(prompt: str, ids: list[str]) -> str:
     return "\n".join(line for line in lines if line.strip())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Ask:
     """One sub-question. Numbers are in base units; the unit says how they are shown."""
 
@@ -218,7 +218,7 @@ class PlotReveal:
     move: bool  # a dot-moves arrow
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Scenario:
     """A generated interview scenario: one skill, fixed numbers, one or more asks."""
 

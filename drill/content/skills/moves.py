@@ -31,15 +31,15 @@ def _choice(key, en, zh, options, expected, steps, mistakes=(), explain=("", "")
     listing_en = "  ".join(f"{o.id}) {o.en}" for o in options)
     listing_zh = "  ".join(f"{o.id}) {o.zh}" for o in options)
     return Ask(
-        key,
-        CHOICE,
-        f"{en} {listing_en}",
-        f"{zh} {listing_zh}",
-        expected,
-        None,
-        tuple(mistakes),
-        steps,
-        options,
+        key=key,
+        kind=CHOICE,
+        prompt_en=f"{en} {listing_en}",
+        prompt_zh=f"{zh} {listing_zh}",
+        expected=expected,
+        unit=None,
+        mistakes=tuple(mistakes),
+        steps=steps,
+        options=options,
         explain_en=explain[0],
         explain_zh=explain[1],
     )
@@ -187,14 +187,14 @@ def dot_moves(ctx: Ctx) -> Scenario:
         intro_en += f" Memory bandwidth {format_si(b.bandwidth, 'B/s')}."
         intro_zh += f"显存带宽 {format_si(b.bandwidth, 'B/s')}。"
     return Scenario(
-        "dot-moves",
-        ctx.difficulty,
-        ctx.seed,
-        intro_en,
-        intro_zh,
-        tuple(asks),
-        params,
-        conv_en,
-        conv_zh,
-        ("move",),
+        skill="dot-moves",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=intro_en,
+        intro_zh=intro_zh,
+        asks=tuple(asks),
+        params=params,
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+        hidden=("move",),
     )

@@ -159,8 +159,18 @@ def collective_time(ctx: Ctx) -> Scenario:
     # From difficulty 2 the link is quoted both ways added: its per-direction figure is the
     # learner's work (and a ring at the link's peak has exactly that bus bandwidth).
     hidden = ("link_per_direction",) if ctx.difficulty >= 2 else ()
-    return Scenario("collective-time", ctx.difficulty, ctx.seed, en, zh, asks_t, params,
-                    *NO_LATENCY, hidden)  # fmt: skip
+    return Scenario(
+        skill="collective-time",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=asks_t,
+        params=params,
+        convention_en=NO_LATENCY[0],
+        convention_zh=NO_LATENCY[1],
+        hidden=hidden,
+    )
 
 
 @skill("comm-or-math")
@@ -174,8 +184,9 @@ def comm_or_math(ctx: Ctx) -> Scenario:
     shapes = []
     for shape in WIDTHS:
         for degree in (d for d in (2, 4, 8) if d <= ic.node_gpus):
-            one = parallel.tp_mlp_layer(1, shape[0], shape[1], degree, peak,
-                                        ic.in_node_bandwidth(degree), dtype, matrices=3)  # fmt: skip
+            one = parallel.tp_mlp_layer(
+                1, shape[0], shape[1], degree, peak, ic.in_node_bandwidth(degree), dtype, matrices=3
+            )
             clear = max(one.math_time, one.comm_time) / min(one.math_time, one.comm_time)
             shapes.append((clear >= BINDS_CLEAR, clear, shape, degree))
     fine = [x for x in shapes if x[0]] or [max(shapes, key=lambda x: x[1])]
@@ -220,14 +231,22 @@ def comm_or_math(ctx: Ctx) -> Scenario:
     )
     prompt_en = "Without overlap, which takes longer: a) the math  b) the communication?"
     prompt_zh = "不做重叠时，哪个更耗时：a) 计算  b) 通信？"
-    ask = Ask("binds", CHOICE, prompt_en, prompt_zh, split.binds, None, tuple(slips),
-              split.steps, options)  # fmt: skip
+    ask = Ask(key="binds", kind=CHOICE, prompt_en=prompt_en, prompt_zh=prompt_zh, expected=split.binds, unit=None, mistakes=tuple(slips),
+              steps=split.steps, options=options)  # fmt: skip
     params = {"gpu": card.id, "dtype": dtype, "tokens": tokens, "width": width,
               "hidden": hidden, "degree": degree, "card_in_question": False}  # fmt: skip
     conv_en = NO_LATENCY[0] + f" {dtype} = {dtype_bytes(dtype)} bytes per element."
     conv_zh = NO_LATENCY[1] + f" {dtype} 每元素 {dtype_bytes(dtype)} 字节。"
     return Scenario(
-        "comm-or-math", ctx.difficulty, ctx.seed, en, zh, (ask,), params, conv_en, conv_zh
+        skill="comm-or-math",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=(ask,),
+        params=params,
+        convention_en=conv_en,
+        convention_zh=conv_zh,
     )
 
 
@@ -308,7 +327,17 @@ def dp_batch(ctx: Ctx) -> Scenario:
     params = {"gpu": card.id, "dtype": dtype, "across_nodes": across, "card_in_question": False}
     if across:
         params["node_gpus"] = n
-    return Scenario("dp-batch", ctx.difficulty, ctx.seed, en, zh, (ask,), params, *NO_LATENCY)
+    return Scenario(
+        skill="dp-batch",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=(ask,),
+        params=params,
+        convention_en=NO_LATENCY[0],
+        convention_zh=NO_LATENCY[1],
+    )
 
 
 def whole_tokens(tokens: float) -> float:

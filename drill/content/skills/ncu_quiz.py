@@ -62,14 +62,15 @@ def kernel_scenario(p: Placement, card) -> Scenario | None:
         text = FIX_TEXT[fix]
         asks.append(
             Ask(
-                "fix",
-                CHOICE,
-                "What do you try first? " + "  ".join(f"{o.id}) {o.en}" for o in FIX_OPTIONS),
-                "首先尝试什么？" + "  ".join(f"{o.id}) {o.zh}" for o in FIX_OPTIONS),
-                fix,
-                None,
-                (("occupancy-always-helps", "occupancy"),),
-                (
+                key="fix",
+                kind=CHOICE,
+                prompt_en="What do you try first? "
+                + "  ".join(f"{o.id}) {o.en}" for o in FIX_OPTIONS),
+                prompt_zh="首先尝试什么？" + "  ".join(f"{o.id}) {o.zh}" for o in FIX_OPTIONS),
+                expected=fix,
+                unit=None,
+                mistakes=(("occupancy-always-helps", "occupancy"),),
+                steps=(
                     Step(
                         "fix",
                         "First fix",
@@ -80,7 +81,7 @@ def kernel_scenario(p: Placement, card) -> Scenario | None:
                         formula_zh=text.zh,
                     ),
                 ),
-                FIX_OPTIONS,
+                options=FIX_OPTIONS,
             )
         )
     lines_en = [
@@ -111,13 +112,13 @@ def kernel_scenario(p: Placement, card) -> Scenario | None:
         "from_report": True,
     }
     return Scenario(
-        "ncu-read",
-        2,
-        0,
-        "\n".join(lines_en),
-        "\n".join(lines_zh),
-        tuple(asks),
-        params,
-        "Decimal SI units; 1 FMA = 2 FLOPs; DRAM bytes are read + write.",
-        "十进制 SI 单位；1 次 FMA = 2 FLOPs；DRAM 字节数为读 + 写。",
+        skill="ncu-read",
+        difficulty=2,
+        seed=0,
+        intro_en="\n".join(lines_en),
+        intro_zh="\n".join(lines_zh),
+        asks=tuple(asks),
+        params=params,
+        convention_en="Decimal SI units; 1 FMA = 2 FLOPs; DRAM bytes are read + write.",
+        convention_zh="十进制 SI 单位；1 次 FMA = 2 FLOPs；DRAM 字节数为读 + 写。",
     )

@@ -120,16 +120,16 @@ def ridge_point(ctx: Ctx) -> Scenario:
     )
     conv_en, conv_zh = convention()
     return Scenario(
-        "ridge-point",
-        ctx.difficulty,
-        ctx.seed,
-        g_en + extra_en,
-        g_zh + extra_zh,
-        (ask,),
-        {"gpu": card.id, "dtype": dtype, "peak": peak, "bandwidth": bw},
-        conv_en,
-        conv_zh,
-        hidden_figures(ctx, card),
+        skill="ridge-point",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=g_en + extra_en,
+        intro_zh=g_zh + extra_zh,
+        asks=(ask,),
+        params={"gpu": card.id, "dtype": dtype, "peak": peak, "bandwidth": bw},
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+        hidden=hidden_figures(ctx, card),
     )
 
 
@@ -182,15 +182,16 @@ def bound(ctx: Ctx) -> Scenario:
     conv_en, conv_zh = convention(dtype, matrices=True)
     note = _roof_note(card, dtype, pick.cost.op) if ctx.difficulty > 1 else ("", "")
     return Scenario(
-        "bound",
-        ctx.difficulty,
-        ctx.seed,
-        *intro,
-        (ask,),
-        _params(card, dtype, pick),
-        conv_en + note[0],
-        conv_zh + note[1],
-        hidden_figures(ctx, card),
+        skill="bound",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=intro[0],
+        intro_zh=intro[1],
+        asks=(ask,),
+        params=_params(card, dtype, pick),
+        convention_en=conv_en + note[0],
+        convention_zh=conv_zh + note[1],
+        hidden=hidden_figures(ctx, card),
     )
 
 
@@ -234,16 +235,18 @@ def attainable(ctx: Ctx) -> Scenario:
     )
     conv_en, conv_zh = convention(dtype, matrices=True)
     note = _roof_note(card, dtype, op) if ctx.difficulty > 1 else ("", "")
+    intro = _op_intro(ctx, card, dtype, pick, True)
     return Scenario(
-        "attainable",
-        ctx.difficulty,
-        ctx.seed,
-        *_op_intro(ctx, card, dtype, pick, True),
-        tuple(asks),
-        _params(card, dtype, pick),
-        conv_en + note[0],
-        conv_zh + note[1],
-        hidden_figures(ctx, card),
+        skill="attainable",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=intro[0],
+        intro_zh=intro[1],
+        asks=tuple(asks),
+        params=_params(card, dtype, pick),
+        convention_en=conv_en + note[0],
+        convention_zh=conv_zh + note[1],
+        hidden=hidden_figures(ctx, card),
     )
 
 
@@ -308,16 +311,16 @@ def efficiency(ctx: Ctx) -> Scenario:
     conv_en += " Efficiency = measured / attainable." + note[0]
     conv_zh += " 效率 = 实测 / 可达上限。" + note[1]
     return Scenario(
-        "efficiency",
-        ctx.difficulty,
-        ctx.seed,
-        intro_en,
-        intro_zh,
-        tuple(asks),
-        _params(card, dtype, pick, measured=measured),
-        conv_en,
-        conv_zh,
-        hidden_figures(ctx, card),
+        skill="efficiency",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=intro_en,
+        intro_zh=intro_zh,
+        asks=tuple(asks),
+        params=_params(card, dtype, pick, measured=measured),
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+        hidden=hidden_figures(ctx, card),
     )
 
 
@@ -351,14 +354,16 @@ def min_time(ctx: Ctx) -> Scenario:
     note = _roof_note(card, dtype, op)
     conv_en += " Minimum time = max(FLOPs / peak, bytes / bandwidth)." + note[0]
     conv_zh += " 最短时间 = max(FLOPs / 峰值, 字节 / 带宽)。" + note[1]
+    intro = _op_intro(ctx, card, dtype, pick, False)
     return Scenario(
-        "min-time",
-        ctx.difficulty,
-        ctx.seed,
-        *_op_intro(ctx, card, dtype, pick, False),
-        (ask,),
-        _params(card, dtype, pick),
-        conv_en,
-        conv_zh,
-        hidden_figures(ctx, card),
+        skill="min-time",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=intro[0],
+        intro_zh=intro[1],
+        asks=(ask,),
+        params=_params(card, dtype, pick),
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+        hidden=hidden_figures(ctx, card),
     )

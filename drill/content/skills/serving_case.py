@@ -184,5 +184,14 @@ def serving_case(ctx: Ctx) -> Scenario:
                   "node_gpus": ic.node_gpus, "batch": batch, "context": context,
                   "card_in_question": False}  # fmt: skip
     asks_t = tuple(asks)
-    return Scenario("serving-case", ctx.difficulty, ctx.seed, en, zh, asks_t, params_out, conv_en,
-                    conv_zh)  # fmt: skip
+    return Scenario(
+        skill="serving-case",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=asks_t,
+        params=params_out,
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+    )

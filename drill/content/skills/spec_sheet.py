@@ -215,4 +215,15 @@ def spec_sheet(ctx: Ctx) -> Scenario:
     params["variant"] = kind
     # Which of the two printed peaks applies is the question: the event does not label them.
     hidden = ("vector", "tensor") if kind == "tensor" else ()
-    return Scenario("spec-sheet", ctx.difficulty, ctx.seed, en, zh, (ask,), params, *conv, hidden)
+    return Scenario(
+        skill="spec-sheet",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=(ask,),
+        params=params,
+        convention_en=conv[0],
+        convention_zh=conv[1],
+        hidden=hidden,
+    )

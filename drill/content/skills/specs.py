@@ -55,21 +55,21 @@ def peak_from_specs(ctx: Ctx) -> Scenario:
     conv_en += " Peaks are quoted at the boost clock."
     conv_zh += "峰值按 boost 频率计算。"
     return Scenario(
-        "peak-from-specs",
-        ctx.difficulty,
-        ctx.seed,
-        en,
-        zh,
-        (ask,),
-        {
+        skill="peak-from-specs",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=(ask,),
+        params={
             "gpu": card.id,
             "units": card.units,
             "lanes": card.lanes,
             "clock_mhz": card.boost_clock_mhz,
             "dtype": "fp32",
         },
-        conv_en,
-        conv_zh,
+        convention_en=conv_en,
+        convention_zh=conv_zh,
     )
 
 
@@ -115,21 +115,21 @@ def _tensor_peak(ctx: Ctx, card) -> Scenario:
     )
     conv_en, conv_zh = convention()
     return Scenario(
-        "peak-from-specs",
-        ctx.difficulty,
-        ctx.seed,
-        en,
-        zh,
-        (ask,),
-        {
+        skill="peak-from-specs",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=(ask,),
+        params={
             "gpu": card.id,
             "units": card.units,
             "flop_per_clock": per_clk,
             "clock_mhz": clock_mhz,
             "dtype": "fp16",
         },
-        conv_en,
-        conv_zh,
+        convention_en=conv_en,
+        convention_zh=conv_zh,
     )
 
 
@@ -192,15 +192,15 @@ def bandwidth_from_specs(ctx: Ctx) -> Scenario:
         mistakes,
     )
     return Scenario(
-        "bandwidth-from-specs",
-        ctx.difficulty,
-        ctx.seed,
-        en,
-        zh,
-        (ask,),
-        {"gpu": card.id, "bus_width_bits": bus, "data_rate_gbps": rate},
-        "Decimal units (1 GB/s = 1e9 B/s); 8 bits per byte.",
-        "十进制单位（1 GB/s = 1e9 B/s）；1 字节 = 8 比特。",
+        skill="bandwidth-from-specs",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=(ask,),
+        params={"gpu": card.id, "bus_width_bits": bus, "data_rate_gbps": rate},
+        convention_en="Decimal units (1 GB/s = 1e9 B/s); 8 bits per byte.",
+        convention_zh="十进制单位（1 GB/s = 1e9 B/s）；1 字节 = 8 比特。",
     )
 
 
@@ -240,19 +240,19 @@ def sustained_clock(ctx: Ctx) -> Scenario:
         [("nominal-peak", choice.value)],
     )
     return Scenario(
-        "sustained-clock",
-        ctx.difficulty,
-        ctx.seed,
-        en,
-        zh,
-        (ask,),
-        {
+        skill="sustained-clock",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=(ask,),
+        params={
             "gpu": card.id,
             "dtype": dtype,
             "peak": choice.value,
             "clock_mhz": choice.clock_mhz,
             "sustained_mhz": sustained,
         },
-        "Peak scales linearly with the clock.",
-        "峰值与频率成正比。",
+        convention_en="Peak scales linearly with the clock.",
+        convention_zh="峰值与频率成正比。",
     )

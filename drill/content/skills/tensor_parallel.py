@@ -154,4 +154,14 @@ def tp_degree(ctx: Ctx) -> Scenario:
     asks_t = tuple(asks)
     conv_en = NO_LATENCY[0] + f" {dtype} = {s} bytes per element."
     conv_zh = NO_LATENCY[1] + f" {dtype} 每元素 {s} 字节。"
-    return Scenario("tp-degree", ctx.difficulty, ctx.seed, en, zh, asks_t, params, conv_en, conv_zh)  # fmt: skip
+    return Scenario(
+        skill="tp-degree",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=asks_t,
+        params=params,
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+    )

@@ -121,13 +121,13 @@ def card_upgrade(ctx: Ctx) -> Scenario:
     )
     conv_en, conv_zh = convention(dtype, matrices=True)
     return Scenario(
-        "card-upgrade",
-        ctx.difficulty,
-        ctx.seed,
-        f"The operator is {pick.en}. First card: {g_old} Second card: {g_new}",
-        f"算子是{pick.zh}。第一张卡：{g_old_zh} 第二张卡：{g_new_zh}",
-        (ask,),
-        {
+        skill="card-upgrade",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=f"The operator is {pick.en}. First card: {g_old} Second card: {g_new}",
+        intro_zh=f"算子是{pick.zh}。第一张卡：{g_old_zh} 第二张卡：{g_new_zh}",
+        asks=(ask,),
+        params={
             "op": op,
             "shape": pick.cost.params,
             "dtype": dtype,
@@ -138,9 +138,9 @@ def card_upgrade(ctx: Ctx) -> Scenario:
             "peak_new": a_new.peak,
             "bandwidth_new": a_new.bandwidth,
         },
-        conv_en,
-        conv_zh,
-        hidden_figures(ctx, old, new),
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+        hidden=hidden_figures(ctx, old, new),
     )
 
 
@@ -211,13 +211,13 @@ def precision_change(ctx: Ctx) -> Scenario:
     conv_en += f" fp32 = 4 bytes, {target} = 2 bytes per element."
     conv_zh += f" fp32 每元素 4 字节，{target} 每元素 2 字节。"
     return Scenario(
-        "precision-change",
-        ctx.difficulty,
-        ctx.seed,
-        f"The operator is {pick32.en}. In fp32: {g_en} In {target}: {g16_en}",
-        f"算子是{pick32.zh}。fp32：{g_zh} {target}：{g16_zh}",
-        (ask,),
-        {
+        skill="precision-change",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=f"The operator is {pick32.en}. In fp32: {g_en} In {target}: {g16_en}",
+        intro_zh=f"算子是{pick32.zh}。fp32：{g_zh} {target}：{g16_zh}",
+        asks=(ask,),
+        params={
             "op": op,
             "shape": pick32.cost.params,
             "dtype": "fp32",
@@ -227,9 +227,9 @@ def precision_change(ctx: Ctx) -> Scenario:
             "peak_new": a16.peak,
             "bandwidth": card.bandwidth,
         },
-        conv_en,
-        conv_zh,
-        hidden_figures(ctx, card),
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+        hidden=hidden_figures(ctx, card),
     )
 
 
@@ -289,13 +289,13 @@ def ops_per_element(ctx: Ctx) -> Scenario:
     conv_en += f" Element-wise math runs on {w.vector}: their peak is the roof."
     conv_zh += f"逐元素运算在{w.vector_zh}上执行：屋顶用它们的峰值。"
     return Scenario(
-        "ops-per-element",
-        ctx.difficulty,
-        ctx.seed,
-        g_en,
-        g_zh,
-        (ask,),
-        {
+        skill="ops-per-element",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=g_en,
+        intro_zh=g_zh,
+        asks=(ask,),
+        params={
             "gpu": card.id,
             "dtype": dtype,
             "inputs": inputs,
@@ -304,9 +304,9 @@ def ops_per_element(ctx: Ctx) -> Scenario:
             "peak_path": choice.path,
             "bandwidth": bw,
         },
-        conv_en,
-        conv_zh,
-        hidden_figures(ctx, card),
+        convention_en=conv_en,
+        convention_zh=conv_zh,
+        hidden=hidden_figures(ctx, card),
     )
 
 

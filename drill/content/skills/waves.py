@@ -127,13 +127,13 @@ def wave_quantization(ctx: Ctx) -> Scenario:
         f"因此每个 SM 同时驻留 {per_sm} 个块。"
     )
     return Scenario(
-        "wave-quantization",
-        ctx.difficulty,
-        ctx.seed,
-        en,
-        zh,
-        (ask,),
-        {
+        skill="wave-quantization",
+        difficulty=ctx.difficulty,
+        seed=ctx.seed,
+        intro_en=en,
+        intro_zh=zh,
+        asks=(ask,),
+        params={
             "gpu": card.id,
             "M": m,
             "N": n,
@@ -146,6 +146,6 @@ def wave_quantization(ctx: Ctx) -> Scenario:
             "units": card.units,
             "blocks": blocks,
         },
-        "Waves are rounded up, so a partial wave costs a full wave.",
-        "波次向上取整，不满的一波也要一整波的时间。",
+        convention_en="Waves are rounded up, so a partial wave costs a full wave.",
+        convention_zh="波次向上取整，不满的一波也要一整波的时间。",
     )
