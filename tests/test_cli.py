@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from drill.cli.main import COMMANDS
-from drill.cli.parsers import build_parser
+from drill.cli.parser import build_parser
 from drill.config import paths
 from tests.helpers import FP32_ONLY_CARD, run_drill, run_drill_process, run_json
 
@@ -473,7 +473,30 @@ def test_cli_import_and_help_stay_light():
         "import sys\nfrom drill.cli.main import main\nsys.argv=['drill','--help']\n"
         "try:\n    main()\nexcept SystemExit:\n    pass"
     )
-    assert not HEAVY & _modules_after(code)
+    loaded = _modules_after(code)
+    assert not HEAVY & loaded
+    assert not {m for m in loaded if m.startswith("drill.cli.commands.")}  # the table alone
+
+
+def test_each_command_builds_only_its_own_flags():
+    """``drill gpus --help`` imports the gpus command and no other; every command in the
+    table has a module with ``run`` and, unless it takes none, ``add_arguments``."""
+    code = (
+        "import sys\nfrom drill.cli.main import main\nsys.argv=['drill','gpus','--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass"
+    )
+    loaded = {m for m in _modules_after(code) if m.startswith("drill.cli.commands.")}
+    assert loaded <= {"drill.cli.commands.gpus", "drill.cli.commands.common"}, loaded
+    import importlib
+
+    from drill.cli.commands import COMMANDS
+
+    for command in COMMANDS.values():
+        module = importlib.import_module(f"drill.cli.commands.{command.module}")
+        assert callable(getattr(module, command.run)), command.name
+        assert callable(getattr(module, "add_arguments", None)) == command.arguments or (
+            command.name == "paths"  # validate's module: its arguments are validate's
+        ), command.name
 
 
 def test_calc_json_stays_light():
@@ -623,19 +646,21 @@ def test_paths_lists_every_location_under_drill_home(drill_home, lang):
 
 
 def _commands_built(parser) -> set[str]:
+    """The commands whose flags were built (every command is listed, flags or not)."""
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    return set(sub.choices)
+    assert set(sub.choices) == set(COMMANDS)
+    return {name for name, child in sub.choices.items() if len(child._actions) > 1}
 
 
 def test_only_the_command_on_the_line_gets_its_parser_built():
-    every = set(COMMANDS)
+    every = {name for name, command in COMMANDS.items() if command.arguments}
     assert _commands_built(build_parser(None)) == every
     assert _commands_built(build_parser(["start", "--seed", "1"])) == {"start"}
     assert _commands_built(build_parser(["--lang", "zh", "calc", "ridge"])) == {"calc"}
     assert _commands_built(build_parser(["--lang=zh", "stats"])) == {"stats"}
     assert _commands_built(build_parser([])) == {"start"}  # bare drill: the home screen
-    assert _commands_built(build_parser(["--help"])) == every  # the overview lists them all
-    assert _commands_built(build_parser(["strat"])) == every  # the error lists them all
+    assert _commands_built(build_parser(["--help"])) == set()  # the overview: names and help
+    assert _commands_built(build_parser(["strat"])) == set()  # the error lists the names
 
 
 @pytest.mark.parametrize(

@@ -158,3 +158,14 @@ def date(text: str) -> str:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text.strip()!r} is not a date (YYYY-MM-DD)") from None
     return text.strip()
+
+
+def port(text: str) -> int:
+    """A TCP port, 1 to 65535."""
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text.strip()!r} is not a whole number") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value}: a port is a whole number from 1 to 65535")
+    return value

@@ -1,4 +1,5 @@
-"""Flags several sub-parsers share: the precision choices, --lang, and the card flags."""
+"""Flags several commands share: the precision choices, --lang, the card flags, line
+modes, --no-save and the export flags of the commands that draw something."""
 
 from __future__ import annotations
 
@@ -62,3 +63,35 @@ def card_flags(parser: argparse.ArgumentParser) -> None:
         help="override the memory bandwidth, e.g. 1555GB/s",
     )
     lang_flag(parser)
+
+
+def line_modes(parser: argparse.ArgumentParser) -> None:
+    """``--plain`` or ``--jsonl`` instead of the app."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--plain", action="store_true", help="line mode for any terminal")
+    group.add_argument("--jsonl", action="store_true", help="JSON lines mode for scripts")
+
+
+def no_save_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-save", action="store_true", help="record nothing in your history (scripted runs)"
+    )
+
+
+def export_flags(parser: argparse.ArgumentParser, csv: bool = False) -> None:
+    """``--svg``/``--txt`` (what the terminal shows, as a file), ``--csv`` for roofline data."""
+    parser.add_argument(
+        "--svg", metavar="FILE", type=argtypes.name, help="also save what is shown as SVG"
+    )
+    parser.add_argument(
+        "--txt", metavar="FILE", type=argtypes.name, help="also save what is shown as text"
+    )
+    if csv:
+        parser.add_argument(
+            "--csv",
+            metavar="FILE",
+            type=argtypes.name,
+            help="save the roofline data (roofs, ridge, points) as CSV",
+        )
+    if not any("--force" in a.option_strings for a in parser._actions):
+        parser.add_argument("--force", action="store_true", help="replace files that already exist")

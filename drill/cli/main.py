@@ -6,27 +6,9 @@ import contextlib
 import importlib
 import sys
 
-from drill.cli.parsers import build_parser, join_negatives, value_options
+from drill.cli.commands import COMMANDS
+from drill.cli.parser import build_parser, join_negatives, value_options
 from drill.errors import UsageError
-
-# command -> (module in drill.cli.commands, function taking the parsed arguments)
-COMMANDS = {
-    "start": ("start", "run"),
-    "mock": ("mock", "run"),
-    "stats": ("stats", "run"),
-    "calc": ("calc", "run"),
-    "gpus": ("gpus", "run"),
-    "plot": ("plot", "run"),
-    "measure": ("measure", "run"),
-    "validate": ("validate", "run"),
-    "reference": ("reference", "run"),
-    "history": ("history", "run"),
-    "paths": ("validate", "show_paths"),
-    "ncu": ("ncu", "run"),
-    "placement": ("placement", "run"),
-    "daily": ("daily", "run"),
-    "serve": ("serve", "run"),
-}
 
 
 def _write_failed(exc: OSError) -> int:
@@ -61,11 +43,12 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(["start", *(["--lang", args.lang] if args.lang else [])])
         args.home = True  # bare `drill` opens the home screen, `drill start` a session
     # Each command's module is imported only when it runs (textual alone costs ~100 ms).
-    module, function = COMMANDS.get(args.command, (None, None))
-    if module is None:
+    command = COMMANDS.get(args.command)
+    if command is None:
         parser.error(f"unknown command {args.command}")
     try:
-        code = getattr(importlib.import_module(f"drill.cli.commands.{module}"), function)(args)
+        module = importlib.import_module(f"drill.cli.commands.{command.module}")
+        code = getattr(module, command.run)(args)
         sys.stdout.flush()  # a full disk or closed pipe shows here, not at exit
         return code
     except UsageError as exc:

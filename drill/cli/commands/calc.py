@@ -2,20 +2,160 @@
 
 from __future__ import annotations
 
+import argparse
 import math
 import shutil
 
+from drill.cli import argtypes
+from drill.cli.commands import calc_hierarchy, calc_multigpu
+from drill.cli.commands.calc_hierarchy import gemm_levels
+from drill.cli.commands.calc_multigpu import config_note
 from drill.cli.commands.common import load_card, print_json, roof_for, settle_dtype
-from drill.cli.flags import lang_of
+from drill.cli.flags import DTYPE_CHOICES, card_flags, export_flags, lang_flag, lang_of
 from drill.core.engine import ShapeError, analyze
 from drill.core.engine import roofline as rl
-from drill.core.engine.calc_ops import OPERATORS, check_values
+from drill.core.engine.calc_ops import CONTEXT_NEEDS, DECODE_CONTEXT, OPERATORS, check_values
 from drill.core.engine.decoding import kv_cache_bytes
 from drill.core.engine.operators import dtype_bytes
 from drill.core.engine.steps import Step, num
 from drill.core.units import format_si, math_units, sig
 from drill.errors import UsageError
 from drill.i18n import Text, tr
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> None:
+    """Every operator's sub-parser (built only when ``calc`` is on the command line)."""
+    parser.description = (
+        "Place an operator on a card's roofline: FLOPs, bytes, intensity, ridge, "
+        "bound, attainable throughput and minimum time, with every step shown. "
+        "Units are decimal SI (1 TFLOP/s = 1e12 FLOP/s, 1 GB/s = 1e9 B/s); one FMA "
+        "= 2 FLOPs. Numbers accept 4096, 4k (= 4000), 4Ki (= 4096), 52e9, 1,024."
+    )
+    ops = parser.add_subparsers(dest="op", metavar="OP", parser_class=argtypes.Parser)
+    ops.required = True
+
+    for spec in OPERATORS.values():
+        description = f"{spec.en}. {DECODE_CONTEXT}" if spec.name == "decode" else spec.en
+        p = ops.add_parser(spec.name, help=spec.en, description=description)
+        for param in spec.params:
+            if param.kind == "flag":
+                p.add_argument(*param.flags, dest=param.name, action="store_true", help=param.en)
+            else:
+                kind = argtypes.count if param.kind == "count" else argtypes.number
+                # decode's attention fields have no default: --context asks for them all
+                given = param.default is None or (
+                    spec.name == "decode" and param.name in CONTEXT_NEEDS
+                )
+                default = "" if given else f" (default {param.default:g})"
+                p.add_argument(
+                    *param.flags,
+                    dest=param.name,
+                    type=kind,
+                    default=None,
+                    metavar="N",
+                    help=param.en + default,
+                )
+        card_flags(p)
+        p.add_argument(
+            "--measured",
+            type=argtypes.flop_rate,
+            metavar="RATE",
+            help="measured throughput, e.g. 200T, to get the efficiency",
+        )
+        p.add_argument(
+            "--compare-gpu",
+            metavar="ID",
+            type=argtypes.name,
+            help="also run on this card: speed-up",
+        )
+        p.add_argument(
+            "--compare-dtype",
+            choices=DTYPE_CHOICES,
+            help="also run in this precision: speed-up of the precision change",
+        )
+        p.add_argument("--json", action="store_true", help="one JSON object in base SI units")
+        p.add_argument("--plot", action="store_true", help="draw the roofline below the table")
+        if spec.name == "gemm":
+            p.add_argument(
+                "--tile",
+                metavar="BMxBN",
+                type=argtypes.name,
+                help="output tile, e.g. 128x128: also show L2 and shared-memory intensity",
+            )
+
+    kv = ops.add_parser(
+        "kv-cache",
+        help="KV cache size (and time to stream it with --gpu)",
+        description="KV cache bytes = 2·L·H_kv·D·T·B·s",
+    )
+    kv.add_argument("--layers", type=argtypes.count, metavar="L")
+    kv.add_argument("--kv-heads", type=argtypes.count, metavar="H")
+    kv.add_argument("--head-dim", type=argtypes.count, metavar="D")
+    kv.add_argument("--tokens", type=argtypes.count, metavar="T")
+    kv.add_argument("--batch", type=argtypes.count, default=1, metavar="B")
+    kv.add_argument(
+        "--dtype",
+        choices=DTYPE_CHOICES,
+        default=None,
+        help="element size (default: the config's torch_dtype, else fp16)",
+    )
+    kv.add_argument(
+        "--gpu", metavar="ID", type=argtypes.name, help="also show the time to read it once"
+    )
+    kv.add_argument("--json", action="store_true", help="one JSON object in base SI units")
+    lang_flag(kv)
+
+    peak = ops.add_parser("peak", help="peak FLOP/s = units × lanes × 2 × clock")
+    peak.add_argument("--units", type=argtypes.count, required=True, help="SMs or CUs")
+    peak.add_argument("--lanes", type=argtypes.count, required=True, help="FP32 lanes per unit")
+    peak.add_argument(
+        "--clock", type=argtypes.frequency, required=True, help="boost clock, e.g. 1.41GHz"
+    )
+    peak.add_argument("--json", action="store_true", help="one JSON object in base SI units")
+    lang_flag(peak)
+
+    bw = ops.add_parser("bandwidth", help="bandwidth = bus width / 8 × per-pin data rate")
+    bw.add_argument("--bus-width", type=argtypes.count, required=True, help="bits")
+    bw.add_argument(
+        "--data-rate",
+        type=argtypes.data_rate,
+        required=True,
+        help="per-pin Gb/s (already double data rate: do not double it)",
+    )
+    bw.add_argument("--json", action="store_true", help="one JSON object in base SI units")
+    lang_flag(bw)
+
+    for name, text in (
+        ("ridge", "ridge point of a card for a dtype"),
+        ("critical-batch", "decode batch size where it turns compute-bound"),
+        ("ops-per-element", "FLOPs per element at which an element-wise op turns compute-bound"),
+    ):
+        p = ops.add_parser(name, help=text, description=text)
+        card_flags(p)
+        if name == "ops-per-element":
+            p.add_argument("--inputs", type=argtypes.count, default=1)
+            p.add_argument("--outputs", type=argtypes.count, default=1)
+        p.add_argument("--json", action="store_true", help="one JSON object in base SI units")
+
+    waves = ops.add_parser("waves", help="wave quantization: thread blocks vs SMs")
+    waves.add_argument(
+        "--blocks", type=argtypes.count, required=True, help="thread blocks in the grid"
+    )
+    waves.add_argument("--units", type=argtypes.count, help="SMs (default: the card's)")
+    waves.add_argument("--gpu", metavar="ID", type=argtypes.name)
+    waves.add_argument(
+        "--blocks-per-unit",
+        type=argtypes.count,
+        default=1,
+        help="blocks resident per SM at once (occupancy)",
+    )
+    waves.add_argument("--json", action="store_true", help="one JSON object in base SI units")
+    lang_flag(waves)
+    calc_multigpu.add_arguments(ops)
+    calc_hierarchy.add_arguments(ops)
+    for op in ops.choices.values():  # last, so --svg/--txt/--csv end each op's help
+        if any("--plot" in a.option_strings for a in op._actions):
+            export_flags(op, csv=True)
 
 
 def run(args) -> int:
@@ -26,8 +166,6 @@ def run(args) -> int:
     if args.op == "bandwidth":
         value, step = rl.bandwidth_from_specs(args.bus_width, args.data_rate)
         return _emit_steps(args, lang, [step], {"bandwidth": value})
-    from drill.cli.commands import calc_multigpu  # collectives, parallelism, serving
-
     if calc_multigpu.handles(args.op):
         return calc_multigpu.run(args, lang)
     if args.op in ("decode", "prefill", "kv-cache"):
@@ -38,8 +176,6 @@ def run(args) -> int:
     if args.op == "waves":
         return _waves(args, lang)
     if args.op in ("tile", "occupancy", "bytes-in-flight", "move"):
-        from drill.cli.commands import calc_hierarchy
-
         return calc_hierarchy.run(args)
     settle_dtype(args)
     if args.op == "critical-batch" and (args.experts or args.active):
@@ -165,8 +301,6 @@ def _operator(args, lang: str) -> int:
         data["resident_bytes"] = held
         data["gpus_to_hold"] = cards_to_hold(held, roof.card)
     if getattr(args, "tile", None):
-        from drill.cli.commands.calc_hierarchy import gemm_levels
-
         data["hierarchy"], level_steps = gemm_levels(args, analysis, roof.card)
         extra_steps.extend(level_steps)
     if args.json:
@@ -344,7 +478,6 @@ def _kv_cache(args, lang: str) -> int:
 
 
 def _config_line(args, lang: str) -> str:
-    from drill.cli.commands.calc_multigpu import config_note
 
     return config_note(getattr(args, "config_shape", None), lang, args)
 

@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
-from drill.cli.flags import lang_of
+from drill.cli import argtypes
+from drill.cli.flags import lang_flag, lang_of, line_modes
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> None:
+    parser.description = (
+        "Five questions seeded by the UTC date, the same for everyone on that day, with a "
+        "short result you can share and your streak."
+    )
+    line_modes(parser)
+    parser.add_argument(
+        "--date", metavar="YYYY-MM-DD", type=argtypes.date, help="another day's challenge"
+    )
+    lang_flag(parser)
 
 
 def run(args) -> int:

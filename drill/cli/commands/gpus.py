@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import argparse
+
+from drill.cli import argtypes
 from drill.cli.commands.common import load_card, print_json
-from drill.cli.flags import lang_of
+from drill.cli.flags import lang_flag, lang_of
 from drill.i18n import tr
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> None:
+    parser.add_argument("id", nargs="?", type=argtypes.name, help="card id or alias")
+    parser.add_argument("--json", action="store_true", help="the cards (or the one card) as JSON")
+    lang_flag(parser)
 
 
 def run(args) -> int:

@@ -6,12 +6,30 @@ same file twice adds nothing.
 
 from __future__ import annotations
 
+import argparse
 import sys
 
+from drill.cli import argtypes
 from drill.cli.flags import lang_of
 from drill.errors import UsageError
 from drill.i18n import tr
 from drill.store import transfer
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> None:
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=argtypes.Parser)
+    actions.required = True
+    export = actions.add_parser("export", help="write every session and attempt to a file")
+    export.add_argument("--format", choices=("csv", "json"), default="json")
+    export.add_argument(
+        "file", nargs="?", type=argtypes.name, help="output file (default: standard output)"
+    )
+    export.add_argument("--force", action="store_true", help="replace an existing file")
+    imported = actions.add_parser(
+        "import", help="merge an exported file; importing twice adds nothing"
+    )
+    imported.add_argument("file", type=argtypes.name)
+    actions.add_parser("check", help="run an integrity check on the history database")
 
 
 def run(args) -> int:

@@ -2,13 +2,46 @@
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import sys
 
+from drill.cli import argtypes
 from drill.cli.commands.common import print_json
-from drill.cli.flags import lang_of
+from drill.cli.flags import export_flags, lang_flag, lang_of
 from drill.errors import UsageError
 from drill.i18n import tr
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> None:
+    parser.description = (
+        "Measure the roofline of this machine: peak FLOP/s from large matrix multiplications, "
+        "memory bandwidth from STREAM-style copy and triad, and an intensity sweep. The result "
+        "is saved as a card you can drill on."
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "cuda"),
+        default="cpu",
+        help="cpu (numpy) or cuda (needs PyTorch or CuPy with a GPU)",
+    )
+    parser.add_argument("--quick", action="store_true", help="smaller sizes, under 20 s")
+    parser.add_argument(
+        "--name",
+        default="my-machine",
+        metavar="ID",
+        type=argtypes.name,
+        help="card id to save the result as (default my-machine)",
+    )
+    parser.add_argument("--no-save", action="store_true", help="measure only, save no card")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing card of the same name in your folder",
+    )
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    lang_flag(parser)
+    export_flags(parser)
 
 
 def run(args) -> int:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
-from drill.cli.flags import lang_of
+from drill.cli import argtypes
+from drill.cli.flags import export_flags, lang_flag, lang_of, line_modes, no_save_flag
 from drill.errors import UsageError
 from drill.runs.options import MockOptions
 
@@ -64,6 +66,42 @@ def write_report(
     except OSError as exc:
         return f"{target}: {exc.strerror or exc}"
     return None
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> None:
+    parser.description = (
+        "A timed, one-way mock interview: a case worked step by step, follow-up questions, a "
+        "system-design question, and a scorecard at the end."
+    )
+    parser.add_argument(
+        "--minutes",
+        type=argtypes.minutes,
+        default=30.0,
+        help="length of the interview (default 30)",
+    )
+    parser.add_argument("--gpu", metavar="ID", type=argtypes.name, help="the card of the case")
+    parser.add_argument("--seed", type=argtypes.seed, help="reproducible interview")
+    parser.add_argument(
+        "--feedback",
+        choices=("end", "each"),
+        default="end",
+        help="feedback at the end (default, as in an interview) or after each",
+    )
+    parser.add_argument("--report", metavar="FILE.md", help="write a Markdown report at the end")
+    parser.add_argument(
+        "--force", action="store_true", help="let --report replace an existing file or link"
+    )
+    parser.add_argument(
+        "--case",
+        choices=("kernel", "serving", "random"),
+        default="kernel",
+        help="the opening case: a kernel on one GPU (default), serving a model on a node "
+        "(TP degree, KV capacity, decode step, all-reduce time), or random",
+    )
+    line_modes(parser)
+    lang_flag(parser)
+    no_save_flag(parser)
+    export_flags(parser)
 
 
 def run(args) -> int:

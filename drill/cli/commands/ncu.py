@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from pathlib import Path
 
+from drill.cli import argtypes
 from drill.cli.commands.common import load_card, print_json
-from drill.cli.flags import lang_of
+from drill.cli.flags import lang_flag, lang_of
 from drill.core.printable import printable
 from drill.errors import UsageError
 from drill.i18n import tr
@@ -207,6 +209,57 @@ def shown(found: list) -> list:
         return found
     longest = sorted(range(len(found)), key=lambda i: -(found[i].duration or 0.0))[:TOP]
     return [found[i] for i in sorted(longest)]
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> None:
+    parser.description = (
+        "Read ncu --csv output (--page raw or --page details; .ncu-rep with NVIDIA's "
+        "ncu_report module): per kernel the duration, DRAM bytes, FLOPs from the SASS "
+        "counters, achieved FLOP/s and bandwidth, intensity, the roofline of the card and "
+        "the Speed-of-Light reading. Make the CSV with: ncu --csv --page raw --metrics "
+        "gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,"
+        "sm__sass_thread_inst_executed_op_ffma_pred_on.sum,... ./app > report.csv"
+    )
+    parser.add_argument("file", type=argtypes.name, help="ncu --csv output, or a .ncu-rep file")
+    parser.add_argument(
+        "--gpu",
+        default=None,
+        metavar="ID",
+        type=argtypes.name,
+        help="card to place the kernels on (default: matched from the report's device name)",
+    )
+    parser.add_argument(
+        "--mma",
+        action="append",
+        metavar="[NAME=]MxNxK",
+        help="FLOPs per counted tensor instruction from this MMA shape, for every kernel or, "
+        "as NAME=MxNxK, for kernels whose name contains NAME (repeatable; default: the shape "
+        "in the kernel's name, else the architecture's: 8x8x4 on Volta, 16x8x8 on Turing, "
+        "16x8x16 on Ampere and later; none on Hopper and B200, use sm__ops_path_tensor_*)",
+    )
+    parser.add_argument(
+        "--peak",
+        type=argtypes.flop_rate,
+        metavar="RATE",
+        help="place every kernel under this peak, e.g. 19.5T (no card needed with --bandwidth)",
+    )
+    parser.add_argument(
+        "--bandwidth",
+        type=argtypes.byte_rate,
+        metavar="RATE",
+        help="the memory bandwidth to place them under, e.g. 1555GB/s",
+    )
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="show every kernel (default: the 20 longest, with a count of the rest)",
+    )
+    parser.add_argument("--json", action="store_true", help="the figures as JSON, in base units")
+    parser.add_argument("--plot", action="store_true", help="draw the kernels on the roofline")
+    parser.add_argument(
+        "--quiz", action="store_true", help="drill on your own kernels (recorded in history)"
+    )
+    lang_flag(parser)
 
 
 def run(args) -> int:

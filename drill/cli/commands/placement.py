@@ -4,11 +4,30 @@ terminal (as ``l`` on the home screen opens it), line by line with --plain or wi
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
-from drill.cli.flags import lang_of
+from drill.cli import argtypes
+from drill.cli.flags import lang_flag, lang_of, line_modes
 from drill.errors import UsageError
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> None:
+    parser.description = (
+        "About 15 minutes: three questions in each skill group, adaptive within the group (a "
+        "right answer moves up a difficulty level, a wrong one down). Each finished group sets "
+        "where its skills start; it ends with a profile. A placement left early goes on at the "
+        "first group it did not place."
+    )
+    line_modes(parser)
+    parser.add_argument("--seed", type=argtypes.seed, help="reproducible questions")
+    parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="place every group again, not only those a placement left early did not reach",
+    )
+    lang_flag(parser)
 
 
 def run(args) -> int:

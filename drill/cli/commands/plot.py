@@ -2,12 +2,39 @@
 
 from __future__ import annotations
 
+import argparse
 import shutil
 
+from drill.cli import argtypes
 from drill.cli.commands.common import roof_for, settle_dtype
-from drill.cli.flags import lang_of
+from drill.cli.flags import card_flags, export_flags, lang_of
 from drill.errors import UsageError
 from drill.i18n import tr
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> None:
+    card_flags(parser)
+    parser.add_argument(
+        "--ai",
+        type=argtypes.intensity,
+        action="append",
+        metavar="X",
+        help="arithmetic intensity (FLOP/B) of an operator to place; repeatable",
+    )
+    parser.add_argument(
+        "--measured",
+        type=argtypes.flop_rate,
+        action="append",
+        metavar="RATE",
+        help="measured throughput for the --ai point(s), same order",
+    )
+    parser.add_argument(
+        "--width", type=argtypes.plot_size, help="columns (default: terminal width)"
+    )
+    parser.add_argument(
+        "--height", type=argtypes.plot_size, help="rows (default: fits the terminal)"
+    )
+    export_flags(parser, csv=True)
 
 
 def run(args) -> int:

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
+
 from drill.cli.commands.common import print_json
-from drill.cli.flags import lang_of
+from drill.cli.flags import lang_flag, lang_of
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> None:
+    parser.add_argument("--json", action="store_true", help="the quick reference as JSON")
+    lang_flag(parser)
 
 
 def run(args) -> int:

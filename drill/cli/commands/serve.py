@@ -5,11 +5,35 @@ drill.cli.serving."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 
+from drill.cli import argtypes
 from drill.cli.addresses import is_loopback
-from drill.cli.flags import lang_of
+from drill.cli.flags import lang_flag, lang_of
 from drill.errors import UsageError
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> None:
+    parser.description = (
+        "Serve the app to a browser through textual-serve (pip install 'roofline-drill[web]'). "
+        "Each tab runs its own drill on this machine, with your history. Bound to loopback: "
+        "another --host needs --public, and only pages served from this address may connect."
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        type=argtypes.name,
+        help="default 127.0.0.1; an address other machines reach needs --public",
+    )
+    parser.add_argument("--port", default=8000, type=argtypes.port, help="default 8000")
+    parser.add_argument(
+        "--public",
+        action="store_true",
+        help="allow a --host that is not loopback: anyone who can reach it can use the app "
+        "and your history (no password)",
+    )
+    lang_flag(parser)
 
 
 def run(args) -> int:

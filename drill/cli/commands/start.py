@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
-from drill.cli.flags import lang_of
+from drill.cli import argtypes
+from drill.cli.flags import lang_flag, lang_of, line_modes, no_save_flag
+from drill.cli.skill_help import skill_help
 from drill.errors import UsageError
 from drill.runs.options import PracticeOptions
 
@@ -46,6 +49,54 @@ def served_to_a_browser() -> bool:
     that driver means the app and the driver cannot disagree, whichever server started us.
     """
     return "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> None:
+    parser.description = (
+        "A practice session. By default it is planned from your history with spaced "
+        "repetition: reviews due today, your weakest items, a few new ones. --skill or --seed "
+        "give a fixed plan instead."
+    )
+    line_modes(parser)
+    parser.add_argument(
+        "--seed",
+        type=argtypes.seed,
+        help="reproducible questions (a fixed plan instead of the smart one)",
+    )
+    parser.add_argument(
+        "--count",
+        type=argtypes.session_count,
+        help="questions in the session, 1 to 100 (default 10)",
+    )
+    parser.add_argument(
+        "--skill", action="append", metavar="ID", type=argtypes.name, help=skill_help(argv)
+    )
+    parser.add_argument(
+        "--question",
+        action="append",
+        metavar="ID",
+        type=argtypes.name,
+        help="ask exactly these bank questions (repeatable; --skill adds scenarios)",
+    )
+    parser.add_argument("--difficulty", type=int, choices=(1, 2, 3))
+    parser.add_argument("--gpu", metavar="ID", type=argtypes.name, help="use only this card")
+    parser.add_argument(
+        "--topic",
+        choices=("numeric", "concepts", "mixed"),
+        default=None,
+        help="numeric scenarios, conceptual questions, or both (default mixed)",
+    )
+    modes = parser.add_mutually_exclusive_group()
+    for flag, mode, text in (
+        ("--review", "review", "only the review cards due today"),
+        ("--mistakes", "mistakes", "what you got wrong recently, and items with the same mistakes"),
+        ("--cram", "cram", "your weakest items first, whatever their due dates"),
+        ("--new", "new", "only items you have not seen yet"),
+        ("--slow", "slow", "items you answered right but slowly (1.5 × your median or more)"),
+    ):
+        modes.add_argument(flag, dest="mode", action="store_const", const=mode, help=text)
+    lang_flag(parser)
+    no_save_flag(parser)
 
 
 def run(args) -> int:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import sqlite3
 import sys
 from datetime import date
 
+from drill.cli import argtypes
 from drill.cli.commands.common import print_json
-from drill.cli.flags import lang_of
+from drill.cli.flags import export_flags, lang_flag, lang_of
 from drill.content.skills.prerequisites import prerequisites_of
 from drill.errors import UsageError
 
@@ -19,6 +21,23 @@ def parse_since(text: str | None) -> date | None:
         return date.fromisoformat(text.strip())
     except ValueError:
         raise UsageError(f"--since {text!r} is not a date; use YYYY-MM-DD") from None
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> None:
+    parser.add_argument("--json", action="store_true", help="the same figures as JSON")
+    parser.add_argument(
+        "--since", metavar="DATE", type=argtypes.date, help="only attempts on or after YYYY-MM-DD"
+    )
+    parser.add_argument(
+        "--skill", metavar="ID", type=argtypes.name, help="only this skill or question id"
+    )
+    parser.add_argument(
+        "--rubrics",
+        action="store_true",
+        help="the rubric points you flip most: where a rubric and you disagree",
+    )
+    lang_flag(parser)
+    export_flags(parser)
 
 
 def run(args) -> int:

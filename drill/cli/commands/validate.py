@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
+from drill.cli import argtypes
 from drill.cli.flags import lang_of
 from drill.config import paths
 from drill.i18n import tr
@@ -49,6 +51,15 @@ def _expand(targets: list[Path]) -> list[Path]:
         else:
             files.append(target)
     return files
+
+
+def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> None:
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        type=argtypes.name,
+        help="files or folders (default: built-in and yours)",
+    )
 
 
 def run(args) -> int:

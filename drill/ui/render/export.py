@@ -41,7 +41,7 @@ class Exporter:
 
     @classmethod
     def of(cls, args) -> Exporter:
-        """The targets named on a command line (the flags drill.cli.parsers_adaptive adds)."""
+        """The targets named on a command line (the flags drill.cli.flags.export_flags adds)."""
         return cls(
             getattr(args, "svg", None),
             getattr(args, "txt", None),
