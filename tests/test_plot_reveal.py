@@ -106,3 +106,11 @@ def test_a_question_without_a_plot_says_why_in_its_own_terms():
 
     assert why_no_plot(first("serving-case")) == "kernel"  # it names its cards
     assert why_no_plot(first("tile-l2-intensity")) == "card"  # it names none
+    for skill in ("gemm-intensity", "elementwise-intensity", "attention-intensity"):
+        cardless = next(
+            Question.of_scenario(1, skill, sc)[0]
+            for sc in (generated(skill, seed, 1) for seed in range(50))
+            if not sc.params.get("card_in_question", True)
+        )
+        assert why_no_plot(cardless) == "card", skill  # one kernel, on no card it names
+    assert why_no_plot(first("ncu-read")) == "profile"  # the card is named: the point answers

@@ -39,8 +39,12 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     "so-far": ("From the steps before: ", "前面几步已得出："),
     "no-plot-card": (
-        "No plot: this question is not about a particular card.",
-        "没有图：这道题不涉及具体的显卡。",
+        "No plot: the question names no card, so there is no roof to draw.",
+        "没有图：题目没有指定显卡，也就没有屋顶可画。",
+    ),
+    "no-plot-profile": (
+        "No plot: the profile is the question; its point on the roofline would answer it.",
+        "没有图：题目考的就是读这份剖析，它在 Roofline 上的位置会直接给出答案。",
     ),
     "no-plot-kernel": (
         "No plot: this question is about the cards as a whole, not one kernel on a roofline.",

@@ -19,13 +19,17 @@ class PlotSpec:
 
 
 def why_no_plot(question) -> str:
-    """Why ``plot_spec`` has nothing for ``question``: "card" (not about a card), "kernel"
-    (about a card, or several, but not one kernel on its roofline: a node's links, a
-    model's memory) or "data"."""
+    """Why ``plot_spec`` has nothing for ``question``: "card" (it names no card: a kernel's
+    intensity alone, a tile), "profile" (a profile's figures are the question: its point on
+    the roofline would answer it), "kernel" (about a card, or several, but not one kernel on
+    its roofline: a node's links, a model's memory) or "data"."""
     scenario = getattr(question, "scenario", None)
-    if scenario is not None and not scenario.params.get("card_in_question", True):
-        return "kernel" if "gpu" in scenario.params else "card"
-    return "data"
+    if scenario is None or scenario.params.get("card_in_question", True):
+        return "data"
+    params = scenario.params
+    if "kernel" in params:
+        return "profile"
+    return "kernel" if "gpu" in params and "intensity" not in params else "card"
 
 
 def plot_spec(question, result=None, complete: bool = False) -> PlotSpec | None:
