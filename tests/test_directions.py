@@ -15,7 +15,7 @@ import re
 import pytest
 
 from drill.content.skills import directions as dirs
-from drill.content.skills.case_advice import Situation, advise, summary
+from drill.content.skills.case_advice import Situation, advise, hints_for, summary
 from drill.content.skills.direction_cases import CASES
 from drill.core.engine import operators as ops
 from drill.grading.choices import multi_score
@@ -66,7 +66,7 @@ def situation(
 
 
 def asked(s: Situation):
-    return dirs.direction_ask(advise(s), summary(s), s.card, s.dtype)
+    return dirs.direction_ask(advise(s), summary(s), s.card, s.dtype, **hints_for(s))
 
 
 # -- scoring -------------------------------------------------------------------------------
@@ -309,8 +309,10 @@ def test_the_last_hint_says_what_the_first_picks_do_without_a_letter():
     for sc, ask in direction_asks(range(60)):
         for lang in ("en", "zh"):
             last = ask.hints(lang)[-1]
+            compute = "compute-bound" in ask.steps[0].formula
             for d in ask.expected:
-                assert dirs.FAMILY_TEXT[dirs.FAMILY[d]](lang) in last, (sc.skill, sc.seed, last)
+                family = "roof" if d == "lower-precision" and compute else dirs.FAMILY[d]
+                assert dirs.FAMILY_TEXT[family](lang) in last, (sc.skill, sc.seed, last)
             assert not re.search(r"\b[a-k]\)", last)
         seen |= {dirs.FAMILY[d] for d in ask.expected}
     assert {"traffic", "access", "roof"} <= seen
@@ -385,3 +387,17 @@ def test_a_last_wave_that_leaves_sms_idle_is_defensible_not_wrong():
     s = situation("a100-sxm4-80gb", ops.gemm(1792, 1792, 64, "fp16"), "fp16", 0.7)
     mark, reason = lines(asked(s))[dirs.letter("parallelism")]
     assert mark == "○" and "2 waves" in reason and "88 tiles" in reason and "91 %" in reason
+
+
+def test_a_lower_precision_on_a_compute_bound_kernel_is_hinted_as_a_higher_roof():
+    """The review's MI300X case: a library's fp16 GEMM at 41 % of its roof, fp8 first. The
+    last hint says the pick reaches a higher roof (not fewer bytes); the reading hint says a
+    library's kernel is tuned, so its tiles are not what to look at."""
+    s = situation("mi300x", ops.gemm(2048, 11008, 4096, "fp16"), "fp16", 0.41, library=True)
+    ask = asked(s)
+    assert ask.expected == {"lower-precision"}
+    for lang in ("en", "zh"):
+        _, reading, last = ask.hints(lang)
+        assert dirs.FAMILY_TEXT["roof"](lang) in last
+        assert dirs.FAMILY_TEXT["precision"](lang) not in last
+    assert "vendor library's kernel is already tiled and tuned" in ask.hints("en")[1]

@@ -6,7 +6,7 @@ The same builder serves the practice skill `roofline-case` and the mock intervie
 from __future__ import annotations
 
 from drill.content.skills import shapes
-from drill.content.skills.case_advice import Situation, advise, summary
+from drill.content.skills.case_advice import Situation, advise, hints_for, summary
 from drill.content.skills.context import (
     AI,
     GIB_PER_GB,
@@ -116,7 +116,7 @@ def build_case(
             eff_mistakes,
             prefix_mistake=False,
         ),
-        direction_ask(advise(where), summary(where), card, dtype),
+        direction_ask(advise(where), summary(where), card, dtype, **hints_for(where)),
     )
     conv_en, conv_zh = kernel_convention(dtype, cost)
     if not uses_tensor_cores(op):

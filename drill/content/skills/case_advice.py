@@ -21,12 +21,19 @@ from drill.content.skills.case_facts import (
     rate,
     words,
 )
-from drill.content.skills.directions import ALSO, DIRECTION_IDS, FIRST, WRONG, Verdict, short
+from drill.content.skills.directions import (
+    ALSO,
+    DIRECTION_IDS,
+    FIRST,
+    WRONG,
+    Verdict,
+    short,
+)
 from drill.core.engine.operators import dtype_bytes
 from drill.core.units import format_si, sig
 from drill.i18n.text import Text
 
-__all__ = ["Situation", "advise", "summary"]
+__all__ = ["Situation", "advise", "hints_for", "summary"]
 
 
 def fusion(s: Situation) -> Verdict:
@@ -414,3 +421,9 @@ def summary(s: Situation) -> Text:
         f"{s.dtype} roof",
         f"计算密集（{ai} {cmp} {ridge} FLOP/B）；{who_zh}达到 {s.dtype} 屋顶的 {pct(s.share)}",
     )
+
+
+def hints_for(s: Situation) -> dict:
+    """What the direction question's last hint says a pick does in this case: a lower
+    precision on a compute-bound kernel reaches a higher roof, not fewer bytes."""
+    return {"roles": {"lower-precision": "roof"} if s.bound == "compute" else None}

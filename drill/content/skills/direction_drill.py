@@ -9,7 +9,7 @@ measurement at 3), judged by the same verdicts as the case's direction step.
 from __future__ import annotations
 
 from drill.content.skills import shapes
-from drill.content.skills.case_advice import Situation, advise, summary
+from drill.content.skills.case_advice import Situation, advise, hints_for, summary
 from drill.content.skills.context import Ctx, kernel_convention, peak_words, rate_unit, unit_words
 from drill.content.skills.direction_cases import CASES
 from drill.content.skills.directions import direction_ask
@@ -100,7 +100,7 @@ def kernel_case(ctx: Ctx) -> Scenario:
         seed=ctx.seed,
         intro_en=intro_en,
         intro_zh=intro_zh,
-        asks=(direction_ask(advise(where), summary(where), card, dtype),),
+        asks=(direction_ask(advise(where), summary(where), card, dtype, **hints_for(where)),),
         params=run_params(card, dtype, choice, a, yours, library),
         convention_en=conv_en,
         convention_zh=conv_zh,

@@ -189,9 +189,24 @@ FAMILY_TEXT: dict[str, Text] = {
 }
 
 
-def picks_hint(first: frozenset[str], lang: str) -> str:
-    """ "There are 3 first picks. What they do: cut the bytes moved or the work." """
-    families = [f for f in FAMILY_TEXT if any(FAMILY[d] == f for d in first)]
+READING = Text(
+    "Far below a compute roof: in your own kernel, data reuse and the right instructions; a "
+    "vendor library's kernel is already tiled and tuned, so look at the grid it is given, a "
+    "higher roof (another precision) or less work. Far below a bandwidth roof: less traffic "
+    "where extra bytes dominate, else the access pattern. At the roof: a higher roof or less "
+    "work.",
+    "远低于算力屋顶：自己写的 kernel 看数据复用和合适的指令；厂商库的 kernel 已经分块并调优，"
+    "要看给它的网格、更高的屋顶（换精度）或少做工作。远低于带宽屋顶：多余的字节占大头时先减少"
+    "流量，否则看访存模式。贴着屋顶：换更高的屋顶或少做工作。",
+)
+
+
+def picks_hint(first: frozenset[str], lang: str, roles: dict[str, str] | None = None) -> str:
+    """ "There are 3 first picks. What they do: cut the bytes moved or the work." ``roles``
+    names what a direction does in this case where it differs from FAMILY (a lower precision
+    on a compute-bound kernel reaches a higher roof rather than moving fewer bytes)."""
+    family = {**FAMILY, **(roles or {})}
+    families = [f for f in FAMILY_TEXT if any(family[d] == f for d in first)]
     if lang == "zh":
         return f"首选项共 {len(first)} 个。作用：{'；'.join(FAMILY_TEXT[f].zh for f in families)}。"
     count = "There is 1 first pick" if len(first) == 1 else f"There are {len(first)} first picks"
@@ -219,9 +234,11 @@ def direction_ask(
     summary: Text,
     card=None,
     dtype: str | None = None,
+    roles: dict[str, str] | None = None,
 ) -> Ask:
     """Choose the directions that come first from the fixed list. ``verdicts`` judges every
-    option; ``summary`` is the solution step's short formula (where the kernel stands)."""
+    option; ``summary`` is the solution step's short formula (where the kernel stands);
+    ``roles`` what a direction does in this case (see ``picks_hint``)."""
     missing = set(DIRECTION_IDS) - set(verdicts)
     if missing:
         raise ValueError(f"no verdict for {sorted(missing)}")
@@ -265,17 +282,10 @@ def direction_ask(
         explain_zh=why_zh,
         hints_en=(
             "Name the bound first, then how far below the roof it is.",
-            "Far below a compute roof: data reuse and the right instructions. Far below a "
-            "bandwidth roof: less traffic where extra bytes dominate, else the access "
-            "pattern. At the roof: a higher roof or less work.",
-            picks_hint(first, "en"),
+            READING.en,
+            picks_hint(first, "en", roles),
         ),
-        hints_zh=(
-            "先说出瓶颈，再看离屋顶有多远。",
-            "远低于算力屋顶：数据复用和合适的指令；远低于带宽屋顶：多余的字节占大头时先减少"
-            "流量，否则看访存模式；贴着屋顶：换更高的屋顶或少做工作。",
-            picks_hint(first, "zh"),
-        ),
+        hints_zh=("先说出瓶颈，再看离屋顶有多远。", READING.zh, picks_hint(first, "zh", roles)),
         accepted=also,
         techniques=tuple(TECHNIQUES.items()),
     )
