@@ -401,3 +401,12 @@ def test_a_lower_precision_on_a_compute_bound_kernel_is_hinted_as_a_higher_roof(
         assert dirs.FAMILY_TEXT["roof"](lang) in last
         assert dirs.FAMILY_TEXT["precision"](lang) not in last
     assert "vendor library's kernel is already tiled and tuned" in ask.hints("en")[1]
+
+
+def test_a_grid_share_is_the_tiles_over_the_sms_and_the_best_grid_is_said_apart():
+    """86 tiles of 128×128 on an H200's 132 SMs are work for 65 % of them; 66 % is what the
+    best grid (smaller tiles, split-K) reaches, and the reason says which is which."""
+    s = situation("h200", ops.gemm(32, 11008, 4096, "fp32"), "fp32", measured=23.4e12, library=True)
+    mark, reason = lines(asked(s))[dirs.letter("parallelism")]
+    assert mark == "✓" and "86 output tiles" in reason and "work for 65 % of them" in reason
+    assert "best grid (smaller tiles, split-K) keeps them busy only 66 %" in reason

@@ -326,12 +326,13 @@ def parallelism(s: Situation) -> Verdict:
     if s.grid_bound():
         return Verdict(
             FIRST,
-            f"the library reaches only {pct(s.share)}: {n} output tiles of 128×128 keep the "
-            f"{units} {sms} busy {busy} of the time even in the best grid; more independent "
-            "work (split-K, several problems in one launch) fills them.",
-            f"库只到 {pct(s.share)}：128×128 的输出分块只有 {n} 个，即使用最好的网格，{units} 个 "
-            f"{sm} 也只有 {busy} 的时间在干活；更多独立的工作（split-K、一次启动多个问题）"
-            "才能填满它们。",
+            f"the library reaches only {pct(s.share)}: {n} output tiles of 128×128 for {units} "
+            f"{sms} (work for {pct(n / units)} of them), and even the best grid (smaller tiles, "
+            f"split-K) keeps them busy only {busy} of the time; more independent work "
+            "(split-K, several problems in one launch) fills them.",
+            f"库只到 {pct(s.share)}：128×128 的输出分块只有 {n} 个，而有 {units} 个 {sm}"
+            f"（只够 {pct(n / units)} 的 {sm}）；即使用最好的网格（更小的分块、split-K），{sm} 也只有 "
+            f"{busy} 的时间在干活；更多独立的工作（split-K、一次启动多个问题）才能填满它们。",
         )
     if s.library and s.bound == "compute" and s.waves() < WAVES:
         return Verdict(
