@@ -109,11 +109,12 @@ PAIRS: dict[str, tuple[str, str]] = {
     # a bracket, not a colon: skill names hold colons of their own ("服务案例：…")
     "locked-line": ("  {name} (needs {skills})", "  {name}（需要先掌握{skills}）"),
     "locked-rule": (
-        "A skill unlocks, for good, once each skill it needs has averaged 80 % or better "
-        "over up to 5 answers in a row (2 at least), or when its own step of the roofline "
-        "case was right (drill start --skill ID always works).",
-        "所需的每个技能曾有连续最多 5 次作答（至少 2 次）平均达到 80%，或它在 Roofline 完整案例中"
-        "对应的那一步答对，即解锁，之后不再锁回（drill start --skill ID 随时可用）。",
+        "A skill unlocks, for good, once each skill it needs is solid (80 % or better on "
+        "average over up to 5 answers in a row, 2 at least), or as soon as the skill's own "
+        "step in the roofline case is answered right (drill start --skill ID always works).",
+        "所需的每个技能都扎实了（连续最多 5 次作答、至少 2 次，平均达到 80%），这个技能就解锁；"
+        "在 Roofline 完整案例中答对这个技能自己对应的那一步，也会立即解锁它。解锁后不再锁回"
+        "（drill start --skill ID 随时可用）。",
     ),
     "home-locked": (
         "{count} skill(s) locked until their prerequisites are solid",
