@@ -269,3 +269,28 @@ def test_a_mock_left_early_is_kept_but_stays_out_of_the_trend(drill_home):
         assert history.conn.execute("SELECT count(*) FROM attempts").fetchone()[0] > 10
         assert previous_mock_score(history) == 1.0  # the finished one, not the 13 % one
         assert [m.accuracy for m in compute(history).mock] == [1.0]
+
+
+def test_the_review_of_a_free_answer_lists_the_points_it_covered_and_missed():
+    """A scorecard's 0.25 on a conceptual answer names which rubric points counted: the
+    review shows each point with its mark, as practice does, in both languages."""
+    mock = interview(seed=1)  # its question 7 is a free answer
+    free = None
+    while mock.current is not None:
+        question = mock.current
+        if getattr(question, "concept", None) is not None and question.concept.rubric:
+            free = mock.answer("the intensity is low so it is memory bound")
+            break
+        mock.skip()
+    assert free is not None and free.points
+    mock.finish()
+    card = mock.scorecard()
+    from drill.ui.render.scorecard import solutions
+
+    for lang, head in (("en", "Rubric points"), ("zh", "评分要点")):
+        (lines,) = [extra for qid, _, _, extra in solutions(card, lang) if qid == free.question.id]
+        marked = [line for line in lines if line.lstrip()[:1].isdigit()]
+        assert len(marked) >= len(free.points), lines
+        assert any("✓" in line or "✗" in line for line in marked)
+        assert any(head in line for line in lines), lines
+        assert not any("flip" in line or "翻转" in line for line in lines)  # the mock is over

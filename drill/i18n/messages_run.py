@@ -87,6 +87,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     "solution": ("Worked solution", "解题过程"),
     "hint": ("Hint", "提示"),
     "no-hint": ("No more hints.", "没有更多提示了。"),
+    "points-review": ("Rubric points, ✓ said, ✗ not said:", "评分要点，✓ 已答到，✗ 未答到："),
     "points-head": (
         "Rubric points, ✓ said, ✗ not said (flip N changes a mark):",
         "评分要点，✓ 已答到，✗ 未答到（输入 flip N 或 翻转 N 可改判）：",

@@ -76,6 +76,7 @@ def solutions(card: Scorecard, lang: str) -> list[tuple[str, str, str, list[str]
     worked solution's other lines (a case's later steps only add the lines its earlier steps
     did not show)."""
     from drill.runs.practice import grade_notes
+    from drill.ui.render.points import point_lines
 
     out = []
     said: dict[int, set[str]] = {}  # per case: the derivation's lines an earlier step showed
@@ -83,6 +84,11 @@ def solutions(card: Scorecard, lang: str) -> list[tuple[str, str, str, list[str]
         q = item.question
         expected = q.expected_text(lang)
         notes = grade_notes(item.result, lang) if item.answered else []  # the picks, the band
+        if item.answered and item.result.points:  # a free answer: which points it covered
+            notes += [
+                tr("points-review", lang),
+                *(f"  {line}" for line, _ in point_lines(item.result, lang)),
+            ]
         before = said.setdefault(id(q.scenario), set()) if q.scenario is not None else set()
         # a free answer's model answer is the expected text itself
         steps = [line for line in q.solution(lang) if line != expected and line not in before]
