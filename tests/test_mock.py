@@ -294,3 +294,24 @@ def test_the_review_of_a_free_answer_lists_the_points_it_covered_and_missed():
         assert any("✓" in line or "✗" in line for line in marked)
         assert any(head in line for line in lines), lines
         assert not any("flip" in line or "翻转" in line for line in lines)  # the mock is over
+
+
+def test_the_apps_chinese_review_spaces_latin_words_as_its_prose_does():
+    """The app's scorecard puts a space between Chinese and a Latin word ("kernel 达到"), as
+    the line mode and the practice screen do."""
+    import io
+    import re
+
+    from rich.console import Console
+
+    from drill.ui.render.scorecard import scorecard_view
+
+    mock = interview(seed=3)
+    while mock.current is not None:
+        mock.skip()
+    mock.finish()
+    console = Console(width=100, file=io.StringIO(), color_system=None, record=True)
+    console.print(scorecard_view(mock.scorecard(), "zh"))
+    review = console.export_text().split("解题过程", 1)[1]
+    assert "kernel 达到" in review or "kernel 已" in review or "kernel" not in review
+    assert not re.search(r"[\u4e00-\u9fff][A-Za-z]|[A-Za-z][\u4e00-\u9fff]", review)

@@ -163,7 +163,7 @@ def scorecard_view(card: Scorecard, lang: str):
     from rich.text import Text
 
     from drill.runs.summary import mistake_label
-    from drill.ui.render.cjk import Wrapped
+    from drill.ui.render.cjk import Wrapped, space_mixed
 
     table = Table(
         title=tr("scorecard", lang),
@@ -206,7 +206,9 @@ def scorecard_view(card: Scorecard, lang: str):
     if card.timed_out:
         parts.append(Text(tr("mock-time-up", lang), style="yellow"))
     parts.append(Text(f"\n{tr('solution', lang)}", style="bold"))
+    spaced = space_mixed if lang == "zh" else str  # "kernel 达到", as the app's prose has it
     for ident, given, expected, steps in solutions(card, lang):
+        expected, steps = spaced(expected), [spaced(line) for line in steps]
         colon = tr("sep-label", lang)
         parts.append(
             Wrapped(Text(f"{ident}. {tr('your-answer', lang)}{colon}{given}", style="bold"))
