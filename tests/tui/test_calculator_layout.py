@@ -210,3 +210,26 @@ async def test_the_calculator_opens_again_as_it_was_left(drill_home):
         assert again.query_one("#calc-card", Select).value == "a100-sxm4-40gb"
         assert again.query_one("#calc-dtype", Select).value == "bf16"
         assert again.query_one("#p-m", Input).value == "8192"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_tab_goes_round_the_fields_and_never_into_a_pane_that_drops_typing(drill_home, size):
+    """The review's repro: Tab past "Measured" left the form and what was typed was lost.
+    Tab from the last field comes back to the first, and every stop takes typing."""
+    app = make_app(lang="en", clock=frozen)
+    async with app.run_test(size=size) as pilot:
+        screen = await open_calculator(pilot, "gemm")
+        screen.query_one("#calc-measured", Input).focus()
+        await pilot.pause()
+        seen = []
+        for _ in range(12):
+            await pilot.press("tab")
+            await pilot.pause()
+            seen.append(app.focused)
+        assert all(isinstance(w, (Input, Select, Checkbox)) for w in seen), seen
+        assert screen.query_one("#calc-card", Select) in seen  # round to the first field
+        screen.query_one("#calc-measured", Input).focus()
+        await pilot.pause()
+        for key in "150T":
+            await pilot.press(key)
+        await until(pilot, lambda: "efficiency" in text_of(app, "#calc-result").lower(), "used")

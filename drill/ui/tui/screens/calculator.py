@@ -106,6 +106,10 @@ class CalculatorScreen(DrillScreen):
         yield KeyBar()
 
     async def on_mount(self) -> None:
+        # Tab goes round the fields only: a scroll area with the focus would take what is
+        # typed and show nothing (PageUp / PageDown scroll the results from any field)
+        for area in self.query(VerticalScroll):
+            area.can_focus = False
         self._layout()
         await self._build_params()
         self.query_one("#calc-op", Select).focus()
