@@ -209,6 +209,11 @@ PAIRS: dict[str, tuple[str, str]] = {
         "第 {number} 题 / 共 {total} 题{retry}{group}{step} · {clock}{score} · {streak_word} "
         "{streak}",
     ),
+    # a narrow screen: the same, with the count short, before the streak is dropped
+    "practice-progress-short": (
+        "{number}/{total}{retry}{group}{step} · {clock}{score} · {streak_word} {streak}",
+        "{number}/{total} 题{retry}{group}{step} · {clock}{score} · {streak_word} {streak}",
+    ),
     "count-group": (" · group {n} of {count}: {name}", " · 第 {n} 组 / 共 {count} 组：{name}"),
     "practice-score": (" · score {score} / {answered}", " · 得分 {score} / {answered}"),
     "count-retry": (" ({n} retry)", "（含重练 {n} 题）"),

@@ -216,6 +216,10 @@ def test_a_header_too_wide_drops_the_streak_then_the_clock():
     assert fit_progress(text, "01:44", 78) == text.rsplit(" · ", 1)[0]
     narrow = fit_progress(text, "01:44", 60)
     assert narrow == "Question 5 of 12 (2 retries) · step 1 of 6 · score 7.00 / 10"
+    # with the short count the streak stays on an 80-column screen (76 cells of header)
+    short = "5/12 (2 retries) · step 1 of 6 · 01:44 · score 7.00 / 10 · streak 3"
+    assert fit_progress(text, "01:44", 76, short) == short
+    assert fit_progress(text, "01:44", 90, short) == text
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

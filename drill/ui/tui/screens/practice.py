@@ -32,9 +32,11 @@ VERDICT_STYLE = {
 }
 
 
-def fit_progress(text: str, clock: str, width: int) -> str:
-    """The header in ``width`` cells: a narrow screen drops the streak, then the clock, so
-    what is left is never cut."""
+def fit_progress(text: str, clock: str, width: int, short: str = "") -> str:
+    """The header in ``width`` cells: a narrow screen takes the ``short`` form (the count as
+    5/12), then drops the streak, then the clock, so what is left is never cut."""
+    if cell_len(text) > width and short:
+        text = short
     if cell_len(text) > width:
         text = text.rsplit(" · ", 1)[0]
     if cell_len(text) > width:
@@ -171,7 +173,8 @@ class PracticeScreen(RunScreen):
         text = tr("practice-progress", lang, clock=clock, **values)
         progress = self.query_one("#progress", Static)
         width = progress.content_size.width or self.app.size.width - 2
-        progress.update(fit_progress(text, clock, width))
+        short = tr("practice-progress-short", lang, clock=clock, **values)
+        progress.update(fit_progress(text, clock, width, short))
 
     def _show_question(self) -> None:
         question = self.session.current
