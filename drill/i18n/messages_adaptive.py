@@ -8,7 +8,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     "profile-row": ("level {level} · {right}/{asked} right", "难度 {level} · 答对 {right}/{asked}"),
     "profile-strong": ("strong", "扎实"),
-    "profile-shaky": ("shaky", "不稳"),
+    "profile-shaky": ("shaky", "尚不稳定"),
     "profile-not-yet": ("not yet", "尚未掌握"),
     "profile-then-strong": (
         "Strong ({groups}): practice starts at level 3; a skill you answered comes back for "
@@ -17,7 +17,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     "profile-then-shaky": (
         "Shaky ({groups}): practice starts at the level shown.",
-        "不稳（{groups}）：练习从上面显示的难度开始。",
+        "尚不稳定（{groups}）：练习从上面显示的难度开始。",
     ),
     "profile-then-not-yet": (
         "Not yet ({groups}): practice starts at level 1, each skill once the skills it needs are solid.",
@@ -46,7 +46,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     "placement-kept": (
         "Going on from your last placement: {kept} placed then, so this run starts at group "
         "{number} of {groups} ({group}). drill placement --restart places every group again.",
-        "接着上次的定级：{kept} 上次已定级，这次从第 {number} 组（共 {groups} 组，{group}）"
+        "接着上次的定级：「{kept}」上次已定级，这次从第 {number} 组（共 {groups} 组，{group}）"
         "开始。drill placement --restart 会重新给所有组定级。",
     ),
     "placement-stopped-title": ("Placement stopped", "定级测试已停止"),

@@ -156,6 +156,13 @@ def _loads(s: Situation, d: str) -> Verdict:
             "enough loads in flight to cover DRAM latency.",
             "足够多的在途访存请求来掩盖显存延迟。",
         )
+    if s.reach < BUSY and d == "occupancy":
+        return Verdict(
+            ALSO,
+            f"at {share} of the bandwidth roof nearly enough loads are in flight; more warps "
+            "would add a little, fewer bytes or fewer trips more.",
+            f"已到带宽屋顶的 {share}，在途访存已接近够用；更多 warp 收益有限，少搬字节或少往返收益更大。",
+        )
     if s.reach < BUSY:
         return Verdict(
             ALSO,

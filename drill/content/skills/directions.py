@@ -74,12 +74,12 @@ RULE = Text(
     "Scoring: each first pick earns 1; another defensible pick earns ½ in place of a first "
     "pick you left out, and never costs; each wrong pick costs 1; the total is divided by "
     "the number of first picks.",
-    "计分：每个首选项得 1 分；其他站得住的选项可顶替漏选的首选项，每个得 ½ 分，且从不扣分；"
+    "计分：每个首选项得 1 分；其他说得过去的选项可顶替漏选的首选项，每个得 ½ 分，且从不扣分；"
     "每个错选扣 1 分；总分除以首选项的个数。",
 )
 LEGEND = Text(
     "✓ first pick  ○ defensible, not first  ✗ counted wrong",
-    "✓ 首选  ○ 站得住，但不是首选  ✗ 算作错选",
+    "✓ 首选  ○ 说得过去，但不是首选  ✗ 算作错选",
 )
 HEAD = Text(
     "Which directions come first? Choose all that apply (e.g. a,c).",

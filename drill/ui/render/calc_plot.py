@@ -24,7 +24,9 @@ def operator_figure(analysis, card, lang: str, cuda_cores: bool = False) -> Figu
     figure.lang = lang
     figure.points.append(
         Point(
-            f"{analysis.cost.op} ({tr('plot-on-roof', lang)})",
+            f"{analysis.cost.op}（{tr('plot-on-roof', lang)}）"
+            if lang == "zh"
+            else f"{analysis.cost.op} ({tr('plot-on-roof', lang)})",
             analysis.intensity,
             analysis.attainable,
         )

@@ -339,7 +339,8 @@ def mistakes_table(stats: Stats, lang: str = "en", width: int = 120) -> Renderab
         meanings.append((label, meaning))
     if not narrow:
         return table
-    sep = "：" if lang == "zh" else ": "
+    # a dash, not a colon: the meanings have colons of their own ("…1000ⁿ: check the prefix")
+    sep = "——" if lang == "zh" else " — "
     lines = [Wrapped(Text(f"{label}{sep}{meaning}", style="dim")) for label, meaning in meanings]
     return Group(table, Text(tr("stats-meaning", lang), style="bold"), *lines)
 
