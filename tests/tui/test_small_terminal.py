@@ -251,3 +251,21 @@ async def test_a_case_steps_feedback_shows_its_own_row_at_80x24(drill_home):
         shown = screen_text(app)
         assert "From the steps before: FLOPs = " in shown
         assert "│ Efficiency" in shown and "│ Arithmetic" not in shown
+
+
+async def test_a_long_free_answer_is_shown_whole_beside_its_points(drill_home):
+    """The box keeps only a window of a long answer: the feedback repeats all of it, so what
+    was graded can be read while the points are flipped; a short one is not repeated."""
+    long = (
+        "peak FLOP/s is the number of SMs times the FP32 lanes per SM times two for the "
+        "fused multiply-add times the boost clock, which gives the dense peak"
+    )
+    for answer, shown in ((long, True), ("SMs x lanes x 2 x clock", False)):
+        start = PracticeOptions(questions=("peak-flops-formula",), seed=1)
+        app = make_app(lang="en", start=start, clock=frozen)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await wait_for_question(pilot)
+            await type_answer(pilot, answer)
+            await settle(pilot)
+            text = " ".join(text_of(app, "#feedback").split())
+            assert (f"Your answer: {long}" in text) == shown, text

@@ -233,6 +233,10 @@ class PracticeScreen(RunScreen):
         head = Text(f"{tr(verdict, lang)}", style=VERDICT_STYLE[verdict])
         head.append(f"  ({result.score:.2f})", style="dim")
         parts.append(head)
+        given = " ".join(result.answer.split())
+        box = self.query_one("#answer").content_size.width
+        if result.points and cell_len(given) > box:  # the box shows only part of a long answer
+            parts.append(Text(f"{tr('your-answer', lang)}{tr('sep-label', lang)}{given}", "dim"))
         if not result.grade.correct and not result.points:  # a model answer is the solution
             parts.append(Text(f"{tr('expected', lang)}: {question.expected_text(lang)}"))
         for i, mistake in enumerate(mistake_lines(result, lang)):  # one event, its candidates
