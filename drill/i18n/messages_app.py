@@ -92,7 +92,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     "key-enter": ("submit", "提交"),
     "key-hint": ("hint", "提示"),
     "key-skip": ("skip", "跳过"),
-    "key-next": ("next", "下一题"),
+    "key-next": ("next", "下一步"),  # a case's next step or the next question
     "key-plot": ("plot", "图"),
     "key-help": ("help", "帮助"),
     "key-leave": ("leave", "离开"),
