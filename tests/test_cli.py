@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 
@@ -684,3 +685,53 @@ def test_a_mistyped_command_still_lists_every_command():
     (line,) = result.stderr.strip().splitlines()[-1:]
     assert "'strat'" in line
     assert all(command in line for command in COMMANDS), line  # the choices, each named
+
+
+def _help_texts(parser) -> list[str]:
+    """Every description and help text of ``parser`` and its sub-parsers, as shown."""
+    found = [parser.description] if parser.description else []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found += [choice.help for choice in action._choices_actions if choice.help]
+            for child in action.choices.values():
+                found += _help_texts(child)
+        elif action.help and action.help is not argparse.SUPPRESS:
+            found.append(action.help)
+    return found
+
+
+def test_every_help_text_has_its_chinese():
+    """A new flag's help without a Chinese line fails here, naming it."""
+    from drill.i18n.cli_help import CLI_HELP
+
+    missing = sorted({text for text in _help_texts(build_parser(None)) if text not in CLI_HELP})
+    assert not missing, missing
+    for english, chinese in CLI_HELP.items():
+        assert chinese and re.search(r"[\u4e00-\u9fff]", chinese), english
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--lang", "zh", "--help"],
+        ["--lang", "zh", "start", "--help"],
+        ["calc", "gemm", "--help", "--lang=zh"],
+        ["--lang", "zh", "history", "export", "--help"],
+    ],
+)
+def test_help_is_in_chinese_when_asked_for(argv):
+    out = run_drill(*argv, env={"COLUMNS": "80"}).stdout
+    assert out.startswith("用法：") and ("选项" in out)
+    english = [line for line in out.splitlines() if re.search(r"\b(the|and|of|with)\b", line)]
+    assert not english, english  # no help line left in English
+    from rich.cells import cell_len
+
+    wide = [line for line in out.splitlines() if cell_len(line) > 80]
+    assert not wide, wide  # Chinese breaks by cells, not only at spaces
+
+
+def test_help_follows_the_language_setting(drill_home):
+    (drill_home / "config").mkdir()
+    (drill_home / "config" / "settings.json").write_text('{"language": "zh"}', encoding="utf-8")
+    assert run_drill("gpus", "--help").stdout.startswith("用法：")
+    assert run_drill("gpus", "--help", "--lang", "en").stdout.startswith("usage:")

@@ -46,7 +46,67 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         if command.arguments and (argv is None or wanted == command.name):
             module = importlib.import_module(f"drill.cli.commands.{command.module}")
             module.add_arguments(child, argv)
+    if argv is not None and ("-h" in argv or "--help" in argv) and help_lang(argv) == "zh":
+        translate(parser)
     return parser
+
+
+def help_lang(argv: list[str]) -> str:
+    """The language help is shown in: a --lang on the line, else the user's setting."""
+    for i, word in enumerate(argv):
+        if word == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if word.startswith("--lang="):
+            return word.split("=", 1)[1]
+    from drill.config import settings
+
+    return settings.load().lang()
+
+
+class ChineseHelp(argparse.HelpFormatter):
+    def add_usage(self, usage, actions, groups, prefix=None):
+        super().add_usage(usage, actions, groups, "用法：" if prefix is None else prefix)
+
+    def start_section(self, heading):
+        super().start_section(heading)
+        # argparse ends a heading with an ASCII colon: the full-width one follows the heading
+        self._current_section.heading = f"{heading}："
+
+    def format_help(self) -> str:
+        return super().format_help().replace("：:\n", "：\n")
+
+    # Chinese has no spaces to break at: lines break by display cells, between words
+    def _split_lines(self, text, width):
+        from drill.ui.render.cjk import fit
+
+        return fit(" ".join(text.split()), width)
+
+    def _fill_text(self, text, width, indent):
+        return "\n".join(indent + line for line in self._split_lines(text, width))
+
+
+def translate(parser: argparse.ArgumentParser) -> None:
+    """Every help text, description and heading of ``parser`` and its sub-parsers in Chinese
+    (the English text is the key of drill.i18n.cli_help; one missing stays English)."""
+    from drill.i18n.cli_help import CLI_HELP, HEADINGS
+
+    def said(text):
+        if not isinstance(text, str) or text in CLI_HELP:
+            return CLI_HELP.get(text, text)
+        head, colon, rest = text.partition(": ")  # "only these skills: roofline-case, …"
+        return f"{CLI_HELP[head]}：{rest}" if colon and head in CLI_HELP else text
+
+    parser.formatter_class = ChineseHelp
+    parser.description = said(parser.description)
+    for group in parser._action_groups:
+        group.title = HEADINGS.get(group.title, group.title)
+    for action in parser._actions:
+        action.help = said(action.help)
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                choice.help = said(choice.help)
+            for child in action.choices.values():
+                translate(child)
 
 
 _NUMBER_TYPES = {

@@ -1,4 +1,4 @@
-"""The skill ids listed under ``drill start --help`` (the registry only loads for that help)."""
+"""The skill ids listed under ``drill start --help`` (read from the manifest, no generator)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,6 @@ def skill_help(argv: list[str] | None) -> str:
     text = "only these skills"
     if argv is None or "start" not in argv or not {"-h", "--help"} & set(argv):
         return text
-    from drill.content.skills.registry import CURRICULUM
+    from drill.content.skills.manifest import MANIFEST
 
-    return f"{text}: {', '.join(CURRICULUM)}"
+    return f"{text}: {', '.join(entry.id for entry in MANIFEST)}"
