@@ -751,3 +751,17 @@ def test_a_wrong_ratio_in_english_is_still_denied_after_the_words_are_shared(bui
     assert grade_free(q, said).score < 1.0
     denied = "Each is the busiest unit's utilization, max over units; not FLOP/s ÷ peak."
     assert "busiest" not in " ".join(dict(p.label)["en"] for p in grade_free(q, denied).denied)
+
+
+def test_a_figure_that_is_another_points_does_not_deny_a_lone_figure():
+    """The round-7 reader's repro: "cuBLAS 64%" is the cuBLAS point, not a wrong figure for
+    the naive kernel's 10 %, so it caps nothing; a wrong figure for that kernel still does."""
+    from drill.content.bank.cache import cached_bank
+    from drill.grading.rubric import grade_free
+
+    q = cached_bank().questions["efficiency-gemm-cublas"]
+    naive = q.rubric[2]
+    assert naive not in grade_free(q, "cuBLAS 64%").denied
+    assert naive not in grade_free(q, "cuBLAS 约 64%").denied
+    assert naive in grade_free(q, "朴素 kernel 效率 0.6%").denied  # its known wrong form
+    assert naive in grade_free(q, "the naive kernel reaches 30 % of its roof").denied

@@ -407,10 +407,12 @@ def wrong_form_said(point, answer: Answer) -> bool:
     return False
 
 
-def point_denied(point, answer: Answer) -> bool:
+def point_denied(point, answer: Answer, others: tuple = ()) -> bool:
     """The answer says the point the other way round: one of its relations or conclusions
     reversed, with the rest of the phrase in the same claim, or one of its known wrong forms
-    (``denied_by``)."""
+    (``denied_by``). A figure is said otherwise by another figure of its kind, but not by a
+    figure another point of the rubric (``others``) is said by: "cuBLAS 64 %" is the cuBLAS
+    point, not a wrong figure for the naive kernel's 10 %."""
     if wrong_form_said(point, answer):
         return True
     for parts in _phrases(point):
@@ -418,9 +420,20 @@ def point_denied(point, answer: Answer) -> bool:
         if len(parts) == 1 and parts[0].kind == "words":
             continue  # a bare word reversed somewhere says nothing about this point
         claims = _claims_for(point, answer, parts)
-        if any(_said(parts, c, k, answer.givens) for k in flips for c in claims):
+        known = answer.givens + _figures(others)  # figures that say something else
+        if any(_said(parts, c, k, known) for k in flips for c in claims):
             return True
     return False
+
+
+def _figures(points: tuple) -> tuple[Number, ...]:
+    """The figures ``points`` are said by (their phrases that are one number alone)."""
+    return tuple(
+        parts[0].number
+        for point in points
+        for parts in _phrases(point)
+        if len(parts) == 1 and parts[0].kind == "number" and parts[0].number is not None
+    )
 
 
 def point_marks(rubric, hit, denied) -> tuple[PointMark, ...]:
@@ -474,7 +487,7 @@ def grade_free(q, text: str) -> RubricResult:
         for p, form, other in zip(rubric, forms, otherwise, strict=True)
     ]
     wrong = [
-        other or (not ok and point_denied(p, answer))
+        other or (not ok and point_denied(p, answer, tuple(q for q in rubric if q is not p)))
         for p, ok, other in zip(rubric, said, otherwise, strict=True)
     ]
     for k, point in enumerate(rubric):  # a right result earns the steps it implies
