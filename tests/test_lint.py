@@ -1,4 +1,4 @@
-"""ruff is part of the test extra; the tree stays clean and formatted."""
+"""ruff and mypy are part of the test extra; the tree stays clean, formatted and typed."""
 
 from __future__ import annotations
 
@@ -21,4 +21,10 @@ def test_ruff_format_is_applied():
     result = subprocess.run(
         [installed_tool("ruff"), "format", "--check", "."], cwd=ROOT, capture_output=True, text=True
     )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_is_clean_on_core_store_and_runs():
+    """mypy reads its files (drill/core, drill/store, drill/runs) from pyproject.toml."""
+    result = subprocess.run([installed_tool("mypy")], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -39,6 +39,8 @@ def members(handle: TextIO, item_limit: int) -> Iterator[tuple[str, str, object]
             if reader.peek() != '"':
                 raise reader.error("Expecting property name enclosed in double quotes")
             key = reader.value()
+            if not isinstance(key, str):  # a value that starts with '"' decodes to a string
+                raise reader.error("Expecting property name enclosed in double quotes")
             reader.expect(":")
             if reader.peek() == "[":
                 reader.take()

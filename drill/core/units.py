@@ -260,9 +260,10 @@ def _product(text: str) -> tuple[float, str]:
     value, rest = _split_number(_ROLE.sub("", text))
     while True:
         times, over = _TIMES.match(rest), _OVER.match(rest)
-        if times is None and over is None:
+        operator = times or over
+        if operator is None:
             return value, rest
-        factor, rest = _split_number(rest[(times or over).end() :])
+        factor, rest = _split_number(rest[operator.end() :])
         if over is not None and factor == 0:
             raise UnitError("division by zero")
         value = value * factor if times is not None else value / factor

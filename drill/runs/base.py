@@ -24,6 +24,7 @@ class RunBase:
     """
 
     mode = "practice"
+    lang: str  # the language questions and hints are shown in, set by each subclass
     OVER = ("the session is over", "本次练习已结束")
     self_marking = False  # whether the user may mark a free answer right themselves
     recorder = None  # the drill.runs.recording.Recorder writing it, set by the factory
@@ -141,7 +142,7 @@ class RunBase:
             )
             points = feedback.points
         else:
-            result_grade, points = grade(question.ask, text), ()
+            result_grade, points = grade(question.numeric_ask, text), ()
         return self._record(question, text, with_hints(result_grade, len(self._hints)), points)
 
     def skip(self) -> Result:

@@ -15,6 +15,8 @@ from drill.i18n import STRINGS, tr
 from drill.learning.srs.rating import AGAIN, is_correct, rating_of
 
 if TYPE_CHECKING:  # the graders load with the first answer or bank question
+    from drill.content.bank.model import Choice
+    from drill.content.bank.model import Question as BankQuestion
     from drill.grading.choices import Presentation
     from drill.grading.numbers import Grade, MistakeEvent
 
@@ -52,7 +54,7 @@ class Question:
     item: ItemRef
     scenario: Scenario | None = None
     ask: Ask | None = None
-    concept: object | None = None  # drill.content.bank.model.Question
+    concept: BankQuestion | None = None
     group: str = ""  # shared by the parts of one scenario within a run (one review)
     shown: Presentation | None = None  # the options' order on screen (choice and multi)
 
@@ -61,7 +63,7 @@ class Question:
             self.group = str(self.number)
 
     @classmethod
-    def of_scenario(cls, number: int, skill_id: str, scenario) -> list[Question]:
+    def of_scenario(cls, number: int, skill_id: str, scenario: Scenario) -> list[Question]:
         """One question per ask of ``scenario`` at ``number`` ("3a", "3b", … when it has
         several parts)."""
         parts = len(scenario.asks)
@@ -79,7 +81,14 @@ class Question:
         ]
 
     @classmethod
-    def of_concept(cls, number: int, q, seed: int, slot=None, **kw) -> Question:
+    def of_concept(
+        cls,
+        number: int,
+        q: BankQuestion,
+        seed: int,
+        slot: tuple[object, int] | None = None,
+        **kw,
+    ) -> Question:
         """A bank question at ``number``, its options shuffled by ``seed`` (the run's seed and
         the position), so the same ``--seed`` shows the same order; ``slot`` balances the
         right answer's letter over a run (drill.grading.choices.present)."""
@@ -96,9 +105,30 @@ class Question:
             **kw,
         )
 
-    def _choices(self) -> list[tuple[str, object]]:
+    @property
+    def bank_question(self) -> BankQuestion:
+        """The bank question of a conceptual question (every question has an ask or one)."""
+        if self.concept is None:
+            raise ValueError(f"question {self.id} is not a bank question")
+        return self.concept
+
+    @property
+    def numeric_ask(self) -> Ask:
+        """The ask of a numeric question (every question has an ask or a bank question)."""
+        if self.ask is None:
+            raise ValueError(f"question {self.id} has no numeric ask")
+        return self.ask
+
+    @property
+    def numeric_scenario(self) -> Scenario:
+        """The scenario of a numeric question (every ask comes with its scenario)."""
+        if self.scenario is None:
+            raise ValueError(f"question {self.id} has no scenario")
+        return self.scenario
+
+    def _choices(self) -> list[tuple[str, Choice]]:
         """(letter shown, Choice) in the order shown."""
-        q = self.concept
+        q = self.bank_question
         if self.shown is None or not self.shown.order:
             return [(c.id, c) for c in q.choices]
         return list(zip(self.shown.letters, self.shown.options(q), strict=True))
@@ -107,7 +137,7 @@ class Question:
     def kind(self) -> str:
         if self.concept is not None:
             return self.concept.type
-        return self.ask.kind
+        return self.numeric_ask.kind
 
     @property
     def is_concept(self) -> bool:
@@ -134,8 +164,8 @@ class Question:
             if self.concept.type == "truefalse":
                 lines.append("  (true / false)" if lang != "zh" else "  （对 / 错）")
             return "\n".join(lines)
-        parts = [self.scenario.intro(lang)]
-        prompt = self.ask.prompt_lines(lang)
+        parts = [self.numeric_scenario.intro(lang)]
+        prompt = self.numeric_ask.prompt_lines(lang)
         parts.append(f"({chr(96 + self.part)}) {prompt}" if self.parts > 1 else prompt)
         if self.convention_line(lang):
             parts.append(self.convention_line(lang))
@@ -179,13 +209,13 @@ class Question:
         """The sub-question alone, its choices one per line."""
         if self.concept is not None:
             return self.text(lang)
-        return self.ask.prompt_lines(lang)
+        return self.numeric_ask.prompt_lines(lang)
 
     def case_steps(self) -> tuple[tuple, tuple]:
         """The worked solution split in two: the rows the steps before it in its scenario
         worked out, and its own (the last row at least), so a later case step's table stays
         short; () and every row for a first or lone step."""
-        steps = self.ask.steps
+        steps = self.numeric_ask.steps
         if self.scenario is None or self.part < 2:
             return (), steps
         known = {s.key for ask in self.scenario.asks[: self.part - 1] for s in ask.steps}
@@ -206,7 +236,7 @@ class Question:
     def expected_text(self, lang: str) -> str:
         if self.ask is not None:
             return self.ask.expected_text(lang)
-        q = self.concept
+        q = self.bank_question
         if q.type == "truefalse":
             return (
                 ("true" if q.correct else "false")
@@ -231,7 +261,7 @@ class Question:
         """The expected answer as stored: option ids (the pack's letters) for choices."""
         if self.ask is not None:
             return self.ask.expected_json()
-        q = self.concept
+        q = self.bank_question
         if q.type == "truefalse":
             return "true" if q.correct else "false"
         if q.choices:
@@ -252,7 +282,7 @@ class Question:
             if extra and extra not in " ".join(lines):
                 lines.extend(extra.splitlines())  # a direction step: one line per option
             return lines
-        q = self.concept
+        q = self.bank_question
         lines = [q.answer.get(lang) or q.answer["en"]]
         for letter, choice in self._choices():
             mark = "✓" if choice.correct else "✗"
@@ -271,7 +301,7 @@ class Question:
                 skill=self.item.id, difficulty=self.scenario.difficulty, seed=self.scenario.seed
             )
             return data
-        q = self.concept
+        q = self.bank_question
         data = {
             "question": q.id,
             "topic": q.topic,

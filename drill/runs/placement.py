@@ -252,7 +252,10 @@ def strong_card(now: datetime, answered: bool) -> dict:
     the group's other answers vouch for (about two days). Each real review after that moves
     it on, so what placement guessed is soon replaced by what practice shows."""
     rating = EASY if answered else GOOD
-    return advance(CardState(), rating, now, correct=answered).fsrs
+    card = advance(CardState(), rating, now, correct=answered)
+    if card.fsrs is None:  # advance always leaves a reviewed card's FSRS state
+        raise ValueError("a reviewed card has no FSRS state")
+    return card.fsrs
 
 
 def place(run: Placement, history, now: datetime | None = None) -> None:

@@ -124,7 +124,6 @@ def plan_config(
         families = {qid: skills[0] for qid, _, skills in index if skills}
     if config.topic == "concepts" and not concepts and seeded:
         raise SetupError("no conceptual questions are available (see drill validate)")
-    extra = {"seed": config.seed, "families": families}
     own = history is USER_HISTORY
     if seeded:
         history, own = None, False
@@ -133,11 +132,27 @@ def plan_config(
     try:
         try:
             plan = plan_session(
-                history, config.mode, config.count, skills, concepts, now, zone, **extra
+                history,
+                config.mode,
+                config.count,
+                skills,
+                concepts,
+                now,
+                zone,
+                seed=config.seed,
+                families=families,
             )
         except sqlite3.DatabaseError:
             plan = plan_session(
-                None, config.mode, config.count, skills, concepts, now, zone, **extra
+                None,
+                config.mode,
+                config.count,
+                skills,
+                concepts,
+                now,
+                zone,
+                seed=config.seed,
+                families=families,
             )
     finally:
         if own and history is not None:

@@ -205,20 +205,26 @@ def grade_notes(result: Result, lang: str) -> list[str]:
     from drill.grading.numbers import BANDS, FULL, hint_penalty
     from drill.i18n import tr
 
-    grade, ask, notes = result.grade, result.question.ask, []
+    grade, ask = result.grade, result.question.ask
+    notes: list[str] = []
     if grade.skipped:
         return notes
     error = grade.relative_error
     # a right answer has no band to explain, though it may be off (a whole percent)
     off = error is not None and error > FULL and not grade.correct
-    if ask is not None and ask.kind != MULTI and off:
+    if ask is not None and ask.kind != MULTI and off and error is not None:
         band = next(((limit, credit) for limit, credit in BANDS if error <= limit), None)
         if band is not None and grade.mistakes and grade.score == 0:
             notes.append(tr("note-mistake-zero", lang, off=f"{error:.1%}"))
         elif band is not None:
             values = {"off": f"{error:.1%}", "limit": f"{band[0]:.0%}", "credit": band[1]}
             notes.append(tr("note-off-by", lang, **values))
-    if ask is not None and ask.kind == MULTI and isinstance(grade.parsed, (tuple, frozenset)):
+    if (
+        ask is not None
+        and ask.kind == MULTI
+        and isinstance(grade.parsed, (tuple, frozenset))
+        and isinstance(ask.expected, frozenset)  # a multi ask expects a set of option values
+    ):
         marks = []
         for option in ask.options:
             if option.value in grade.parsed:

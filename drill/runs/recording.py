@@ -238,6 +238,8 @@ class Recorder:
     def _write(self, result, when: datetime) -> None:
         known = self._rows.get(result.uid)
         if known is None:
+            if self.session_id is None:  # _save writes only after _writable started the row
+                raise ValueError("an answer is written only after its session's row")
             attempt = attempt_of(result, utc_iso(when))
             row = self.history.add_attempt(self.session_id, attempt, self._review(result, when))
         else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -282,7 +283,7 @@ class History:
 
     def review_rows(self, problems: list[str] | None = None) -> list[dict]:
         """Every review card as plain data (for export); ``problems`` as in :meth:`sessions`."""
-        result = []
+        result: list[dict] = []
         try:
             rows = self.conn.execute(
                 "SELECT card_id, kind, state_json, due_utc, updated_utc "
@@ -377,7 +378,7 @@ def _insert_session(conn: sqlite3.Connection, s: SessionRecord) -> int:
         "settings_json, app_version) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (s.uuid, s.mode, s.started_utc, s.ended_utc, s.seed, dumps(s.settings), s.app_version),
     )
-    return cur.lastrowid
+    return _rowid(cur)
 
 
 def _insert_attempt(
@@ -389,6 +390,13 @@ def _insert_attempt(
     cur = conn.execute(
         f"{verb} INTO attempts ({cols}) VALUES ({marks})", (session_id, *attempt.row())
     )
+    return _rowid(cur)
+
+
+def _rowid(cur: sqlite3.Cursor) -> int:
+    """The last row id: sqlite3 sets it after every execute (None only before the first)."""
+    if cur.lastrowid is None:
+        raise HistoryError("the history database gave no row id for an insert")
     return cur.lastrowid
 
 
@@ -417,9 +425,10 @@ def exists(path: Path) -> bool:
 
 def _write_failed(exc: sqlite3.Error) -> bool:
     """SQLite's I/O error or full-disk error: the file is fine, the disk takes no more."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL)
+    if sys.version_info >= (3, 11):  # the error codes and their constants came in 3.11
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code is not None:
+            return code & 0xFF in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL)
     text = str(exc).lower()
     return "disk i/o error" in text or "disk is full" in text
 

@@ -109,7 +109,10 @@ def zone_name(zone: tzinfo) -> str:
 
 def _offset(zone: tzinfo, minute: int) -> int:
     moment = datetime.fromtimestamp(minute * 60, timezone.utc).astimezone(zone)
-    return int(moment.utcoffset().total_seconds())
+    offset = moment.utcoffset()
+    if offset is None:  # astimezone gives an aware time: its zone always has an offset
+        raise ValueError(f"time zone {zone_name(zone)} gives no UTC offset")
+    return int(offset.total_seconds())
 
 
 def offset_sql(zone: tzinfo, first: datetime, last: datetime, column: str = "answered_utc") -> str:

@@ -13,7 +13,7 @@ import math
 import re
 import uuid as uuid_mod
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Literal, TextIO, overload
 
 from drill import __version__
 from drill.core.jsonstream import JsonStreamError, members
@@ -101,6 +101,8 @@ def _cell(name: str, value: object) -> str:
     if name in _CSV_JSON:
         text = json.dumps(_finite(value), ensure_ascii=False, separators=(",", ":"))
     elif name == "mistakes":
+        if not isinstance(value, (list, tuple)):  # Attempt.to_json lists the tags
+            raise TypeError(f"mistakes must be a list of tags, not {value!r}")
         text = ";".join(value)
     elif isinstance(value, bool):
         text = "1" if value else "0"
@@ -189,7 +191,9 @@ def _from_json(handle: TextIO, skipped: list[str] | None) -> Iterator[SessionRec
                 continue
             counts[key] += 1
             index = counts[key]
-            item = _json_session(value, index, skipped) if key == "sessions" else None
+            item: SessionRecord | dict | None = (
+                _json_session(value, index, skipped) if key == "sessions" else None
+            )
             if key == "review_cards":
                 try:
                     item = _review(value, f"review card {index}", skipped)
@@ -381,6 +385,10 @@ def _uuid(data: dict, where: str) -> str:
 MAX_SECONDS = 7 * 24 * 3600.0  # one answer never takes a week; larger values are corrupt
 
 
+@overload
+def _time(data: dict, key: str, where: str, required: Literal[True] = ...) -> str: ...
+@overload
+def _time(data: dict, key: str, where: str, required: bool) -> str | None: ...
 def _time(data: dict, key: str, where: str, required: bool = True) -> str | None:
     from drill.store.timeutil import FIRST_YEAR, LAST_YEAR, parse_stored, utc_iso
 
@@ -388,6 +396,8 @@ def _time(data: dict, key: str, where: str, required: bool = True) -> str | None
     if value in (None, "") and not required:
         return None
     try:
+        if not isinstance(value, str):
+            raise TypeError(f"{key} is not text")
         return utc_iso(parse_stored(value))
     except (TypeError, ValueError, AttributeError, OverflowError):
         raise TransferError(
@@ -396,6 +406,19 @@ def _time(data: dict, key: str, where: str, required: bool = True) -> str | None
         ) from None
 
 
+@overload
+def _number(
+    data: dict,
+    key: str,
+    where: str,
+    lo: float = ...,
+    hi: float = ...,
+    required: Literal[True] = ...,
+) -> float: ...
+@overload
+def _number(
+    data: dict, key: str, where: str, lo: float = ..., hi: float = ..., *, required: bool
+) -> float | None: ...
 def _number(
     data: dict, key: str, where: str, lo: float = 0.0, hi: float = math.inf, required: bool = True
 ) -> float | None:
@@ -412,6 +435,10 @@ def _number(
     return float(value)
 
 
+@overload
+def _flag(data: dict, key: str, where: str, required: Literal[True] = ...) -> bool: ...
+@overload
+def _flag(data: dict, key: str, where: str, required: bool) -> bool | None: ...
 def _flag(data: dict, key: str, where: str, required: bool = True) -> bool | None:
     value = data.get(key)
     if value is None and not required:

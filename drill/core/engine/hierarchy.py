@@ -210,7 +210,7 @@ def tile(bm: int, bn: int, dtype: str, peak: float, bandwidths: dict[str, float]
     _check_tile(bm, bn)
     s = dtype_bytes(dtype)
     flops = 2.0 * bm * bn  # per step of K
-    level_bytes = {L2: s * (bm + bn), SHARED: SHARED_PASSES * s * (bm + bn)}
+    level_bytes: dict[str, float] = {L2: s * (bm + bn), SHARED: SHARED_PASSES * s * (bm + bn)}
     placed = place(flops, level_bytes, peak, {k: v for k, v in bandwidths.items() if k != DRAM})
     steps = tile_steps(bm, bn, s) + tuple(
         st for st in placed.steps if not st.key.startswith("intensity-")

@@ -43,7 +43,11 @@ UNTIED_BY_DEFAULT = frozenset(
      "olmo", "olmo2", "deepseek_v2", "deepseek_v3", "gptj", "gpt_neox", "starcoder2"}
 )  # fmt: skip
 # Families with learned absolute position embeddings (rotary and ALiBi models have none).
-LEARNED_POSITIONS = {"gpt2": ("n_positions",), "gpt_bigcode": ("n_positions",), "opt": ()}
+LEARNED_POSITIONS: dict[str, tuple[str, ...]] = {
+    "gpt2": ("n_positions",),
+    "gpt_bigcode": ("n_positions",),
+    "opt": (),
+}
 # transformers' LlamaConfig defaults: a llava text_config lists only what differs from them.
 LLAMA_DEFAULTS = {
     "hidden_size": 4096,
@@ -338,8 +342,10 @@ def shape_from_config(config: dict) -> ModelShape:
     window, window_layers = _sliding(config, layers, model_type)
     positions = 0
     if model_type in LEARNED_POSITIONS:
-        names = LEARNED_POSITIONS[model_type] + ("max_position_embeddings",)
-        positions = _count(config, next((n for n in names if config.get(n)), names[-1]))
+        position_names = LEARNED_POSITIONS[model_type] + ("max_position_embeddings",)
+        positions = _count(
+            config, next((n for n in position_names if config.get(n)), position_names[-1])
+        )
         positions += 2 if model_type == "opt" else 0  # OPT keeps an offset of 2 rows
     dtype = str(config.get("torch_dtype") or config.get("dtype") or "")
     return ModelShape(

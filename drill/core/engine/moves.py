@@ -185,9 +185,26 @@ def decode_batch(
     """Decode at a larger batch: weights are shared by the batch, each sequence's KV cache is
     not. Work = tokens per step (the batch). ``heads``: the query heads attention runs over
     (the KV heads unless given)."""
-    kw = dict(context=context, layers=layers, kv_heads=kv_heads, head_dim=head_dim, heads=heads)
-    b = decoding.decode(params, dtype, batch, **kw)
-    a = decoding.decode(params, dtype, new_batch, **kw)
+    b = decoding.decode(
+        params,
+        dtype,
+        batch,
+        context=context,
+        layers=layers,
+        kv_heads=kv_heads,
+        head_dim=head_dim,
+        heads=heads,
+    )
+    a = decoding.decode(
+        params,
+        dtype,
+        new_batch,
+        context=context,
+        layers=layers,
+        kv_heads=kv_heads,
+        head_dim=head_dim,
+        heads=heads,
+    )
     return Move(
         "batch",
         _point(f"batch {batch}", b, peak, bandwidth, batch),
@@ -225,8 +242,16 @@ def weight_only(
     its roof) stays fp16, only the weight bytes fall; the KV cache stays fp16."""
     if bits not in WEIGHT_BITS:
         raise ShapeError("weight-only quantization uses 4 or 8 bits")
-    kw = dict(context=context, layers=layers, kv_heads=kv_heads, head_dim=head_dim, heads=heads)
-    b = decoding.decode(params, "fp16", batch, **kw)
+    b = decoding.decode(
+        params,
+        "fp16",
+        batch,
+        context=context,
+        layers=layers,
+        kv_heads=kv_heads,
+        head_dim=head_dim,
+        heads=heads,
+    )
     saved = params * (dtype_bytes("fp16") - bits / 8)
     return Move(
         "weight-only",
@@ -277,9 +302,26 @@ def gqa(
     heads, and the attention FLOPs, stay."""
     if group < 2 or heads % group:
         raise ShapeError("the group size must divide the query heads and be at least 2")
-    kw = dict(context=context, layers=layers, head_dim=head_dim, heads=heads)
-    b = decoding.decode(params, dtype, batch, kv_heads=heads, **kw)
-    a = decoding.decode(params, dtype, batch, kv_heads=heads // group, **kw)
+    b = decoding.decode(
+        params,
+        dtype,
+        batch,
+        context=context,
+        layers=layers,
+        kv_heads=heads,
+        head_dim=head_dim,
+        heads=heads,
+    )
+    a = decoding.decode(
+        params,
+        dtype,
+        batch,
+        context=context,
+        layers=layers,
+        kv_heads=heads // group,
+        head_dim=head_dim,
+        heads=heads,
+    )
     return Move("gqa", _point("MHA", b, peak, bandwidth), _point("GQA", a, peak, bandwidth))
 
 

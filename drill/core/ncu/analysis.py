@@ -80,7 +80,12 @@ def implied_bandwidth(k: Kernel) -> float | None:
 def report_bandwidth(kernels: list[Kernel]) -> float | None:
     """The bandwidth ncu's DRAM % implies over a report's kernels, weighted by their time,
     to tell apart cards of one compute capability before any is chosen."""
-    readings = [(b, k.duration) for k in kernels if (b := implied_bandwidth(k)) is not None]
+    # implied_bandwidth gives a reading only for a kernel with a duration.
+    readings = [
+        (b, k.duration)
+        for k in kernels
+        if (b := implied_bandwidth(k)) is not None and k.duration is not None
+    ]
     weight = sum(t for _, t in readings)
     return sum(b * t for b, t in readings) / weight if weight else None
 
