@@ -315,3 +315,14 @@ def test_the_apps_chinese_review_spaces_latin_words_as_its_prose_does():
     review = console.export_text().split("解题过程", 1)[1]
     assert "kernel 达到" in review or "kernel 已" in review or "kernel" not in review
     assert not re.search(r"[\u4e00-\u9fff][A-Za-z]|[A-Za-z][\u4e00-\u9fff]", review)
+
+
+def test_a_score_shown_as_80_percent_is_ready_as_its_rule_says():
+    """5.6 of 7 is 0.7999… in floating point: shown as 80 %, it is judged as 80 %."""
+    from drill.runs.interview import band_for
+
+    score = sum([1, 1, 1, 1, 1, 0.6, 0]) / 7
+    assert score < 0.8 and round(score * 100) == 80
+    assert band_for(score) == "ready"
+    assert band_for(score, gate_missed=True) == "close"
+    assert band_for(0.794) == "close" and band_for(0.5949) == "not-yet"

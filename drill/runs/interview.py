@@ -104,14 +104,36 @@ class Item:
         return self.result is not None and not self.result.unanswered
 
     @property
+    def given(self) -> Result | None:
+        """The result of an answer given (or skipped) on screen; None when there is none."""
+        return self.result if self.answered else None
+
+    @property
     def status(self) -> str:
-        if not self.answered:
+        given = self.given
+        if given is None:
             return UNANSWERED
-        return self.result.verdict()
+        return given.verdict()
 
     @property
     def score(self) -> float:
         return self.result.score if self.result is not None else 0.0
+
+    def to_json(self) -> dict:
+        """The question's row in the scorecard's JSON."""
+        given = self.given
+        return {
+            "id": self.question.id,
+            "stage": self.stage,
+            "skill": self.question.item.id,
+            "item_kind": self.question.item.kind,
+            "status": self.status,
+            "score": round(self.score, 4),
+            "seconds": round(given.seconds, 3) if given is not None else None,
+            "budget": round(self.budget, 1),
+            "hints": len(self.hints),
+            "mistakes": list(given.grade.mistakes) if given is not None else [],
+        }
 
 
 @dataclass
@@ -170,21 +192,7 @@ class Scorecard:
             "gpu": self.gpu,
             "timed_out": self.timed_out,
             "ended_early": self.ended_early,
-            "questions": [
-                {
-                    "id": item.question.id,
-                    "stage": item.stage,
-                    "skill": item.question.item.id,
-                    "item_kind": item.question.item.kind,
-                    "status": item.status,
-                    "score": round(item.score, 4),
-                    "seconds": round(item.result.seconds, 3) if item.answered else None,
-                    "budget": round(item.budget, 1),
-                    "hints": len(item.hints),
-                    "mistakes": list(item.result.grade.mistakes) if item.answered else [],
-                }
-                for item in self.items
-            ],
+            "questions": [item.to_json() for item in self.items],
         }
 
 
@@ -218,9 +226,15 @@ def clock_text(seconds: float) -> str:
 
 
 def band_for(score: float, gate_missed: bool = False) -> str:
-    if score >= READY and not gate_missed:
+    """The readiness band of a score, judged on the whole percent shown (5.6 / 7 is
+    0.7999… in floating point and reads 80 %: ready, as the rule beside it says)."""
+    if reaches(score, READY) and not gate_missed:
         return "ready"
-    return "close" if score >= CLOSE else "not-yet"
+    return "close" if reaches(score, CLOSE) else "not-yet"
+
+
+def reaches(score: float, line: float) -> bool:
+    return whole_percent(score) >= round(line * 100)
 
 
 class MockInterview(RunBase):
@@ -323,7 +337,10 @@ class MockInterview(RunBase):
         """The next of up to three hints; each costs the share in HINT_COSTS of the question."""
         text = super().hint()
         if text is not None:
-            self.current_item.hints = list(self._hints)
+            item = self.current_item
+            if item is None:  # a hint is only given for the current question
+                raise ValueError("a hint was given with no question open")
+            item.hints = list(self._hints)
         return text
 
     def _check_open(self) -> Question:
@@ -437,7 +454,7 @@ class MockInterview(RunBase):
 
         for item in self.items:
             if item.stage == "case" and item.score < 1.0:
-                for tag in FOLLOW_TAGS.get(item.question.ask.key, ()):
+                for tag in FOLLOW_TAGS.get(item.question.numeric_ask.key, ()):
                     take(self.bank.with_skill(tag))
         topics = list(SERVING_TOPICS if self.case_kind == "serving" else FOLLOW_TOPICS)
         self.rng.shuffle(topics)
@@ -458,7 +475,7 @@ class MockInterview(RunBase):
             self.gpu,
             self.previous,
             self.timed_out,
-            capped=gate_missed and score >= READY,
+            capped=gate_missed and reaches(score, READY),
             ended_early=self.ended_early,
         )
 
