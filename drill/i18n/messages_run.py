@@ -41,6 +41,12 @@ PAIRS: dict[str, tuple[str, str]] = {
         "r：再练答错的题目 · Esc / q：回到首页",
     ),
     "summary-none": ("Nothing missed: well done.", "没有错题，做得好。"),
+    # a miss or a skip made up by a later question of the same item: nothing to practise again
+    "summary-made-up": (
+        "Nothing to practise again: each item's last answer was right (earlier misses or skips "
+        "count in the score above).",
+        "没有需要再练的：每一项的最后一次作答都对了（之前答错或跳过的已计入上面的得分）。",
+    ),
     "mock-intro": (
         "Mock interview, {minutes} minutes: a case step by step, follow-up questions, a "
         "design question. One way: no going back. Commands: 'hint' (costs credit), 'skip', "

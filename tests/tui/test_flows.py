@@ -20,7 +20,15 @@ from drill.ui.tui.screens.practice import PracticeScreen
 from drill.ui.tui.screens.summary import SummaryScreen
 from drill.ui.tui.widgets.points import PointList
 from tests.helpers import right_answer, typed
-from tests.tui.helpers import START, frozen, text_of, type_answer, wait_for_question, workers_done
+from tests.tui.helpers import (
+    START,
+    frozen,
+    text_of,
+    type_answer,
+    until,
+    wait_for_question,
+    workers_done,
+)
 
 SIZE = (100, 34)
 
@@ -392,3 +400,25 @@ async def test_each_feedback_opens_on_the_answer_row_and_then_stays_where_the_us
             assert body.scroll_y == where
             await pilot.press("enter")
             await wait_for_question(pilot)
+
+
+async def test_a_skip_made_up_later_is_not_called_nothing_missed(drill_home):
+    """The round-7 repro: one skipped ridge point, the next one right. Nothing is left to
+    practise again, but the summary does not say "Nothing missed: well done."."""
+    start = PracticeOptions(skills=("ridge-point",), seed=3, count=2)
+    app = make_app(lang="en", start=start, clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_question(pilot)
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.press("enter")
+        await until(
+            pilot, lambda: screen.session.current is not None and screen.feedback_for is None, "q2"
+        )
+        await type_answer(pilot, right_answer(screen.session.current))
+        await until(pilot, lambda: screen.feedback_for is not None, "feedback")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "summary")
+        summary = " ".join(text_of(app, "#summary").split())
+        assert "1 skipped" in summary and "Nothing missed" not in summary
+        assert "Nothing to practise again" in summary

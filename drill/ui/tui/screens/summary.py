@@ -67,7 +67,10 @@ class SummaryScreen(DrillScreen):
             parts.append(Text(f"{tr('practise-again', lang)} {joined}", style="cyan"))
             parts.append(Text(tr("practise-again-rule", lang), style="dim"))
         else:
-            parts.append(Text(tr("summary-none", lang), style="green"))
+            clean = s.skipped == 0 and s.correct == s.questions
+            parts.append(
+                Text(tr("summary-none" if clean else "summary-made-up", lang), style="green")
+            )
         with VerticalScroll(id="summary-body"):
             yield Prose(Group(*parts), id="summary")
         yield KeyBar()
