@@ -209,6 +209,8 @@ async def test_the_summary_lists_each_cases_steps_under_its_name(drill_home):
 
 
 def test_a_header_too_wide_drops_the_streak_then_the_clock():
+    from rich.cells import cell_len
+
     from drill.ui.tui.screens.practice import fit_progress
 
     text = "Question 5 of 12 (2 retries) · step 1 of 6 · 01:44 · score 7.00 / 10 · streak 3"
@@ -220,6 +222,11 @@ def test_a_header_too_wide_drops_the_streak_then_the_clock():
     short = "5/12 (2 retries) · step 1 of 6 · 01:44 · score 7.00 / 10 · streak 3"
     assert fit_progress(text, "01:44", 76, short) == short
     assert fit_progress(text, "01:44", 90, short) == text
+    placement = (
+        "第 4 题 / 共 33 题 · 第 2 组 / 共 11 组：算术强度 · 第 1 步 / 共 2 步 · 得分 1.00 / 1"
+    )
+    fitted = fit_progress(placement + " · 00:12 · 连续答对 1", "00:12", 60)
+    assert cell_len(fitted) <= 60 and fitted.endswith("…")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

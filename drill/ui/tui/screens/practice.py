@@ -34,13 +34,18 @@ VERDICT_STYLE = {
 
 def fit_progress(text: str, clock: str, width: int, short: str = "") -> str:
     """The header in ``width`` cells: a narrow screen takes the ``short`` form (the count as
-    5/12), then drops the streak, then the clock, so what is left is never cut."""
+    5/12), then drops the streak, then the clock, and cuts what is still too long with "…"
+    (a header that wrapped would hide its second line)."""
     if cell_len(text) > width and short:
         text = short
     if cell_len(text) > width:
         text = text.rsplit(" · ", 1)[0]
     if cell_len(text) > width:
         text = text.replace(f" · {clock}", "")
+    if cell_len(text) > width:  # a long group name: one line, cut, never a hidden second
+        from drill.ui.render.cjk import cut
+
+        text = cut(text, width)
     return text
 
 
