@@ -130,30 +130,24 @@ def plan_config(
     elif own:
         history = _open_history()
     try:
+
+        def planned(source):
+            return plan_session(
+                source,
+                config.mode,
+                config.count,
+                skills,
+                concepts,
+                now,
+                zone,
+                seed=config.seed,
+                families=families,
+            )
+
         try:
-            plan = plan_session(
-                history,
-                config.mode,
-                config.count,
-                skills,
-                concepts,
-                now,
-                zone,
-                seed=config.seed,
-                families=families,
-            )
+            plan = planned(history)
         except sqlite3.DatabaseError:
-            plan = plan_session(
-                None,
-                config.mode,
-                config.count,
-                skills,
-                concepts,
-                now,
-                zone,
-                seed=config.seed,
-                families=families,
-            )
+            plan = planned(None)
     finally:
         if own and history is not None:
             history.close()

@@ -9,6 +9,7 @@ second), since the work itself grows with the batch.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from drill.core.engine import decoding
@@ -158,6 +159,13 @@ def _point(label: str, cost: OpCost, peak: float, bandwidth: float, work: float 
     return Point(label, cost.flops, cost.bytes, peak, bandwidth, work)
 
 
+def _decode(context: int, layers: int, head_dim: int, heads: int):
+    """A decode step of this model's attention shape, for the batch and KV heads to vary."""
+    return functools.partial(
+        decoding.decode, context=context, layers=layers, head_dim=head_dim, heads=heads
+    )
+
+
 def fuse(n: int, kernels: int, dtype: str, peak: float, bandwidth: float) -> Move:
     """A chain of ``kernels`` element-wise ops (1 FLOP each, one input, one output) on n
     elements, fused into one kernel: same FLOPs, the intermediates never reach DRAM."""
@@ -185,26 +193,9 @@ def decode_batch(
     """Decode at a larger batch: weights are shared by the batch, each sequence's KV cache is
     not. Work = tokens per step (the batch). ``heads``: the query heads attention runs over
     (the KV heads unless given)."""
-    b = decoding.decode(
-        params,
-        dtype,
-        batch,
-        context=context,
-        layers=layers,
-        kv_heads=kv_heads,
-        head_dim=head_dim,
-        heads=heads,
-    )
-    a = decoding.decode(
-        params,
-        dtype,
-        new_batch,
-        context=context,
-        layers=layers,
-        kv_heads=kv_heads,
-        head_dim=head_dim,
-        heads=heads,
-    )
+    step = _decode(context, layers, head_dim, heads)
+    b = step(params, dtype, batch, kv_heads=kv_heads)
+    a = step(params, dtype, new_batch, kv_heads=kv_heads)
     return Move(
         "batch",
         _point(f"batch {batch}", b, peak, bandwidth, batch),
@@ -242,16 +233,7 @@ def weight_only(
     its roof) stays fp16, only the weight bytes fall; the KV cache stays fp16."""
     if bits not in WEIGHT_BITS:
         raise ShapeError("weight-only quantization uses 4 or 8 bits")
-    b = decoding.decode(
-        params,
-        "fp16",
-        batch,
-        context=context,
-        layers=layers,
-        kv_heads=kv_heads,
-        head_dim=head_dim,
-        heads=heads,
-    )
+    b = _decode(context, layers, head_dim, heads)(params, "fp16", batch, kv_heads=kv_heads)
     saved = params * (dtype_bytes("fp16") - bits / 8)
     return Move(
         "weight-only",
@@ -302,26 +284,9 @@ def gqa(
     heads, and the attention FLOPs, stay."""
     if group < 2 or heads % group:
         raise ShapeError("the group size must divide the query heads and be at least 2")
-    b = decoding.decode(
-        params,
-        dtype,
-        batch,
-        context=context,
-        layers=layers,
-        kv_heads=heads,
-        head_dim=head_dim,
-        heads=heads,
-    )
-    a = decoding.decode(
-        params,
-        dtype,
-        batch,
-        context=context,
-        layers=layers,
-        kv_heads=heads // group,
-        head_dim=head_dim,
-        heads=heads,
-    )
+    step = _decode(context, layers, head_dim, heads)
+    b = step(params, dtype, batch, kv_heads=heads)
+    a = step(params, dtype, batch, kv_heads=heads // group)
     return Move("gqa", _point("MHA", b, peak, bandwidth), _point("GQA", a, peak, bandwidth))
 
 
