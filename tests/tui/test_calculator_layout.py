@@ -233,3 +233,15 @@ async def test_tab_goes_round_the_fields_and_never_into_a_pane_that_drops_typing
         for key in "150T":
             await pilot.press(key)
         await until(pilot, lambda: "efficiency" in text_of(app, "#calc-result").lower(), "used")
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "-M is needed: rows of A and C"), ("zh", "需要填写 -M：A 和 C 的行数")],
+)
+async def test_an_empty_field_says_what_it_needs_in_the_users_language(drill_home, lang, said):
+    app = make_app(lang=lang, clock=frozen)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_calculator(pilot, "gemm")
+        screen.query_one("#p-m", Input).value = ""
+        await until(pilot, lambda: said in text_of(app, "#calc-result"), said)

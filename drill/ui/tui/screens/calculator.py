@@ -212,6 +212,9 @@ class CalculatorScreen(DrillScreen):
                 values[param.name] = bool(widget.value)
                 continue
             text = widget.value.strip()
+            if not text and param.default is None:
+                what = param.label(self.app.lang)
+                raise ValueError(tr("calc-needs", self.app.lang, flag=param.flags[0], what=what))
             if not text:
                 values[param.name] = None
                 continue
