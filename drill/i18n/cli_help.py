@@ -9,6 +9,7 @@ from __future__ import annotations
 HEADINGS = {"positional arguments": "位置参数", "options": "选项"}
 
 CLI_HELP: dict[str, str] = {
+    "1 to 3 for every scenario (default: each skill's own level)": "所有场景题都用 1 到 3 中的这一难度（默认：每个技能自己的难度）",
     "roofline-drill: practise GPU performance reasoning (roofline, intensity, ridge point, bound, efficiency). With no command, opens the app.": "roofline-drill：练习 GPU 性能推理（Roofline、算术强度、拐点、瓶颈类型、效率）。不带命令时打开应用。",
     "show this help message and exit": "显示此帮助信息并退出",
     "show program's version number and exit": "显示程序版本号并退出",

@@ -78,7 +78,12 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> No
         type=argtypes.name,
         help="ask exactly these bank questions (repeatable; --skill adds scenarios)",
     )
-    parser.add_argument("--difficulty", type=int, choices=(1, 2, 3))
+    parser.add_argument(
+        "--difficulty",
+        type=int,
+        choices=(1, 2, 3),
+        help="1 to 3 for every scenario (default: each skill's own level)",
+    )
     parser.add_argument("--gpu", metavar="ID", type=argtypes.name, help="use only this card")
     parser.add_argument(
         "--topic",
