@@ -765,3 +765,19 @@ def test_a_figure_that_is_another_points_does_not_deny_a_lone_figure():
     assert naive not in grade_free(q, "cuBLAS 约 64%").denied
     assert naive in grade_free(q, "朴素 kernel 效率 0.6%").denied  # its known wrong form
     assert naive in grade_free(q, "the naive kernel reaches 30 % of its roof").denied
+
+
+def test_a_claim_about_prefill_does_not_deny_a_point_about_decode(builtin: Bank) -> None:
+    """The round-8 reader's repro: the prefill sentence's "projections … compute-bound" capped
+    the decode point; a decode claim saying compute-bound still denies it."""
+    q = builtin.get("decode-batch1-bound")
+    decode = q.rubric[0]
+    right = (
+        "Decode at batch 1 is memory-bound: every weight is read once per token for 2 FLOPs, "
+        "about 1 FLOP/B, and attention streams the KV cache. Prefill runs all prompt tokens "
+        "together, which turns the projections into large GEMMs and are compute-bound."
+    )
+    assert grade_free(q, right).score == 1.0
+    wrong = "In decode the projections are compute-bound. Prefill is compute-bound too."
+    assert decode in grade_free(q, wrong).denied
+    assert grade_free(q, "解码时投影层是计算密集的，prefill 也是。").score < 0.5

@@ -25,6 +25,15 @@ _AXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "node": (("intra",), ("inter",)),  # "intra node" and "inter node" (drill.grading.short_forms)
 }  # fmt: skip
 
+# the two sides of a contrast a question draws: a claim about one side alone says nothing
+# against a point about the other ("prefill's projections are compute-bound" does not deny
+# "in decode the projections are memory-bound")
+SIDES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("decode", "decoding", "generation", "解码"), ("prefill", "prompt", "预填充")),
+    (("forward", "前向"), ("backward", "反向")),
+    (("training", "训练"), ("inference", "serving", "推理")),
+)  # fmt: skip
+
 # concepts that are each other's opposite conclusion
 CONCEPT_OPPOSITES: dict[str, str] = {
     "memory-bound": "compute-bound",

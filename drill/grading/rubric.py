@@ -30,7 +30,7 @@ from drill.core import units as u
 from drill.grading import concepts
 from drill.grading.claims import Claim, read_claims
 from drill.grading.marks import LIST_CAP, PointMark, score_marks
-from drill.grading.relations import CONCEPT_OPPOSITES, opposites
+from drill.grading.relations import CONCEPT_OPPOSITES, SIDES, opposites
 from drill.grading.text import (
     BREAKS,
     Number,
@@ -419,11 +419,37 @@ def point_denied(point, answer: Answer, others: tuple = ()) -> bool:
         flips = [k for k, p in enumerate(parts) if _polar(p)]
         if len(parts) == 1 and parts[0].kind == "words":
             continue  # a bare word reversed somewhere says nothing about this point
-        claims = _claims_for(point, answer, parts)
+        claims = [c for c in _claims_for(point, answer, parts) if not _other_side(point, c)]
         known = answer.givens + _figures(others)  # figures that say something else
         if any(_said(parts, c, k, known) for k in flips for c in claims):
             return True
     return False
+
+
+@cache
+def _side_words() -> tuple[tuple[tuple[tuple[str, ...], ...], ...], ...]:
+    return tuple(
+        tuple(tuple(tuple(normalize(w).split()) for w in side) for side in pair) for pair in SIDES
+    )
+
+
+def _sides(tokens: tuple[str, ...]) -> set[tuple[int, int]]:
+    """The sides of SIDES that ``tokens`` name: ``(contrast, side)``."""
+    return {
+        (k, j)
+        for k, pair in enumerate(_side_words())
+        for j, side in enumerate(pair)
+        if any(find_all(tokens, list(w)) for w in side)
+    }
+
+
+def _other_side(point, claim: Claim) -> bool:
+    """The claim names only the other side of a contrast the point is about: it speaks of
+    prefill where the point speaks of decode."""
+    label = " ".join(point.label.values())
+    mine = _sides(tuple(normalize(label).split()))
+    said = _sides(claim.tokens)
+    return any((k, 1 - j) in said and (k, j) not in said for k, j in mine)
 
 
 def _figures(points: tuple) -> tuple[Number, ...]:
