@@ -72,6 +72,26 @@ def test_a_wrong_bound_leads_to_a_bound_follow_up():
         assert "bound" in follow[0].skills, (seed, follow[0].id)
 
 
+def test_a_follow_up_never_works_out_a_figure_the_case_already_asked_for():
+    """A missed intensity step leads to an intensity question, but not to the case's own GEMM
+    again (the round-8 reader got "Estimate the intensity of a 4096 GEMM" after a 4096 GEMM)."""
+    from drill.grading.text import numbers_in
+
+    repeats = []
+    for seed in range(40):
+        mock = interview(seed=seed)
+        figures = [a.expected for a in mock.items[0].question.scenario.asks]
+        figures = [f for f in figures if isinstance(f, float) and f]
+        while mock.current_item.stage == "case":
+            mock.answer("a" if mock.current.ask.options else "1")
+        for item in mock.items:
+            if item.stage == "follow-up":
+                said = [n.value for n in numbers_in(item.question.concept.answer["en"])]
+                if any(abs(v - f) <= 0.01 * abs(f) for v in said for f in figures):
+                    repeats.append((seed, item.question.concept.id))
+    assert not repeats
+
+
 def test_the_serving_case_leads_on_to_serving_questions():
     """A missed KV-capacity step brings a KV-cache follow-up; a serving case with nothing
     missed still follows with system design, and its design question is another serving one

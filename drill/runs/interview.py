@@ -275,6 +275,9 @@ class MockInterview(RunBase):
         case = build_case(config.case, ctx, self.seed)
         self.case_kind = "serving" if case.skill == "serving-case" else "kernel"
         self.gpu = case.params["gpu"]
+        self._case_figures = tuple(
+            float(a.expected) for a in case.asks if isinstance(a.expected, (int, float))
+        )
         case_budget = self.total * CASE_SHARE / len(case.asks)
         self.items: list[Item] = [
             Item(
@@ -441,14 +444,17 @@ class MockInterview(RunBase):
         picked: list = []
 
         def take(candidates) -> None:
-            pool = sorted((q for q in candidates if q not in picked), key=lambda q: q.id)
+            pool = sorted(
+                (q for q in candidates if q not in picked and not self._repeats_case(q)),
+                key=lambda q: q.id,
+            )
             if pool and len(picked) < count:
                 choice = self.rng.choice(pool)
                 picked.append(choice)
                 for follow in choice.follow_ups:  # the question's own follow-up comes next
                     if len(picked) < count and follow in self.bank.questions:
                         candidate = self.bank.get(follow)
-                        if candidate not in picked:
+                        if candidate not in picked and not self._repeats_case(candidate):
                             picked.append(candidate)
                             break
 
@@ -461,6 +467,14 @@ class MockInterview(RunBase):
         for topic in topics:
             take(self.bank.by_topic(topic))
         return picked[:count]
+
+    def _repeats_case(self, question) -> bool:
+        """The question works out a figure the case already asked for (the case's 4096 GEMM
+        again): a follow-up asks something new."""
+        from drill.grading.text import close, numbers_in
+
+        said = [n.value for n in numbers_in(question.answer.get("en", ""))]
+        return any(close(v, f, 0.01) for f in self._case_figures if f for v in said)
 
     # -- the end --------------------------------------------------------------------------
     def scorecard(self) -> Scorecard:
