@@ -22,6 +22,11 @@ PAIRS: dict[str, tuple[str, str]] = {
         "Answers so far are kept. y: leave and see the summary · n / Escape: stay",
         "已答的题都会保留。y：离开并查看总结 · n / Esc：留下",
     ),
+    "leave-body-unsaved": (
+        "This session is not saved (--no-save): nothing is kept. y: leave and see the "
+        "summary · n / Escape: stay",
+        "本次练习不保存（--no-save）：什么都不会保留。y：离开并查看总结 · n / Esc：留下",
+    ),
     "leave-placement-title": ("Stop the placement test?", "停止定级测试？"),
     "leave-placement-body": (
         "Finished groups are kept, and the next placement goes on from the first group "
@@ -33,6 +38,11 @@ PAIRS: dict[str, tuple[str, str]] = {
         "The questions left count 0; the interview is kept as ended early, outside your "
         "mock trend. y: end and see the scorecard · n / Escape: go on",
         "剩下的题计 0 分；这次面试记为提前结束，不计入模拟面试趋势。y：结束并查看成绩单 · n / Esc：继续",
+    ),
+    "leave-mock-body-unsaved": (
+        "The questions left count 0; this interview is not saved (--no-save). y: end and "
+        "see the scorecard · n / Escape: go on",
+        "剩下的题计 0 分；这次面试不保存（--no-save）。y：结束并查看成绩单 · n / Esc：继续",
     ),
     "yes": ("Yes", "是"),
     "no": ("No", "否"),

@@ -47,3 +47,18 @@ async def test_no_save_holds_for_practice_and_placement_started_from_home(drill_
     flush()
     attempts = [attempt for session in stored_sessions() for attempt in session.attempts]
     assert len(attempts) == (3 if record else 0)
+
+
+@pytest.mark.parametrize("record", [False, True], ids=["no-save", "saved"])
+async def test_the_leave_dialog_says_whether_answers_are_kept(drill_home, record):
+    from drill.ui.tui.screens.dialogs import ConfirmScreen
+
+    app = make_app(lang="en", start=START, clock=frozen, record=record)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_question(pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        said = " ".join(str(w.render()) for w in app.screen.query("Static"))
+        assert ("Answers so far are kept" in said) is record
+        assert ("nothing is kept" in said) is not record

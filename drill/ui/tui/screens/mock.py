@@ -234,7 +234,11 @@ class MockScreen(RunScreen):
 
         self.app.push_screen(
             ConfirmScreen(
-                tr("leave-mock-title", self.app.lang), tr("leave-mock-body", self.app.lang)
+                tr("leave-mock-title", self.app.lang),
+                tr(
+                    "leave-mock-body" if self.app.record else "leave-mock-body-unsaved",
+                    self.app.lang,
+                ),
             ),
             done,
         )

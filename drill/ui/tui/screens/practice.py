@@ -427,10 +427,7 @@ class PracticeScreen(RunScreen):
         title, body = (
             ("leave-placement-title", "leave-placement-body")
             if placement
-            else (
-                "leave-title",
-                "leave-body",
-            )
+            else ("leave-title", "leave-body" if self.app.record else "leave-body-unsaved")
         )
         self.app.push_screen(ConfirmScreen(tr(title, self.app.lang), tr(body, self.app.lang)), done)
 
