@@ -434,3 +434,20 @@ def test_every_generated_solution_fits_80_columns_whole(lang):
                     if any(cell_len(line.rstrip()) > 76 for line in shown):
                         bad.setdefault(skill_id, text)
     assert bad == {}
+
+
+def test_a_line_never_breaks_inside_a_chinese_word_of_the_app():
+    """The round-8 reader's "每元素字节|数": a width that falls inside 字节数 moves the word."""
+    from drill.ui.render.cjk import fit
+
+    line = "每个 token 的 KV 缓存 = 2（K 与 V）· 层数 · KV 头数 · 头维度 · 每元素字节数"
+    for width in range(40, 72):
+        lines = fit(line, width)
+        assert all(not a.endswith(("字", "字节")) or a.endswith("字节数") for a in lines), lines
+
+
+def test_a_bullet_at_the_margin_hangs_under_its_text():
+    from drill.ui.render.cjk import fit
+
+    lines = fit("• Conventions: decimal SI units (1 GB = 1e9 B); an FMA is 2 FLOPs; dense", 40)
+    assert len(lines) > 1 and all(a.startswith("  ") for a in lines[1:])

@@ -140,7 +140,56 @@ def _units(line: str, width: int = 0) -> list[tuple[int, int, bool]]:
             glued[-1][1] = unit[1]
             continue
         glued.append(unit)
-    return [tuple(u) for u in _bind(line, glued, width)]
+    return [tuple(u) for u in _bind(line, _words(line, glued, width), width)]
+
+
+# Words of the app's Chinese that a line never breaks inside: "字节数" is not "字|节数". A
+# line still breaks between any two other characters, as Chinese is set.
+_ZH_WORDS = frozenset("""
+字节 字节数 带宽 拐点 算力 访存 密集 峰值 显存 强度 算术 延迟 吞吐 计算 受限 瓶颈 缓存 维度
+优化 融合 精度 存储 向量 加载 合并 访问 时间 对比 检查 实测 可达 性能 效率 最短 链路 单向
+约定 稠密 稀疏 定律 在途 元素 层数 头数 矩阵 屋顶 利用率 占用率 寄存器 共享内存 内存 数据
+类型 批量 序列 长度 参数 模型 权重 激活 梯度 通信 并行 节点 答案 题目 练习 复习 统计 正确
+错误 提示 分数 推理 训练 解码 预填充 注意力 形状 瘦长 实现 对齐 限制 实际 相邻 算子 中间
+结果 片上 读取 写入 倍数 百分比 实测值 不同 因为 所以 但是 如果 应该 需要 可以 已经 接近
+调整 大小 填满 转换 输入 输出 补齐 减少 增加 提高 降低 使用 同步 异步 拷贝 指令 分块 线程
+原因 因素 关系 流水线 饱和 左右 更多 更小 每个 一次 两个 情况 问题 方向 理由 步骤 公式
+""".split())  # fmt: skip
+_ZH_LONGEST = max(map(len, _ZH_WORDS))
+
+
+def _words(line: str, units: list[list], width: int) -> list[list]:
+    """Single-character units that spell one of ``_ZH_WORDS`` joined into one unit (never
+    wider than half a line, so a narrow cell still breaks)."""
+    if width and width < 2 * 2 * _ZH_LONGEST:
+        return units
+    out: list[list] = []
+    k = 0
+    while k < len(units):
+        unit = units[k]
+        a = unit[0]
+        if not unit[2] and get_character_cell_size(line[a]) == 2:
+            word = next(
+                (
+                    line[a : a + n]
+                    for n in range(_ZH_LONGEST, 1, -1)
+                    if line[a : a + n] in _ZH_WORDS
+                ),
+                "",
+            )
+            end = a + len(word)
+            j = k
+            while word and j + 1 < len(units) and units[j][1] < end:
+                if units[j + 1][2] or units[j + 1][0] != units[j][1]:
+                    break
+                j += 1
+            if word and units[j][1] >= end and j > k:
+                out.append([a, units[j][1], False])
+                k = j + 1
+                continue
+        out.append(list(unit))
+        k += 1
+    return out
 
 
 # What a number keeps on its line: its unit ("82.6 TFLOP/s", "15 %", "16 倍", "1 次运算").
@@ -239,11 +288,13 @@ def break_offsets(line: str, width: int) -> list[tuple[int, int]]:
 
 def hanging(line: str) -> int:
     """Where an indented line's wrapped lines start: under the text after its marker
-    ("  a) ", "  ✓ ", "  3. "), else two cells in; 0 for a line that is not indented."""
+    ("  a) ", "  ✓ ", "  3. "), else two cells in; a bullet at the margin ("• ") hangs under
+    its text too; 0 for any other line that is not indented."""
     body = line.lstrip(" ")
     indent = len(line) - len(body)
     if not indent:
-        return 0
+        bullet = re.match(r"[•✓✗○]\s+", body)
+        return cell_len(bullet.group(0)) if bullet else 0
     marker = _marker().match(body).group(0)  # matches "" where there is no marker
     return indent + (cell_len(marker) if marker else 2)
 

@@ -94,7 +94,7 @@ class QuickReference:
             parts.append(RichText())
             parts.append(Wrapped(RichText(Text.of(row.symptom)(self.lang), style="bold")))
             for field in FIELDS[1:]:
-                line = RichText(tr(f"reference-{field}", self.lang) + colon, style="cyan")
+                line = RichText("  " + tr(f"reference-{field}", self.lang) + colon, style="cyan")
                 line.append(Text.of(getattr(row, field))(self.lang))
                 parts.append(Wrapped(line))
         return Group(*parts)
