@@ -145,7 +145,7 @@ def _units(line: str, width: int = 0) -> list[tuple[int, int, bool]]:
 
 # Words of the app's Chinese that a line never breaks inside: "字节数" is not "字|节数". A
 # line still breaks between any two other characters, as Chinese is set.
-_ZH_WORDS = frozenset("""
+_ZH_WORD_LIST = """
 字节 字节数 带宽 拐点 算力 访存 密集 峰值 显存 强度 算术 延迟 吞吐 计算 受限 瓶颈 缓存 维度
 优化 融合 精度 存储 向量 加载 合并 访问 时间 对比 检查 实测 可达 性能 效率 最短 链路 单向
 约定 稠密 稀疏 定律 在途 元素 层数 头数 矩阵 屋顶 利用率 占用率 寄存器 共享内存 内存 数据
@@ -154,7 +154,8 @@ _ZH_WORDS = frozenset("""
 结果 片上 读取 写入 倍数 百分比 实测值 不同 因为 所以 但是 如果 应该 需要 可以 已经 接近
 调整 大小 填满 转换 输入 输出 补齐 减少 增加 提高 降低 使用 同步 异步 拷贝 指令 分块 线程
 原因 因素 关系 流水线 饱和 左右 更多 更小 每个 一次 两个 情况 问题 方向 理由 步骤 公式
-""".split())  # fmt: skip
+"""
+_ZH_WORDS = frozenset(_ZH_WORD_LIST.split())
 _ZH_LONGEST = max(map(len, _ZH_WORDS))
 
 
