@@ -596,3 +596,33 @@ def test_chinese_is_spaced_one_way(raw, tidy):
 
     assert tidy_zh(raw) == tidy
     assert tidy_zh(tidy) == tidy
+
+
+@pytest.mark.parametrize(
+    ("args", "english", "chinese"),
+    [
+        (["calc", "gemm", "-M", "x"], "expected a number", "参数 -M/--m：需要一个数"),
+        (["calc", "gemm"], "gemm needs -M (rows of A and C)", "gemm 需要 -M（A 和 C 的行数）"),
+        (["start", "--bogus"], "unrecognized arguments", "无法识别的参数：--bogus"),
+        (["frob"], "invalid choice: 'frob'", "无效的选项 'frob'"),
+        (["calc", "ridge", "--gpu", "nosuch"], "unknown GPU 'nosuch'", "未知的 GPU 'nosuch'"),
+        (["stats", "--since", "foo"], "is not a date", "'foo' 不是日期"),
+    ],
+)
+def test_command_line_errors_are_one_line_in_the_users_language(drill_home, args, english, chinese):
+    from tests.helpers import run_drill
+
+    for lang, said in (("en", english), ("zh", chinese)):
+        done = run_drill("--lang", lang, *args)
+        line = done.stderr.strip()
+        assert done.returncode == 2 and "\n" not in line and said in line, (lang, line)
+        assert ("错误：" in line) is (lang == "zh") and ("error:" in line) is (lang == "en")
+
+
+def test_a_chinese_setting_gives_chinese_errors_without_lang(drill_home):
+    from drill.config import settings
+    from tests.helpers import run_drill
+
+    settings.save(settings.Settings(language="zh"))
+    line = run_drill("calc", "gemm").stderr.strip()
+    assert line == "drill：错误：gemm 需要 -M（A 和 C 的行数）"

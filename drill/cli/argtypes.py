@@ -8,9 +8,19 @@ import argparse
 from drill.core.limits import MAX_COUNT, MAX_NUMBER  # one bound for flags and files
 
 
+class ParseError(Exception):
+    """A command line argparse could not read: drill.cli.main prints it as one line, in the
+    user's language, and exits 2."""
+
+    def __init__(self, prog: str, message: str) -> None:
+        super().__init__(message)
+        self.prog = prog
+        self.message = message
+
+
 class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, no usage dump
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+    def error(self, message: str):  # one line, no usage dump
+        raise ParseError(self.prog, message)
 
 
 def unit_arg(parse, hint: str = ""):

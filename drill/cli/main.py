@@ -6,8 +6,9 @@ import contextlib
 import importlib
 import sys
 
+from drill.cli.argtypes import ParseError
 from drill.cli.commands import COMMANDS
-from drill.cli.parser import build_parser, join_negatives, value_options
+from drill.cli.parser import build_parser, help_lang, join_negatives, value_options
 from drill.errors import UsageError
 
 
@@ -35,33 +36,50 @@ def main(argv: list[str] | None = None) -> int:
     install()  # a non-UTF-8 terminal gets ASCII stand-ins instead of UnicodeEncodeError
     if argv is None:
         argv = sys.argv[1:]
-    parser = build_parser(argv)
-    argv = join_negatives(list(argv), value_options(parser))
-    args = parser.parse_args(argv)
-    if args.command is None:
-        args.command = "start"
-        args = parser.parse_args(["start", *(["--lang", args.lang] if args.lang else [])])
-        args.home = True  # bare `drill` opens the home screen, `drill start` a session
+    try:
+        parser = build_parser(argv)
+        argv = join_negatives(list(argv), value_options(parser))
+        args = parser.parse_args(argv)
+        if args.command is None:
+            args.command = "start"
+            args = parser.parse_args(["start", *(["--lang", args.lang] if args.lang else [])])
+            args.home = True  # bare `drill` opens the home screen, `drill start` a session
+    except ParseError as exc:
+        return _error(argv, exc.prog, exc.message, see=exc.prog)
     # Each command's module is imported only when it runs (textual alone costs ~100 ms).
     command = COMMANDS.get(args.command)
     if command is None:
-        parser.error(f"unknown command {args.command}")
+        return _error(argv, "drill", f"unknown command {args.command}", see="drill")
     try:
         module = importlib.import_module(f"drill.cli.commands.{command.module}")
         code = getattr(module, command.run)(args)
         sys.stdout.flush()  # a full disk or closed pipe shows here, not at exit
         return code
     except UsageError as exc:
-        from drill.core.printable import printable  # a file name may hold escapes
-
-        print(f"drill: error: {printable(str(exc))}", file=sys.stderr)
-        return 2
+        return _error(argv, "drill", str(exc))
     except KeyboardInterrupt:
         return 130
     except OSError as exc:
         if _is_output_error(exc):
             return _write_failed(exc)
         raise
+
+
+def _error(argv: list[str], prog: str, message: str, see: str = "") -> int:
+    """One line on stderr, in the language of --lang or the user's setting; exit status 2."""
+    from drill.core.printable import printable  # a file name may hold escapes
+
+    line = f"{prog}: error: {printable(message)}" + (f" (see {see} --help)" if see else "")
+    try:
+        zh = help_lang(argv) == "zh"
+    except Exception:  # settings that cannot be read: the error itself still shows
+        zh = False
+    if zh:
+        from drill.i18n.cli_errors import error_line
+
+        line = error_line(line)
+    print(line, file=sys.stderr)
+    return 2
 
 
 def _is_output_error(exc: OSError) -> bool:
