@@ -781,3 +781,16 @@ def test_a_claim_about_prefill_does_not_deny_a_point_about_decode(builtin: Bank)
     wrong = "In decode the projections are compute-bound. Prefill is compute-bound too."
     assert decode in grade_free(q, wrong).denied
     assert grade_free(q, "解码时投影层是计算密集的，prefill 也是。").score < 0.5
+
+
+def test_a_figure_of_another_kind_does_not_say_a_point_written_without_a_unit(builtin: Bank):
+    """A heldout answer's "50 x 1555 GB/s … = 7.8 TFLOP/s" read 77.75 TB/s as the point's
+    "~77.8 万亿" (a figure with no unit); the FLOP/s the answer works out is what it says."""
+    q = builtin.get("attainable-formula")
+    wrong = (
+        "min(peak, AI x BW) = min(312 TFLOP/s, 50 x 1555 GB/s) = min(312, 7.8) = 7.8 TFLOP/s, "
+        "so it's memory-bound at about 2.5 % of peak; raise intensity to go faster."
+    )
+    assert q.rubric[1] not in grade_free(q, wrong).hit
+    assert grade_free(q, "min(312, 50 × 1.555) = 77.8 万亿次/秒，访存密集").score == 1.0
+    assert q.rubric[1] in grade_free(q, "可达约 77.8 万亿，受带宽限制").hit

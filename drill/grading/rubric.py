@@ -22,7 +22,7 @@ worth saying".
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import product
 
@@ -346,7 +346,30 @@ def _phrases(point) -> list[tuple[Part, ...]]:
                 out.append(parse_phrase(phrase))
             except PhraseError:
                 continue  # drill validate reports it; a broken phrase never matches
-    return out
+    return _with_kind(out)
+
+
+def _with_kind(phrases: list[tuple[Part, ...]]) -> list[tuple[Part, ...]]:
+    """A figure written without a unit ("~77.8 万亿") is the quantity the point's other
+    figures name when they all name one ("~77.8 TFLOP/s"): 77.75 TB/s is not it."""
+    kinds = {
+        p.number.dims
+        for parts in phrases
+        for p in parts
+        if p.kind == "number" and p.number is not None and p.number.dims
+    }
+    if len(kinds) != 1:
+        return phrases
+    (dims,) = kinds
+    return [
+        tuple(
+            replace(p, number=replace(p.number, dims=dims))
+            if p.kind == "number" and p.number is not None and not p.number.dims
+            else p
+            for p in parts
+        )
+        for parts in phrases
+    ]
 
 
 def point_found(point, answer: Answer) -> bool:
