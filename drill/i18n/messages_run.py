@@ -104,6 +104,11 @@ PAIRS: dict[str, tuple[str, str]] = {
     "hint": ("Hint", "提示"),
     "no-hint": ("No more hints.", "没有更多提示了。"),
     "points-review": ("Rubric points, ✓ said, ✗ not said:", "评分要点，✓ 已答到，✗ 未答到："),
+    # a mock is marked one way, as an interview is; practice lets the user mark the points
+    "points-contest": (
+        "Misread? drill start --question {id} asks it again and lets you mark its points",
+        "判错了？drill start --question {id} 会再问一次，并可自己改判要点",
+    ),
     "points-head": (
         "Rubric points, ✓ said, ✗ not said (flip N changes a mark):",
         "评分要点，✓ 已答到，✗ 未答到（输入 flip N 或 翻转 N 可改判）：",
@@ -122,6 +127,14 @@ PAIRS: dict[str, tuple[str, str]] = {
     "cap-key": (
         "Score at most {cap}: key point {points} (the conclusion asked for) is missing.",
         "得分最多 {cap}：缺少关键要点第 {points} 条（题目要的结论）。",
+    ),
+    "cap-key-many": (
+        "Score at most {cap}: key points {points} (the conclusions asked for) are missing.",
+        "得分最多 {cap}：缺少关键要点第 {points} 条（题目要的结论）。",
+    ),
+    "cap-denied-many": (
+        "Score at most {cap}: the answer says otherwise on points {points}.",
+        "得分最多 {cap}：答案在第 {points} 条上说法相反。",
     ),
     "point-flipped": ("your mark", "你的判定"),
     "flipped": ("Marks changed by you:", "已按你的判定改分："),

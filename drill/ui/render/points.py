@@ -40,9 +40,11 @@ def cap_line(result, lang: str) -> str:
     if cap is None:
         return ""
     value, why, points = cap
+    numbers = list(map(str, points))
+    if lang != "zh" and len(numbers) > 1:
+        listed = ", ".join(numbers[:-1]) + " and " + numbers[-1]
+    else:
+        listed = tr("sep-names", lang).join(numbers)
     return tr(
-        f"cap-{why}",
-        lang,
-        cap=f"{value:g}",
-        points=tr("sep-names", lang).join(map(str, points)),
+        f"cap-{why}" + ("-many" if len(numbers) > 1 else ""), lang, cap=f"{value:g}", points=listed
     )

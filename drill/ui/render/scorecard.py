@@ -89,6 +89,8 @@ def solutions(card: Scorecard, lang: str) -> list[tuple[str, str, str, list[str]
                 tr("points-review", lang),
                 *(f"  {line}" for line, _ in point_lines(item.result, lang)),
             ]
+            if q.concept is not None and item.result.score < 1.0:
+                notes.append(tr("points-contest", lang, id=q.concept.id))
         before = said.setdefault(id(q.scenario), set()) if q.scenario is not None else set()
         # a free answer's model answer is the expected text itself
         steps = [line for line in q.solution(lang) if line != expected and line not in before]
