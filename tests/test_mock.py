@@ -314,6 +314,8 @@ def test_the_review_of_a_free_answer_lists_the_points_it_covered_and_missed():
         assert any("✓" in line or "✗" in line for line in marked)
         assert any(head in line for line in lines), lines
         assert not any("flip" in line or "翻转" in line for line in lines)  # the mock is over
+        contest = f"drill start --question {free.question.concept.id}"
+        assert any(contest in line for line in lines), lines  # where the marks can be changed
 
 
 def test_the_apps_chinese_review_spaces_latin_words_as_its_prose_does():
