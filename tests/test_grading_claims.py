@@ -373,3 +373,17 @@ def grade_free_point(p: RubricPoint, text: str) -> bool:
     from types import SimpleNamespace
 
     return grade_free(SimpleNamespace(rubric=(p,), prompt={}), text).score == 1.0
+
+
+def test_a_place_piece_that_already_states_a_bound_is_a_claim_of_its_own(bank: Bank) -> None:
+    """The round-9 Chinese reader's repro: "低于拐点 compute-bound，高于拐点 memory-bound" was
+    read as one claim, so the reversed halves said the point; each half is its own claim."""
+    q = bank.get("ridge-point-meaning")
+    for reversed_ in (
+        "拐点=峰值/带宽。低于拐点 compute-bound，高于拐点 memory-bound",
+        "拐点=峰值/带宽。低于拐点就是计算密集，高于拐点是访存密集",
+    ):
+        assert grade_free(q, reversed_).score < 0.5
+    assert (
+        grade_free(q, "拐点=峰值/带宽。低于拐点 memory-bound，高于拐点 compute-bound").score == 1.0
+    )

@@ -146,7 +146,17 @@ def _starts(tokens: list[str], english: frozenset[str], chinese: tuple[str, ...]
     return not tokens[0].isascii() and any(head.startswith(w) for w in chinese)
 
 
+def _concludes(tokens: list[str]) -> bool:
+    """The piece already states a bound ("below the ridge compute-bound"): it is a claim of
+    its own, not the condition of the next piece."""
+    from drill.grading import concepts
+
+    return any(concepts.occurrences(name, tokens) for name in ("memory-bound", "compute-bound"))
+
+
 def _sets_up(tokens: list[str]) -> bool:
+    if _concludes(tokens):
+        return False
     words = sum(1 if t.isascii() else 0.5 for t in tokens)
     if words <= _PLACE_TOKENS and _starts(tokens, _PLACES, _ZH_PLACES):
         return True
