@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from drill.grading import concepts
 from drill.grading.text import Number, normalize, numbers_in
 
 # a piece that starts with one of these goes on with the claim before it
@@ -149,8 +150,6 @@ def _starts(tokens: list[str], english: frozenset[str], chinese: tuple[str, ...]
 def _concludes(tokens: list[str]) -> bool:
     """The piece already states a bound ("below the ridge compute-bound"): it is a claim of
     its own, not the condition of the next piece."""
-    from drill.grading import concepts
-
     return any(concepts.occurrences(name, tokens) for name in ("memory-bound", "compute-bound"))
 
 

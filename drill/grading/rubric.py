@@ -438,11 +438,12 @@ def point_denied(point, answer: Answer, others: tuple = ()) -> bool:
     point, not a wrong figure for the naive kernel's 10 %."""
     if wrong_form_said(point, answer):
         return True
+    sides = _sides(tuple(normalize(" ".join(point.label.values())).split()))
     for parts in _phrases(point):
         flips = [k for k, p in enumerate(parts) if _polar(p)]
         if len(parts) == 1 and parts[0].kind == "words":
             continue  # a bare word reversed somewhere says nothing about this point
-        claims = [c for c in _claims_for(point, answer, parts) if not _other_side(point, c)]
+        claims = [c for c in _claims_for(point, answer, parts) if not _other_side(sides, c)]
         known = answer.givens + _figures(others)  # figures that say something else
         if any(_said(parts, c, k, known) for k in flips for c in claims):
             return True
@@ -466,11 +467,9 @@ def _sides(tokens: tuple[str, ...]) -> set[tuple[int, int]]:
     }
 
 
-def _other_side(point, claim: Claim) -> bool:
-    """The claim names only the other side of a contrast the point is about: it speaks of
-    prefill where the point speaks of decode."""
-    label = " ".join(point.label.values())
-    mine = _sides(tuple(normalize(label).split()))
+def _other_side(mine: set[tuple[int, int]], claim: Claim) -> bool:
+    """The claim names only the other side of a contrast the point is about (``mine``, the
+    sides its label names): it speaks of prefill where the point speaks of decode."""
     said = _sides(claim.tokens)
     return any((k, 1 - j) in said and (k, j) not in said for k, j in mine)
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from drill.grading.numbers import HINT_COSTS, AnswerError, Grade
+from drill.grading.text import close, numbers_in
 from drill.i18n import tr
 from drill.runs.base import RunBase
 from drill.runs.items import ItemRef, Question, Result
@@ -471,8 +472,6 @@ class MockInterview(RunBase):
     def _repeats_case(self, question) -> bool:
         """The question works out a figure the case already asked for (the case's 4096 GEMM
         again): a follow-up asks something new."""
-        from drill.grading.text import close, numbers_in
-
         said = [n.value for n in numbers_in(question.answer.get("en", ""))]
         return any(close(v, f, 0.01) for f in self._case_figures if f for v in said)
 
