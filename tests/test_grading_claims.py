@@ -387,3 +387,34 @@ def test_a_place_piece_that_already_states_a_bound_is_a_claim_of_its_own(bank: B
     assert (
         grade_free(q, "拐点=峰值/带宽。低于拐点 memory-bound，高于拐点 compute-bound").score == 1.0
     )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_ratio_written_the_other_way_round_denies_the_definition(bank: Bank, lang: str) -> None:
+    """Round 9: "字节数除以 FLOPs" got the definition point of intensity; a ratio's parts are
+    read in order, so bytes over FLOPs says it the other way round."""
+    q = bank.get("intensity-definition")
+    right, wrong = {
+        "en": (
+            "FLOPs divided by the bytes moved, in FLOP/B; against the ridge it tells memory-"
+            "from compute-bound.",
+            "Bytes divided by FLOPs, in FLOP/B; against the ridge it tells memory- from "
+            "compute-bound.",
+        ),
+        "zh": (
+            "算术强度是 FLOPs 除以字节数，单位 FLOP/B，和拐点比较判断访存密集还是计算密集",
+            "算术强度是字节数除以 FLOPs，单位 FLOP/B，和拐点比较判断访存密集还是计算密集",
+        ),
+    }[lang]
+    assert grade_free(q, right).score == 1.0
+    result = grade_free(q, wrong)
+    assert result.score < 0.5
+    assert q.rubric[0] in result.denied
+
+
+def test_batch_raising_a_convolution_s_intensity_is_denied_in_chinese(bank: Bank) -> None:
+    """Round 9: "batch 越大强度越高" scored 1.0; 越大 and 越高 read as larger and higher."""
+    q = bank.get("conv-intensity")
+    base = "FLOPs 约 7.4e9，字节约 25.8 MB，强度约 287 FLOP/B，高于拐点，计算密集。通道数决定强度，"
+    assert grade_free(q, base + "batch 几乎不影响。").score == 1.0
+    assert grade_free(q, base + "batch 越大强度越高。").score < 0.5

@@ -13,7 +13,8 @@ the point is denied and the score capped. A part is one of:
 - ``!words``, words the claim must not hold: ``double & !dram`` is "it doubles", not "it
   doubles only against DRAM";
 - ``words .. words``, words in that order within the claim: ``peak .. / .. bandwidth`` is
-  "peak FLOP/s ÷ peak bandwidth", and the reverse order says it the other way round.
+  "peak FLOP/s ÷ peak bandwidth", and the reverse order says it the other way round; a
+  ``/`` part joins the word parts beside it the same way (``flops & / & bytes``).
 
 Required points make the score; optional points never lower it and are offered as "also
 worth saying".
@@ -97,7 +98,25 @@ def parse_phrase(phrase: str) -> tuple[Part, ...]:
     pieces = phrase.split("&")
     if any(not p.strip() for p in pieces):
         raise PhraseError(f"phrase {phrase!r} has an empty part")
-    return tuple(parse_part(p) for p in pieces)
+    return _ratio_in_order(tuple(parse_part(p) for p in pieces))
+
+
+_RATIO = ("/",)
+
+
+def _ratio_in_order(parts: tuple[Part, ...]) -> tuple[Part, ...]:
+    """A ``/`` part and the word parts beside it read as one ratio in that order, so
+    ``flops & / & bytes`` is said by "FLOPs / bytes" and said the other way round by "bytes
+    divided by FLOPs" (short forms make 除以 and "divided by" a ``/``)."""
+    k = next((k for k, p in enumerate(parts) if p.kind == "words" and p.words == _RATIO), -1)
+    if k < 0:
+        return parts
+    lo = k - 1 if k > 0 and parts[k - 1].kind == "words" else k
+    hi = k + 1 if k + 1 < len(parts) and parts[k + 1].kind == "words" else k
+    if lo == hi:
+        return parts
+    steps = tuple(p.words for p in parts[lo : hi + 1])
+    return (*parts[:lo], Part("order", steps=steps), *parts[hi + 1 :])
 
 
 @dataclass(frozen=True)

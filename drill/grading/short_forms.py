@@ -77,8 +77,10 @@ SHORT_FORMS: dict[str, tuple[str, ...]] = {
     # relation words: one canonical word per direction, in every language
     "above": ("greater than", "more than", "exceeds", "exceed", ">", "高于", "大于", "超过"),
     "below": ("less than", "under", "<", "低于", "小于"),
-    "higher": ("更高", "升高", "提高", "变高", "抬高"),
-    "lower": ("更低", "降低", "变低"),
+    "higher": ("更高", "升高", "提高", "变高", "抬高", "越高"),
+    "lower": ("更低", "降低", "变低", "越低"),
+    "larger": ("越大", "更大"),
+    "smaller": ("越小", "更小"),
     "increase": ("增加", "增大", "变大", "上升", "提升", "增长", "变多"),
     "decrease": ("减少", "减小", "变小", "下降", "变少"),
     "more": ("更多", "越多", "越来越多"),
