@@ -13,7 +13,7 @@ import pytest
 from drill.content import yamlio
 from drill.content.bank import LANGS, Bank, RubricPoint, load_bank
 from drill.content.bank import validate_paths as schema_problems
-from drill.content.skills.context import GB, MB, PCT, PLAIN, TIMES
+from drill.content.skills.context import GB, GPUS, MB, PCT, PLAIN, SEQUENCES, TIMES, TOKENS
 from drill.content.skills.model import CHOICE, MULTI, NUMBER, Ask, Option
 from drill.errors import AnswerError
 from drill.grading import checks, numbers
@@ -313,6 +313,41 @@ def test_counts_are_read_as_people_write_them(text: str, expected: float) -> Non
         ),
         text,
     ).correct
+
+
+def _count_ask(expected: float, unit: object) -> Ask:
+    return Ask(
+        key="n",
+        kind=NUMBER,
+        prompt_en="How many?",
+        prompt_zh="多少？",
+        expected=expected,
+        unit=unit,  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [("2 GPUs", TOKENS), ("2 块 GPU", TOKENS), ("2 卡", SEQUENCES), ("2 tokens", GPUS)],
+)
+def test_a_count_of_the_wrong_thing_is_asked_again(text: str, unit: object) -> None:
+    with pytest.raises(AnswerError, match="but the question asks how many"):
+        numbers.grade(_count_ask(2, unit), text)
+
+
+@pytest.mark.parametrize(
+    ("text", "unit", "expected"),
+    [
+        ("2 块 GPU", GPUS, 2),
+        ("2 张卡", GPUS, 2),
+        ("4-way", GPUS, 4),
+        ("2.88M tokens", TOKENS, 2.88e6),
+        ("64 条序列", SEQUENCES, 64),
+        ("64 tokens", SEQUENCES, 64),  # a decode batch: one token per sequence
+    ],
+)
+def test_a_count_of_the_right_thing_is_read(text: str, unit: object, expected: float) -> None:
+    assert numbers.grade(_count_ask(expected, unit), text).correct
 
 
 def test_a_hedge_between_two_options_is_asked_again() -> None:

@@ -163,15 +163,24 @@ _TIME_WORDS = {
     "nanosecond": 1e-9,
 }
 # What people write after a count ("25 warps", "9750 tokens", "4 GPUs", "4-way", "160 次"):
-# the noun names what is counted, the number is read in the unit asked for.
+# the noun names what is counted, the number is read in the unit asked for. The kinds a
+# question asks a count of are told apart, so "2 GPUs" typed for tokens is asked again.
 # fmt: off
-COUNT_WORDS = frozenset([
-    "token", "tokens", "sequence", "sequences", "seq", "seqs", "gpu", "gpus", "device",
-    "devices", "warp", "warps", "wavefront", "wavefronts", "block", "blocks", "batch", "way",
-    "ways", "-way", "element", "elements", "wave", "waves", "波", "波次", "times", "次", "个", "块",
-    "条", "路", "张",
+COUNTED: dict[str, tuple[str, ...]] = {
+    "tokens": ("token", "tokens", "tok", "toks"),
+    "gpus": ("gpu", "gpus", "device", "devices", "card", "cards", "way", "ways", "-way", "卡",
+             "路"),
+    "sequences": ("sequence", "sequences", "seq", "seqs", "request", "requests", "序列", "请求",
+                  "条"),
+}
+_OTHER_COUNTED = frozenset([
+    "batch", "warp", "warps", "wavefront", "wavefronts", "block", "blocks", "element",
+    "elements", "wave", "waves", "波", "波次", "times", "次", "个", "块", "张", "台",
 ])
 # fmt: on
+_KIND_OF = {w: kind for kind, words in COUNTED.items() for w in words}
+COUNT_WORDS = frozenset(_KIND_OF) | _OTHER_COUNTED
+_MEASURE_WORD = re.compile(r"^(?:个|块|张|条|台)\s*(?=\S)")  # "2 块 GPU", "2930个token"
 _SCALED_COUNT = re.compile(r"^([kKMG])\s*([^\W\d]+)$")
 _ROLE = re.compile(r"^(?:tp|dp|pp|ep|batch|b)\s*[=:]?\s*(?=\d)", re.IGNORECASE)  # "TP=4"
 _PER_ELEMENT = re.compile(r"\s*(?:(?:per|/)\s*element|每元素|每个元素)$", re.IGNORECASE)
@@ -294,13 +303,35 @@ def _number_and_unit(text: str) -> tuple[float, str]:
         rest = rest.replace(word, unit)
     rest = _BYTE_NAMES.sub(_byte_unit, rest)
     rest = _PER_ELEMENT.sub("", rest)  # "117 FLOPs per element" counts FLOPs
-    counted = rest.lower().removeprefix("个").strip()  # "2930个token"
+    value, rest, _ = _counted(value, rest)
+    return value, rest
+
+
+def _counted(value: float, rest: str) -> tuple[float, str, str]:
+    """A count's noun read off the unit words: the value (scaled by "M" in "2.88M tokens"),
+    the unit words left (none once a noun is read) and the noun."""
+    counted = _MEASURE_WORD.sub("", rest.lower().strip())
     if counted.lstrip("-") in COUNT_WORDS or counted in COUNT_WORDS:
-        rest = ""
+        return value, "", counted.lstrip("-")
     scaled = _SCALED_COUNT.match(rest)  # "2.88M tokens", "4k tokens"
     if scaled and scaled.group(2).lower() in COUNT_WORDS:
-        value, rest = value * PREFIXES[scaled.group(1)], ""
-    return value, rest
+        return value * PREFIXES[scaled.group(1)], "", scaled.group(2).lower()
+    return value, rest, ""
+
+
+def counted_kind(text: str) -> str:
+    """Which of COUNTED's kinds a count's noun names ("gpus" for "2 块 GPU"), else ""."""
+    try:
+        cleaned = _NAMED.sub("", clean(text))
+        value, rest = _product(cleaned) if cleaned else (0.0, "")
+    except UnitError:
+        return ""
+    for word in _SCALE_WORDS:
+        if rest.startswith(word):
+            rest = rest[len(word) :].strip()
+            break
+    noun = _counted(value, rest)[2]
+    return _KIND_OF.get(noun, _KIND_OF.get("-" + noun, ""))
 
 
 def unit_written(text: str) -> str:

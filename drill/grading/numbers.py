@@ -12,6 +12,7 @@ from drill.content.skills.model import CHOICE, MULTI, NUMBER, Ask
 from drill.core import units as u
 from drill.errors import AnswerError  # the one answer error; runs and screens import it here
 from drill.grading.choices import multi_score
+from drill.i18n.text import tidy_zh
 
 FULL = 0.02  # within 2 %: right
 BANDS = ((0.05, 0.75), (0.10, 0.5), (0.20, 0.25))  # estimates: partial credit
@@ -318,6 +319,13 @@ def parse_number(ask: Ask, text: str) -> tuple[list[float], u.Quantity]:
             f"the question is the conversion: give the number in {unit.label}",
             f"这道题就是换算：请给出以 {unit.label} 为单位的数值",
         )
+    counted = u.counted_kind(text)
+    if unit is not None and unit.counts and counted and not _alike(counted, unit.counts):
+        raise AnswerError(
+            f"that counts {_NOUNS[counted][0]}, but the question asks how many "
+            f"{_NOUNS[unit.counts][0]}",
+            tidy_zh(f"你数的是{_NOUNS[counted][1]}，题目问的是{_NOUNS[unit.counts][1]}数"),
+        )
     if unit is not None and not unit.label and u.FLOP in quantity.dims:
         quantity = u.Quantity(quantity.value)  # "117 FLOPs" for "how many FLOPs per element"
     if quantity.dims and unit is not None and unit.dim not in quantity.dims:
@@ -337,6 +345,18 @@ def parse_number(ask: Ask, text: str) -> tuple[list[float], u.Quantity]:
     if unit.label == "%":
         return [quantity.value / 100.0], quantity  # a bare number is read in percent
     return [quantity.value * unit.scale], quantity
+
+
+_NOUNS = {
+    "tokens": ("tokens", "token"),
+    "gpus": ("GPUs", "GPU"),
+    "sequences": ("sequences", "序列"),
+}
+
+
+def _alike(a: str, b: str) -> bool:
+    """A decode batch is as many tokens as sequences, so either noun counts it."""
+    return a == b or {a, b} == {"tokens", "sequences"}
 
 
 def _fraction_for_percent(ask: Ask, text: str, quantity: u.Quantity) -> bool:

@@ -40,6 +40,9 @@ US = Unit("µs", u.TIME, 1e-6)
 PCT = Unit("%", u.RATIO, 1.0)
 TIMES = Unit("x", u.RATIO, 1.0)
 PLAIN = Unit("", u.RATIO, 1.0)
+TOKENS = Unit("", u.RATIO, 1.0, counts="tokens")
+GPUS = Unit("", u.RATIO, 1.0, counts="gpus")
+SEQUENCES = Unit("", u.RATIO, 1.0, counts="sequences")
 
 WRONG_BYTES = {1: 2, 2: 4, 4: 2, 8: 4}  # the bytes per element people confuse each size with
 # A workload keeps a tenth of the device's memory free for the CUDA context, activations and

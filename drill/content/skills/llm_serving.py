@@ -11,7 +11,7 @@ from drill.content.skills.context import (
     GBPS,
     MEMORY_SHARE,
     PCT,
-    PLAIN,
+    SEQUENCES,
     TFLOPS,
     WRONG_BYTES,
     Ctx,
@@ -103,7 +103,7 @@ def moe_batch(ctx: Ctx) -> Scenario:
             f"解码 batch 多大时每个{'路由' if shared else ''}专家的矩阵乘变为计算密集（路由均匀；"
             "可以是小数）？",
             value,
-            PLAIN,
+            SEQUENCES,
             steps,
             [
                 ("expert-share", dense),
@@ -411,7 +411,7 @@ def kv_bound(ctx: Ctx) -> Scenario:
         "break-even batch; a fraction is fine)? Above it the KV cache dominates.",
         "batch 为多少时，每步读取的 KV 缓存与权重相等（临界 batch，可以是小数）？超过它 KV 缓存占主导。",
         value,
-        PLAIN,
+        SEQUENCES,
         steps,
         mistakes,
         prefix_mistake=False,
@@ -485,7 +485,7 @@ def sla_batch(ctx: Ctx) -> Scenario:
         f"每条序列有 {context} 个 token。服务承诺每个输出 token（一个解码步）不超过 {tpot * 1e3:g} ms。"
     )
     ask = number_ask("sla-batch", "What is the largest batch that meets that promise?",
-                     "满足这个承诺的最大 batch 是多少？", float(value), PLAIN, steps, mistakes,
+                     "满足这个承诺的最大 batch 是多少？", float(value), SEQUENCES, steps, mistakes,
                      prefix_mistake=False, at_most=True)  # fmt: skip
     conv_en, conv_zh = convention(dtype, weights=True)
     conv_en += (" Step time = max(math, bytes): weights once plus each sequence's KV cache; "

@@ -55,6 +55,7 @@ class Unit:
     label: str  # shown to the user
     dim: str  # drill.core.units dimension
     scale: float = 1.0
+    counts: str = ""  # a count of one of drill.core.units.COUNTED's kinds ("tokens", "gpus")
 
     def show(self, value: float, digits: int = 4) -> str:
         if self.label == "%":

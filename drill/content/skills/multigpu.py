@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from drill.content.skills.context import (
     MEMORY_SHARE,
-    PLAIN,
+    TOKENS,
     US,
     WRONG_BYTES,
     Ctx,
@@ -319,7 +319,7 @@ def dp_batch(ctx: Ctx) -> Scenario:
         "(a whole number of tokens: round up)?",
         "每步每块 GPU 至少多少个 token，反向传播才能掩盖梯度 all-reduce（token 数为整数：向上取整）？",
         value,
-        PLAIN,
+        TOKENS,
         steps,
         [(tag, whole_tokens(x)) for tag, x in slips],
         prefix_mistake=False,

@@ -12,8 +12,9 @@ import random
 
 from drill.content.skills.context import (
     GIB_PER_GB,
+    GPUS,
     MEMORY_SHARE,
-    PLAIN,
+    TOKENS,
     US,
     WRONG_BYTES,
     Ctx,
@@ -94,7 +95,7 @@ def serving_case(ctx: Ctx) -> Scenario:
     as_gb = capacity / GIB_PER_GB
     asks.append(number_ask("tp-degree", "What is the smallest tensor-parallel degree (a power of "
                            "two) whose GPUs hold the weights?", "放得下权重的最小张量并行度（2 的幂）是多少？",
-                           float(tp), PLAIN, (tp_step,),
+                           float(tp), GPUS, (tp_step,),
                            [("dtype-bytes", float(_fewest_gpus(weights * WRONG_BYTES[s] / s, capacity, 64))),
                             ("gib-gb", float(_fewest_gpus(weights, as_gb, 64))),
                             ("headroom-ignored", float(_fewest_gpus(weights, capacity / MEMORY_SHARE, 64)))],
@@ -109,7 +110,7 @@ def serving_case(ctx: Ctx) -> Scenario:
     asks.append(number_ask("kv-capacity", f"Serving on all {gpus} GPUs (TP = {gpus}), how many tokens "
                            "of KV cache fit in the memory left?",
                            f"用全部 {gpus} 块 GPU（TP = {gpus}）服务，剩下的显存能放多少个 token 的 KV 缓存？",
-                           tokens, PLAIN, (kv_step,),
+                           tokens, TOKENS, (kv_step,),
                            [("query-heads-for-kv", tokens * kv_heads / heads), ("kv-factor", tokens * 2),
                             ("gib-gb", (MEMORY_SHARE * gpus * as_gb - weights) / per_token),
                             ("gib-gb", (MEMORY_SHARE * gpus * capacity * GIB_PER_GB - weights) / per_token),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from drill.content.skills.context import (
-    PLAIN,
+    GPUS,
     WRONG_BYTES,
     Ctx,
     fmt,
@@ -113,7 +113,7 @@ def tp_degree(ctx: Ctx) -> Scenario:
             "At what degree Y do the math and the communication take equal time?",
             "并行度 Y 为多少时计算与通信耗时相等？",
             bound,
-            PLAIN,
+            GPUS,
             (first,),
             mistakes,
             prefix_mistake=False,
@@ -137,7 +137,7 @@ def tp_degree(ctx: Ctx) -> Scenario:
                 "MLP compute-bound?",
                 "在一个节点之内，仍能让 MLP 保持计算密集的最大 2 的幂张量并行度是多少？",
                 float(cap),
-                PLAIN,
+                GPUS,
                 (first, last),
                 # a slip that lands on the node size reads the same as never checking the
                 # degree at all: not named, so as not to blame the wrong habit
