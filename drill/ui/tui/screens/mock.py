@@ -156,7 +156,9 @@ class MockScreen(RunScreen):
         prose = self.query_one("#mock-question", Prose)
         lang = self.app.lang
         question = item.question
-        if first and fit_question(body, prose, row, question, lang, question.case_label(lang)):
+        if first and not prose.size.width:
+            self.call_after_refresh(self._fit, item, True)  # not laid out yet: measure again
+        elif first and fit_question(body, prose, row, question, lang, question.case_label(lang)):
             self.call_after_refresh(self._fit, item, False)
         elif below_view(body, row):
             body.scroll_to_widget(row, animate=False)

@@ -301,10 +301,10 @@ class PracticeScreen(RunScreen):
                 body.scroll_home(animate=False)  # it all fits once laid out: from the top
             elif below_view(body, row):
                 question = self.session.current
+                prose = self.query_one("#scenario", Prose)
                 if not self._fitted and question is not None:
-                    self._fitted = True
-                    prose = self.query_one("#scenario", Prose)
                     if fit_question(body, prose, row, question, self.app.lang):
+                        self._fitted = True
                         self.call_after_refresh(self._keep_answer_on_top)
                         return
                 body.scroll_to_widget(row, animate=False)  # a long question: its box shows

@@ -49,13 +49,16 @@ def option_columns(options, lang: str, width: int) -> str:
 def fit_question(body, prose, row, question, lang: str, heading: str = "") -> bool:
     """When a question's answer box opens below the view, its choices go into columns of
     their short names so the question and its box show together; True when it re-laid them
-    (measure again after the next refresh)."""
+    (measure again after the next refresh). False while the text has no width yet: under
+    load the first check can come before layout, and is made again when the sizes change."""
     from drill.ui.tui.widgets.paging import below_view
 
     ask = question.ask
     if ask is None or not ask.has_short_options or not below_view(body, row):
         return False
     width = prose.content_size.width or prose.size.width
+    if width <= 0:
+        return False
     prose.show(question_body(question, lang, heading, width=width))
     return True
 
