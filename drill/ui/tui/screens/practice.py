@@ -302,11 +302,11 @@ class PracticeScreen(RunScreen):
             elif below_view(body, row):
                 question = self.session.current
                 prose = self.query_one("#scenario", Prose)
-                if not self._fitted and question is not None:
-                    if fit_question(body, prose, row, question, self.app.lang):
-                        self._fitted = True
-                        self.call_after_refresh(self._keep_answer_on_top)
-                        return
+                lang = self.app.lang
+                if not self._fitted and fit_question(body, prose, row, question, lang):
+                    self._fitted = True
+                    self.call_after_refresh(self._keep_answer_on_top)
+                    return
                 body.scroll_to_widget(row, animate=False)  # a long question: its box shows
 
     # -- actions ----------------------------------------------------------------------

@@ -53,7 +53,7 @@ def fit_question(body, prose, row, question, lang: str, heading: str = "") -> bo
     load the first check can come before layout, and is made again when the sizes change."""
     from drill.ui.tui.widgets.paging import below_view
 
-    ask = question.ask
+    ask = question.ask if question is not None else None
     if ask is None or not ask.has_short_options or not below_view(body, row):
         return False
     width = prose.content_size.width or prose.size.width
