@@ -607,6 +607,15 @@ def test_chinese_is_spaced_one_way(raw, tidy):
         (["frob"], "invalid choice: 'frob'", "无效的选项 'frob'"),
         (["calc", "ridge", "--gpu", "nosuch"], "unknown GPU 'nosuch'", "未知的 GPU 'nosuch'"),
         (["stats", "--since", "foo"], "is not a date", "'foo' 不是日期"),
+        (["stats", "--skill", "nope"], "no attempts recorded for 'nope'", "没有 'nope' 的作答记录"),
+        (["start", "--question", "nope"], "unknown question 'nope'", "未知的题目 'nope'；题目 id"),
+        (["calc", "decode"], "decode needs --params (model", "decode 需要 --params（模型参数量"),
+        (["calc", "kv-cache"], "(or --config PATH", "kv-cache 需要 --layers（或 --config"),
+        (
+            ["calc", "decode", "--params", "7e9", "--context", "9"],
+            "with --context also needs",
+            "decode 加 --context 时还需要 --layers",
+        ),
     ],
 )
 def test_command_line_errors_are_one_line_in_the_users_language(drill_home, args, english, chinese):

@@ -27,11 +27,26 @@ _SHAPES: tuple[tuple[str, str | Callable[[re.Match], str]], ...] = (
     (r"unknown (?P<what>GPU|skill|mode|command) (?P<x>\S+?);? choose from: (?P<c>.+)",
      lambda m: f"未知的{_WHAT[m['what']]} {m['x']}；可选：{m['c']}"),
     (r"unknown command (?P<x>.+)", "未知的命令 {x}"),
-    (r"(?P<op>[\w-]+(?: [\w-]+)?) needs (?P<flag>-[-\w]+) \((?P<what>[^)]+)\)",
+    (r"(?P<op>[\w-]+(?: [\w-]+)?) needs (?P<flag>-[-\w]+) \(or --config (?P<f>\S+)\)",
+     "{op} 需要 {flag}（或 --config {f}）"),
+    (r"(?P<op>[\w-]+(?: [\w-]+)?) needs (?P<flag>-[-\w]+): --config gives the model's shape, "
+     r"not (?P=flag)", "{op} 需要 {flag}：--config 只给出模型的形状，不含 {flag}"),
+    (r"decode with --context also needs (?P<flag>-[-\w]+) \(query heads: as many as --kv-heads "
+     r"without GQA\)", "decode 加 --context 时还需要 {flag}（查询头数：不用 GQA 时与 --kv-heads 相同）"),
+    (r"decode with --context also needs (?P<flag>-[-\w]+)", "decode 加 --context 时还需要 {flag}"),
+    (r"(?P<op>[\w-]+(?: [\w-]+)?) needs (?P<flag>-[-\w]+) \((?P<what>.+)\)",
      lambda m: f"{m['op']} 需要 {m['flag']}（{_help(m['what'])}）"),
     (r"(?P<op>[\w-]+(?: [\w-]+)?) needs (?P<flag>-[-\w]+)", "{op} 需要 {flag}"),
     (r"(?P<card>[\w.-]+) has no (?P<dtype>\w+) peak; choose from: (?P<c>.+)",
      "{card} 没有 {dtype} 的峰值；可选：{c}"),
+    (r"no attempts recorded for (?P<x>'.*'), and it is not a skill id \(skills: (?P<c>.+)\)",
+     "没有 {x} 的作答记录，它也不是技能 id（技能：{c}）"),
+    (r"unknown question (?P<x>'[^']*')(?: \(did you mean (?P<g>'[^']*')\?\))?; question ids are "
+     r"the 'id:' lines of the packs in (?P<a>.+) and (?P<b>.+), and the 'skill' of a concept in "
+     r"drill start --jsonl",
+     lambda m: f"未知的题目 {m['x']}" + (f"（是不是 {m['g']}？）" if m["g"] else "")
+     + f"；题目 id 是 {m['a']} 与 {m['b']} 中题包的 'id:' 行，"
+     "以及 drill start --jsonl 里概念题的 'skill'"),
     (r"(?P<x>'.*') is not a whole number", "{x} 不是整数"),
     (r"(?P<x>'.*') must be positive", "{x} 必须为正数"),
     (r"(?P<x>'.*') must not be negative", "{x} 不能为负数"),
