@@ -102,6 +102,23 @@ def console(**options):
         def on_broken_pipe(self) -> None:
             raise BrokenPipeError(32, "Broken pipe")
 
+        def print(self, *objects, **options) -> None:
+            # rich breaks lines only at spaces: a Chinese line would end half-empty or part a
+            # number from its unit ("138.9 | µs"), so Chinese text is broken as Chinese is set
+            if not options.get("soft_wrap") and not options.get("no_wrap"):
+                objects = tuple(_chinese_wrapped(o) for o in objects)
+            super().print(*objects, **options)
+
     options.setdefault("highlight", False)
     options.setdefault("markup", False)
     return _Console(**options)
+
+
+def _chinese_wrapped(item):
+    from rich.text import Text
+
+    from drill.ui.render.cjk import Wrapped, has_wide
+
+    if isinstance(item, str | Text) and has_wide(item if isinstance(item, str) else item.plain):
+        return Wrapped(item)
+    return item
