@@ -242,3 +242,24 @@ def test_piped_answers_are_written_back_after_their_prompt():
     """A transcript of piped answers says what was answered: `> 4`, then its verdict."""
     out = run_drill("mock", "--plain", "--seed", "3", "--no-save", input="4\nskip\nquit\n").stdout
     assert "> 4\n" in out and "> skip\n" in out and "> quit\n" in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "asked_again"),
+    [
+        ("en", "Answer true or false (t / f). — Try again"),
+        ("zh", "请回答“对”或“错”（t / f）。请重新输入。"),
+    ],
+)
+def test_an_answer_that_is_not_one_asks_again_in_one_sentence(lang, asked_again):
+    result = run_drill(
+        "start",
+        "--plain",
+        "--question",
+        "peak-depends-on-op",
+        "--lang",
+        lang,
+        input="maybe\nquit\n",
+    )
+    assert result.returncode == 0, result.stderr
+    assert asked_again in result.stdout

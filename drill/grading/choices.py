@@ -94,7 +94,7 @@ def parse_choice(q, text: str, shown: Presentation | None = None) -> tuple[str, 
             return ("true",)
         if word in _FALSE:
             return ("false",)
-        raise AnswerError("Answer true or false (t / f).", "请回答 对 或 错（t / f）。")
+        raise AnswerError("Answer true or false (t / f).", "请回答“对”或“错”（t / f）。")
     if q.type not in ("choice", "multi"):
         raise ValueError(f"question {q.id!r} is a {q.type} question, not a choice")
     shown = shown or Presentation(tuple(c.id for c in q.choices))

@@ -217,7 +217,7 @@ PAIRS: dict[str, tuple[str, str]] = {
         "End of input ends the session.",
         "输入答案后回车。命令：hint（提示）、skip（跳过）、quit（退出）。输入结束即结束练习。",
     ),
-    "try-again": ("Try again", "请重新输入"),
+    "try-again": ("Try again", "请重新输入。"),
     "self-mark": (
         "Did you say it in other words? Type 'flip N' to change point N's mark, 'right' or "
         "'wrong' to mark the whole answer, or press Enter to go on.",

@@ -216,7 +216,7 @@ def impossible_ordering(ctx: Ctx) -> Scenario:
     step = Step(
         "ordering",
         "The profile that breaks L1 ≤ L2 ≤ DRAM",
-        "违反 L1 ≤ L2 ≤ 显存 的剖析",
+        "违反 L1 ≤ L2 ≤ 显存的剖析",
         "every load passes L1/TEX and every DRAM byte is an L2 request: bytes shrink outwards, "
         f"so intensity inner ≤ outer; this profile has {broken}",
         f"{v[0]:g}, {v[1]:g}, {v[2]:g}",

@@ -129,7 +129,7 @@ MISTAKES: dict[str, Mistake] = {
         Text("Peak taken as attainable", "把峰值当成可达上限"),
         Text(
             "Measured against the peak; a memory-bound op can only reach intensity × bandwidth.",
-            "拿峰值当基准了；访存密集的算子最多只能达到 强度 × 带宽。",
+            "拿峰值当基准了；访存密集的算子最多只能达到强度 × 带宽。",
         ),
     ),
     "kv-factor": Mistake(

@@ -91,7 +91,10 @@ class PlainFormatter:
         self.say(tr("empty-answer", self.lang))
 
     def error(self, run, exc) -> None:
-        self.say(f"{exc.message(self.lang)} — {tr('try-again', self.lang)}")
+        said = exc.message(self.lang)
+        # a Chinese sentence ends in its own stop: "…（t / f）。请重新输入。"
+        sep = "" if said.endswith(("。", "？", "！")) else " — "
+        self.say(f"{said}{sep}{tr('try-again', self.lang)}")
 
     def time_up(self, run) -> None:
         self.say(tr("mock-time-up", self.lang))
