@@ -239,3 +239,17 @@ def test_ncu_plot_legend_names_the_template_kernel_whole(tmp_path):
     legend = result.stdout.rstrip("\n").split("\n")[-3:]
     assert any("+ 2 sgemm_kernel<…>" in line for line in legend), legend
     assert not any("sgemm_kernel<128" in line for line in legend)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "AI 10: The measured rate is above the roof"), ("zh", "强度 10：实测吞吐高于屋顶")],
+)
+def test_a_measured_point_above_the_roof_is_called_impossible_under_the_plot(lang, said):
+    above = ("--ai", "10", "--measured", "500T")  # H100 fp16 memory roof at 10 FLOP/B: 33.5 T
+    below = ("--ai", "100", "--measured", "100T")
+    argv = ("--lang", lang, "plot", "--gpu", "h100", "--width", "120", "--height", "20")
+    result = run_drill(*argv, *above, *below)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count(said) == 1 and "AI 100:" not in result.stdout
+    assert said not in run_drill(*argv, *below).stdout

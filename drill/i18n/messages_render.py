@@ -69,6 +69,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "plot-x": ("arithmetic intensity (FLOP/B)", "算术强度（FLOP/B）"),
     "plot-ridge": ("ridge", "拐点"),
     "plot-on-roof": ("on the roof", "屋顶上"),
+    "plot-ai-point": ("AI {ai} on the roof", "强度 {ai} 的屋顶点"),
+    "plot-above-roof": ("AI {ai}: {why}", "强度 {ai}：{why}"),
     "plot-measured": ("measured", "实测"),
     "plot-too-small": (
         "The terminal is too small for a plot ({w}×{h}); it needs at least 30×10.",

@@ -8,6 +8,7 @@ import shutil
 from drill.cli import argtypes
 from drill.cli.commands.common import roof_for, settle_dtype
 from drill.cli.flags import card_flags, export_flags, lang_of
+from drill.core.engine.roofline import ABOVE_ROOF
 from drill.errors import UsageError
 from drill.i18n import tr
 
@@ -60,10 +61,13 @@ def run(args) -> int:
             tr("plot-custom", lang), [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)]
         )
     figure.lang = lang
+    above = []  # the --ai values whose measured point lies above the roof
     for i, ai in enumerate(ais):
         on_roof = min(roof.peak, ai * roof.bandwidth)
-        figure.points.append(Point(f"AI {ai:g} {tr('plot-on-roof', lang)}", ai, on_roof))
+        figure.points.append(Point(tr("plot-ai-point", lang, ai=f"{ai:g}"), ai, on_roof))
         if i < len(measured):
+            if measured[i] > on_roof * (1 + 1e-9):
+                above.append(ai)
             figure.points.append(
                 Point(
                     f"{tr('plot-measured', lang)} {measured[i] / 1e12:g} T",
@@ -82,6 +86,9 @@ def run(args) -> int:
         console.print(tr("plot-too-small", lang, w=width, h=height))
         return 0
     console.print(Text.from_ansi(text), soft_wrap=True)
+    for ai in above:
+        warning = tr("plot-above-roof", lang, ai=f"{ai:g}", why=ABOVE_ROOF(lang))
+        console.print(warning, style="yellow")
     exporter.save_csv(roofline_rows(figure))
     if exporter.wanted:
         colored = Text.from_ansi(render(figure, width, height, color=True))
