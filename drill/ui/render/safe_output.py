@@ -103,10 +103,10 @@ def console(**options):
             raise BrokenPipeError(32, "Broken pipe")
 
         def print(self, *objects, **options) -> None:
-            # rich breaks lines only at spaces: a Chinese line would end half-empty or part a
-            # number from its unit ("138.9 | µs"), so Chinese text is broken as Chinese is set
+            # rich breaks lines at any space: it parts a number from its unit ("138.9 | µs")
+            # and leaves a Chinese line half-empty; text is broken as the app breaks it
             if not options.get("soft_wrap") and not options.get("no_wrap"):
-                objects = tuple(_chinese_wrapped(o) for o in objects)
+                objects = tuple(_wrapped(o) for o in objects)
             super().print(*objects, **options)
 
     options.setdefault("highlight", False)
@@ -114,11 +114,11 @@ def console(**options):
     return _Console(**options)
 
 
-def _chinese_wrapped(item):
+def _wrapped(item):
     from rich.text import Text
 
-    from drill.ui.render.cjk import Wrapped, has_wide
+    from drill.ui.render.cjk import Wrapped
 
-    if isinstance(item, str | Text) and has_wide(item if isinstance(item, str) else item.plain):
+    if isinstance(item, str | Text):
         return Wrapped(item)
     return item
