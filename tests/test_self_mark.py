@@ -70,7 +70,7 @@ def test_plain_self_mark_changes_the_stored_score_and_the_review(mark):
         assert (row["score"], row["correct"]) == (0.0, 0)
         assert row["self_mark"] == (0 if mark == "wrong" else None)
         assert "1 question, 0 correct" in result.stdout
-        assert f"drill start --question {question}" in result.stdout
+        assert f"drill start --count 1 --question {question}" in result.stdout
         assert state.lapses == 1 and due < soon  # rated Again: back within a day
         assert state.fsrs["stability"] < 1
 
@@ -135,7 +135,7 @@ def test_a_concepts_session_offers_its_misses_again():
     assert summary.missed_questions == sorted([free, choice])
     assert summary.missed_skills == ["ridge-point"]
     assert summary.again_command() == (
-        f"drill start --skill ridge-point --question {min(free, choice)} "
+        f"drill start --count 3 --skill ridge-point --question {min(free, choice)} "
         f"--question {max(free, choice)}"
     )
     data = summary.to_json()
@@ -163,3 +163,26 @@ def test_summary_plurals(lang, one, three):
     args = ["--question", FREE[0], "--question", FREE[1], "--question", CHOICE[0]]
     several = run_drill("start", "--plain", *args, "--lang", lang, input="skip\n" * 3)
     assert three in several.stdout
+
+
+def test_practise_again_asks_each_missed_item_once():
+    """A missed roofline case and a missed concept make a session of two items, not ten."""
+    from drill.runs.factory import open_practice
+    from drill.runs.items import ItemRef
+    from drill.runs.options import PracticeOptions
+    from drill.runs.summary import Summary
+
+    summary = Summary(
+        questions=5,
+        answered=5,
+        skipped=0,
+        correct=3,
+        score=3.0,
+        seconds=60.0,
+        still_missed=frozenset({ItemRef("skill", "roofline-case"), ItemRef("concept", FREE[0])}),
+    )
+    again = summary.again_options(PracticeOptions(count=10, seed=3))
+    assert again.count == 2
+    assert summary.again_command().startswith("drill start --count 2 ")
+    session = open_practice(again, "en", catalog=CATALOG, record=False)
+    assert sorted(session.config.plan) == sorted([("skill", "roofline-case"), ("concept", FREE[0])])

@@ -99,20 +99,26 @@ class Summary:
         return bool(self.missed_skills or self.missed_questions)
 
     def again_options(self, options: PracticeOptions) -> PracticeOptions:
-        """``options`` changed to ask exactly the missed items again (a fresh seed, no mode:
-        the count, the card and the difficulty stay)."""
+        """``options`` changed to ask exactly the missed items again, each once (a fresh
+        seed, no mode: the card and the difficulty stay)."""
         return replace(
             options,
             skills=tuple(self.missed_skills),
             questions=tuple(self.missed_questions),
+            count=self.missed_count,
             seed=None,
             topic=None if self.missed_questions else "numeric",
             mode=None,
         )
 
+    @property
+    def missed_count(self) -> int:
+        return len(self.missed_skills) + len(self.missed_questions)
+
     def again_command(self) -> str:
-        """The command line that practises the missed items again."""
-        words = ["drill start"]
+        """The command line that practises the missed items again, each once: without
+        ``--count`` a missed case would fill a session of the default length."""
+        words = ["drill start", f"--count {self.missed_count}"]
         words += [f"--skill {s}" for s in self.missed_skills]
         words += [f"--question {q}" for q in self.missed_questions]
         return " ".join(words)
