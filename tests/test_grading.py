@@ -640,7 +640,7 @@ def test_pack_balance_warnings(builtin: Bank) -> None:
     claims = [q for q in builtin.questions.values() if q.type == "truefalse"]
     false_only = [q for q in claims if not q.correct][:6]
     warned = checks.check_pack(false_only, "p.yaml")
-    assert len(warned) == 1 and "0% of 6 true/false claims are true" in warned[0].message
+    assert len(warned) == 1 and "0 % of 6 true/false claims are true" in warned[0].message
     single = [q for q in builtin.questions.values() if q.type == "choice"]
     same = [q for q in single if q.choices[0].correct][:4]
     assert len(same) == 4

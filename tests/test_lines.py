@@ -83,7 +83,7 @@ def test_practice_plain_commands(hint, skip, quit):
     session = practice()
     out = run_lines(session, PlainFormatter, f"{hint}\n{skip}\n{quit}\n4\n")
     assert (
-        out.count("Hint 1/2 (−15%) · Formula: ") == 1
+        out.count("Hint 1/2 (−15 %) · Formula: ") == 1
     )  # the rung, of the two it has, and its cost
     assert [r.verdict() for r in session.results] == ["skipped"]  # "4" was never read
     assert out.count("== Question") == 2
@@ -94,7 +94,7 @@ def test_practice_plain_commands(hint, skip, quit):
 def test_mock_plain_commands(hint, skip, quit):
     interview = mock()
     out = run_lines(interview, PlainFormatter, f"{hint}\n{skip}\n{quit}\n4\n")
-    assert out.count("Hint 1/3 (−15%) · Formula: ") == 1  # the case's first step has three rungs
+    assert out.count("Hint 1/3 (−15 %) · Formula: ") == 1  # the case's first step has three rungs
     assert "Skipped question 1: it counts 0." in out and "noted" not in out
     total = len(interview.items)
     assert f"== Question 1 of {total} (case)" in out and f"== Question 2 of {total}" in out
@@ -194,14 +194,14 @@ def test_the_cli_speaks_the_grammar_in_chinese():
     )
     assert result.returncode == 0, result.stderr
     assert (
-        "> 提示\n提示 1/3（−15%） · 公式：" in result.stdout
+        "> 提示\n提示 1/3（−15 %） · 公式：" in result.stdout
         and "共 1 题，答对 0 题，跳过 1 题" in result.stdout
     )
     result = run_drill("mock", "--plain", "--seed", "3", "--lang", "zh", input="提示\n跳过\n退出\n")
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert (
-        "\n提示 1/3（−15%） · 公式：" in out
+        "\n提示 1/3（−15 %） · 公式：" in out
         and "已跳过第 1 题：计 0 分。" in out
         and "成绩单" in out
     )
@@ -223,7 +223,7 @@ def test_feedback_says_why_a_score_is_partial_and_how_each_pick_counted():
         input="190\n",
     )  # fmt: skip
     assert "partly right (0.5)" in near.stdout
-    assert "5.3% off: within 10% of the answer earns 0.5." in near.stdout
+    assert "5.3 % off: within 10 % of the answer earns 0.5." in near.stdout
     picks = run_drill(
         "start", "--plain", "--no-save", "--skill", "roofline-case", "--count", "1",
         "--seed", "12", "--gpu", "t4", input="1\n1\na\n1\n1\na,c,g\n",
@@ -234,7 +234,7 @@ def test_feedback_says_why_a_score_is_partial_and_how_each_pick_counted():
         "start", "--plain", "--no-save", "--skill", "ridge-point", "--count", "1", "--seed", "2",
         input="hint\nhint\n200.6\n",
     )  # fmt: skip
-    assert "2 hints used: −30% of the credit." in hinted.stdout
+    assert "2 hints used: −30 % of the credit." in hinted.stdout
     assert "off:" not in hinted.stdout  # right within 2 %: only the hints cost anything
 
 

@@ -127,7 +127,7 @@ def test_a_wrong_bound_is_not_ready_whatever_the_total():
             mock.answer(right_answer(mock.current))
     card = mock.scorecard()
     assert card.score >= 0.8 and card.band == "close" and card.capped
-    assert card.band_text("en") == "close (80% or more, but the bound was called wrong)"
+    assert card.band_text("en") == "close (80 % or more, but the bound was called wrong)"
     assert "瓶颈判断错误" in card.band_text("zh")
     assert card.to_json()["band"] == "close" and card.to_json()["capped"] is True
     assert "with the bound called right" in card.to_json()["band_rule"]

@@ -32,7 +32,7 @@ def test_plain_serving_mock_prints_each_steps_name_and_conventions():
     conventions = re.findall(r"^Convention: .*$", out, flags=re.M)
     assert len(conventions) == 4
     for line in conventions:
-        assert "at most 90% of each GPU's memory" in line and "0.5 µs per step" in line
+        assert "at most 90 % of each GPU's memory" in line and "0.5 µs per step" in line
 
 
 def test_chinese_plain_mock_names_its_steps_too():
@@ -41,7 +41,7 @@ def test_chinese_plain_mock_names_its_steps_too():
         "--lang", "zh", input="skip\n" * 4 + "quit\n",
     )  # fmt: skip
     assert "服务案例，第 2 步 / 共 4 步：KV 缓存容量" in result.stdout
-    assert result.stdout.count("约定：") == 4 and "最多用 90% 的显存" in result.stdout
+    assert result.stdout.count("约定：") == 4 and "最多用 90 % 的显存" in result.stdout
 
 
 def test_kv_capacity_is_graded_by_the_stated_memory_cap():
@@ -53,7 +53,7 @@ def test_kv_capacity_is_graded_by_the_stated_memory_cap():
         p = case.params
         card = CATALOG.get(p["gpu"])
         shown = mock.current.convention_line("en")
-        assert "at most 90%" in shown
+        assert "at most 90 %" in shown
         mock.answer(str(float(mock.current.ask.expected)))  # tp degree
         assert mock.current.ask.key == "kv-capacity"
         per_token = 2 * p["layers"] * p["kv_heads"] * p["head_dim"] * 2

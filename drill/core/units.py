@@ -444,6 +444,12 @@ def format_si(value: float, unit: str, digits: int = 4) -> str:
     return f"{sig(value, digits)} {unit}".strip()
 
 
+def percent(share: float, decimals: int = 0) -> str:
+    """``percent(0.25)`` -> ``'25 %'``: a share as every screen writes it, a space before the
+    sign as before any unit."""
+    return f"{share * 100:.{decimals}f} %"
+
+
 def format_time(seconds: float, digits: int = 4) -> str:
     if seconds == 0 or not math.isfinite(seconds):
         return f"{sig(seconds, digits)} s"

@@ -22,6 +22,7 @@ import re
 from collections import Counter
 
 from drill.content.problems import Problem
+from drill.core.units import percent
 from drill.grading.rubric import Answer, PhraseError, parse_phrase, point_found, wrong_form_said
 from drill.grading.text import close, numbers_in
 
@@ -244,8 +245,8 @@ def check_pack(questions: list, path: str) -> list[Problem]:
                     0,
                     "correct",
                     (
-                        f"warning: {share:.0%} of {len(claims)} true/false claims are true; "
-                        f"keep it between {low:.0%} and {high:.0%}"
+                        f"warning: {percent(share)} of {len(claims)} true/false claims are true; "
+                        f"keep it between {percent(low)} and {percent(high)}"
                     ),
                 )
             )

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from drill.core.units import percent
 from drill.grading.numbers import HINT_COSTS, AnswerError, Grade
 from drill.grading.text import close, numbers_in
 from drill.i18n import tr
@@ -34,23 +35,24 @@ BAND_TEXT = {
 GATE_ASKS = ("bound",)
 # The rule as the scorecard states it: the bound's clause only where the case asks for it
 # (the serving case has no bound step).
+_READY, _CLOSE = percent(READY), percent(CLOSE)
 BAND_RULES = {
     True: {
-        "en": f"ready at {READY:.0%} of the total score or more with the bound called right, "
-        f"close at {CLOSE:.0%} or more, otherwise not yet",
-        "zh": f"总分达到 {READY:.0%} 及以上且瓶颈判断正确为「可以上场」，{CLOSE:.0%} 及以上为"
+        "en": f"ready at {_READY} of the total score or more with the bound called right, "
+        f"close at {_CLOSE} or more, otherwise not yet",
+        "zh": f"总分达到 {_READY} 及以上且瓶颈判断正确为「可以上场」，{_CLOSE} 及以上为"
         "「接近了」，否则为「还需练习」",
     },
     False: {
-        "en": f"ready at {READY:.0%} of the total score or more, close at {CLOSE:.0%} or more, "
+        "en": f"ready at {_READY} of the total score or more, close at {_CLOSE} or more, "
         "otherwise not yet",
-        "zh": f"总分达到 {READY:.0%} 及以上为「可以上场」，{CLOSE:.0%} 及以上为「接近了」，"
+        "zh": f"总分达到 {_READY} 及以上为「可以上场」，{_CLOSE} 及以上为「接近了」，"
         "否则为「还需练习」",
     },
 }
 CAPPED_TEXT = (
-    f" ({READY:.0%} or more, but the bound was called wrong)",
-    f"（总分已达 {READY:.0%}，但瓶颈判断错误）",
+    f" ({_READY} or more, but the bound was called wrong)",
+    f"（总分已达 {_READY}，但瓶颈判断错误）",
 )
 # The case's asks and the bank's skill tags that follow up on a miss.
 FOLLOW_TAGS = {

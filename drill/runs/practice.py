@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from drill.content.catalog import Catalog
 from drill.content.skills import registry as skill_registry
+from drill.core.units import percent
 from drill.runs.base import RunBase
 from drill.runs.items import ItemRef, Question, Result
 
@@ -215,9 +216,9 @@ def grade_notes(result: Result, lang: str) -> list[str]:
     if ask is not None and ask.kind != MULTI and off and error is not None:
         band = next(((limit, credit) for limit, credit in BANDS if error <= limit), None)
         if band is not None and grade.mistakes and grade.score == 0:
-            notes.append(tr("note-mistake-zero", lang, off=f"{error:.1%}"))
+            notes.append(tr("note-mistake-zero", lang, off=percent(error, 1)))
         elif band is not None:
-            values = {"off": f"{error:.1%}", "limit": f"{band[0]:.0%}", "credit": band[1]}
+            values = {"off": percent(error, 1), "limit": percent(band[0]), "credit": band[1]}
             notes.append(tr("note-off-by", lang, **values))
     if (
         ask is not None
@@ -239,7 +240,7 @@ def grade_notes(result: Result, lang: str) -> list[str]:
         if marks:
             notes.append(tr("note-your-picks", lang, picks=tr("sep-items", lang).join(marks)))
     if result.hints_used and grade.score > 0:  # a hint costs only credit there was
-        cost = f"{hint_penalty(result.hints_used):.0%}"
+        cost = percent(hint_penalty(result.hints_used))
         key = "note-hint" if result.hints_used == 1 else "note-hints"
         notes.append(tr(key, lang, n=result.hints_used, cost=cost))
     return notes
@@ -256,7 +257,7 @@ def hint_rung(number: int, hint: str, lang: str, total: int) -> str:
 
     paid = number <= len(HINT_COSTS)
     of = f"{number}/{total}" if total >= number else str(number)
-    cost = f"−{HINT_COSTS[number - 1]:.0%}" if paid else ""
+    cost = f"−{percent(HINT_COSTS[number - 1])}" if paid else ""
     cost = (f"（{cost}）" if lang == "zh" else f" ({cost})") if cost else ""
     # a rung that names itself ("Formula: …", "公式：…") takes no second colon
     joint = " · " if _LABELLED.match(hint) else ("：" if lang == "zh" else ": ")

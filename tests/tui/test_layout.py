@@ -138,7 +138,7 @@ async def test_mock_from_home_asks_the_length_the_case_and_the_card(drill_home):
         assert app.screen.query_one("#answer", Input).has_focus
         shown = text_of(app, "#mock-question")
         assert "服务案例，第 1 步 / 共 4 步：张量并行度" in shown
-        assert "90%" in shown and "0.5 µs" in shown  # the conventions it is graded by
+        assert "90 %" in shown and "0.5 µs" in shown  # the conventions it is graded by
 
 
 async def test_catalog_fits_80_columns_with_dashes_figures_and_the_sort_arrow(drill_home):

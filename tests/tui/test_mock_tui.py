@@ -78,7 +78,7 @@ async def test_hints_cost_and_feedback_each(drill_home):
     async with app.run_test(size=SIZE) as pilot:
         screen = await started(pilot)
         await pilot.press("f1")
-        assert "Hint 1/3 (−15%)" in text_of(app, "#message")
+        assert "Hint 1/3 (−15 %)" in text_of(app, "#message")
         await answer(pilot, right_answer(screen.interview.current))
         feedback = text_of(app, "#feedback")
         assert "correct (0.85)" in feedback and "Expected" in feedback

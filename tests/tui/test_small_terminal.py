@@ -124,11 +124,11 @@ async def test_a_two_rung_ladder_counts_two_and_f1_leaves_with_the_last(drill_ho
         assert "hint" in bar.keys
         await pilot.press("f1")
         await pilot.pause()
-        assert "Hint 1/2 (−15%)" in text_of(app, "#message") and "hint" in bar.keys
+        assert "Hint 1/2 (−15 %)" in text_of(app, "#message") and "hint" in bar.keys
         await pilot.press("f1")
         await pilot.pause()
         shown = text_of(app, "#message")
-        assert "Hint 2/2 (−15%)" in shown and shown.strip().endswith("No more hints.")
+        assert "Hint 2/2 (−15 %)" in shown and shown.strip().endswith("No more hints.")
         assert "/3" not in shown and "hint" not in bar.keys
 
 

@@ -16,6 +16,7 @@ from drill.content.catalog.card import (
 from drill.content.catalog.hierarchy import check_levels, parse_levels, parse_limits
 from drill.content.catalog.interconnect import parse_interconnect
 from drill.content.problems import Problem
+from drill.core.units import percent
 
 if TYPE_CHECKING:
     from drill.content.yamlio import LineDict
@@ -170,7 +171,7 @@ def _check_capacity(memory: LineDict, path: str, problems: list[Problem]) -> boo
             path,
             line_of(memory, "capacity_mib"),
             "memory.capacity_mib",
-            f"{mib:g} MiB is {ratio:.0%} of {label:g} GiB: check the label and the tool's total",
+            f"{mib:g} MiB is {percent(ratio)} of {label:g} GiB: check the label and the tool's total",
         )
     )
     return False

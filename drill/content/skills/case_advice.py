@@ -17,7 +17,6 @@ from drill.content.skills.case_facts import (
     LOW,
     SHORT_KERNEL,
     Situation,
-    pct,
     rate,
     words,
 )
@@ -30,14 +29,14 @@ from drill.content.skills.directions import (
     short,
 )
 from drill.core.engine.operators import dtype_bytes
-from drill.core.units import format_si, sig
+from drill.core.units import format_si, percent, sig
 from drill.i18n.text import Text
 
 __all__ = ["Situation", "advise", "hints_for", "summary"]
 
 
 def fusion(s: Situation) -> Verdict:
-    share = pct(s.share)
+    share = percent(s.share)
     if s.naive_attention:
         return Verdict(FIRST, *cc.attention_reason(s, "fusion"))
     if s.fused:
@@ -88,7 +87,7 @@ def fusion(s: Situation) -> Verdict:
 
 def _loads(s: Situation, d: str) -> Verdict:
     """Vectorized loads and occupancy: what a memory-bound kernel far below its roof needs."""
-    share = pct(s.share)
+    share = percent(s.share)
     if s.bound == "compute":
         if d == "vectorize" and s.far:
             return Verdict(
@@ -249,9 +248,9 @@ def larger_batch(s: Situation) -> Verdict:
     if s.slow:
         return Verdict(
             ALSO,
-            f"twice the batch raises the intensity {sig(gain, 3)}×, but at {pct(s.share)} of "
+            f"twice the batch raises the intensity {sig(gain, 3)}×, but at {percent(s.share)} of "
             "the bandwidth roof the loads come first.",
-            f"batch 翻倍，强度提高到 {sig(gain, 3)} 倍，但只到带宽屋顶的 {pct(s.share)}，"
+            f"batch 翻倍，强度提高到 {sig(gain, 3)} 倍，但只到带宽屋顶的 {percent(s.share)}，"
             "首先要改的是加载。",
         )
     return Verdict(FIRST, *_batched(s))
@@ -281,21 +280,21 @@ def _compute_lower(s: Situation) -> Verdict:
     if s.grid_bound():
         return Verdict(
             ALSO,
-            f"{up}, but at {pct(s.share)} of the roof the grid leaves SMs idle first.",
-            f"{up_zh}，但只到屋顶的 {pct(s.share)}，首先是网格让 SM 空闲。",
+            f"{up}, but at {percent(s.share)} of the roof the grid leaves SMs idle first.",
+            f"{up_zh}，但只到屋顶的 {percent(s.share)}，首先是网格让 SM 空闲。",
         )
     if s.far:
         return Verdict(
             ALSO,
-            f"{up}, but at {pct(s.share)} of the roof the kernel first needs to reach the roof "
+            f"{up}, but at {percent(s.share)} of the roof the kernel first needs to reach the roof "
             "it has.",
-            f"{up_zh}，但只到屋顶的 {pct(s.share)}，先要让 kernel 达到现有的屋顶。",
+            f"{up_zh}，但只到屋顶的 {percent(s.share)}，先要让 kernel 达到现有的屋顶。",
         )
     en = zh = ""
     if s.reach > s.share * 1.01:
         en = f"the {s.card.name}'s power cap holds its matrix math well under the peak, "
-        en += f"so {pct(s.share)} is near its practical roof: "
-        zh = f"{s.card.name} 的功耗上限让矩阵运算远低于峰值，{pct(s.share)} 已接近实际屋顶："
+        en += f"so {percent(s.share)} is near its practical roof: "
+        zh = f"{s.card.name} 的功耗上限让矩阵运算远低于峰值，{percent(s.share)} 已接近实际屋顶："
     return Verdict(FIRST, f"{en}{up}.", f"{zh}{up_zh}。")
 
 
@@ -330,8 +329,8 @@ def lower_precision(s: Situation) -> Verdict:
     if s.slow:
         return Verdict(
             ALSO,
-            f"{en}, but at {pct(s.share)} of the bandwidth roof the loads come first.",
-            f"{zh}，但只到带宽屋顶的 {pct(s.share)}，首先要改的是加载。",
+            f"{en}, but at {percent(s.share)} of the bandwidth roof the loads come first.",
+            f"{zh}，但只到带宽屋顶的 {percent(s.share)}，首先要改的是加载。",
         )
     return Verdict(FIRST, en + ".", zh + "。")
 
@@ -353,7 +352,7 @@ def cuda_graphs(s: Situation) -> Verdict:
 
 
 def latency(s: Situation) -> Verdict:
-    share = pct(s.share)
+    share = percent(s.share)
     if s.share < LOW:
         return Verdict(
             ALSO,
@@ -419,14 +418,14 @@ def summary(s: Situation) -> Text:
     who, who_zh = ("the library", "厂商库") if s.library else ("your own kernel", "你自己的 kernel")
     if s.bound == "memory":
         return Text(
-            f"memory-bound ({ai} {cmp} {ridge} FLOP/B); {who} reaches {pct(s.share)} of the "
+            f"memory-bound ({ai} {cmp} {ridge} FLOP/B); {who} reaches {percent(s.share)} of the "
             "bandwidth roof",
-            f"访存密集（{ai} {cmp} {ridge} FLOP/B）；{who_zh}达到带宽屋顶的 {pct(s.share)}",
+            f"访存密集（{ai} {cmp} {ridge} FLOP/B）；{who_zh}达到带宽屋顶的 {percent(s.share)}",
         )
     return Text(
-        f"compute-bound ({ai} {cmp} {ridge} FLOP/B); {who} reaches {pct(s.share)} of the "
+        f"compute-bound ({ai} {cmp} {ridge} FLOP/B); {who} reaches {percent(s.share)} of the "
         f"{s.dtype} roof",
-        f"计算密集（{ai} {cmp} {ridge} FLOP/B）；{who_zh}达到 {s.dtype} 屋顶的 {pct(s.share)}",
+        f"计算密集（{ai} {cmp} {ridge} FLOP/B）；{who_zh}达到 {s.dtype} 屋顶的 {percent(s.share)}",
     )
 
 

@@ -3,9 +3,9 @@ algorithm, more parallel work), each with its reason said with the case's number
 
 from __future__ import annotations
 
-from drill.content.skills.case_facts import TAIL, WAVES, Situation, pct, rate, words
+from drill.content.skills.case_facts import TAIL, WAVES, Situation, rate, words
 from drill.content.skills.directions import ALSO, FIRST, WRONG, Verdict
-from drill.core.units import sig
+from drill.core.units import percent, sig
 
 KERNEL_WORDS = {
     "elementwise": ("an element-wise kernel", "逐元素 kernel"),
@@ -41,9 +41,9 @@ def attention_reason(s: Situation, d: str) -> tuple[str, str]:
         kernel_zh = "理想的融合 kernel（flash attention 库只支持 16 位）"
     if d == "change-algorithm":
         return (
-            f"the S×S scores and probabilities are {pct(scores)} of the bytes: {kernel} "
+            f"the S×S scores and probabilities are {percent(scores)} of the bytes: {kernel} "
             "never stores them, so only Q, K, V and O cross DRAM.",
-            f"S×S 的分数和概率占访存字节的 {pct(scores)}：{kernel_zh}从不存下它们，"
+            f"S×S 的分数和概率占访存字节的 {percent(scores)}：{kernel_zh}从不存下它们，"
             "只有 Q、K、V、O 经过显存。",
         )
     if d == "fusion":
@@ -54,10 +54,10 @@ def attention_reason(s: Situation, d: str) -> tuple[str, str]:
         )
     if s.bound == "compute":
         return (
-            f"the two matrix products run at {pct(s.share)} of the roof: reuse blocks of Q, "
+            f"the two matrix products run at {percent(s.share)} of the roof: reuse blocks of Q, "
             "K and V from shared memory, the same tiling (with an online softmax) that "
             "keeps a fused kernel on chip.",
-            f"两个矩阵乘只跑到屋顶的 {pct(s.share)}：让 Q、K、V 分块在共享内存中复用，"
+            f"两个矩阵乘只跑到屋顶的 {percent(s.share)}：让 Q、K、V 分块在共享内存中复用，"
             "这也正是融合 kernel（配合在线 softmax）留在片上的分块方法。",
         )
     return (
@@ -163,7 +163,7 @@ def tensor_cores(s: Situation) -> Verdict:
 
 
 def tiling(s: Situation) -> Verdict:
-    w, share = words(s), pct(s.share)
+    w, share = words(s), percent(s.share)
     if s.naive_attention:
         return Verdict(FIRST, *attention_reason(s, "tiling"))
     if s.bound == "compute":
@@ -258,7 +258,7 @@ def _less(s: Situation) -> tuple[str, str]:
 
 
 def change_algorithm(s: Situation) -> Verdict:
-    share = pct(s.share)
+    share = percent(s.share)
     if s.naive_attention:
         return Verdict(FIRST, *attention_reason(s, "change-algorithm"))
     less, less_zh = _less(s)
@@ -313,7 +313,7 @@ def _work(s: Situation) -> tuple[str, str]:
 
 
 def parallelism(s: Situation) -> Verdict:
-    n, units, busy = s.tiles() or 0, s.card.units, pct(s.waves())
+    n, units, busy = s.tiles() or 0, s.card.units, percent(s.waves())
     sms, sm = _sms(s)
     if s.far and s.few_tiles():
         return Verdict(
@@ -326,12 +326,12 @@ def parallelism(s: Situation) -> Verdict:
     if s.grid_bound():
         return Verdict(
             FIRST,
-            f"the library reaches only {pct(s.share)}: {n} output tiles of 128×128 for {units} "
-            f"{sms} (work for {pct(n / units)} of them), and even the best grid (smaller tiles, "
+            f"the library reaches only {percent(s.share)}: {n} output tiles of 128×128 for {units} "
+            f"{sms} (work for {percent(n / units)} of them), and even the best grid (smaller tiles, "
             f"split-K) keeps them busy only {busy} of the time; more independent work "
             "(split-K, several problems in one launch) fills them.",
-            f"库只到 {pct(s.share)}：128×128 的输出分块只有 {n} 个，而有 {units} 个 {sm}"
-            f"（只够 {pct(n / units)} 的 {sm}）；即使用最好的网格（更小的分块、split-K），{sm} 也只有 "
+            f"库只到 {percent(s.share)}：128×128 的输出分块只有 {n} 个，而有 {units} 个 {sm}"
+            f"（只够 {percent(n / units)} 的 {sm}）；即使用最好的网格（更小的分块、split-K），{sm} 也只有 "
             f"{busy} 的时间在干活；更多独立的工作（split-K、一次启动多个问题）才能填满它们。",
         )
     if s.library and s.bound == "compute" and s.waves() < WAVES:

@@ -191,9 +191,5 @@ def rate(dtype: str, value: float) -> str:
     return format_si(value, rate_unit(dtype))
 
 
-def pct(share: float) -> str:
-    return f"{share * 100:.0f} %"
-
-
 def words(s: Situation):
     return unit_words(s.card)

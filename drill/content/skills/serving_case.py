@@ -30,7 +30,7 @@ from drill.content.skills.skill import skill
 from drill.core.engine import collectives as coll
 from drill.core.engine.operators import dtype_bytes
 from drill.core.engine.steps import Step, num
-from drill.core.units import format_si
+from drill.core.units import format_si, percent
 
 CASES = ("kernel", "serving")
 # name, parameters, layers, KV heads, head dim, query heads, model width
@@ -176,9 +176,9 @@ def serving_case(ctx: Ctx) -> Scenario:
         f"{format_si(ic.scale_up_gbs * 1e9, 'B/s')}）互联。"
     )
     conv_en, conv_zh = convention(dtype, weights=True)
-    conv_en += (f" Use at most {MEMORY_SHARE:.0%} of each GPU's memory (GB = 1e9 B); ring "
+    conv_en += (f" Use at most {percent(MEMORY_SHARE)} of each GPU's memory (GB = 1e9 B); ring "
                 f"all-reduce with {num(LATENCY * 1e6)} µs per step; link figures per direction.")  # fmt: skip
-    conv_zh += (f" 每块 GPU 最多用 {MEMORY_SHARE:.0%} 的显存（GB = 1e9 字节）；环形 all-reduce，"
+    conv_zh += (f" 每块 GPU 最多用 {percent(MEMORY_SHARE)} 的显存（GB = 1e9 字节）；环形 all-reduce，"
                 f"每步延迟 {num(LATENCY * 1e6)} µs；链路带宽按单向计。")  # fmt: skip
     params_out = {"gpu": card.id, "dtype": dtype, "params": params, "layers": layers,
                   "kv_heads": kv_heads, "head_dim": head_dim, "heads": heads, "width": width,
