@@ -446,8 +446,9 @@ def format_si(value: float, unit: str, digits: int = 4) -> str:
 
 def percent(share: float, decimals: int = 0) -> str:
     """``percent(0.25)`` -> ``'25 %'``: a share as every screen writes it, a space before the
-    sign as before any unit."""
-    return f"{share * 100:.{decimals}f} %"
+    sign as before any unit; a half rounds up (62.5 % is 63 %, as every score is counted)."""
+    scale = 10**decimals
+    return f"{math.floor(share * 100 * scale + 0.5 + 1e-9) / scale:.{decimals}f} %"
 
 
 def format_time(seconds: float, digits: int = 4) -> str:

@@ -174,16 +174,19 @@ PAIRS: dict[str, tuple[str, str]] = {
     "count-questions": ("{n} questions", "{n} 题"),
     "summary-head": (
         "{count}, {correct} correct, {skipped} skipped; score {score} / {questions} ({pct} %), "
-        "{seconds} s",
+        "{took}",
         "共 {count}，答对 {correct} 题，跳过 {skipped} 题；得分 {score} / {questions}（{pct} %），"
-        "用时 {seconds} 秒",
+        "用时 {took}",
     ),
     "summary-head-steps": (
         "{count} in {questions} steps: {correct} of the {questions} steps right, {skipped} "
-        "skipped; score {score} / {questions} ({pct} %), {seconds} s",
+        "skipped; score {score} / {questions} ({pct} %), {took}",
         "共 {count}（{questions} 步）：答对 {correct} 步，跳过 {skipped} 步；得分 {score} / "
-        "{questions}（{pct} %），用时 {seconds} 秒",
+        "{questions}（{pct} %），用时 {took}",
     ),
+    # how long a run took, as its clock reads: 43 s, 11 min 43 s
+    "took-seconds": ("{s} s", "{s} 秒"),
+    "took-minutes": ("{m} min {s} s", "{m} 分 {s} 秒"),
     "note-off-by": (
         "{off} off: within {limit} of the answer earns {credit}.",
         "偏差 {off}：在答案的 {limit} 以内得 {credit} 分。",
@@ -241,7 +244,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     # a narrow screen: the same, with the count short, before the streak is dropped
     "practice-progress-short": (
         "{number}/{total}{retry}{group}{step} · {clock}{score} · {streak_word} {streak}",
-        "{number}/{total} 题{retry}{group}{step} · {clock}{score} · {streak_word} {streak}",
+        "第 {number}/{total} 题{retry}{group}{step} · {clock}{score} · {streak_word} {streak}",
     ),
     "count-group": (" · group {n} of {count}: {name}", " · 第 {n} 组 / 共 {count} 组：{name}"),
     "practice-score": (" · score {score} / {answered}", " · 得分 {score} / {answered}"),

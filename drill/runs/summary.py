@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from drill.content.skills.mistakes import explain, mistake_name
+from drill.core.units import percent
 from drill.i18n import tr
 from drill.runs.items import ItemRef, Result
 from drill.runs.options import PracticeOptions
@@ -47,6 +48,14 @@ def mistake_lines(key: str, lang: str) -> list[str]:
 def questions_text(n: int, lang: str) -> str:
     """ "1 question", "3 questions"; Chinese has no plural ("1 题", "3 题")."""
     return tr("count-question" if n == 1 else "count-questions", lang, n=n)
+
+
+def took(seconds: float, lang: str) -> str:
+    """A run's length as its header's clock counts it: "43 s", "11 min 43 s"."""
+    minutes, rest = divmod(int(seconds + 0.5), 60)
+    if not minutes:
+        return tr("took-seconds", lang, s=rest)
+    return tr("took-minutes", lang, m=minutes, s=rest)
 
 
 @dataclass
@@ -134,8 +143,8 @@ class Summary:
             correct=self.correct,
             skipped=self.skipped,
             score=f"{self.score:.2f}",
-            pct=f"{self.accuracy * 100:.0f}",
-            seconds=f"{self.seconds:.0f}",
+            pct=percent(self.accuracy).removesuffix(" %"),
+            took=took(self.seconds, lang),
         )
 
     def to_json(self) -> dict:

@@ -223,6 +223,12 @@ def test_a_header_too_wide_drops_the_streak_then_the_clock():
     short = "5/12 (2 retries) · step 1 of 6 · 01:44 · score 7.00 / 10 · streak 3"
     assert fit_progress(text, "01:44", 76, short) == short
     assert fit_progress(text, "01:44", 90, short) == text
+    # once short at a width, a header that would fit again (no score yet) keeps the form
+    fresh = "Question 6 of 12 (2 retries) · 01:50 · streak 0"
+    assert fit_progress(fresh, "01:50", 76, "6/12 (2 retries) · 01:50 · streak 0") == fresh
+    assert fit_progress(fresh, "01:50", 76, "6/12 (2 retries) · 01:50 · streak 0", True) == (
+        "6/12 (2 retries) · 01:50 · streak 0"
+    )
     placement = (
         "第 4 题 / 共 33 题 · 第 2 组 / 共 11 组：算术强度 · 第 1 步 / 共 2 步 · 得分 1.00 / 1"
     )

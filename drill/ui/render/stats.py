@@ -17,6 +17,7 @@ from rich.text import Text
 
 from drill import i18n
 from drill.core.printable import printable
+from drill.core.units import percent
 from drill.i18n import tr
 from drill.i18n.text import shown
 from drill.learning.stats.model import RECENT_ATTEMPTS, Stats
@@ -30,7 +31,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def _pct(value: float | None) -> str:
-    return "—" if value is None else f"{value * 100:.0f} %"
+    return "—" if value is None else percent(value)
 
 
 def _secs(value: float | None) -> str:

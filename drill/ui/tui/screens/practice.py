@@ -32,11 +32,15 @@ VERDICT_STYLE = {
 }
 
 
-def fit_progress(text: str, clock: str, width: int, short: str = "") -> str:
+def fit_progress(
+    text: str, clock: str, width: int, short: str = "", keep_short: bool = False
+) -> str:
     """The header in ``width`` cells: a narrow screen takes the ``short`` form (the count as
     5/12), then drops the streak, then the clock, and cuts what is still too long with "…"
-    (a header that wrapped would hide its second line)."""
-    if cell_len(text) > width and short:
+    (a header that wrapped would hide its second line). ``keep_short``: the short form was
+    already taken at this width, so a shorter moment (a new question, no score yet) does not
+    switch the count's form back and forth."""
+    if short and (keep_short or cell_len(text) > width):
         text = short
     if cell_len(text) > width:
         text = text.rsplit(" · ", 1)[0]
@@ -81,6 +85,7 @@ class PracticeScreen(RunScreen):
         self._plotted: tuple | None = None  # which question and result the figure is for
         self._answer_on_top = False  # the feedback keeps the answer row at the top for now
         self._fitted = False  # the open question's choices were laid out for the screen
+        self._short_at = 0  # the header width at which the count took its short form
         self._figure = None
 
     def compose(self) -> ComposeResult:
@@ -179,7 +184,10 @@ class PracticeScreen(RunScreen):
         progress = self.query_one("#progress", Static)
         width = progress.content_size.width or self.app.size.width - 2
         short = tr("practice-progress-short", lang, clock=clock, **values)
-        progress.update(fit_progress(text, clock, width, short))
+        keep = self._short_at == width
+        if cell_len(text) > width:
+            self._short_at = width
+        progress.update(fit_progress(text, clock, width, short, keep))
 
     def _show_question(self) -> None:
         question = self.session.current
