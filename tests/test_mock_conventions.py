@@ -115,3 +115,30 @@ def test_the_kernel_case_on_any_card_chosen_runs_long_enough_for_a_verdict():
             assert least >= 10e-6, (card.id, seed, case.scenario.params["op"], least)
             checked += 1
     assert checked > 200
+
+
+def test_the_serving_case_is_set_on_the_card_asked_for_or_refuses_it():
+    """The review's repro: --gpu h100-pcie-80gb gave a node of A100s without a word."""
+    shown = run_drill("mock", "--plain", "--case", "serving", "--gpu", "h100-sxm5-80gb", input="")
+    assert "The node has 8 NVIDIA H100 SXM5 80GB GPUs" in shown.stdout
+    for lang, words in (("en", "h100-pcie-80gb is not one"), ("zh", "h100-pcie-80gb 不是")):
+        refused = run_drill(
+            "mock", "--plain", "--case", "serving", "--gpu", "h100-pcie-80gb", "--lang", lang
+        )
+        assert refused.returncode == 2 and refused.stdout == ""
+        assert words in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+    # a random case on that card is the kernel case, the one it can take
+    for seed in range(6):
+        kernel = run_drill(
+            "mock",
+            "--plain",
+            "--case",
+            "random",
+            "--gpu",
+            "h100-pcie-80gb",
+            "--seed",
+            str(seed),
+            input="",
+        )
+        assert kernel.returncode == 0 and "H100 PCIe" in kernel.stdout
+        assert "Serving case" not in kernel.stdout

@@ -47,6 +47,10 @@ _SHAPES: tuple[tuple[str, str | Callable[[re.Match], str]], ...] = (
      lambda m: f"未知的题目 {m['x']}" + (f"（是不是 {m['g']}？）" if m["g"] else "")
      + f"；题目 id 是 {m['a']} 与 {m['b']} 中题包的 'id:' 行，"
      "以及 drill start --jsonl 里概念题的 'skill'"),
+    (r"the serving case needs a node of 4 or more NVLink-linked GPUs that holds a 70B model; "
+     r"(?P<card>\S+) is not one \(try --case kernel\)",
+     "服务案例需要一个至少 4 块 GPU、由 NVLink 互联、放得下 70B 模型的节点；{card} 不是（可改用 "
+     "--case kernel）"),
     (r"(?P<x>'.*') is not a whole number", "{x} 不是整数"),
     (r"(?P<x>'.*') must be positive", "{x} 必须为正数"),
     (r"(?P<x>'.*') must not be negative", "{x} 不能为负数"),

@@ -120,6 +120,13 @@ def mock_can_use(card) -> bool:
     return card.vendor.upper() == "NVIDIA" and "fp16" in card.tensor
 
 
+def mock_can_serve(card) -> bool:
+    """The serving case can be asked on ``card`` (its node, links and memory)."""
+    from drill.content.skills.serving_case import can_serve
+
+    return can_serve(card)
+
+
 def open_interview(
     options: MockOptions,
     lang: str,
@@ -147,6 +154,11 @@ def open_interview(
             raise SetupError(
                 f"the mock interview's case needs an NVIDIA card with fp16 tensor "
                 f"cores; {card.id} has none"
+            )
+        if options.case == "serving" and not mock_can_serve(card):
+            raise SetupError(
+                f"the serving case needs a node of 4 or more NVLink-linked GPUs that holds a "
+                f"70B model; {card.id} is not one (try --case kernel)"
             )
         gpu = card.id
     config = MockConfig(

@@ -124,9 +124,14 @@ async def test_mock_from_home_asks_the_length_the_case_and_the_card(drill_home):
         assert names[0] == "任意显卡" and "NVIDIA H100 SXM5 80GB" in names
         assert not any("MI300X" in n for n in names)  # the kernel case is asked on NVIDIA cards
         await pilot.press("down")  # from 30 to 45
-        await pilot.press("right", "down")  # the serving case
-        await pilot.press("right", *["down"] * names.index("NVIDIA H100 SXM5 80GB"))
-        await pilot.press("enter")
+        await pilot.press("right", "right", *["down"] * names.index("NVIDIA H100 SXM5 80GB"))
+        await pilot.press("left", "down")  # the serving case: only the cards it can be set on
+        await pilot.pause()
+        served = [cards.get_option_at_index(i).id for i in range(cards.option_count)]
+        assert "h100-sxm5-80gb" in served and "h100-pcie-80gb" not in served
+        assert len(served) < len(names)
+        assert served[cards.highlighted] == "h100-sxm5-80gb"  # the card chosen stays chosen
+        await pilot.press("right", "enter")
         await pilot.pause()
         assert isinstance(app.screen, MockScreen)
         for _ in range(200):

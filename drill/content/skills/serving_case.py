@@ -24,7 +24,6 @@ from drill.content.skills.context import (
     unit_words,
 )
 from drill.content.skills.context import MS as MILLIS
-from drill.content.skills.links import linked_cards
 from drill.content.skills.model import Scenario
 from drill.content.skills.skill import skill
 from drill.core.engine import collectives as coll
@@ -57,8 +56,12 @@ def case_kind(kind: str, seed: int) -> str:
 
 
 def build_case(kind: str, ctx: Ctx, seed: int) -> Scenario:
-    """The case the mock interview opens with."""
-    if case_kind(kind, seed) == "serving":
+    """The case the mock interview opens with; ``random`` on a card the serving case cannot
+    be asked on is the kernel case (the one it can)."""
+    chosen = case_kind(kind, seed)
+    if kind == "random" and ctx.gpu and not can_serve(ctx.catalog.get(ctx.gpu)):
+        chosen = "kernel"
+    if chosen == "serving":
         return serving_case(ctx)
     from drill.content.skills.case import interview_case
 
@@ -72,12 +75,25 @@ def _fewest_gpus(weights: float, capacity: float, most: int) -> int:
     return n
 
 
+def can_serve(card) -> bool:
+    """The serving case can be asked on ``card``: an NVIDIA node of 4 or more GPUs each
+    linked to the others (NVLink or NVSwitch), fp16 tensor cores, and memory enough that the
+    model's 16-bit weights take fewer GPUs than the node has."""
+    ic = card.interconnect
+    if ic is None or ic.node_gpus < 4 or ic.scale_up_peers < 4:
+        return False
+    if card.vendor.upper() != "NVIDIA" or "fp16" not in card.tensor:
+        return False
+    return _fewest_gpus(2 * MODEL[2], card.capacity, 64) < ic.node_gpus
+
+
 @skill("serving-case")
 def serving_case(ctx: Ctx) -> Scenario:
-    cards = linked_cards(ctx, nvlink=True, nvidia=True, dtype="fp16")
-    need = 2 * MODEL[2]  # 16-bit weights
-    cards = [c for c in cards if _fewest_gpus(need, c.capacity, 64) < c.interconnect.node_gpus]
-    card = next((c for c in cards if c.id == ctx.gpu), None) or ctx.rng.choice(cards)
+    forced = ctx.catalog.get(ctx.gpu) if ctx.gpu else None
+    if forced is not None and can_serve(forced):
+        card = forced
+    else:
+        card = ctx.rng.choice([c for c in ctx.catalog.drawn("common") if can_serve(c)])
     ic = card.interconnect
     dtype = "bf16" if "bf16" in card.tensor else "fp16"
     s = dtype_bytes(dtype)

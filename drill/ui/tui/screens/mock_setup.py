@@ -22,12 +22,14 @@ ANY_CARD = "any"
 MARK, UNMARKED = "▸ ", "  "  # the entry each list holds, said in its text
 
 
-def mock_cards() -> list:
-    """The cards ``drill mock --gpu`` accepts, in catalog order."""
+def mock_cards(case: str = "kernel") -> list:
+    """The cards ``drill mock --case CASE --gpu`` accepts, in catalog order: the serving case
+    needs a node that holds its model."""
     from drill.content.catalog import load_catalog
-    from drill.runs.factory import mock_can_use
+    from drill.runs.factory import mock_can_serve, mock_can_use
 
-    return [card for card in load_catalog() if mock_can_use(card)]
+    cards = [card for card in load_catalog() if mock_can_use(card)]
+    return [card for card in cards if mock_can_serve(card)] if case == "serving" else cards
 
 
 class MockSetupScreen(ModalScreen[MockOptions | None]):
@@ -39,10 +41,13 @@ class MockSetupScreen(ModalScreen[MockOptions | None]):
         Binding("right", "app.focus_next", "next list", show=False),
     ]
 
+    def _card_options(self, case: str) -> list[Option]:
+        cards = [Option(tr("mock-any-card", self.app.lang), id=ANY_CARD)]
+        return cards + [Option(c.name, id=c.id) for c in mock_cards(case)]
+
     def compose(self) -> ComposeResult:
         lang = self.app.lang
-        cards = [Option(tr("mock-any-card", lang), id=ANY_CARD)]
-        cards += [Option(c.name, id=c.id) for c in mock_cards()]
+        cards = self._card_options("kernel")
         with Vertical(id="mock-setup"):
             yield Static(Text(tr("mock-setup-title", lang), style="bold"))
             with Horizontal(id="mock-setup-lists"):
@@ -90,11 +95,27 @@ class MockSetupScreen(ModalScreen[MockOptions | None]):
         """The choice of each list is marked in its text, not by colour alone: a list that
         has lost the focus still says which entry it holds."""
         options = event.option_list
+        if options.id == "mock-cases":
+            self._offer_cards(options.get_option_at_index(event.option_index).id or "kernel")
         for index in range(options.option_count):
             text = str(options.get_option_at_index(index).prompt).removeprefix(MARK)
             text = text.removeprefix(UNMARKED)
             mark = MARK if index == event.option_index else UNMARKED
             options.replace_option_prompt_at_index(index, mark + text)
+
+    def _offer_cards(self, case: str) -> None:
+        """The card list for ``case``; the card chosen stays chosen when the case takes it."""
+        cards = self.query_one("#mock-cards", OptionList)
+        held = cards.get_option_at_index(cards.highlighted or 0).id if cards.option_count else None
+        offered = self._card_options(case)
+        if [o.id for o in offered] == [
+            cards.get_option_at_index(i).id for i in range(cards.option_count)
+        ]:
+            return
+        cards.clear_options()
+        cards.add_options(offered)
+        ids = [o.id for o in offered]
+        cards.highlighted = ids.index(held) if held in ids else 0
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
