@@ -11,6 +11,7 @@ import pytest
 
 from drill.content.bank import load_bank
 from drill.content.catalog import load_catalog
+from drill.i18n import tr
 from drill.runs.factory import new_session
 from drill.runs.interview import MockConfig, MockInterview
 from drill.runs.practice import SessionConfig
@@ -263,3 +264,20 @@ def test_an_answer_that_is_not_one_asks_again_in_one_sentence(lang, asked_again)
     )
     assert result.returncode == 0, result.stderr
     assert asked_again in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "Not asked, as the session was left first: "),
+        ("zh", "没有问到（本轮在这之前结束）："),
+    ],
+)
+def test_a_plain_run_quit_early_names_what_it_never_asked(lang, words):
+    result = run_drill(
+        "start", "--plain", "--no-save", "--seed", "2", "--count", "2", "--lang", lang,
+        "--skill", "ridge-point", "--skill", "bound", input="quit\n",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    (line,) = [line for line in result.stdout.splitlines() if line.startswith(words)]
+    assert line.count(tr("sep-clauses", lang)) == 1  # both items, by name

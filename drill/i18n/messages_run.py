@@ -51,6 +51,10 @@ PAIRS: dict[str, tuple[str, str]] = {
         "r：再练答错的题目 · Esc / q：回到首页",
     ),
     "summary-none": ("Nothing missed: well done.", "没有错题，做得好。"),
+    "summary-not-asked": (
+        "Not asked, as the session was left first: {names}.",
+        "没有问到（本轮在这之前结束）：{names}。",
+    ),
     # a miss or a skip made up by a later question of the same item: nothing to practise again
     "summary-made-up": (
         "Nothing to practise again: each item's last answer was right (earlier misses or skips "

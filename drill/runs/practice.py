@@ -186,7 +186,12 @@ class Session(RunBase):
     def summary(self) -> Summary:
         from drill.runs.summary import summarize
 
-        return summarize(self.results, self.elapsed)
+        waiting = [q.item for q in self._queue]  # the open question and its case's later steps
+        later = [
+            ItemRef.concept(ident) if kind == "concept" else ItemRef.skill(ident)
+            for kind, ident in self._plan[self._position :]
+        ]
+        return summarize(self.results, self.elapsed, waiting + later)
 
 
 def mistake_lines(result: Result, lang: str) -> list[str]:

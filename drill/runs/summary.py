@@ -3,6 +3,7 @@ event (an ambiguous wrong number is "one of" its candidate tags, never two mista
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from drill.content.skills.mistakes import explain, mistake_name
@@ -74,6 +75,8 @@ class Summary:
     # items whose last time in the run (its last question, every step) was not fully right:
     # one missed and then answered right on its retry is not practised again
     still_missed: frozenset[ItemRef] | None = None
+    # items the plan held that were never asked: the run was left before them
+    not_asked: tuple[ItemRef, ...] = ()
 
     @property
     def accuracy(self) -> float:
@@ -167,7 +170,9 @@ class Summary:
         }
 
 
-def summarize(results: list[Result], seconds: float) -> Summary:
+def summarize(results: list[Result], seconds: float, planned: Sequence[ItemRef] = ()) -> Summary:
+    """The run's summary; ``planned``: the items still in its plan when it ended (those never
+    asked are named as not asked, so a run left early is not called clean)."""
     per_item: dict[ItemRef, list[float]] = {}
     mistakes: dict[str, int] = {}
     last: dict[ItemRef, tuple[str, bool]] = {}  # item -> its last question's group, all right
@@ -194,4 +199,5 @@ def summarize(results: list[Result], seconds: float) -> Summary:
         mistakes=mistakes,
         asked=len({r.question.group for r in results}),
         still_missed=frozenset(item for item, (_, right) in last.items() if not right),
+        not_asked=tuple(dict.fromkeys(item for item in planned if item not in per_item)),
     )

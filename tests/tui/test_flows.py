@@ -422,3 +422,24 @@ async def test_a_skip_made_up_later_is_not_called_nothing_missed(drill_home):
         summary = " ".join(text_of(app, "#summary").split())
         assert "1 skipped" in summary and "Nothing missed" not in summary
         assert "Nothing to practise again" in summary
+
+
+async def test_a_run_left_early_names_what_it_never_asked(drill_home):
+    """The run-through's repro: practise-again left after its first item said "Nothing
+    missed: well done." though two missed items were never asked."""
+    start = PracticeOptions(skills=("ridge-point", "peak-from-specs", "bound"), seed=3, count=3)
+    app = make_app(lang="en", start=start, clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_question(pilot)
+        first = screen.session.current.item
+        await type_answer(pilot, right_answer(screen.session.current))
+        await until(pilot, lambda: screen.feedback_for is not None, "feedback")
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "summary")
+        summary = " ".join(text_of(app, "#summary").split())
+        assert "Nothing missed" not in summary
+        assert "Not asked, as the session was left first:" in summary
+        left = [i for i in app.screen.summary.not_asked]
+        assert len(left) == 2 and first not in left

@@ -13,7 +13,7 @@ from drill.runs.summary import mistake_label
 from drill.ui.render.cjk import cell_len, cut
 from drill.ui.render.points import point_lines
 from drill.ui.render.scorecard import pad
-from drill.ui.render.stats import skill_name
+from drill.ui.render.stats import not_asked_line, skill_name
 
 
 class PlainFormatter:
@@ -187,6 +187,8 @@ class PlainFormatter:
             self.say(f"  {tr('mistake', lang)} ×{count}: {mistake_label(key, lang)}")
         if s.missed_any:
             self.say(f"{tr('practise-again', lang)} {s.again_command()}")
+        if s.not_asked:
+            self.say(not_asked_line(s, lang))
 
 
 def heading(interview, item, label: str, lang: str) -> str:

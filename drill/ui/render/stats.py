@@ -394,3 +394,10 @@ def stats_view(
         heatmap(stats, lang, wide=width >= 112),
     ]
     return Group(*parts)
+
+
+def not_asked_line(summary, lang: str) -> str:
+    """ "Not asked, as the session was left first: …": the items a run left early never
+    reached, by name."""
+    names = [skill_name(item.id, lang, item.kind) for item in summary.not_asked]
+    return tr("summary-not-asked", lang, names=tr("sep-clauses", lang).join(names))

@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from drill.i18n import tr
 from drill.runs.options import PracticeOptions
 from drill.runs.summary import mistake_label
-from drill.ui.render.stats import skill_name
+from drill.ui.render.stats import not_asked_line, skill_name
 from drill.ui.tui.screens.base import DrillScreen
 from drill.ui.tui.widgets.keybar import KeyBar
 from drill.ui.tui.widgets.prose import Prose
@@ -66,7 +66,9 @@ class SummaryScreen(DrillScreen):
             joined = tr("sep-clauses", lang).join(names)
             parts.append(Text(f"{tr('practise-again', lang)} {joined}", style="cyan"))
             parts.append(Text(tr("practise-again-rule", lang), style="dim"))
-        else:
+        if s.not_asked:
+            parts.append(Text(not_asked_line(s, lang), style="yellow"))
+        elif not missed:
             clean = s.skipped == 0 and s.correct == s.questions
             parts.append(
                 Text(tr("summary-none" if clean else "summary-made-up", lang), style="green")
