@@ -56,9 +56,9 @@ def fusion(s: Situation) -> Verdict:
     if s.slow:
         return Verdict(
             ALSO,
-            f"fusing saves traffic, but at {share} of the bandwidth roof the first gap is how "
-            "the bytes are fetched.",
-            f"融合能省访存，但只到带宽屋顶的 {share}，首要差距在于字节是怎么取的。",
+            f"fusing with the neighbouring operators saves traffic, but at {share} of the "
+            "bandwidth roof the first gap is how this kernel fetches its own bytes.",
+            f"与相邻算子融合能省访存，但只到带宽屋顶的 {share}，首要差距在于这个 kernel 自己怎么取字节。",
         )
     if s.op in ("elementwise", "softmax", "layernorm", "conv2d"):
         # A convolution's activations are the traffic, and its intensity barely grows with
@@ -394,7 +394,7 @@ def advise(s: Situation) -> dict[str, Verdict]:
     """Every option's verdict for this case. Fewer output tiles than SMs in one's own kernel
     put more parallel work first; what would otherwise come first comes after it."""
     verdicts = {d: JUDGES[d](s) for d in DIRECTION_IDS}
-    if verdicts["parallelism"].kind == FIRST and s.far and s.few_tiles():
+    if verdicts["parallelism"].kind == FIRST and s.grid_first():
         sms, sm = ("CUs", "CU") if s.amd else ("SMs", "SM")
         idle = s.card.units - (s.tiles() or 0)
         for d, v in verdicts.items():

@@ -186,6 +186,15 @@ def tiling(s: Situation) -> Verdict:
                 "memory and registers many times.",
                 f"计算密集且只到屋顶的 {share}：让每个加载的分块在共享内存和寄存器中多次复用。",
             )
+        if s.library and s.fused:
+            return Verdict(
+                ALSO,
+                f"at {share} of the roof a fused attention kernel still has room: better work "
+                "partitioning across warps and blocks (what FlashAttention-2 changed over the "
+                "first version) gains some, though the tiles are already on chip.",
+                f"已到屋顶的 {share}，融合注意力 kernel 仍有余地：在 warp 和 block 间更好地划分工作"
+                "（flash attention 2 相对第一版改的就是这个）能再快一些，但分块已经在片上了。",
+            )
         if s.library:
             return Verdict(
                 WRONG,
@@ -251,8 +260,9 @@ def tiling(s: Situation) -> Verdict:
 def _less(s: Situation) -> tuple[str, str]:
     if s.op == "attention":
         return (
-            "skip the blocks a causal mask hides, or use local attention",
-            "跳过因果掩码完全遮住的块，或改用局部注意力",
+            "attend to fewer keys: a causal model skips the blocks its mask hides, local or "
+            "sparse attention reads a window",
+            "让每个 query 关注更少的位置：因果模型跳过掩码完全遮住的块，局部或稀疏注意力只看一个窗口",
         )
     return "a smaller or pruned layer", "更小或剪枝后的层"
 
@@ -315,7 +325,20 @@ def _work(s: Situation) -> tuple[str, str]:
 def parallelism(s: Situation) -> Verdict:
     n, units, busy = s.tiles() or 0, s.card.units, percent(s.waves())
     sms, sm = _sms(s)
-    if s.far and s.few_tiles():
+    if s.far and s.few_tiles() and not s.grid_first():
+        used = n / units
+        return Verdict(
+            ALSO,
+            f"{n} output tiles of 128×128 (a usual tile) for {units} {sms} leave {units - n} "
+            f"idle, which limits the kernel to {percent(used)} of the roof; at {percent(s.share)} "
+            f"the busy {sms} themselves run {sig(used / s.share, 2)}× below theirs: fix the "
+            f"kernel first, then give every {sm} a block (split-K, smaller tiles).",
+            f"128×128（常用的分块大小）的输出分块只有 {n} 个，{units} 个 {sm} 中 {units - n} 个空闲，"
+            f"这把 kernel 限制在屋顶的 {percent(used)}；而它只到 {percent(s.share)}，有活干的 {sm} "
+            f"本身就比应有的慢 {sig(used / s.share, 2)} 倍：先修 kernel，再让每个 {sm} 都有 block"
+            "（split-K、更小的分块）。",
+        )
+    if s.grid_first():
         return Verdict(
             FIRST,
             f"{n} output tiles of 128×128 (a usual tile) for {units} {sms}: {units - n} {sms} "

@@ -115,6 +115,16 @@ class Situation:
         n = self.tiles()
         return n is not None and min(sides) >= 128 and n <= self.card.units * FEW_TILES
 
+    def grid_first(self) -> bool:
+        """Few tiles in one's own kernel, and the idle SMs the larger of its two gaps: the grid
+        caps the kernel at tiles / SMs of the roof, and the code on the busy SMs loses the rest
+        (64 tiles on 128 SMs cap it at 50 %; at 4 % the busy SMs run 12.5× below theirs, so the
+        code comes first, at 30 % the grid does)."""
+        if not (self.far and self.few_tiles()):
+            return False
+        used = (self.tiles() or 0) / self.card.units
+        return used / self.share <= 1 / used
+
     def vector_peak(self) -> float:
         """The non-tensor peak of this precision (the fp32 rate where none is published)."""
         return roof(self.card, self.dtype, "elementwise").value

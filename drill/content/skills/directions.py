@@ -39,8 +39,8 @@ DIRECTION_TEXT: dict[str, Text] = {
         "两个吞吐都低时，先解决延迟 / 占用率问题",
     ),
     "change-algorithm": Text(
-        "Change the algorithm (less work or traffic, e.g. flash attention)",
-        "换算法（减少计算或访存，如 flash attention）",
+        "Change the algorithm (less work or traffic, e.g. naive to flash attention)",
+        "换算法（减少计算或访存，如把朴素注意力换成 flash attention）",
     ),
     "parallelism": Text(
         "More parallel work (more blocks, split the work across SMs)",
