@@ -115,7 +115,7 @@ class Step:
             return word(lang) if word is not None else self.value
         if self.unit in ("FLOP/B", "", "%", "x"):
             if self.unit == "%":
-                return f"{sig(self.value * 100, 3)} %"
+                return f"{sig(self.value * 100, 4)} %"  # as the expected answer shows it
             if self.unit == "x":
                 return f"{sig(self.value, 3)}x"
             return f"{sig(self.value, 4)} {self.unit}".strip()
