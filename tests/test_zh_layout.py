@@ -470,3 +470,17 @@ def test_command_output_keeps_a_number_with_its_unit(drill_home, width, lang, ve
     for above, below in zip(lines, lines[1:], strict=False):
         parted = re.search(r"\d$", above.rstrip()) and below.lstrip().startswith(units)
         assert not parted, (above, below)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("width", [60, 80])
+def test_a_card_page_shows_every_figure_whole(drill_home, lang, width):
+    """The run-through's repro: at 80 columns the Chinese card page cut its memory line to
+    "79.6…" (rich breaks a Chinese line a cell too late, then crops it)."""
+    from tests.helpers import run_drill
+
+    done = run_drill("gpus", "h100-sxm5-80gb", "--lang", lang, env={"COLUMNS": str(width)})
+    assert done.returncode == 0, done.stderr
+    assert not re.search(r"\d…", done.stdout)  # a figure is never cut
+    flat = re.sub(r"\s*│\s*", " ", done.stdout)
+    assert "81,559 MiB = 79.65 GiB = 85.52 GB" in " ".join(flat.split())

@@ -70,13 +70,18 @@ def card_panel(card, lang: str = "en") -> Panel:
     facts = Table.grid(padding=(0, 2))
     facts.add_column(style="bold")
     facts.add_column()
-    facts.add_row(
+
+    def add_fact(label: str, value: str) -> None:
+        # rich breaks a Chinese line a cell too late and cuts it ("79.6…"): break it here
+        facts.add_row(label, Wrapped(value))
+
+    add_fact(
         tr("cards-units", lang),
         tr("cards-units-value", lang, units=card.units, kind=card.unit_kind, lanes=card.lanes),
     )
-    facts.add_row(tr("cards-clock", lang), f"{card.boost_clock_mhz:g} MHz")
+    add_fact(tr("cards-clock", lang), f"{card.boost_clock_mhz:g} MHz")
     if card.tensor_clock_mhz and card.tensor_clock_mhz != card.boost_clock_mhz:
-        facts.add_row(tr("cards-tensor-clock", lang), f"{card.tensor_clock_mhz:g} MHz")
+        add_fact(tr("cards-tensor-clock", lang), f"{card.tensor_clock_mhz:g} MHz")
     if card.capacity_mib is None:
         memory = f"{card.capacity_gb:g} GB {card.memory_type}"
     else:
@@ -90,16 +95,14 @@ def card_panel(card, lang: str = "en") -> Panel:
             gib=sig(card.capacity_gib, 4),
             gb=format_si(card.capacity, "B"),
         )
-    facts.add_row(tr("cards-memory", lang), memory)
-    facts.add_row(
-        tr("cards-bus", lang), f"{card.bus_width_bits:g} bit × {card.data_rate_gbps:g} Gb/s"
-    )
-    facts.add_row(tr("cards-bandwidth", lang), format_si(card.bandwidth, "B/s"))
+    add_fact(tr("cards-memory", lang), memory)
+    add_fact(tr("cards-bus", lang), f"{card.bus_width_bits:g} bit × {card.data_rate_gbps:g} Gb/s")
+    add_fact(tr("cards-bandwidth", lang), format_si(card.bandwidth, "B/s"))
     if card.l2_mb:
-        facts.add_row(tr("cards-l2", lang), f"{card.l2_mb:g} MB")
+        add_fact(tr("cards-l2", lang), f"{card.l2_mb:g} MB")
     if card.tdp_w:
-        facts.add_row(tr("cards-tdp", lang), f"{card.tdp_w:g} W")
-    facts.add_row(
+        add_fact(tr("cards-tdp", lang), f"{card.tdp_w:g} W")
+    add_fact(
         tr("cards-formula", lang),
         tr(
             "cards-check",
