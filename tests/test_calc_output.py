@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.helpers import run_drill
 
 
@@ -45,3 +47,12 @@ def test_each_footnote_fits_its_command():
     assert flight.strip().endswith("Decimal SI units (1 GB/s = 1e9 B/s, 1 kB = 1000 B).")
     tile = shown("tile", "--bm", "128", "--bn", "128", "--gpu", "a100")
     assert tile.strip().endswith(conventions)  # a tile's peak is a dense peak at boost clock
+
+
+@pytest.mark.parametrize("op", ["ridge", "critical-batch", "ops-per-element"])
+def test_a_card_helper_names_the_card_and_roof_it_used(op):
+    """The run-through's repro: drill calc ridge --gpu a100 did not say the alias meant the
+    SXM4 40GB card, nor which peak it took."""
+    done = run_drill("calc", op, "--gpu", "a100", env={"COLUMNS": "100"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{op} · NVIDIA A100 SXM4 40GB · fp16 (")

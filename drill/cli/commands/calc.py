@@ -310,11 +310,7 @@ def _operator(args, lang: str) -> int:
     from drill.ui.render.tables import steps_table, verdict
 
     console = console_for_output()
-    name = roof.name if roof.card is not None else tr("plot-custom", lang)
-    title = (
-        f"{spec.name} · {name} · {args.dtype} ({analysis.peak_label}, "
-        f"{format_si(roof.peak, math_units(args.dtype)[0])}, {format_si(roof.bandwidth, 'B/s')})"
-    )
+    title = roof_title(spec.name, roof, args.dtype, analysis.peak_label, lang)
     described = _config_line(args, lang)
     if described:
         console.print(described)
@@ -335,6 +331,16 @@ def _operator(args, lang: str) -> int:
         figure,
     )
     return 0
+
+
+def roof_title(op: str, roof, dtype: str, peak_label: str, lang: str) -> str:
+    """ "gemm · NVIDIA H100 SXM5 80GB · fp16 (tensor.fp16, 989.4 TFLOP/s, 3.352 TB/s)": the
+    card, the precision and the roof a table is worked against."""
+    name = roof.name if roof.card is not None else tr("plot-custom", lang)
+    return (
+        f"{op} · {name} · {dtype} ({peak_label}, "
+        f"{format_si(roof.peak, math_units(dtype)[0])}, {format_si(roof.bandwidth, 'B/s')})"
+    )
 
 
 def _export(args, lang: str, title: str, shown: list, figure) -> None:
@@ -411,7 +417,13 @@ def _plot_size(args) -> tuple[int, int]:
 
 
 def _emit_steps(
-    args, lang: str, steps: list[Step], data: dict, note: str = "", warning: str = ""
+    args,
+    lang: str,
+    steps: list[Step],
+    data: dict,
+    note: str = "",
+    warning: str = "",
+    title: str = "",
 ) -> int:
     if args.json:
         data["steps"] = [s.to_json() for s in steps]
@@ -423,7 +435,7 @@ def _emit_steps(
     console = console_for_output()
     if note:
         console.print(note)
-    console.print(steps_table(steps, lang))
+    console.print(steps_table(steps, lang, title))
     if warning:
         console.print(warning, style="yellow")
     console.print(tr("conventions", lang), style="dim")
@@ -580,4 +592,5 @@ def _card_helper(args, lang: str) -> int:
                 value,
             )
         )
-    return _emit_steps(args, lang, steps, data)
+    title = roof_title(args.op, roof, args.dtype, roof.peak_label, lang)
+    return _emit_steps(args, lang, steps, data, title=title)
