@@ -62,7 +62,20 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         if _is_output_error(exc):
             return _write_failed(exc)
-        raise
+        return _crashed(argv, exc)
+    except Exception as exc:  # a bug: one line and a report file, never a raw traceback
+        return _crashed(argv, exc)
+
+
+def _crashed(argv: list[str], exc: BaseException) -> int:
+    from drill.ui.render.crash import crash_line
+
+    try:
+        lang = help_lang(argv)
+    except Exception:  # settings that cannot be read
+        lang = "en"
+    print(crash_line(exc, lang), file=sys.stderr)
+    return 1
 
 
 def _error(argv: list[str], prog: str, message: str, see: str = "") -> int:

@@ -74,3 +74,22 @@ def _write_stream(target: Path, data: bytes) -> None:
     os.set_blocking(fd, True)
     with os.fdopen(fd, "wb") as out:
         out.write(data)
+
+
+def crash_report(error: BaseException | None, version: str) -> Path | None:
+    """The traceback of ``error`` in a new file of the data folder (its path), or None when
+    it cannot be written."""
+    import time
+    import traceback
+
+    from drill.config import paths
+
+    text = "".join(traceback.format_exception(error)) if error is not None else ""
+    try:
+        folder = paths.data_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
+        path.write_text(f"roofline-drill {version}\n{text}", encoding="utf-8")
+    except OSError:
+        return None
+    return path

@@ -3,6 +3,16 @@
 PAIRS: dict[str, tuple[str, str]] = {
     "app-title": ("roofline-drill", "roofline-drill"),
     "app-sub": ("GPU performance reasoning, drilled", "GPU 性能分析专项训练"),
+    "app-crashed": (
+        "drill stopped on an internal error ({what}). The details are in {path}; please "
+        "include that file when you report it.",
+        "drill 因内部错误而停止（{what}）。详情已写入 {path}；报告问题时请附上这个文件。",
+    ),
+    "app-crashed-unsaved": (
+        "drill stopped on an internal error ({what}); its details could not be written to "
+        "the data folder.",
+        "drill 因内部错误而停止（{what}）；详情无法写入数据目录。",
+    ),
     "home-practice": ("Practice", "练习"),
     "home-mock": ("Mock interview", "模拟面试"),
     "home-stats": ("Stats", "统计"),

@@ -443,3 +443,23 @@ async def test_a_run_left_early_names_what_it_never_asked(drill_home):
         assert "Not asked, as the session was left first:" in summary
         left = [i for i in app.screen.summary.not_asked]
         assert len(left) == 2 and first not in left
+
+
+async def test_an_internal_error_ends_the_app_with_one_line_and_a_report_file(drill_home, capfd):
+    """A bug must not put a traceback with locals (answers, paths, settings) on the terminal:
+    the app says in one line what stopped it and where the details are."""
+    from drill.config import paths
+
+    app = make_app(lang="en", clock=frozen)
+    with pytest.raises(ZeroDivisionError):
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            app.call_later(lambda: 1 / 0)
+            await pilot.pause()
+    (report,) = paths.data_dir().glob("crash-*.txt")
+    assert "ZeroDivisionError" in report.read_text(encoding="utf-8")
+    shown = capfd.readouterr()
+    assert "Traceback" not in shown.out + shown.err  # nothing raw on the terminal
+    said = app.crash_line
+    assert said.startswith("drill stopped on an internal error (ZeroDivisionError: division")
+    assert str(report) in said and "\n" not in said

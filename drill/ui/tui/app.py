@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -55,6 +56,7 @@ class DrillApp(App):
         self._prepared = prepared  # the first practice session, built while the UI starts
         self._before_signals: dict[int, object] = {}  # the handlers to put back on unmount
         self._exit_timer: threading.Timer | None = None
+        self.crash_line = ""  # what stopped the app, when an internal error did
 
     @property
     def catalog(self):
@@ -145,6 +147,19 @@ class DrillApp(App):
                 end()
         flush()  # the answers and the run's end are on disk before anything else can fail
         self.exit(return_code=128 + signum)
+
+    def _fatal_error(self) -> None:
+        """An internal error ends the app with one line naming the file that holds its
+        details: Textual's own traceback, with locals, would put answers, paths and settings
+        on the terminal raw."""
+        from drill.ui.render.crash import crash_line
+
+        error = self._exception or sys.exc_info()[1]
+        self.bell()
+        # said by run_app once the terminal is back, as one unbroken line: the terminal
+        # wraps it, so a copied path comes out whole
+        self.crash_line = crash_line(error, self.lang)
+        self._close_messages_no_wait()
 
     async def _on_resize(self, event) -> None:
         # App's own handler stops the event, so a public on_resize never runs here; check
@@ -250,4 +265,6 @@ def run_app(
     )
     app.run()
     app.disarm_exit()
+    if app.crash_line:
+        print(app.crash_line, file=sys.stderr)
     return app.return_code or 0
