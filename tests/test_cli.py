@@ -735,3 +735,29 @@ def test_help_follows_the_language_setting(drill_home):
     (drill_home / "config" / "settings.json").write_text('{"language": "zh"}', encoding="utf-8")
     assert run_drill("gpus", "--help").stdout.startswith("用法：")
     assert run_drill("gpus", "--help", "--lang", "en").stdout.startswith("usage:")
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "drill stopped on an internal error (RuntimeError: boom)"),
+        ("zh", "drill 因内部错误而停止"),
+    ],
+)
+def test_a_command_that_fails_inside_says_one_line_and_keeps_a_report(
+    drill_home, monkeypatch, capsys, lang, words
+):
+    """A bug in a command is one line naming a report file, never a Python traceback."""
+    import drill.cli.commands.gpus as gpus
+    from drill.cli.main import main
+    from drill.config import paths
+
+    def boom(args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(gpus, "run", boom)
+    assert main(["gpus", "--lang", lang]) == 1
+    err = capsys.readouterr().err
+    (report,) = paths.data_dir().glob("crash-*.txt")
+    assert err.startswith(words) and str(report) in err and err.count("\n") == 1
+    assert "Traceback" not in err and "RuntimeError: boom" in report.read_text(encoding="utf-8")
