@@ -15,6 +15,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     "home-practice": ("Practice", "练习"),
     "home-mock": ("Mock interview", "模拟面试"),
+    "home-daily": ("Daily challenge", "每日挑战"),
     "home-stats": ("Stats", "统计"),
     "home-reference": ("Quick reference", "速查表"),
     "home-calc": ("Calculator", "计算器"),

@@ -110,6 +110,22 @@ def streak(history, day: date) -> int:
     return count
 
 
+def user_streak(day: date) -> int:
+    """The streak in the user's history, as the run just wrote it (0 when there is none to
+    read)."""
+    from drill.config import paths
+    from drill.store.history import History, HistoryError, exists
+
+    path = paths.database_file()
+    if not exists(path):
+        return 0
+    try:
+        with History.open(path) as history:
+            return streak(history, day)
+    except HistoryError:
+        return 0
+
+
 # -- the factory's hook (drill.runs.factory.open_run) -----------------------------------------
 def build(
     options: DailyOptions, lang: str, clock: Callable[[], float], history=None

@@ -463,3 +463,36 @@ async def test_an_internal_error_ends_the_app_with_one_line_and_a_report_file(dr
     said = app.crash_line
     assert said.startswith("drill stopped on an internal error (ZeroDivisionError: division")
     assert str(report) in said and "\n" not in said
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_daily_challenge_runs_from_home_and_ends_on_its_result(drill_home, lang):
+    """d on the home screen: the day's five questions under their intro, then the line to
+    share, a square per question and the streak, as drill daily prints them."""
+    from drill.i18n import tr
+    from drill.ui.tui.screens.daily import DailyResultScreen, DailyScreen
+
+    app = make_app(lang=lang, clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d")
+        screen = await wait_for_question(pilot)
+        assert isinstance(screen, DailyScreen)
+        assert tr("daily-intro", lang, day=screen.session.day.isoformat()) in " ".join(
+            text_of(app, "#scenario").split()
+        )
+        for _ in range(20):
+            if isinstance(app.screen, DailyResultScreen):
+                break
+            if screen.feedback_for is None and screen.session.current is not None:
+                await pilot.press("f2")  # skip
+            else:
+                await pilot.press("enter")
+            await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, DailyResultScreen), "result")
+        shown = text_of(app, "#daily-result")
+        assert tr("daily-share", lang, day=screen.session.day.isoformat(), right=0, total=5,
+                  time="0:00").split(" · ")[0] in shown  # fmt: skip
+        assert tr("daily-streak", lang, days=1) in shown  # today's answers count
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)

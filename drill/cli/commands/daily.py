@@ -42,7 +42,9 @@ def run(args) -> int:
         print(tr("daily-intro", lang, day=daily.day.isoformat()))
     drive(daily, sys.stdin, out)
     out.end(daily)
-    days = _streak(daily.day)
+    from drill.runs.daily import user_streak
+
+    days = user_streak(daily.day)
     if args.jsonl:
         from drill.core.printable import json_safe
 
@@ -57,19 +59,3 @@ def run(args) -> int:
     ):
         print(line)
     return 0
-
-
-def _streak(day) -> int:
-    """The streak from the history the run just wrote (0 when there is none to read)."""
-    from drill.config import paths
-    from drill.runs.daily import streak
-    from drill.store.history import History, HistoryError, exists
-
-    path = paths.database_file()
-    if not exists(path):
-        return 0
-    try:
-        with History.open(path) as history:
-            return streak(history, day)
-    except HistoryError:
-        return 0

@@ -64,6 +64,13 @@ def _mock(app: App) -> None:
     app.push_screen(MockSetupScreen(), chosen)
 
 
+@item("daily", "d", "home-daily")
+def _daily(app: App) -> None:
+    from drill.ui.tui.screens.daily import DailyScreen
+
+    app.push_screen(DailyScreen())
+
+
 @item("placement", "l", "home-placement")
 def _placement(app: App) -> None:
     from drill.ui.tui.screens.placement import PlacementScreen

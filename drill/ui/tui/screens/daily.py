@@ -1,0 +1,92 @@
+"""The daily challenge in the app: the practice screen driving the day's five questions,
+then the result to share and the streak."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+
+from drill.i18n import tr
+from drill.ui.tui.screens.base import DrillScreen
+from drill.ui.tui.screens.practice import PracticeScreen
+from drill.ui.tui.widgets.keybar import KeyBar
+
+
+class DailyScreen(PracticeScreen):
+    """The same questions and feedback as practice; the run is the day's challenge
+    (drill.runs.daily), built by the factory off the UI thread."""
+
+    def open_run(self):
+        from drill.runs.factory import Relay, open_run
+        from drill.runs.options import DailyOptions
+
+        relay = Relay()
+        run = open_run(
+            DailyOptions(),
+            self.app.lang,
+            clock=self.app.clock,
+            record=self.app.record,
+            background=True,
+            on_warning=relay,
+        )
+        return run, relay
+
+    def _show_question(self) -> None:
+        """The first question comes under the line that says what the challenge is."""
+        super()._show_question()
+        run = self.session
+        if run is None or run.current is None or run.results:
+            return
+        from rich.console import Group
+
+        from drill.ui.tui.widgets.prose import Prose
+        from drill.ui.tui.widgets.question import question_body
+
+        lang = self.app.lang
+        intro = Text(tr("daily-intro", lang, day=run.day.isoformat()) + "\n", style="bold")
+        self.query_one("#scenario", Prose).show(Group(intro, question_body(run.current, lang)))
+
+    def _finish(self) -> None:
+        run = self.session
+        if run is not None:
+            run.finish()
+        if run is None or not run.results:
+            self.dismiss_to_home()
+            return
+        from drill.runs.daily import user_streak
+        from drill.runs.recording import flush
+        from drill.ui.render.profile import daily_lines
+
+        flush()  # the day's answers are in the history the streak is counted from
+        marks = run.marks()
+        days = user_streak(run.day) if self.app.record else 0
+        lines = daily_lines(
+            run.day.isoformat(), marks, marks.count("correct"), run.elapsed, days, self.app.lang
+        )
+        self.app.switch_screen(DailyResultScreen(lines))
+
+
+class DailyResultScreen(DrillScreen):
+    """The result as ``drill daily`` prints it: a line to share, a square per question, the
+    streak."""
+
+    BINDINGS = [Binding("escape,q,enter", "home", "home", key_display="Esc")]
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        from drill.ui.tui.widgets.prose import Prose
+
+        body = Text(self.lines[0], style="bold")
+        for line in self.lines[1:]:
+            body.append("\n" + line)
+        with VerticalScroll(id="daily-body"):
+            yield Prose(body, id="daily-result")
+        yield KeyBar()
+
+    def action_home(self) -> None:
+        self.app.go_home()
