@@ -484,3 +484,25 @@ def test_a_card_page_shows_every_figure_whole(drill_home, lang, width):
     assert not re.search(r"\d…", done.stdout)  # a figure is never cut
     flat = re.sub(r"\s*│\s*", " ", done.stdout)
     assert "81,559 MiB = 79.65 GiB = 85.52 GB" in " ".join(flat.split())
+
+
+@pytest.mark.parametrize(
+    ("text", "width", "starts"),
+    [
+        (
+            "第一次使用？按 l 做定级测试（约 15 分钟），让练习从你的水平开始；按 p 从完整案例开始。",
+            62,
+            "开始；",
+        ),
+        ("读取 Nsight Compute 报告：逐个 kernel 给出 Roofline 定位与诊断", 60, "诊断"),
+        ("甲" * 30 + "乙。", 60, "甲乙。"),  # the paragraph's last character and its mark
+    ],
+)
+def test_a_line_never_starts_with_one_character_before_its_mark_or_ends_on_one(text, width, starts):
+    """The run-through's repros: the home hint left "始；" at a line's start, the help left
+    "断" alone on its last line."""
+    from drill.ui.render.cjk import fit
+
+    lines = fit(text, width)
+    assert len(lines) == 2 and lines[1].startswith(starts), lines
+    assert all(cell_len(line) <= width for line in lines)

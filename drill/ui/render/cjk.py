@@ -140,7 +140,37 @@ def _units(line: str, width: int = 0) -> list[tuple[int, int, bool]]:
             glued[-1][1] = unit[1]
             continue
         glued.append(unit)
-    return [tuple(u) for u in _bind(line, _words(line, glued, width), width)]
+    return [tuple(u) for u in _bind(line, _clause_ends(line, _words(line, glued, width)), width)]
+
+
+def _clause_ends(line: str, units: list[list]) -> list[list]:
+    """The last two characters of a clause stay together: a line never starts with one
+    character before its comma or full stop, nor ends a paragraph with one alone
+    ("开|始；", "诊|断")."""
+
+    def single(a: int, b: int) -> bool:  # one Chinese character, its closing marks after it
+        return get_character_cell_size(line[a]) == 2 and all(c in CLOSING for c in line[a + 1 : b])
+
+    out: list[list] = []
+    for k, unit in enumerate(units):
+        a, b, space = unit
+        ends = k == len(units) - 1 or b - a > 1  # the paragraph's end, or a mark follows
+        if (
+            ends
+            and not space
+            and line[a] not in CLOSING
+            and single(a, b)
+            and out
+            and not out[-1][2]
+            and out[-1][1] == a
+            and out[-1][1] - out[-1][0] == 1
+            and get_character_cell_size(line[a - 1]) == 2
+            and line[a - 1] not in OPENING
+        ):
+            out[-1][1] = b
+            continue
+        out.append(unit)
+    return out
 
 
 # Words of the app's Chinese that a line never breaks inside: "字节数" is not "字|节数". A
@@ -154,6 +184,7 @@ _ZH_WORD_LIST = """
 结果 片上 读取 写入 倍数 百分比 实测值 不同 因为 所以 但是 如果 应该 需要 可以 已经 接近
 调整 大小 填满 转换 输入 输出 补齐 减少 增加 提高 降低 使用 同步 异步 拷贝 指令 分块 线程
 原因 因素 关系 流水线 饱和 左右 更多 更小 每个 一次 两个 情况 问题 方向 理由 步骤 公式
+解锁 开始 结束 诊断 水平 案例 完整 分钟 定级 测试 选择 按键 回车 报告 文件 显卡 设置 目录
 """
 _ZH_WORDS = frozenset(_ZH_WORD_LIST.split())
 _ZH_LONGEST = max(map(len, _ZH_WORDS))
