@@ -60,7 +60,7 @@ CLI_HELP: dict[str, str] = {
     "only this skill or question id": "仅此技能或题目 id",
     "the rubric points you flip most: where a rubric and you disagree": "你最常改判的评分要点：评分要点与你意见不一致之处",
     "replace files that already exist": "覆盖已存在的文件",
-    "Place an operator on a card's roofline: FLOPs, bytes, intensity, ridge, bound, attainable throughput and minimum time, with every step shown. Units are decimal SI (1 TFLOP/s = 1e12 FLOP/s, 1 GB/s = 1e9 B/s); one FMA = 2 FLOPs. Numbers accept 4096, 4k (= 4000), 4Ki (= 4096), 52e9, 1,024.": "将算子放到某张卡的 Roofline 上：FLOPs、字节数、算术强度、拐点、瓶颈类型、可达性能和最短时间，并展示每一步。单位为十进制 SI（1 TFLOP/s = 1e12 FLOP/s，1 GB/s = 1e9 B/s）；一次 FMA = 2 FLOPs。数字可写作 4096、4k (= 4000)、4Ki (= 4096)、52e9、1,024。",
+    "Place an operator on a card's roofline: FLOPs, bytes, intensity, ridge, bound, attainable throughput and minimum time, with every step shown. Units are decimal SI (1 TFLOP/s = 1e12 FLOP/s, 1 GB/s = 1e9 B/s); one FMA = 2 FLOPs. Numbers accept 4096, 4k (= 4000), 4Ki (= 4096), 52e9, 1,024.": "将算子放到某张卡的 Roofline 上：FLOPs、字节数、算术强度、拐点、瓶颈类型、可达性能和最短时间，并展示每一步。单位为十进制 SI（1 TFLOP/s = 1e12 FLOP/s，1 GB/s = 1e9 B/s）；一次 FMA = 2 FLOPs。数字可写作 4096、4k（= 4000）、4Ki（= 4096）、52e9、1,024。",
     "Matrix multiply C = A·B (A M×K, B K×N)": "矩阵乘法 C = A·B（A 为 M×K，B 为 K×N）",
     "Matrix-vector y = A·x (A M×K)": "矩阵-向量乘 y = A·x（A 为 M×K）",
     "Element-wise op on n elements": "对 n 个元素的逐元素运算",

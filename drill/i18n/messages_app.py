@@ -50,8 +50,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     "calc-measured": ("Measured (optional, e.g. 200T)", "实测吞吐（可选，如 200T）"),
     "calc-needs": ("{flag} is needed: {what}", "需要填写 {flag}：{what}"),
     "calc-not-number": (
-        "{flag}: '{text}' is not a number; type one such as 32, 4k or 1e6",
-        "{flag}：“{text}”不是数字，请输入如 32、4k 或 1e6 这样的数",
+        "{flag}: '{text}' is not a number; type one such as 32, 4Ki (4096), 4k (4000) or 1e6",
+        "{flag}：“{text}”不是数字，请输入如 32、4Ki（4096）、4k（4000）或 1e6 这样的数",
     ),
     "calc-roof": (
         "Roof: {dtype} on {units} ({path}), {peak} and {bw}",

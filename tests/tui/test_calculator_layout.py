@@ -181,8 +181,8 @@ async def test_a_dropdown_opens_chooses_and_closes(drill_home, lang):
 @pytest.mark.parametrize(
     ("lang", "said"),
     [
-        ("en", "-M: 'x' is not a number; type one such as 32, 4k or 1e6"),
-        ("zh", "-M：“x”不是数字，请输入如 32、4k 或 1e6"),
+        ("en", "-M: 'x' is not a number; type one such as 32, 4Ki (4096), 4k (4000) or 1e6"),
+        ("zh", "-M：“x”不是数字，请输入如 32、4Ki（4096）、4k（4000）或 1e6"),
     ],
 )
 async def test_a_field_that_is_not_a_number_says_so_in_the_users_language(drill_home, lang, said):
