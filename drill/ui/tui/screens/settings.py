@@ -36,7 +36,7 @@ class SettingsScreen(DrillScreen):
             )
             yield Label(tr("settings-gpu", lang))
             yield Select(
-                [(c.id, c.id) for c in catalog], value=gpu, allow_blank=False, id="set-gpu"
+                [(c.name, c.id) for c in catalog], value=gpu, allow_blank=False, id="set-gpu"
             )
             yield Label(tr("settings-difficulty", lang))
             yield Select(
@@ -78,7 +78,9 @@ class SettingsScreen(DrillScreen):
         except ValueError:
             questions = 0
         if not 1 <= questions <= 100:
-            message.update(Text(tr("settings-bad-count", self.app.lang), style="bold yellow"))
+            said = tr("settings-bad-count", self.app.lang)
+            message.update(Text(said, style="bold yellow"))
+            self.app.notify(said, severity="warning")  # the form may be taller than the screen
             return
         language = str(self.query_one("#set-language", Select).value)
         new = settings_mod.Settings(
@@ -91,18 +93,16 @@ class SettingsScreen(DrillScreen):
         try:
             settings_mod.save(new)
         except OSError as exc:
-            message.update(
-                Text(
-                    tr("settings-not-saved", self.app.lang, reason=exc.strerror or exc),
-                    style="bold red",
-                )
-            )
+            said = tr("settings-not-saved", self.app.lang, reason=exc.strerror or exc)
+            message.update(Text(said, style="bold red"))
+            self.app.notify(said, severity="error")
             return
         old_lang = self.app.lang
         self.app.settings = new
         message.update(Text(tr("settings-saved", self.app.lang), style="green"))
         if new.lang() != old_lang:
             self.app.set_language(new.lang())
+        self.app.notify(tr("settings-saved", new.lang()))
 
     def action_back(self) -> None:
         self.app.pop_screen()
