@@ -24,6 +24,13 @@ SHADE_STYLES = ("grey35", "green4", "green3", "green1", "bold bright_green")
 BARS = " ▁▂▃▄▅▆▇█"
 
 
+def _date(day, lang: str) -> str:
+    """ "4 Dec", "12 月 4 日": a day named whatever the locale."""
+    return (
+        f"{day.month} 月 {day.day} 日" if lang == "zh" else f"{day.day} {MONTHS[day.month - 1].en}"
+    )
+
+
 def forecast_chart(stats: Stats, lang: str = "en") -> Text:
     """Cards falling due on each of the next days (today, with the overdue ones, first):
     a row of day numbers, a row of bars and a row of counts."""
@@ -33,7 +40,8 @@ def forecast_chart(stats: Stats, lang: str = "en") -> Text:
     day_word, due_word = tr("stats-forecast-day", lang), tr("stats-forecast-due", lang)
     label = max(cell_len(day_word), cell_len(due_word)) + 1
     text = Text()
-    text.append(tr("stats-forecast", lang, days=len(days)) + "\n", style="bold")
+    start = _date(days[0][0], lang) if days else ""
+    text.append(tr("stats-forecast", lang, days=len(days), start=start) + "\n", style="bold")
     text.append(set_cell_size(day_word, label), style="dim")
     for i, (day, _) in enumerate(days):
         text.append(f"{day.day:>{width}}", style="bold" if i == 0 else "dim")
