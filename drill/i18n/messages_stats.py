@@ -75,7 +75,7 @@ PAIRS: dict[str, tuple[str, str]] = {
     "stats-retention-col": ("Recall", "保持率"),
     "stats-forecast": (
         "Reviews due, next {days} days from {start} (the date row gives the day of the month)",
-        "从{start}起未来 {days} 天的待复习卡片（日期一行为当月几号）",
+        "从 {start}起未来 {days} 天的待复习卡片（日期一行为当月几号）",
     ),
     "stats-forecast-day": ("date", "日期"),
     "stats-forecast-due": ("due", "到期"),
