@@ -67,6 +67,12 @@ PAIRS: dict[str, tuple[str, str]] = {
     "stats-filter": ("Filter", "筛选"),
     "stats-due-today": ("Reviews due today", "今日待复习"),
     "stats-due-value": ("{due} of {cards} cards", "{due} 张（共 {cards} 张卡片）"),
+    "stats-due-rule": (
+        "A card missed today is due tomorrow (the session's retry was today's second try); "
+        "drill start --mistakes asks recent misses now.",
+        "今天答错的卡片明天到期（本轮的重练就是今天的第二次）；drill start --mistakes "
+        "可以现在就练最近的错题。",
+    ),
     "stats-retention": ("Retention when due", "到期时的记忆保持率"),
     "stats-retention-value": (
         "{pct} ({right} of {n} reviews)",

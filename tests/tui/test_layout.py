@@ -90,22 +90,17 @@ async def test_calculator_stacks_under_100_columns_and_keeps_numbers_whole(drill
 async def test_too_small_notice_comes_and_goes(drill_home):
     app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(40, 12)) as pilot:
-        await pilot.pause(0.1)
-        assert isinstance(app.screen, TooSmallScreen)
+        await until(pilot, lambda: isinstance(app.screen, TooSmallScreen), "the notice")
         notice = text_of(app, "#too-small")
         assert "need 60×18" in notice and "have 40×12" in notice
         await pilot.resize_terminal(80, 24)
-        await pilot.pause(0.1)
-        assert isinstance(app.screen, HomeScreen)
+        await until(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
         await pilot.press("c")
-        await pilot.pause()
-        assert isinstance(app.screen, CalculatorScreen)
+        await until(pilot, lambda: isinstance(app.screen, CalculatorScreen), "the calculator")
         await pilot.resize_terminal(50, 30)  # too narrow again, on another screen
-        await pilot.pause(0.1)
-        assert isinstance(app.screen, TooSmallScreen)
+        await until(pilot, lambda: isinstance(app.screen, TooSmallScreen), "the notice again")
         await pilot.resize_terminal(100, 30)
-        await pilot.pause(0.1)
-        assert isinstance(app.screen, CalculatorScreen)
+        await until(pilot, lambda: isinstance(app.screen, CalculatorScreen), "calculator again")
 
 
 async def test_mock_from_home_asks_the_length_the_case_and_the_card(drill_home):
