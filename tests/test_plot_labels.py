@@ -253,3 +253,16 @@ def test_a_measured_point_above_the_roof_is_called_impossible_under_the_plot(lan
     assert result.returncode == 0, result.stderr
     assert result.stdout.count(said) == 1 and "AI 100:" not in result.stdout
     assert said not in run_drill(*argv, *below).stdout
+
+
+@pytest.mark.parametrize(
+    ("lang", "shown"), [("en", "x measured 20 TFLOP/s"), ("zh", "x 实测 20 TFLOP/s")]
+)
+def test_a_measured_point_is_named_with_its_unit(lang, shown):
+    """The run-through: the legend read "measured 40 T"."""
+    result = run_drill(
+        "plot", "--gpu", "h100", "--ai", "10", "--measured", "20T", "--lang", lang,
+        "--width", "100", "--height", "24",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert shown in result.stdout

@@ -9,6 +9,7 @@ from drill.cli import argtypes
 from drill.cli.commands.common import roof_for, settle_dtype
 from drill.cli.flags import card_flags, export_flags, lang_of
 from drill.core.engine.roofline import ABOVE_ROOF
+from drill.core.units import format_si, math_units
 from drill.errors import UsageError
 from drill.i18n import tr
 
@@ -61,6 +62,7 @@ def run(args) -> int:
             tr("plot-custom", lang), [RoofLine(args.dtype, roof.peak, roof.bandwidth, True)]
         )
     figure.lang = lang
+    units = math_units(args.dtype)[0]
     above = []  # the --ai values whose measured point lies above the roof
     for i, ai in enumerate(ais):
         on_roof = min(roof.peak, ai * roof.bandwidth)
@@ -70,7 +72,7 @@ def run(args) -> int:
                 above.append(ai)
             figure.points.append(
                 Point(
-                    f"{tr('plot-measured', lang)} {measured[i] / 1e12:g} T",
+                    f"{tr('plot-measured', lang)} {format_si(measured[i], units)}",
                     ai,
                     measured[i],
                     "x",
