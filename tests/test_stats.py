@@ -497,3 +497,16 @@ def test_stats_json_is_plain_data(drill_home):
     }
     assert data["overview"]["median_seconds"] == 12.346
     assert data["skills"][0]["last_practised"] == "2025-01-01"
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("en", "One day of practice so far"), ("zh", "目前只练了一天")]
+)
+def test_one_day_of_practice_says_so_instead_of_drawing_an_empty_chart(drill_home, lang, said):
+    """The run-through: with one day of answers each trend chart was one dot in a box of
+    twenty empty rows."""
+    run_drill("start", "--plain", "--count", "1", "--seed", "1", "--skill", "ridge-point",
+              input="1\n\n")  # fmt: skip
+    shown = run_drill("stats", "--lang", lang, env={"COLUMNS": "80"}).stdout
+    assert said in shown
+    assert "┌" not in shown  # no chart box at all on the first day

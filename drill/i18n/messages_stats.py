@@ -19,6 +19,14 @@ PAIRS: dict[str, tuple[str, str]] = {
         "{attempts}（答对 {correct}，跳过 {skipped}）",
     ),
     "stats-trend": ("Trend", "趋势"),
+    "stats-trend-one-day": (
+        "One day of practice so far (mean score {pct}): the charts start with the second day.",
+        "目前只练了一天（平均得分 {pct}）：练到第二天才开始画趋势图。",
+    ),
+    "stats-trend-one-week": (
+        "One week of practice so far (mean score {pct}): the charts start with the second.",
+        "目前只练了一周（平均得分 {pct}）：练到第二周才开始画趋势图。",
+    ),
     "stats-per-day": ("per day", "按天"),
     "stats-per-week": ("per week", "按周"),
     "stats-accuracy-pct": ("mean score %", "平均得分 %"),

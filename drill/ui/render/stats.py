@@ -374,7 +374,15 @@ def stats_view(
     ]
     chart_width = min(width, 100)
     trend = trend_charts(stats, lang, chart_width, PERCENT_HEIGHT, color)
-    if trend:
+    if len(stats.trend) == 1:  # one point in a tall empty box says less than one line
+        only = stats.trend[0]
+        key = "stats-trend-one-day" if stats.period == "day" else "stats-trend-one-week"
+        parts += [
+            Text(tr("stats-trend", lang), style="bold underline"),
+            Text(tr(key, lang, pct=_pct(only.accuracy))),
+            Text(),
+        ]
+    elif trend:
         parts += [
             Text(tr("stats-trend", lang), style="bold underline"),
             Text.from_ansi(trend),
