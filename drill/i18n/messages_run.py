@@ -281,8 +281,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),  # ui/tui/screens/summary.py, its table's first column
     "mock-progress": (  # ui/tui/screens/mock.py
         # 80 columns hold it with the longest stage ("follow-up") and both clocks
-        "Mock · question {number} of {total} ({stage}) · {left} left · this one {budget}",
-        "模拟面试 · 第 {number} 题 / 共 {total} 题（{stage}）· 剩余 {left} · 本题 {budget}",
+        "Mock · question {number} of {total} ({stage}) · {left} left · {budget} for this one",
+        "模拟面试 · 第 {number} 题 / 共 {total} 题（{stage}）· 剩余 {left} · 本题剩余 {budget}",
     ),
     "mock-heading": (  # ui/lines/plain.py: printed once, so it states the budget, not a countdown
         "== Question {number} of {total} ({stage}){label}\n[{left} left · {budget} for this "

@@ -252,7 +252,7 @@ def _serving(args, lang, shape, card, dtype, peak, base) -> int:
         ridge = peak / card.bandwidth
         bound = "memory" if value < ridge else "compute"
         steps = (*steps, Step("bound", "Bound", "瓶颈", "intensity vs ridge",
-                       f"{value:.4g} {'<' if value < ridge else '≥'} {ridge:.4g}", bound, formula_zh="强度 对比 拐点"))  # fmt: skip
+                       f"{value:.4g} {'<' if value < ridge else '≥'} {ridge:.4g}", bound, formula_zh="强度与拐点相比"))  # fmt: skip
         data = {**base, "intensity": value, "ridge": ridge, "bound": bound}
         return emit(args, lang, list(steps), data)
     require(args, "params")

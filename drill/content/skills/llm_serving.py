@@ -358,7 +358,7 @@ def spec_decode(ctx: Ctx) -> Scenario:
     bound = "memory" if value < ridge else "compute"
     if ctx.difficulty >= 2:
         verdict = Step("bound", "Bound", "瓶颈", "intensity vs ridge",
-                       f"{value:.4g} {'<' if value < ridge else '≥'} {ridge:.4g}", bound, formula_zh="强度 对比 拐点")  # fmt: skip
+                       f"{value:.4g} {'<' if value < ridge else '≥'} {ridge:.4g}", bound, formula_zh="强度与拐点相比")  # fmt: skip
         asks.append(Ask(key="bound", kind=CHOICE, prompt_en=VERIFY_BOUND[0], prompt_zh=VERIFY_BOUND[1], expected=bound, unit=None,
                         mistakes=(("wrong-bound", "compute" if bound == "memory" else "memory"),),
                         steps=(*steps, verdict), options=VERIFY_OPTIONS, ladder=True))  # fmt: skip

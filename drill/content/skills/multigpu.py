@@ -229,8 +229,8 @@ def comm_or_math(ctx: Ctx) -> Scenario:
         f"互联为 {zh_link}。{pp_zh}一批 {tokens} 个 token 通过它：每块 GPU 做 6·B·D·F / Y 次"
         "浮点运算；激活值在 MLP 之外按序列切分，进入前做 all-gather、出来后做 reduce-scatter（环形）。"
     )
-    prompt_en = "Without overlap, which takes longer: a) the math  b) the communication?"
-    prompt_zh = "不做重叠时，哪个更耗时：a) 计算  b) 通信？"
+    prompt_en = "Without overlap, which takes longer? a) the math  b) the communication"
+    prompt_zh = "不做重叠时，计算和通信哪个更耗时？a) 计算  b) 通信"
     ask = Ask(key="binds", kind=CHOICE, prompt_en=prompt_en, prompt_zh=prompt_zh, expected=split.binds, unit=None, mistakes=tuple(slips),
               steps=split.steps, options=options)  # fmt: skip
     params = {"gpu": card.id, "dtype": dtype, "tokens": tokens, "width": width,
