@@ -232,7 +232,6 @@ PAIRS: dict[str, tuple[str, str]] = {
         "自评整题，直接回车继续。",
     ),
     "unit": ("unit", "单位"),
-    "session-over": ("Session over.", "练习结束。"),
     "practise-again": ("Practise what you missed again:", "再练一次没有全对的题目："),
     "practise-again-rule": (
         "Missed: not fully right the last time it was asked this session (a retry answered "

@@ -84,7 +84,6 @@ PAIRS: dict[str, tuple[str, str]] = {
         "↑↓ 选择 · ←→ 或 Tab 换列 · 回车开始 · Esc 返回",
     ),
     "calc-measured-placeholder": ("optional, e.g. 200T", "可选，例如 200T"),
-    "sorted-by": ("sorted by {column} {arrow}", "按 {column} 排序 {arrow}"),
     # -- the home screen's line on locked skills (drill/ui/tui/screens/home.py) --
     "home-unlock": (
         "{count} skills unlock as you go: s shows which",
