@@ -10,43 +10,21 @@ from textual.containers import VerticalScroll
 
 from drill.i18n import tr
 from drill.ui.tui.screens.base import DrillScreen
-from drill.ui.tui.screens.practice import PracticeScreen
+from drill.ui.tui.screens.practice import OptionsRunScreen
 from drill.ui.tui.widgets.keybar import KeyBar
 
 
-class DailyScreen(PracticeScreen):
+class DailyScreen(OptionsRunScreen):
     """The same questions and feedback as practice; the run is the day's challenge
-    (drill.runs.daily), built by the factory off the UI thread."""
+    (drill.runs.daily), under the line that says what it is."""
 
-    def open_run(self):
-        from drill.runs.factory import Relay, open_run
+    def __init__(self) -> None:
         from drill.runs.options import DailyOptions
 
-        relay = Relay()
-        run = open_run(
-            DailyOptions(),
-            self.app.lang,
-            clock=self.app.clock,
-            record=self.app.record,
-            background=True,
-            on_warning=relay,
-        )
-        return run, relay
+        super().__init__(DailyOptions())
 
-    def _show_question(self) -> None:
-        """The first question comes under the line that says what the challenge is."""
-        super()._show_question()
-        run = self.session
-        if run is None or run.current is None or run.results:
-            return
-        from rich.console import Group
-
-        from drill.ui.tui.widgets.prose import Prose
-        from drill.ui.tui.widgets.question import question_body
-
-        lang = self.app.lang
-        intro = Text(tr("daily-intro", lang, day=run.day.isoformat()) + "\n", style="bold")
-        self.query_one("#scenario", Prose).show(Group(intro, question_body(run.current, lang)))
+    def intro(self, run) -> Text:
+        return Text(tr("daily-intro", self.app.lang, day=run.day.isoformat()) + "\n", style="bold")
 
     def _finish(self) -> None:
         run = self.session

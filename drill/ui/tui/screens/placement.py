@@ -2,60 +2,35 @@
 
 from __future__ import annotations
 
-from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 
 from drill.ui.tui.screens.base import DrillScreen
-from drill.ui.tui.screens.practice import PracticeScreen
+from drill.ui.tui.screens.practice import OptionsRunScreen
 from drill.ui.tui.widgets.keybar import KeyBar
 
 
-class PlacementScreen(PracticeScreen):
+class PlacementScreen(OptionsRunScreen):
     """The same questions and feedback as practice; the run is a placement
-    (drill.runs.placement), built by the factory off the UI thread."""
+    (drill.runs.placement), under an intro that says how long it takes and what it sets."""
 
     def __init__(self, placement=None) -> None:
         from drill.runs.options import PlacementOptions
 
-        super().__init__()
-        self.placement = placement or PlacementOptions()  # drill placement's flags (--seed)
+        super().__init__(placement or PlacementOptions())  # drill placement's flags (--seed)
 
-    def open_run(self):
-        from drill.runs.factory import Relay, open_run
-
-        relay = Relay()
-        run = open_run(
-            self.placement,
-            self.app.lang,
-            clock=self.app.clock,
-            record=self.app.record,
-            background=True,
-            on_warning=relay,
-        )
-        return run, relay
-
-    def _show_question(self) -> None:
-        """The first question comes under the intro: how long, answers final, what it sets."""
-        super()._show_question()
-        run = self.session
-        if run is None or run.current is None or run.results:
-            return
+    def intro(self, run) -> Text:
         from drill.ui.render.placement_text import intro_lines
-        from drill.ui.tui.widgets.prose import Prose
-        from drill.ui.tui.widgets.question import question_body
 
-        lang = self.app.lang
-        title, length, *lines = intro_lines(run, lang, "app")
+        title, length, *lines = intro_lines(run, self.app.lang, "app")
         intro = Text(title, style="bold")  # compact: the answer box stays on an 80×24 screen
         intro.append(" · " + length)
         for line in lines:
             intro.append("\n" + line)
         intro.append("\n")
-        self.query_one("#scenario", Prose).show(Group(intro, question_body(run.current, lang)))
-        self.call_after_refresh(self.query_one("#answer-row").scroll_visible, animate=False)
+        return intro
 
     def _finish(self) -> None:
         from drill.ui.render.placement_text import stopped_lines

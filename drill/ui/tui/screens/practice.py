@@ -456,3 +456,43 @@ class PracticeScreen(RunScreen):
 
     def dismiss_to_home(self) -> None:
         self.app.go_home()
+
+
+class OptionsRunScreen(PracticeScreen):
+    """Practice's questions and feedback for a run the factory builds from its options
+    (placement, the daily challenge), off the UI thread; its first question comes under the
+    run's ``intro``."""
+
+    def __init__(self, run_options) -> None:
+        super().__init__()
+        self.run_options = run_options
+
+    def open_run(self):
+        from drill.runs.factory import Relay, open_run
+
+        relay = Relay()
+        run = open_run(
+            self.run_options,
+            self.app.lang,
+            clock=self.app.clock,
+            record=self.app.record,
+            background=True,
+            on_warning=relay,
+        )
+        return run, relay
+
+    def intro(self, run) -> Text | None:
+        """What the run says above its first question; None: nothing."""
+        return None
+
+    def _show_question(self) -> None:
+        super()._show_question()
+        run = self.session
+        if run is None or run.current is None or run.results:
+            return
+        intro = self.intro(run)
+        if intro is None:
+            return
+        body = Group(intro, question_body(run.current, self.app.lang))
+        self.query_one("#scenario", Prose).show(body)
+        self.call_after_refresh(self.query_one("#answer-row").scroll_visible, animate=False)
