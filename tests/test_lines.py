@@ -269,8 +269,8 @@ def test_an_answer_that_is_not_one_asks_again_in_one_sentence(lang, asked_again)
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        ("en", "Not asked, as the session was left first: "),
-        ("zh", "没有问到（本轮在这之前结束）："),
+        ("en", "Not asked or not finished, as the session was left first: "),
+        ("zh", "没有问到或没有做完（本轮在这之前结束）："),
     ],
 )
 def test_a_plain_run_quit_early_names_what_it_never_asked(lang, words):

@@ -52,8 +52,8 @@ PAIRS: dict[str, tuple[str, str]] = {
     ),
     "summary-none": ("Nothing missed: well done.", "没有错题，做得好。"),
     "summary-not-asked": (
-        "Not asked, as the session was left first: {names}.",
-        "没有问到（本轮在这之前结束）：{names}。",
+        "Not asked or not finished, as the session was left first: {names}.",
+        "没有问到或没有做完（本轮在这之前结束）：{names}。",
     ),
     # a miss or a skip made up by a later question of the same item: nothing to practise again
     "summary-made-up": (

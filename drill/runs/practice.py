@@ -186,12 +186,15 @@ class Session(RunBase):
     def summary(self) -> Summary:
         from drill.runs.summary import summarize
 
-        waiting = [q.item for q in self._queue]  # the open question and its case's later steps
+        # the open question and its case's later steps: a case left after its first step is
+        # not finished; the plan's later items, less retries of items already asked
+        waiting = [q.item for q in self._queue]
+        asked = {r.question.item for r in self.results}
         later = [
             ItemRef.concept(ident) if kind == "concept" else ItemRef.skill(ident)
             for kind, ident in self._plan[self._position :]
         ]
-        return summarize(self.results, self.elapsed, waiting + later)
+        return summarize(self.results, self.elapsed, waiting + [i for i in later if i not in asked])
 
 
 def mistake_lines(result: Result, lang: str) -> list[str]:

@@ -75,7 +75,7 @@ class Summary:
     # items whose last time in the run (its last question, every step) was not fully right:
     # one missed and then answered right on its retry is not practised again
     still_missed: frozenset[ItemRef] | None = None
-    # items the plan held that were never asked: the run was left before them
+    # items the run was left before, or in the middle of (a case's later steps)
     not_asked: tuple[ItemRef, ...] = ()
 
     @property
@@ -171,8 +171,8 @@ class Summary:
 
 
 def summarize(results: list[Result], seconds: float, planned: Sequence[ItemRef] = ()) -> Summary:
-    """The run's summary; ``planned``: the items still in its plan when it ended (those never
-    asked are named as not asked, so a run left early is not called clean)."""
+    """The run's summary; ``planned``: the items a run left early never asked or did not
+    finish (a case left after a step), named so that such a run is not called clean."""
     per_item: dict[ItemRef, list[float]] = {}
     mistakes: dict[str, int] = {}
     last: dict[ItemRef, tuple[str, bool]] = {}  # item -> its last question's group, all right
@@ -199,5 +199,5 @@ def summarize(results: list[Result], seconds: float, planned: Sequence[ItemRef] 
         mistakes=mistakes,
         asked=len({r.question.group for r in results}),
         still_missed=frozenset(item for item, (_, right) in last.items() if not right),
-        not_asked=tuple(dict.fromkeys(item for item in planned if item not in per_item)),
+        not_asked=tuple(dict.fromkeys(planned)),
     )

@@ -440,7 +440,7 @@ async def test_a_run_left_early_names_what_it_never_asked(drill_home):
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "summary")
         summary = " ".join(text_of(app, "#summary").split())
         assert "Nothing missed" not in summary
-        assert "Not asked, as the session was left first:" in summary
+        assert "Not asked or not finished, as the session was left first:" in summary
         left = [i for i in app.screen.summary.not_asked]
         assert len(left) == 2 and first not in left
 
@@ -496,3 +496,23 @@ async def test_the_daily_challenge_runs_from_home_and_ends_on_its_result(drill_h
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
+
+
+async def test_a_case_left_after_its_first_step_is_not_called_clean(drill_home):
+    """The second run-through's repro: one step of six answered right, then Esc: the summary
+    said "1 question, 1 correct … Nothing missed: well done."."""
+    start = PracticeOptions(skills=("roofline-case",), seed=5, count=1)
+    app = make_app(lang="en", start=start, clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_question(pilot)
+        case = screen.session.current.item
+        await type_answer(pilot, right_answer(screen.session.current))
+        await until(pilot, lambda: screen.feedback_for is not None, "feedback")
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "summary")
+        summary = " ".join(text_of(app, "#summary").split())
+        assert "Nothing missed" not in summary
+        assert "Not asked or not finished, as the session was left first:" in summary
+        assert app.screen.summary.not_asked == (case,)
