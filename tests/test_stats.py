@@ -510,3 +510,13 @@ def test_one_day_of_practice_says_so_instead_of_drawing_an_empty_chart(drill_hom
     shown = run_drill("stats", "--lang", lang, env={"COLUMNS": "80"}).stdout
     assert said in shown
     assert "┌" not in shown  # no chart box at all on the first day
+
+
+def test_the_due_rule_is_shown_whole_at_80_columns_in_chinese(drill_home):
+    """The run-through: the line under "Reviews due today" was cut with "…" and lost drill."""
+    run_drill("start", "--plain", "--count", "1", "--seed", "1", "--skill", "ridge-point",
+              input="1\n\n")  # fmt: skip
+    shown = run_drill("stats", "--lang", "zh", env={"COLUMNS": "80"}).stdout
+    rule = "".join(line.strip() for line in shown.splitlines()[8:11])
+    assert "…" not in shown.split("趋势")[0]
+    assert "drill start --mistakes" in " ".join(shown.split()) and "今天的第二次" in rule

@@ -92,7 +92,8 @@ def overview(stats: Stats, lang: str = "en") -> Table:
     if review.cards:
         due = tr("stats-due-value", lang, due=review.due_today, cards=review.cards)
         table.add_row(tr("stats-due-today", lang), Text(due, style="bold magenta"))
-        table.add_row("", Text(tr("stats-due-rule", lang), style="dim"))
+        # rich breaks a Chinese cell a cell too late and cuts it: break it here
+        table.add_row("", Wrapped(Text(tr("stats-due-rule", lang), style="dim")))
         if review.due_reviews:
             table.add_row(
                 tr("stats-retention", lang),
