@@ -418,3 +418,20 @@ def test_batch_raising_a_convolution_s_intensity_is_denied_in_chinese(bank: Bank
     base = "FLOPs 约 7.4e9，字节约 25.8 MB，强度约 287 FLOP/B，高于拐点，计算密集。通道数决定强度，"
     assert grade_free(q, base + "batch 几乎不影响。").score == 1.0
     assert grade_free(q, base + "batch 越大强度越高。").score < 0.5
+
+
+def test_a_cap_is_named_only_where_it_lowers_the_score() -> None:
+    """The run-through: "wrong (0.00)" above "Score at most 0.25: the answer says otherwise on
+    point 3" read as a contradiction; the cap is said only when it takes something away."""
+    from types import SimpleNamespace
+
+    from drill.ui.render.points import cap_line
+
+    def point(denied=False, key=False):
+        return SimpleNamespace(required=True, denied=denied, key=key)
+
+    points = [point(), point(), point(denied=True, key=True)]
+    nothing_said = SimpleNamespace(points=points, marks=[False, False, False])
+    assert cap_line(nothing_said, "en") == "" and cap_line(nothing_said, "zh") == ""
+    two_said = SimpleNamespace(points=points, marks=[True, True, False])  # 2/3 capped at 0.25
+    assert cap_line(two_said, "en").startswith("Score at most 0.25")

@@ -33,13 +33,18 @@ def point_lines(result, lang: str) -> list[tuple[str, bool]]:
 
 
 def cap_line(result, lang: str) -> str:
-    """Why the score is capped, or "": a required point said otherwise or a key point missing."""
+    """Why the score is capped, or "": a required point said otherwise or a key point missing,
+    when that lowers the score (a wrong answer scoring 0.00 is not "at most 0.25")."""
     from drill.grading.marks import cap_of
 
     cap = cap_of(result.points, result.marks)
     if cap is None:
         return ""
     value, why, points = cap
+    required = [k for k, p in enumerate(result.points) if p.required]
+    said = sum(result.marks[k] for k in required) / len(required) if required else 1.0
+    if said <= value + 1e-9:  # the points said give no more than the cap: it takes nothing
+        return ""
     numbers = list(map(str, points))
     if lang != "zh" and len(numbers) > 1:
         listed = ", ".join(numbers[:-1]) + " and " + numbers[-1]
