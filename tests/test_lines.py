@@ -281,3 +281,23 @@ def test_a_plain_run_quit_early_names_what_it_never_asked(lang, words):
     assert result.returncode == 0, result.stderr
     (line,) = [line for line in result.stdout.splitlines() if line.startswith(words)]
     assert line.count(tr("sep-clauses", lang)) == 1  # both items, by name
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [("40.97", "Your answer is half the expected one"), ("163.9", "Your answer is twice")],
+)
+def test_a_wrong_answer_off_by_exactly_two_says_so(answer, said):
+    """Both run-throughs: a ridge point answered at half (12.55 for 25.11) got no word of
+    why, though a factor of 2 is the commonest slip there is."""
+    result = run_drill(
+        "start", "--plain", "--no-save", "--count", "1", "--seed", "1", "--skill", "ridge-point",
+        input=f"{answer}\n",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "Expected: 81.94 FLOP/B" in result.stdout and said in result.stdout
+    other = run_drill(
+        "start", "--plain", "--no-save", "--count", "1", "--seed", "1", "--skill", "ridge-point",
+        input="30\n",
+    )  # fmt: skip
+    assert "half the expected" not in other.stdout and "twice the expected" not in other.stdout

@@ -191,6 +191,16 @@ PAIRS: dict[str, tuple[str, str]] = {
     # how long a run took, as its clock reads: 43 s, 11 min 43 s
     "took-seconds": ("{s} s", "{s} 秒"),
     "took-minutes": ("{m} min {s} s", "{m} 分 {s} 秒"),
+    "note-half": (
+        "Your answer is half the expected one: a factor of 2 went missing (an FMA is 2 FLOPs; "
+        "a tensor read and written crosses DRAM twice).",
+        "你的答案正好是标准答案的一半：漏了一个 2 倍（一次 FMA 是 2 次运算；既读又写的张量要经过显存两次）。",
+    ),
+    "note-twice": (
+        "Your answer is twice the expected one: a factor of 2 came in twice (an FMA counted as "
+        "2 FLOPs and then doubled again, or both directions of a link added up).",
+        "你的答案正好是标准答案的两倍：多算了一个 2 倍（FMA 已按 2 次运算计又翻了一倍，或把链路两个方向的带宽相加）。",
+    ),
     "note-off-by": (
         "{off} off: within {limit} of the answer earns {credit}.",
         "偏差 {off}：在答案的 {limit} 以内得 {credit} 分。",

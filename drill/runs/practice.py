@@ -210,7 +210,7 @@ def mistake_lines(result: Result, lang: str) -> list[str]:
 def grade_notes(result: Result, lang: str) -> list[str]:
     """Why the score is what it is, where the rule is not on screen: how far off an estimate
     was and which band it fell in, which direction picks counted how, what hints cost."""
-    from drill.content.skills.model import MULTI
+    from drill.content.skills.model import MULTI, NUMBER
     from drill.grading.numbers import BANDS, FULL, hint_penalty
     from drill.i18n import tr
 
@@ -228,6 +228,19 @@ def grade_notes(result: Result, lang: str) -> list[str]:
         elif band is not None:
             values = {"off": percent(error, 1), "limit": percent(band[0]), "credit": band[1]}
             notes.append(tr("note-off-by", lang, **values))
+    if (
+        ask is not None
+        and ask.kind == NUMBER
+        and not grade.correct
+        and not grade.mistakes
+        and isinstance(grade.parsed, (int, float))
+        and isinstance(ask.expected, (int, float))
+        and ask.expected
+    ):  # no habit named, but a factor of two is the commonest slip there is
+        ratio = grade.parsed / ask.expected
+        for factor, key in ((0.5, "note-half"), (2.0, "note-twice")):
+            if abs(ratio / factor - 1) <= 0.01:
+                notes.append(tr(key, lang))
     if (
         ask is not None
         and ask.kind == MULTI
