@@ -184,9 +184,16 @@ class PracticeScreen(RunScreen):
         progress = self.query_one("#progress", Static)
         width = progress.content_size.width or self.app.size.width - 2
         short = tr("practice-progress-short", lang, clock=clock, **values)
-        keep = self._short_at == width
-        if cell_len(text) > width:
+        # the count's form is chosen once per width, for the longest header the run can come
+        # to (retries, a score, a streak), so it does not change as the run goes on
+        longest = dict(values, streak=99, number=values["total"])
+        retrying = getattr(s.config, "retry_missed", False)
+        longest["retry"] = tr("count-retries", lang, n=10) if retrying else ""
+        longest["score"] = tr("practice-score", lang, score="10.00", answered=10)
+        grown = tr("practice-progress", lang, clock=clock, **longest)
+        if cell_len(text) > width or cell_len(grown) > width:
             self._short_at = width
+        keep = self._short_at == width
         progress.update(fit_progress(text, clock, width, short, keep))
 
     def _show_question(self) -> None:
