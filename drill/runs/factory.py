@@ -127,6 +127,30 @@ def mock_can_serve(card) -> bool:
     return can_serve(card)
 
 
+def mock_card(options: MockOptions, catalog) -> str | None:
+    """The card ``options`` names, checked for the case it asks for (its id; None: any);
+    SetupError in one line when the case cannot be set on it."""
+    from drill.content.catalog import CatalogError
+
+    if not options.gpu:
+        return None
+    try:
+        card = catalog.get(options.gpu)
+    except CatalogError as exc:
+        raise SetupError(str(exc)) from None
+    if not mock_can_use(card):
+        raise SetupError(
+            f"the mock interview's case needs an NVIDIA card with fp16 tensor "
+            f"cores; {card.id} has none"
+        )
+    if options.case == "serving" and not mock_can_serve(card):
+        raise SetupError(
+            f"the serving case needs a node of 4 or more NVLink-linked GPUs that holds a "
+            f"70B model; {card.id} is not one (try --case kernel)"
+        )
+    return card.id
+
+
 def open_interview(
     options: MockOptions,
     lang: str,
@@ -140,27 +164,11 @@ def open_interview(
 ) -> MockInterview:
     """A mock interview for ``options``, recording into the user's history (mode "mock"); its
     scorecard compares with the previous mock."""
-    from drill.content.catalog import CatalogError, load_catalog
+    from drill.content.catalog import load_catalog
     from drill.runs.interview import MockConfig, MockInterview, previous_mock_score
 
     catalog = catalog if catalog is not None else load_catalog()
-    gpu = options.gpu
-    if gpu:
-        try:
-            card = catalog.get(gpu)
-        except CatalogError as exc:
-            raise SetupError(str(exc)) from None
-        if not mock_can_use(card):
-            raise SetupError(
-                f"the mock interview's case needs an NVIDIA card with fp16 tensor "
-                f"cores; {card.id} has none"
-            )
-        if options.case == "serving" and not mock_can_serve(card):
-            raise SetupError(
-                f"the serving case needs a node of 4 or more NVLink-linked GPUs that holds a "
-                f"70B model; {card.id} is not one (try --case kernel)"
-            )
-        gpu = card.id
+    gpu = mock_card(options, catalog)
     config = MockConfig(
         minutes=options.minutes,
         gpu=gpu,

@@ -196,3 +196,24 @@ def test_placement_in_a_terminal_opens_the_app(drill_home):
         assert "== " not in screen  # not the line mode's banner
     finally:
         tmux(name, "kill-server")
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("en", "h100-pcie-80gb is not one"), ("zh", "h100-pcie-80gb 不是")]
+)
+def test_a_serving_mock_on_a_card_it_cannot_take_is_refused_before_the_app(drill_home, lang, said):
+    """The second run-through: in a terminal the app opened on its home screen with an
+    English notice over the title; it is the command line's one line, in the user's
+    language, as with a pipe."""
+    name = f"drill-{uuid.uuid4().hex[:8]}"
+    command = (
+        f"DRILL_HOME={drill_home} {sys.executable} -m drill mock --case serving "
+        f"--gpu h100-pcie-80gb --lang {lang}; echo rc=$?; sleep 30"
+    )
+    started = tmux(name, "new-session", "-d", "-s", name, "-x", "100", "-y", "32", command)
+    assert started.returncode == 0, started.stderr
+    try:
+        screen = wait_for(name, "rc=")
+        assert said in screen.replace("\n", "") and "rc=2" in screen  # the terminal wraps it
+    finally:
+        tmux(name, "kill-server")

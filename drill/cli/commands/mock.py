@@ -117,7 +117,17 @@ def run(args) -> int:
         hold_collection()  # until the first frame (drill.ui.tui.startup says why)
         from drill.ui.tui.app import run_app  # textual ~100 ms; only the app needs it
 
-        return run_app(mock=options_of(args, target), lang=lang, record=not args.no_save)
+        options = options_of(args, target)
+        if options.gpu:  # a card the case cannot take is refused here, not inside the app
+            from drill.content.catalog import load_catalog
+            from drill.errors import SetupError
+            from drill.runs.factory import mock_card
+
+            try:
+                mock_card(options, load_catalog())
+            except SetupError as exc:
+                raise UsageError(str(exc)) from None
+        return run_app(mock=options, lang=lang, record=not args.no_save)
     from drill.errors import SetupError
     from drill.runs.factory import open_interview
     from drill.ui.lines.driver import drive
