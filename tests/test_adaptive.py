@@ -207,10 +207,12 @@ def test_daily_is_the_same_for_everyone_on_a_date(tmp_path):
     other, _ = daily_questions(tmp_path / "a", "2026-12-01")
     assert other != one
     assert "roofline-drill daily 2026-11-30 · 0/5 · " in out
-    assert "🟥🟥🟥🟥🟥" in out and "days in a row: 1\n" in out
+    assert "⬜⬜⬜⬜⬜" in out and "days in a row: 1\n" in out  # skipped, not wrong
+    assert "played this day's challenge before" not in out
     # 30 Nov and 1 Dec played in home "a": a streak of two days
     _, again = daily_questions(tmp_path / "a", "2026-12-01")
     assert "days in a row: 2\n" in again
+    assert "You played this day's challenge before: this run is practice" in again
 
 
 def test_daily_jsonl_result():

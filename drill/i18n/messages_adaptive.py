@@ -101,6 +101,15 @@ PAIRS: dict[str, tuple[str, str]] = {
         "roofline-drill 每日挑战 {day} · {right}/{total} · {time}",
     ),
     "daily-streak": ("days in a row: {days}", "连续打卡：{days} 天"),
+    "daily-legend": (
+        "🟩 right (hints allowed) · 🟨 partly right · 🟥 wrong · ⬜ skipped or not reached",
+        "🟩 答对（用提示也算）· 🟨 部分正确 · 🟥 答错 · ⬜ 跳过或没做到",
+    ),
+    "daily-replayed": (
+        "You played this day's challenge before: this run is practice, and the streak counts "
+        "the day once.",
+        "这一天的挑战你已经做过：这次算练习，连续打卡只按一天计。",
+    ),
     "daily-intro": (
         "Daily challenge for {day} (UTC): the same 5 questions for everyone today.",
         "{day}（UTC）的每日挑战：今天所有人都做同样的 5 道题。",

@@ -59,7 +59,8 @@ class Daily(Session):
         self.day = day
 
     def marks(self) -> list[str]:
-        """Per question (all its parts): correct, partial or wrong; unanswered ones are wrong."""
+        """Per question (all its parts): correct, partial, wrong, or unanswered (skipped or
+        never reached)."""
         by_number: dict[int, list] = {}
         for result in self.results:
             by_number.setdefault(result.question.number, []).append(result)
@@ -71,6 +72,8 @@ class Daily(Session):
                 marks.append("correct")
             elif any(r.score > 0 for r in results):
                 marks.append("partial")
+            elif not results or all(r.grade.skipped for r in results):
+                marks.append("unanswered")  # left or skipped: not a wrong answer
             else:
                 marks.append("wrong")
         return marks
@@ -108,6 +111,37 @@ def streak(history, day: date) -> int:
         count += 1
         current -= timedelta(days=1)
     return count
+
+
+def played(history, day: date) -> bool:
+    """Whether ``day``'s challenge has answers in the history already."""
+    conn = getattr(history, "conn", history)
+    if conn is None:
+        return False
+    try:
+        row = conn.execute(
+            "SELECT 1 FROM sessions s WHERE s.mode = 'daily' AND s.seed = ? "
+            "AND EXISTS (SELECT 1 FROM attempts a WHERE a.session_id = s.id) LIMIT 1",
+            (seed_of(day),),
+        ).fetchone()
+    except sqlite3.Error:
+        return False
+    return row is not None
+
+
+def user_played(day: date) -> bool:
+    """``played`` in the user's history (False when there is none to read)."""
+    from drill.config import paths
+    from drill.store.history import History, HistoryError, exists
+
+    path = paths.database_file()
+    if not exists(path):
+        return False
+    try:
+        with History.open(path) as history:
+            return played(history, day)
+    except HistoryError:
+        return False
 
 
 def user_streak(day: date) -> int:

@@ -35,11 +35,16 @@ def run(args) -> int:
         from drill.ui.lines.jsonl import JsonlFormatter as Formatter
     else:
         from drill.ui.lines.plain import PlainFormatter as Formatter
+    from drill.runs.daily import today_utc, user_played
+
     day = date.fromisoformat(args.date) if args.date else None  # checked by the parser
+    replay = user_played(day or today_utc())
     daily = open_run(DailyOptions(day=day), lang)
     out = Formatter(sys.stdout, lang)
     if not args.jsonl:
         print(tr("daily-intro", lang, day=daily.day.isoformat()))
+        if replay:
+            print(tr("daily-replayed", lang))
     drive(daily, sys.stdin, out)
     out.end(daily)
     from drill.runs.daily import user_streak

@@ -10,7 +10,7 @@ from drill.i18n.text import shown
 from drill.runs.placement import group_name
 
 VERDICT_KEYS = {"strong": "profile-strong", "shaky": "profile-shaky", "not-yet": "profile-not-yet"}
-SQUARES = {"correct": "🟩", "partial": "🟨", "wrong": "🟥"}
+SQUARES = {"correct": "🟩", "partial": "🟨", "wrong": "🟥", "unanswered": "⬜"}
 
 
 def profile_lines(groups, lang: str) -> list[str]:
@@ -51,6 +51,7 @@ def daily_lines(day: str, marks: list[str], right: int, seconds: float, streak: 
         ),
         "".join(SQUARES.get(m, SQUARES["wrong"]) for m in marks),
         tr("daily-streak", lang, days=streak),
+        tr("daily-legend", lang),
     ]
 
 

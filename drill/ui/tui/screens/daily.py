@@ -19,12 +19,17 @@ class DailyScreen(OptionsRunScreen):
     (drill.runs.daily), under the line that says what it is."""
 
     def __init__(self) -> None:
+        from drill.runs.daily import today_utc, user_played
         from drill.runs.options import DailyOptions
 
         super().__init__(DailyOptions())
+        self.replay = user_played(today_utc())  # before this run writes its own answers
 
     def intro(self, run) -> Text:
-        return Text(tr("daily-intro", self.app.lang, day=run.day.isoformat()) + "\n", style="bold")
+        intro = Text(tr("daily-intro", self.app.lang, day=run.day.isoformat()), style="bold")
+        if self.replay:
+            intro.append("\n" + tr("daily-replayed", self.app.lang), style="yellow")
+        return intro + Text("\n")
 
     def _finish(self) -> None:
         run = self.session
