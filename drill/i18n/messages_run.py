@@ -85,7 +85,8 @@ PAIRS: dict[str, tuple[str, str]] = {
         "提前结束：这次面试不计入模拟面试趋势，也不计算与上次的变化。",
     ),
     "unanswered": ("unanswered", "未作答"),
-    "mock-report-saved": ("Report written to {path}", "报告已写入 {path}"),
+    # the path on a line of its own: a line break inside it would hide where the file is
+    "mock-report-saved": ("Report written to:\n{path}", "报告已写入：\n{path}"),
     "mock-keys-end": (
         "m: write the Markdown report · Escape / q: home",
         "m：写出 Markdown 报告 · Esc / q：回到首页",

@@ -102,8 +102,8 @@ async def test_the_apps_report_key_writes_one_file_and_shows_its_path(drill_home
         await pilot.press("m")
         await pilot.pause()
         (written,) = (paths.data_dir() / "reports").iterdir()
-        assert f"Report written to {written}" in text_of(app, "#report-note").replace("\n", "")
+        assert f"Report written to:\n{written}" in text_of(app, "#report-note")  # whole, alone
         await pilot.press("m")
         await pilot.pause()
         assert list((paths.data_dir() / "reports").iterdir()) == [written]
-        assert f"Report written to {written}" in text_of(app, "#report-note").replace("\n", "")
+        assert f"Report written to:\n{written}" in text_of(app, "#report-note")  # whole, alone
