@@ -761,3 +761,18 @@ def test_a_command_that_fails_inside_says_one_line_and_keeps_a_report(
     (report,) = paths.data_dir().glob("crash-*.txt")
     assert err.startswith(words) and str(report) in err and err.count("\n") == 1
     assert "Traceback" not in err and "RuntimeError: boom" in report.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["calc", "--lang", "zh", "ridge", "--gpu", "h100"],
+        ["calc", "ridge", "--gpu", "h100", "--lang", "zh"],
+        ["--lang", "zh", "calc", "ridge", "--gpu", "h100"],
+    ],
+)
+def test_lang_goes_before_or_after_the_operator(argv):
+    """The run-through: drill calc --lang zh gemm … failed with "invalid choice 'zh'"."""
+    done = run_drill(*argv, env={"COLUMNS": "100"})
+    assert done.returncode == 0, done.stderr
+    assert "拐点" in done.stdout

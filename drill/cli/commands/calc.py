@@ -31,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> No
         "Units are decimal SI (1 TFLOP/s = 1e12 FLOP/s, 1 GB/s = 1e9 B/s); one FMA "
         "= 2 FLOPs. Numbers accept 4096, 4k (= 4000), 4Ki (= 4096), 52e9, 1,024."
     )
+    lang_flag(parser)  # drill calc --lang zh gemm …, as well as after the operator
     ops = parser.add_subparsers(dest="op", metavar="OP", parser_class=argtypes.Parser)
     ops.required = True
 

@@ -10,13 +10,14 @@ import argparse
 import sys
 
 from drill.cli import argtypes
-from drill.cli.flags import lang_of
+from drill.cli.flags import lang_flag, lang_of
 from drill.errors import UsageError
 from drill.i18n import tr
 from drill.store import transfer
 
 
 def add_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> None:
+    lang_flag(parser)  # drill history --lang zh export …, as well as after the action
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=argtypes.Parser)
     actions.required = True
     export = actions.add_parser("export", help="write every session and attempt to a file")
