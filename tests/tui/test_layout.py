@@ -91,8 +91,8 @@ async def test_too_small_notice_comes_and_goes(drill_home):
     app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(40, 12)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TooSmallScreen), "the notice")
-        notice = text_of(app, "#too-small")
-        assert "need 60×18" in notice and "have 40×12" in notice
+        await until(pilot, lambda: "need 60×18" in text_of(app, "#too-small"), "its text")
+        assert "have 40×12" in text_of(app, "#too-small")
         await pilot.resize_terminal(80, 24)
         await until(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
         await pilot.press("c")
