@@ -18,14 +18,19 @@ PAIRS: dict[str, tuple[str, str]] = {
     "marked-right": ("Marked right by you.", "已自评为对。"),
     "marked-wrong": ("Marked wrong by you.", "已自评为错。"),
     "leave-title": ("Leave this session?", "离开本次练习？"),
+    # the keys on a line of their own: the choice reads whole, never parted by a wrap
     "leave-body": (
-        "Answers so far are kept. y: leave and see the summary · n / Escape: stay",
-        "已答的题都会保留。y：离开并查看总结 · n / Esc：留下",
+        "Answers so far are kept.\ny: leave and see the summary · n / Escape: stay",
+        "已答的题都会保留。\ny：离开并查看总结 · n / Esc：留下",
     ),
     "leave-body-unsaved": (
-        "This session is not saved (--no-save): nothing is kept. y: leave and see the "
+        "This session is not saved (--no-save): nothing is kept.\ny: leave and see the "
         "summary · n / Escape: stay",
-        "本次练习不保存（--no-save）：什么都不会保留。y：离开并查看总结 · n / Esc：留下",
+        "本次练习不保存（--no-save）：什么都不会保留。\ny：离开并查看总结 · n / Esc：留下",
+    ),
+    "leave-body-empty": (
+        "Nothing is answered yet.\ny: leave for the home screen · n / Escape: stay",
+        "还没有作答。\ny：离开并回到主页 · n / Esc：留下",
     ),
     "leave-placement-title": ("Stop the placement test?", "停止定级测试？"),
     "leave-placement-body": (

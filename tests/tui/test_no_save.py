@@ -12,7 +12,7 @@ from drill.ui.tui.screens.practice import PracticeScreen
 from drill.ui.tui.screens.summary import SummaryScreen
 from tests.helpers import right_answer
 from tests.reliability.helpers import stored_sessions
-from tests.tui.helpers import START, frozen, type_answer, wait_for_question
+from tests.tui.helpers import START, frozen, type_answer, until, wait_for_question
 
 SIZE = (100, 34)
 
@@ -55,10 +55,20 @@ async def test_the_leave_dialog_says_whether_answers_are_kept(drill_home, record
 
     app = make_app(lang="en", start=START, clock=frozen, record=record)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for_question(pilot)
+        screen = await wait_for_question(pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        said = " ".join(str(w.render()) for w in app.screen.query("Static"))
+        assert "Nothing is answered yet" in said and "leave for the home screen" in said
+        await pilot.press("n")
+        await pilot.pause()
+        await type_answer(pilot, right_answer(screen.session.current))
+        await until(pilot, lambda: screen.feedback_for is not None, "feedback")
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
         said = " ".join(str(w.render()) for w in app.screen.query("Static"))
         assert ("Answers so far are kept" in said) is record
         assert ("nothing is kept" in said) is not record
+        assert "see the summary" in said

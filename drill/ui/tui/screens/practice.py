@@ -444,6 +444,8 @@ class PracticeScreen(RunScreen):
             if placement
             else ("leave-title", "leave-body" if self.app.record else "leave-body-unsaved")
         )
+        if not placement and (self.session is None or not self.session.results):
+            body = "leave-body-empty"  # no summary follows: the home screen does
         self.app.push_screen(ConfirmScreen(tr(title, self.app.lang), tr(body, self.app.lang)), done)
 
     def _finish(self) -> None:
