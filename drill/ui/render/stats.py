@@ -271,7 +271,9 @@ def mock_chart(
     )
 
 
-def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Table:
+def skills_table(
+    stats: Stats, lang: str = "en", limit: int | None = None, width: int = 120
+) -> Table:
     # no outer frame and the name taking what the figures leave: 80 columns hold it
     table = Table(
         title=tr("stats-skills", lang),
@@ -281,10 +283,12 @@ def skills_table(stats: Stats, lang: str = "en", limit: int | None = None) -> Ta
         expand=True,
     )
     rows = stats.skills[:limit]
+    # a question's stem: a line of a wide screen, two of a narrow one (not four)
+    cells = 64 if width >= 110 else 44
     names = [
-        IN_STATS[s.id](lang) if s.id in IN_STATS else skill_name(s.id, lang, s.kind, 64)
+        IN_STATS[s.id](lang) if s.id in IN_STATS else skill_name(s.id, lang, s.kind, cells)
         for s in rows
-    ]  # a wide screen shows a question's stem on one line; a narrow one wraps it
+    ]
     table.add_column(tr("stats-skill", lang), style="bold", ratio=1)
     table.add_column(tr("stats-attempts", lang), justify="right")
     table.add_column(tr("stats-score-column", lang), justify="right")
@@ -394,7 +398,10 @@ def stats_view(
         parts += [Text.from_ansi(mock), Text()]
     if stats.review.cards and stats.review.forecast:
         parts += [forecast_chart(stats, lang), Text()]
-    parts += [skills_table(stats, lang), _note(tr("stats-skills-note", lang, n=RECENT_ATTEMPTS))]
+    parts += [
+        skills_table(stats, lang, width=width),
+        _note(tr("stats-skills-note", lang, n=RECENT_ATTEMPTS)),
+    ]
     if stats.mistakes:
         note = tr("stats-mistakes-note", lang, days=stats.recent_days)
         parts += [mistakes_table(stats, lang, width), _note(note)]
