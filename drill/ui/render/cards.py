@@ -168,8 +168,13 @@ def card_panel(card, lang: str = "en") -> Panel:
     if card.sources:
         parts.append(Text("\n" + tr("cards-sources", lang), style="bold"))
         for source in card.sources:
-            line = " ".join(str(source.get(k, "")) for k in ("id", "title", "url") if source.get(k))
-            parts.append(Text(f"• {line}"))
+            line = " ".join(str(source.get(k, "")) for k in ("id", "title") if source.get(k))
+            entry = Text(f"• {line}")
+            url = str(source.get("url") or "")
+            if url:  # on a line of its own, so a break does not part it from its start
+                entry.append("\n  ")
+                entry.append(url, style=f"link {url}")
+            parts.append(entry)
     title = f"{card.name}  ({card.id}{', ' + ', '.join(card.aliases) if card.aliases else ''})"
     # Lines broken as the product breaks them: a figure stays with its unit, in either language.
     parts = [Wrapped(p) if isinstance(p, Text) else p for p in parts]
