@@ -250,9 +250,9 @@ PAIRS: dict[str, tuple[str, str]] = {
     "unit": ("unit", "单位"),
     "practise-again": ("Practise what you missed again:", "再练一次没有全对的题目："),
     "practise-again-rule": (
-        "Missed: not fully right the last time it was asked this session (a retry answered "
-        "right leaves it out). r practises them.",
-        "没有全对：本轮最后一次作答没有拿满分（重答答对的不算）。按 r 再练。",
+        "Listed: the items whose last answer this session was not fully right (one missed "
+        "and then answered right on its retry is not listed). r practises them.",
+        "列出的是本轮最后一次作答没有拿满分的题目（答错后在重练中答对的不再列出）。按 r 再练。",
     ),
     "practice-progress": (
         "Question {number} of {total}{retry}{group}{step} · {clock}{score} · {streak_word} "

@@ -47,8 +47,8 @@ PAIRS: dict[str, tuple[str, str]] = {
         "没有图：题目考的就是读这份剖析，它在 Roofline 上的位置会直接给出答案。",
     ),
     "no-plot-kernel": (
-        "No plot: this question is about the cards as a whole, not one kernel on a roofline.",
-        "没有图：这道题讲的是显卡整体，不是 Roofline 上的某个 kernel。",
+        "No plot: this question is not drawn as one kernel on one card's roofline.",
+        "没有图：这道题不画成某张卡 Roofline 上的一个 kernel。",
     ),
     "no-plot-data": (
         "No plot for this question: it has no roofline to draw.",

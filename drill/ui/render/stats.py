@@ -34,10 +34,11 @@ def _pct(value: float | None) -> str:
     return "—" if value is None else percent(value)
 
 
-def _secs(value: float | None) -> str:
+def _secs(value: float | None, lang: str = "en") -> str:
     if value is None:
         return "—"
-    return f"{value:.1f} s" if value < 100 else f"{value:.0f} s"
+    unit = " 秒" if lang == "zh" else " s"
+    return (f"{value:.1f}" if value < 100 else f"{value:.0f}") + unit
 
 
 # Items recorded under an id that is no registered skill: the mock interview's opening case.
@@ -82,7 +83,7 @@ def overview(stats: Stats, lang: str = "en") -> Table:
         tr("stats-answered-value", lang, attempts=o.attempts, correct=o.correct, skipped=o.skipped),
     )
     table.add_row(tr("stats-accuracy", lang), Text(_pct(o.accuracy), style="bold cyan"))
-    table.add_row(tr("stats-median-time", lang), _secs(o.median_seconds))
+    table.add_row(tr("stats-median-time", lang), _secs(o.median_seconds, lang))
     table.add_row(
         tr("stats-streak", lang),
         tr("stats-streak-value", lang, current=o.current_streak, longest=o.longest_streak),
@@ -307,7 +308,7 @@ def skills_table(
             str(s.attempts),
             _pct(s.accuracy),
             Text(_pct(s.recent_accuracy), style=style),
-            _secs(s.median_seconds),
+            _secs(s.median_seconds, lang),
         ]
         cells += [_pct(s.retention)] if recall else []
         table.add_row(*cells, s.last_practised.isoformat())
