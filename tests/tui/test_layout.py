@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from textual.css.query import NoMatches
 from textual.widgets import Input, OptionList, Select
 
 from drill.core.engine.calc_ops import OPERATORS
@@ -91,7 +92,14 @@ async def test_too_small_notice_comes_and_goes(drill_home):
     app = make_app(lang="en", clock=frozen)
     async with app.run_test(size=(40, 12)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TooSmallScreen), "the notice")
-        await until(pilot, lambda: "need 60×18" in text_of(app, "#too-small"), "its text")
+
+        def notice_shown() -> bool:  # the screen may be on the stack before its text is
+            try:
+                return "need 60×18" in text_of(app, "#too-small")
+            except NoMatches:
+                return False
+
+        await until(pilot, notice_shown, "its text")
         assert "have 40×12" in text_of(app, "#too-small")
         await pilot.resize_terminal(80, 24)
         await until(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
