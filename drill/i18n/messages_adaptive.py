@@ -105,6 +105,7 @@ PAIRS: dict[str, tuple[str, str]] = {
         "🟩 right (hints allowed) · 🟨 partly right · 🟥 wrong · ⬜ skipped or not reached",
         "🟩 答对（用提示也算）· 🟨 部分正确 · 🟥 答错 · ⬜ 跳过或没做到",
     ),
+    "daily-not-reached": ("not reached", "没有做到"),
     "daily-replayed": (
         "You played this day's challenge before: this run is practice, and the streak counts "
         "the day once.",

@@ -493,6 +493,9 @@ async def test_the_daily_challenge_runs_from_home_and_ends_on_its_result(drill_h
         assert tr("daily-share", lang, day=screen.session.day.isoformat(), right=0, total=5,
                   time="0:00").split(" · ")[0] in shown  # fmt: skip
         assert tr("daily-streak", lang, days=1) in shown  # today's answers count
+        assert tr("daily-legend", lang) in shown
+        listed = [line for line in shown.splitlines() if line[:1] in "🟩🟨🟥⬜" and ". " in line]
+        assert [line.split()[1] for line in listed] == ["1.", "2.", "3.", "4.", "5."]
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)

@@ -55,6 +55,27 @@ def daily_lines(day: str, marks: list[str], right: int, seconds: float, streak: 
     ]
 
 
+def daily_questions(run, lang: str) -> list[str]:
+    """A line per question of a daily run: its square, its name and its score (what the
+    share line's squares stand for, one by one)."""
+    from drill.ui.render.stats import skill_name
+
+    by_number: dict[int, list] = {}
+    for result in run.results:
+        by_number.setdefault(result.question.number, []).append(result)
+    lines = []
+    for number, mark in enumerate(run.marks(), 1):
+        results = by_number.get(number, [])
+        if results:
+            item = results[0].question.item
+            name = skill_name(item.id, lang, item.kind)
+            score = f"{sum(r.score for r in results):.2f} / {results[0].question.parts}"
+        else:
+            name, score = tr("daily-not-reached", lang), ""
+        lines.append(f"{SQUARES.get(mark, SQUARES['wrong'])} {number}. {name}  {score}".rstrip())
+    return lines
+
+
 def locked_lines(locked: dict[str, tuple[str, ...]], lang: str) -> list[str]:
     """What is locked and why: a line per skill naming the prerequisites still to make solid."""
     from drill.content.skills.manifest import BY_ID

@@ -40,7 +40,7 @@ class DailyScreen(OptionsRunScreen):
             return
         from drill.runs.daily import user_streak
         from drill.runs.recording import flush
-        from drill.ui.render.profile import daily_lines
+        from drill.ui.render.profile import daily_lines, daily_questions
 
         flush()  # the day's answers are in the history the streak is counted from
         marks = run.marks()
@@ -48,12 +48,13 @@ class DailyScreen(OptionsRunScreen):
         lines = daily_lines(
             run.day.isoformat(), marks, marks.count("correct"), run.elapsed, days, self.app.lang
         )
+        lines += ["", *daily_questions(run, self.app.lang)]
         self.app.switch_screen(DailyResultScreen(lines))
 
 
 class DailyResultScreen(DrillScreen):
-    """The result as ``drill daily`` prints it: a line to share, a square per question, the
-    streak."""
+    """The result as ``drill daily`` prints it (a line to share, a square per question, the
+    streak, what the squares mean), then each question by name with its score."""
 
     BINDINGS = [Binding("escape,q,enter", "home", "home", key_display="Esc")]
 
