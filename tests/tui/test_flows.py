@@ -424,10 +424,9 @@ async def test_a_skip_made_up_later_is_not_called_nothing_missed(drill_home):
         assert "Nothing to practise again" in summary
 
 
-async def test_a_run_left_early_names_what_it_never_asked(drill_home):
-    """The run-through's repro: practise-again left after its first item said "Nothing
-    missed: well done." though two missed items were never asked."""
-    start = PracticeOptions(skills=("ridge-point", "peak-from-specs", "bound"), seed=3, count=3)
+async def answer_one_and_leave(start: PracticeOptions):
+    """The first question answered right, then Esc and y: the item it asked, the summary's
+    text and the summary itself."""
     app = make_app(lang="en", start=start, clock=frozen)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_question(pilot)
@@ -438,11 +437,17 @@ async def test_a_run_left_early_names_what_it_never_asked(drill_home):
         await pilot.pause()
         await pilot.press("y")
         await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "summary")
-        summary = " ".join(text_of(app, "#summary").split())
-        assert "Nothing missed" not in summary
-        assert "Not asked or not finished, as the session was left first:" in summary
-        left = [i for i in app.screen.summary.not_asked]
-        assert len(left) == 2 and first not in left
+        return first, " ".join(text_of(app, "#summary").split()), app.screen.summary
+
+
+async def test_a_run_left_early_names_what_it_never_asked(drill_home):
+    """The run-through's repro: practise-again left after its first item said "Nothing
+    missed: well done." though two missed items were never asked."""
+    start = PracticeOptions(skills=("ridge-point", "peak-from-specs", "bound"), seed=3, count=3)
+    first, said, summary = await answer_one_and_leave(start)
+    assert "Nothing missed" not in said
+    assert "Not asked or not finished, as the session was left first:" in said
+    assert len(summary.not_asked) == 2 and first not in summary.not_asked
 
 
 async def test_an_internal_error_ends_the_app_with_one_line_and_a_report_file(drill_home, capfd):
@@ -505,17 +510,7 @@ async def test_a_case_left_after_its_first_step_is_not_called_clean(drill_home):
     """The second run-through's repro: one step of six answered right, then Esc: the summary
     said "1 question, 1 correct … Nothing missed: well done."."""
     start = PracticeOptions(skills=("roofline-case",), seed=5, count=1)
-    app = make_app(lang="en", start=start, clock=frozen)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await wait_for_question(pilot)
-        case = screen.session.current.item
-        await type_answer(pilot, right_answer(screen.session.current))
-        await until(pilot, lambda: screen.feedback_for is not None, "feedback")
-        await pilot.press("escape")
-        await pilot.pause()
-        await pilot.press("y")
-        await until(pilot, lambda: isinstance(app.screen, SummaryScreen), "summary")
-        summary = " ".join(text_of(app, "#summary").split())
-        assert "Nothing missed" not in summary
-        assert "Not asked or not finished, as the session was left first:" in summary
-        assert app.screen.summary.not_asked == (case,)
+    case, said, summary = await answer_one_and_leave(start)
+    assert "Nothing missed" not in said
+    assert "Not asked or not finished, as the session was left first:" in said
+    assert summary.not_asked == (case,)
