@@ -514,3 +514,16 @@ async def test_a_case_left_after_its_first_step_is_not_called_clean(drill_home):
     assert "Nothing missed" not in said
     assert "Not asked or not finished, as the session was left first:" in said
     assert summary.not_asked == (case,)
+
+
+async def test_a_long_chinese_answer_is_shown_as_typed(drill_home):
+    """The second run-through: "位宽除以8" came back as "位宽除以 8", spaced by the app."""
+    start = PracticeOptions(questions=("achievable-bandwidth",), seed=1, count=1)
+    typed_text = "带宽等于位宽除以8再乘每引脚速率，HBM是DDR的不要再乘2，" * 3
+    app = make_app(lang="zh", start=start, clock=frozen)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_question(pilot)
+        await type_answer(pilot, typed_text)
+        await until(pilot, lambda: screen.feedback_for is not None, "feedback")
+        shown = "".join(text_of(app, "#feedback").split("\n"))
+        assert "位宽除以8再乘" in shown and "HBM是DDR的" in shown

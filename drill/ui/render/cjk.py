@@ -75,6 +75,10 @@ def space_mixed_text(text: Text) -> Text:
     return joined
 
 
+class Verbatim(Text):
+    """Text shown exactly as it was typed (a user's answer): never punctuated or spaced."""
+
+
 def tidy_text(text: Text) -> Text:
     """``tidy_zh`` for rich Text, styles kept: what the normaliser deletes goes, what it
     replaces takes the style of what stood there."""

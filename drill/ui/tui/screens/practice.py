@@ -14,6 +14,7 @@ from textual.widgets import Static
 from drill.i18n import tr
 from drill.runs.options import PracticeOptions
 from drill.runs.practice import count_values
+from drill.ui.render.cjk import Verbatim
 from drill.ui.tui.screens.base import ANSWER_KEYS, LEAVE_KEYS, RunScreen
 from drill.ui.tui.widgets.answer import AnswerInput
 from drill.ui.tui.widgets.answer_panel import AnswerPanel
@@ -256,7 +257,8 @@ class PracticeScreen(RunScreen):
         given = " ".join(result.answer.split())
         box = self.query_one("#answer").content_size.width
         if result.points and cell_len(given) > box:  # the box shows only part of a long answer
-            parts.append(Text(f"{tr('your-answer', lang)}{tr('sep-label', lang)}{given}", "dim"))
+            said = f"{tr('your-answer', lang)}{tr('sep-label', lang)}{given}"
+            parts.append(Verbatim(said, style="dim"))  # as typed, not re-spaced
         if not result.grade.correct and not result.points:  # a model answer is the solution
             parts.append(Text(f"{tr('expected', lang)}: {question.expected_text(lang)}"))
         for i, mistake in enumerate(mistake_lines(result, lang)):  # one event, its candidates

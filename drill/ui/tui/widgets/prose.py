@@ -6,13 +6,20 @@ from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
-from drill.ui.render.cjk import has_wide, needs_hang, space_mixed_text, tidy_text, wrap
+from drill.ui.render.cjk import (
+    Verbatim,
+    has_wide,
+    needs_hang,
+    space_mixed_text,
+    tidy_text,
+    wrap,
+)
 
 
 def _prepare(part):
     """Chinese as the product writes it, whatever pieces it was joined from: punctuation and
     spacing put right here, where every question and feedback text is drawn."""
-    if isinstance(part, Text) and has_wide(part.plain):
+    if isinstance(part, Text) and not isinstance(part, Verbatim) and has_wide(part.plain):
         part = space_mixed_text(tidy_text(part))
     return part
 
