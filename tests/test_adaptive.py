@@ -213,6 +213,7 @@ def test_daily_is_the_same_for_everyone_on_a_date(tmp_path):
     _, again = daily_questions(tmp_path / "a", "2026-12-01")
     assert "days in a row: 2\n" in again
     assert "You played this day's challenge before: this run is practice" in again
+    assert "This replay (practice; the day's first result stands):\nroofline-drill daily" in again
 
 
 def test_daily_jsonl_result():

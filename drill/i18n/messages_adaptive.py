@@ -106,6 +106,10 @@ PAIRS: dict[str, tuple[str, str]] = {
         "🟩 答对（用提示也算）· 🟨 部分正确 · 🟥 答错 · ⬜ 跳过或没做到",
     ),
     "daily-not-reached": ("not reached", "没有做到"),
+    "daily-replay-result": (
+        "This replay (practice; the day's first result stands):",
+        "这次重做（算练习；这一天仍以第一次的结果为准）：",
+    ),
     "daily-replayed": (
         "You played this day's challenge before: this run is practice, and the streak counts "
         "the day once.",

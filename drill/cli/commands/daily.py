@@ -59,6 +59,8 @@ def run(args) -> int:
 
     marks = daily.marks()
     print()
+    if replay:  # the line below is this replay's, not the day's first result
+        print(tr("daily-replay-result", lang))
     for line in daily_lines(
         daily.day.isoformat(), marks, marks.count("correct"), daily.elapsed, days, lang
     ):

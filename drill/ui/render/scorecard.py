@@ -201,7 +201,9 @@ def scorecard_view(card: Scorecard, lang: str):
     parts = [table]
     if missed:
         parts.append(Text(f"{tr('mock-col-mistakes', lang)}: " + "; ".join(missed)))
-    parts += [band, Wrapped(Text(card.band_rule(lang), style="dim"))]
+    # the rule in brackets on its own line: "not yet" then "ready at 80 %…" read as one phrase
+    rule = f"（{card.band_rule(lang)}）" if lang == "zh" else f"({card.band_rule(lang)})"
+    parts += [band, Wrapped(Text(rule, style="dim"))]
     change = change_line(card, lang)
     if change:
         parts.append(Text(change))

@@ -48,6 +48,8 @@ class DailyScreen(OptionsRunScreen):
         lines = daily_lines(
             run.day.isoformat(), marks, marks.count("correct"), run.elapsed, days, self.app.lang
         )
+        if self.replay:  # this replay's result, not the day's first one
+            lines.insert(0, tr("daily-replay-result", self.app.lang))
         lines += ["", *daily_questions(run, self.app.lang)]
         self.app.switch_screen(DailyResultScreen(lines))
 
