@@ -183,16 +183,16 @@ PAIRS: dict[str, tuple[str, str]] = {
     "count-question": ("{n} question", "{n} 题"),
     "count-questions": ("{n} questions", "{n} 题"),
     "summary-head": (
-        "{count}, {correct} correct, {skipped} skipped; score {score} / {questions} ({pct} %), "
+        "{count}, {correct} correct, {skipped} skipped; score {score} / {questions} ({pct}), "
         "{took}",
-        "共 {count}，答对 {correct} 题，跳过 {skipped} 题；得分 {score} / {questions}（{pct} %），"
+        "共 {count}，答对 {correct} 题，跳过 {skipped} 题；得分 {score} / {questions}（{pct}），"
         "用时 {took}",
     ),
     "summary-head-steps": (
         "{count} in {questions} steps: {correct} of the {questions} steps right, {skipped} "
-        "skipped; score {score} / {questions} ({pct} %), {took}",
+        "skipped; score {score} / {questions} ({pct}), {took}",
         "共 {count}（{questions} 步）：答对 {correct} 步，跳过 {skipped} 步；得分 {score} / "
-        "{questions}（{pct} %），用时 {took}",
+        "{questions}（{pct}），用时 {took}",
     ),
     # how long a run took, as its clock reads: 43 s, 11 min 43 s
     "took-seconds": ("{s} s", "{s} 秒"),
@@ -278,18 +278,6 @@ PAIRS: dict[str, tuple[str, str]] = {
     "convention-label": ("Convention: ", "约定："),  # runs/items.py
     "plot-truth": ("the operator", "算子位置"),  # ui/tui/screens/practice.py figure_for
     "plot-answer": ("your answer", "你的答案"),
-    "summary-line": (  # ui/tui/screens/summary.py
-        "{questions} questions, {correct} correct, {skipped} skipped; score {score} / "
-        "{questions} ({pct} %); {seconds} s",
-        "共 {questions} 题，答对 {correct} 题，跳过 {skipped} 题；得分 {score} / {questions}"
-        "（{pct} %）；用时 {seconds} 秒",
-    ),
-    "summary-line-plain": (  # cli/commands/start.py
-        "{questions} question(s), {correct} correct, {skipped} skipped; score {score} / "
-        "{questions} ({pct} %), {seconds} s",
-        "共 {questions} 题，答对 {correct} 题，跳过 {skipped} 题；得分 {score} / {questions}"
-        "（{pct} %），用时 {seconds} 秒",
-    ),
     "summary-skill": (
         "Skill or question",
         "技能或题目",

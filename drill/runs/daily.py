@@ -129,35 +129,31 @@ def played(history, day: date) -> bool:
     return row is not None
 
 
-def user_played(day: date) -> bool:
-    """``played`` in the user's history (False when there is none to read)."""
+def _in_user_history(read: Callable, day: date, nothing):
+    """``read(history, day)`` on the user's history, or ``nothing`` when there is none to
+    read."""
     from drill.config import paths
     from drill.store.history import History, HistoryError, exists
 
     path = paths.database_file()
     if not exists(path):
-        return False
+        return nothing
     try:
         with History.open(path) as history:
-            return played(history, day)
+            return read(history, day)
     except HistoryError:
-        return False
+        return nothing
+
+
+def user_played(day: date) -> bool:
+    """``played`` in the user's history (False when there is none to read)."""
+    return _in_user_history(played, day, False)
 
 
 def user_streak(day: date) -> int:
     """The streak in the user's history, as the run just wrote it (0 when there is none to
     read)."""
-    from drill.config import paths
-    from drill.store.history import History, HistoryError, exists
-
-    path = paths.database_file()
-    if not exists(path):
-        return 0
-    try:
-        with History.open(path) as history:
-            return streak(history, day)
-    except HistoryError:
-        return 0
+    return _in_user_history(streak, day, 0)
 
 
 # -- the factory's hook (drill.runs.factory.open_run) -----------------------------------------

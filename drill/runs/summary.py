@@ -146,7 +146,7 @@ class Summary:
             correct=self.correct,
             skipped=self.skipped,
             score=f"{self.score:.2f}",
-            pct=percent(self.accuracy).removesuffix(" %"),
+            pct=percent(self.accuracy),
             took=took(self.seconds, lang),
         )
 

@@ -415,7 +415,7 @@ def stats_view(
 
 
 def not_asked_line(summary, lang: str) -> str:
-    """ "Not asked, as the session was left first: …": the items a run left early never
-    reached, by name."""
+    """ "Not asked or not finished, as the session was left first: …": the items a run left
+    early never reached or left in the middle of, by name."""
     names = [skill_name(item.id, lang, item.kind) for item in summary.not_asked]
     return tr("summary-not-asked", lang, names=tr("sep-clauses", lang).join(names))
